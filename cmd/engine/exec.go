@@ -1,0 +1,142 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"strings"
+
+	"github.com/spf13/cobra"
+	"golang.org/x/term"
+
+	"github.com/enginehq/engine/engine"
+	"github.com/enginehq/engine/engine/result"
+)
+
+// Exit codes of exec (DESIGN.md).
+const (
+	exitOK       = 0
+	exitUsage    = 1
+	exitProvider = 2
+)
+
+func newExecCmd(g *globalFlags) *cobra.Command {
+	var output, file string
+	cmd := &cobra.Command{
+		Use:   `exec [-o table|json|csv|tsv|line] "SQL" | -f FILE`,
+		Short: "Run one statement and print the result (exit 0 ok, 1 usage/SQL/plan error, 2 provider or network error)",
+		Example: `  engine exec "SELECT name, private FROM github.repos.repos WHERE org = 'acme' ORDER BY name"
+  engine exec -o json -f query.sql`,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			text, err := statementText(args, file, cmd.InOrStdin())
+			if err != nil {
+				return &exitError{code: exitUsage, msg: "error: " + err.Error()}
+			}
+			if !validFormat(output) {
+				return &exitError{code: exitUsage, msg: fmt.Sprintf("error: -o %q: use one of %s", output, strings.Join(result.Formats, ", "))}
+			}
+			eng, err := g.newEngine()
+			if err != nil {
+				return &exitError{code: exitUsage, msg: "error: " + err.Error()}
+			}
+			ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+			defer stop()
+			res, err := eng.Query(ctx, text, engine.QueryOptions{})
+			if err != nil {
+				return reportError(cmd.ErrOrStderr(), err.(*engine.Error), output == "json")
+			}
+			width := 0
+			if output == "table" || output == "" {
+				if w, _, err := term.GetSize(int(os.Stdout.Fd())); err == nil {
+					width = w
+				}
+			}
+			if err := result.Write(cmd.OutOrStdout(), res, output, width); err != nil {
+				return &exitError{code: exitProvider, msg: "error: writing output: " + err.Error()}
+			}
+			return nil
+		},
+	}
+	cmd.Flags().StringVarP(&output, "output", "o", "table", "output format: table, json, csv, tsv, line")
+	cmd.Flags().StringVarP(&file, "file", "f", "", "read the statement from FILE (- for stdin)")
+	return cmd
+}
+
+func validFormat(f string) bool {
+	for _, x := range result.Formats {
+		if x == f {
+			return true
+		}
+	}
+	return false
+}
+
+func statementText(args []string, file string, stdin io.Reader) (string, error) {
+	switch {
+	case file != "" && len(args) > 0:
+		return "", fmt.Errorf("give the statement as an argument or with -f, not both")
+	case file == "-":
+		b, err := io.ReadAll(stdin)
+		return string(b), err
+	case file != "":
+		b, err := os.ReadFile(file)
+		if err != nil {
+			return "", err
+		}
+		return string(b), nil
+	case len(args) == 1:
+		return args[0], nil
+	case len(args) > 1:
+		return "", fmt.Errorf("expected one statement in one argument; quote it: engine exec \"SELECT ...\"")
+	}
+	return "", fmt.Errorf(`no statement: engine exec "SELECT ..." or engine exec -f file.sql`)
+}
+
+// exitCode maps an error kind to exec's exit code.
+func exitCode(e *engine.Error) int {
+	switch e.Kind {
+	case engine.KindSQL, engine.KindPlan:
+		return exitUsage
+	}
+	return exitProvider
+}
+
+// reportError prints the error (as the DESIGN.md error object when asJSON)
+// and returns the exit error.
+func reportError(w io.Writer, e *engine.Error, asJSON bool) error {
+	if asJSON {
+		b, _ := json.Marshal(map[string]any{"error": e.Body()})
+		fmt.Fprintln(w, string(b))
+		return &exitError{code: exitCode(e)}
+	}
+	return &exitError{code: exitCode(e), msg: humanError(e)}
+}
+
+// humanError renders an error with what to do about it.
+func humanError(e *engine.Error) string {
+	msg := "error (" + string(e.Kind) + "): " + e.Error()
+	if p := e.Provider; p != nil {
+		switch {
+		case p.Retryable && p.RetryAfterSeconds() > 0:
+			msg += fmt.Sprintf("\nretryable: yes, after %ds", p.RetryAfterSeconds())
+		case p.Retryable:
+			msg += "\nretryable: yes"
+		default:
+			msg += "\nretryable: no"
+		}
+		switch {
+		case p.RateLimited:
+			msg += " (rate limit: wait, or set GITHUB_TOKEN for a higher limit)"
+		case p.Status == 401:
+			msg += " (check the token in GITHUB_TOKEN / GH_TOKEN)"
+		case p.Status == 403:
+			msg += " (the token lacks permission for this resource)"
+		case p.Status == 404:
+			msg += " (not found, or not visible to this token)"
+		}
+	}
+	return msg
+}

@@ -1,0 +1,148 @@
+package main
+
+import (
+	"fmt"
+	"os"
+	"strings"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/enginehq/engine/engine"
+	"github.com/enginehq/engine/providers"
+	"github.com/enginehq/engine/providers/client"
+	"github.com/enginehq/engine/registry"
+)
+
+// globalFlags are the provider, auth and execution options every
+// subcommand shares.
+type globalFlags struct {
+	providers      []string
+	baseURLs       []string
+	auth           string
+	maxPages       int
+	pageConc       int
+	concurrency    int
+	maxRequests    int
+	retryMax       int
+	maxRetryWait   time.Duration
+	requestTimeout time.Duration
+	queryTimeout   time.Duration
+	debug          bool
+}
+
+func newRootCmd() *cobra.Command {
+	g := &globalFlags{}
+	root := &cobra.Command{
+		Use:           "engine",
+		Short:         "SQL over REST APIs described by OpenAPI (GitHub first)",
+		SilenceUsage:  true,
+		SilenceErrors: true,
+		Long: `engine runs SQL SELECTs over provider REST APIs. Tables are
+provider.service.resource (e.g. github.repos.repos); WHERE predicates bind
+the API's required parameters (WHERE org = 'acme').
+
+Credentials: GITHUB_TOKEN or GH_TOKEN (bearer), or --auth.`,
+	}
+	f := root.PersistentFlags()
+	f.StringArrayVar(&g.providers, "provider", nil, "add a provider from an OpenAPI 3 document: NAME=PATH (repeatable)")
+	f.StringArrayVar(&g.baseURLs, "base-url", nil, "override a provider's base URL: NAME=URL (repeatable; env ENGINE_BASE_URL_<NAME>)")
+	f.StringVar(&g.auth, "auth", "", `auth per provider, stackql style: '{"github":{"type":"bearer","credentialsenvvar":"GITHUB_TOKEN"}}' or '{"github":{"type":"null_auth"}}'`)
+	f.IntVar(&g.maxPages, "max-pages", envInt("ENGINE_MAX_PAGES", client.DefaultMaxPages), "most pages one request may follow; hitting it is an error, never a silent cut")
+	f.IntVar(&g.pageConc, "page-concurrency", client.DefaultPageConcurrency, "concurrent page requests when the last page is known")
+	f.IntVar(&g.concurrency, "concurrency", envInt("ENGINE_CONCURRENCY", 8), "concurrent requests of one IN (...) fan-out")
+	f.IntVar(&g.maxRequests, "max-requests", envInt("ENGINE_MAX_REQUESTS", 1000), "refuse statements estimated to need more requests (-1: no bound)")
+	f.IntVar(&g.retryMax, "retry-max", envInt("ENGINE_RETRY_MAX", client.DefaultRetryMax), "retries of a retryable failure (429, 5xx, rate limit, reset)")
+	f.DurationVar(&g.maxRetryWait, "max-retry-wait", envDuration("ENGINE_MAX_RETRY_WAIT", client.DefaultMaxRetryWait), "total time one request may spend waiting to retry")
+	f.DurationVar(&g.requestTimeout, "request-timeout", envDuration("ENGINE_REQUEST_TIMEOUT", client.DefaultRequestTimeout), "timeout of one HTTP request")
+	f.DurationVar(&g.queryTimeout, "query-timeout", envDuration("ENGINE_QUERY_TIMEOUT", 120*time.Second), "timeout of one statement (0: none)")
+	f.BoolVar(&g.debug, "debug", os.Getenv("ENGINE_DEBUG") != "", "log requests (never credentials) to stderr")
+
+	root.AddCommand(newExecCmd(g), newRegistryCmd(g))
+	for _, add := range subcommands {
+		root.AddCommand(add(g))
+	}
+	return root
+}
+
+// subcommands are added by the files that define them (shell.go, mcp.go,
+// check.go), each in an init function, so that each lives in its own file.
+var subcommands []func(*globalFlags) *cobra.Command
+
+func envInt(name string, def int) int {
+	if v := os.Getenv(name); v != "" {
+		var n int
+		if _, err := fmt.Sscan(v, &n); err == nil {
+			return n
+		}
+	}
+	return def
+}
+
+func envDuration(name string, def time.Duration) time.Duration {
+	if v := os.Getenv(name); v != "" {
+		if d, err := time.ParseDuration(v); err == nil {
+			return d
+		}
+	}
+	return def
+}
+
+// engineOptions turns flags and environment into engine options.
+func (g *globalFlags) engineOptions() (engine.Options, error) {
+	sources := registry.Embedded()
+	for _, p := range g.providers {
+		src, err := registry.ParseProviderFlag(p)
+		if err != nil {
+			return engine.Options{}, err
+		}
+		sources = append(sources, src)
+	}
+	base := map[string]string{}
+	for _, src := range sources {
+		if v := os.Getenv("ENGINE_BASE_URL_" + strings.ToUpper(src.Name)); v != "" {
+			base[src.Name] = v
+		}
+	}
+	for _, b := range g.baseURLs {
+		name, u, ok := strings.Cut(b, "=")
+		if !ok || name == "" || u == "" {
+			return engine.Options{}, fmt.Errorf("--base-url %q: expected NAME=URL, e.g. --base-url github=https://ghe.example.com/api/v3", b)
+		}
+		base[strings.ToLower(name)] = u
+	}
+	auth, err := providers.ParseAuthFlag(g.auth)
+	if err != nil {
+		return engine.Options{}, err
+	}
+	opts := engine.Options{
+		Sources:     sources,
+		BaseURLs:    base,
+		Auth:        auth,
+		Concurrency: g.concurrency,
+		MaxRequests: g.maxRequests,
+		Client: client.Options{
+			MaxPages:        g.maxPages,
+			PageConcurrency: g.pageConc,
+			RetryMax:        g.retryMax,
+			MaxRetryWait:    g.maxRetryWait,
+			RequestTimeout:  g.requestTimeout,
+		},
+		QueryTimeout: g.queryTimeout,
+	}
+	if g.retryMax == 0 {
+		opts.Client.RetryMax = -1
+	}
+	if g.debug {
+		opts.Client.Logf = func(format string, args ...any) { fmt.Fprintf(os.Stderr, "debug: "+format+"\n", args...) }
+	}
+	return opts, nil
+}
+
+func (g *globalFlags) newEngine() (*engine.Engine, error) {
+	opts, err := g.engineOptions()
+	if err != nil {
+		return nil, err
+	}
+	return engine.New(opts)
+}

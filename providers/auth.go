@@ -1,0 +1,149 @@
+package providers
+
+import (
+	"crypto/sha256"
+	"encoding/base64"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"os"
+	"sort"
+	"strings"
+)
+
+// Auth types accepted in --auth (stackql-compatible spelling).
+const (
+	AuthNull   = "null_auth"
+	AuthBearer = "bearer"
+	AuthBasic  = "basic"
+)
+
+// AuthConfig is one provider's entry of --auth, e.g.
+// {"type":"bearer","credentialsenvvar":"MY_TOKEN"}.
+type AuthConfig struct {
+	Type              string `json:"type"`
+	CredentialsEnvVar string `json:"credentialsenvvar,omitempty"`
+}
+
+// ParseAuthFlag parses the --auth JSON object keyed by provider name.
+func ParseAuthFlag(s string) (map[string]AuthConfig, error) {
+	out := map[string]AuthConfig{}
+	if strings.TrimSpace(s) == "" {
+		return out, nil
+	}
+	dec := json.NewDecoder(strings.NewReader(s))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&out); err != nil {
+		return nil, fmt.Errorf(`--auth: %v; expected e.g. '{"github":{"type":"bearer","credentialsenvvar":"GITHUB_TOKEN"}}' or '{"github":{"type":"null_auth"}}'`, err)
+	}
+	for name, a := range out {
+		switch a.Type {
+		case AuthNull:
+		case AuthBearer, AuthBasic:
+			if a.CredentialsEnvVar == "" {
+				return nil, fmt.Errorf("--auth %s: type %q needs credentialsenvvar naming the environment variable that holds the secret", name, a.Type)
+			}
+		default:
+			return nil, fmt.Errorf("--auth %s: unknown type %q (use bearer, basic or null_auth)", name, a.Type)
+		}
+	}
+	return out, nil
+}
+
+// Credentials are resolved secrets for one provider. The secret is never
+// printed: String and GoString redact it.
+type Credentials struct {
+	kind   string
+	secret string
+	source string // where the secret came from, e.g. "env GITHUB_TOKEN"
+}
+
+// ResolveCredentials turns an auth config (or, when cfg is nil, the
+// provider's default token variables) into credentials. A configured
+// variable that is empty is an error; missing default variables mean
+// anonymous access.
+func ResolveCredentials(cfg *AuthConfig, defaultEnv []string, getenv func(string) string) (Credentials, error) {
+	if getenv == nil {
+		getenv = os.Getenv
+	}
+	if cfg == nil {
+		for _, v := range defaultEnv {
+			if s := strings.TrimSpace(getenv(v)); s != "" {
+				return Credentials{kind: AuthBearer, secret: s, source: "env " + v}, nil
+			}
+		}
+		return Credentials{kind: AuthNull, source: "anonymous"}, nil
+	}
+	switch cfg.Type {
+	case AuthNull:
+		return Credentials{kind: AuthNull, source: "null_auth"}, nil
+	case AuthBearer, AuthBasic:
+		s := strings.TrimSpace(getenv(cfg.CredentialsEnvVar))
+		if s == "" {
+			return Credentials{}, fmt.Errorf("auth: environment variable %s is empty or unset; export it or choose null_auth", cfg.CredentialsEnvVar)
+		}
+		if cfg.Type == AuthBasic && !strings.Contains(s, ":") {
+			return Credentials{}, fmt.Errorf("auth: basic credentials in %s must be user:password", cfg.CredentialsEnvVar)
+		}
+		return Credentials{kind: cfg.Type, secret: s, source: "env " + cfg.CredentialsEnvVar}, nil
+	}
+	return Credentials{}, fmt.Errorf("auth: unknown type %q", cfg.Type)
+}
+
+// BearerCredentials returns credentials for a literal token (tests, embedding).
+func BearerCredentials(token string) Credentials {
+	if token == "" {
+		return Credentials{kind: AuthNull, source: "anonymous"}
+	}
+	return Credentials{kind: AuthBearer, secret: token, source: "literal"}
+}
+
+// Apply sets the Authorization header on req.
+func (c Credentials) Apply(req *http.Request) {
+	switch c.kind {
+	case AuthBearer:
+		req.Header.Set("Authorization", "Bearer "+c.secret)
+	case AuthBasic:
+		req.Header.Set("Authorization", "Basic "+base64.StdEncoding.EncodeToString([]byte(c.secret)))
+	}
+}
+
+// Anonymous reports whether no secret is sent.
+func (c Credentials) Anonymous() bool { return c.kind == "" || c.kind == AuthNull }
+
+// Identity is a stable, non-reversible identifier of the credentials (for
+// cache keys): a truncated SHA-256 of the secret, or "anonymous".
+func (c Credentials) Identity() string {
+	if c.Anonymous() {
+		return "anonymous"
+	}
+	sum := sha256.Sum256([]byte(c.kind + "\x00" + c.secret))
+	return hex.EncodeToString(sum[:8])
+}
+
+// Secret returns the raw secret so that callers can scrub it from text.
+// Never print it.
+func (c Credentials) Secret() string { return c.secret }
+
+// String describes the credentials without the secret.
+func (c Credentials) String() string {
+	if c.Anonymous() {
+		return "anonymous"
+	}
+	return c.kind + " (" + c.source + ")"
+}
+
+// GoString redacts too, so %#v cannot leak the secret.
+func (c Credentials) GoString() string { return "providers.Credentials{" + c.String() + "}" }
+
+// Redact replaces every occurrence of the given secrets in s.
+func Redact(s string, secrets ...string) string {
+	sort.Slice(secrets, func(i, j int) bool { return len(secrets[i]) > len(secrets[j]) })
+	for _, sec := range secrets {
+		if len(sec) >= 4 {
+			s = strings.ReplaceAll(s, sec, "[REDACTED]")
+		}
+	}
+	return s
+}

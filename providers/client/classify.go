@@ -1,0 +1,354 @@
+package client
+
+import (
+	"bytes"
+	"context"
+	"crypto/tls"
+	"crypto/x509"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"math/rand/v2"
+	"net"
+	"net/http"
+	"net/url"
+	"strconv"
+	"strings"
+	"time"
+	"unicode/utf8"
+
+	"github.com/hashicorp/go-retryablehttp"
+
+	"github.com/enginehq/engine/providers"
+)
+
+// Retry policy (DESIGN.md "Provider errors and retryability"):
+//
+//	retryable:     408, 429, 500-599, connection resets, timeouts,
+//	               403 with x-ratelimit-remaining: 0 or a body saying "rate limit"
+//	not retryable: every other status >= 300, TLS certificate failures,
+//	               redirect loops, invalid URLs, oversized bodies
+//
+// The wait before a retry is Retry-After (seconds or HTTP date), else
+// x-ratelimit-reset when the quota is spent, else 60s for a rate limit
+// without hints, else exponential backoff with jitter between RetryWaitMin
+// and RetryWaitMax. The sum of waits of one request stays within
+// MaxRetryWait: a wait that does not fit ends the retries at once.
+
+// secondaryRateLimitWait is GitHub's advice for a rate limit that names no
+// reset time: wait at least a minute.
+const secondaryRateLimitWait = time.Minute
+
+// bodyExcerpt is how much of a response body a ProviderError keeps.
+const bodyExcerpt = 300
+
+type stateKey struct{}
+
+// attemptState is the per-request state shared by the retryablehttp hooks,
+// reached through the request context. Hooks run on the goroutine that
+// called retryablehttp's Do, so no locking is needed.
+type attemptState struct {
+	client   *Client
+	url      string // sanitized, for logs
+	attempts int
+	waited   time.Duration // backoff budget spent
+	nextWait time.Duration // wait planned by checkRetry for backoff
+	body     []byte
+	readErr  error
+	tooBig   bool
+}
+
+func stateFrom(ctx context.Context) *attemptState {
+	st, _ := ctx.Value(stateKey{}).(*attemptState)
+	return st
+}
+
+// countAttempt is the RequestLogHook: it runs before every attempt.
+func countAttempt(_ retryablehttp.Logger, req *http.Request, retry int) {
+	if st := stateFrom(req.Context()); st != nil {
+		st.attempts = retry + 1
+		st.body, st.readErr, st.tooBig = nil, nil, false
+	}
+}
+
+// keepLastResponse is the ErrorHandler: it hands back the last response
+// and error unchanged so that fetch can build the ProviderError.
+func keepLastResponse(resp *http.Response, err error, _ int) (*http.Response, error) {
+	return resp, err
+}
+
+// checkRetry is the CheckRetry policy. It reads the body (bounded) so that
+// the decision can look at it, and plans the next wait within the budget.
+func (c *Client) checkRetry(ctx context.Context, resp *http.Response, err error) (bool, error) {
+	if ctx.Err() != nil {
+		return false, ctx.Err()
+	}
+	st := stateFrom(ctx)
+	if st == nil {
+		return retryablehttp.DefaultRetryPolicy(ctx, resp, err)
+	}
+	var d decision
+	switch {
+	case err != nil:
+		d.retryable = transportRetryable(err)
+		d.message = err.Error()
+	default:
+		st.readBody(resp, c.opts.MaxBodyBytes)
+		if ctx.Err() != nil {
+			return false, ctx.Err()
+		}
+		switch {
+		case st.readErr != nil:
+			d.retryable = transportRetryable(st.readErr)
+			d.message = st.readErr.Error()
+		case st.tooBig && resp.StatusCode >= 200 && resp.StatusCode <= 299:
+			return false, nil // fetch reports it; error statuses are classified on the excerpt
+		default:
+			d = classifyHTTP(resp.StatusCode, resp.Header, st.body, time.Now())
+		}
+	}
+	if !d.retryable || st.attempts > c.opts.RetryMax {
+		return false, nil
+	}
+	var wait, account time.Duration
+	if d.retryAfter > 0 {
+		wait, account = d.retryAfter, d.retryAfter
+	} else {
+		lo, hi := expBounds(c.opts.RetryWaitMin, c.opts.RetryWaitMax, st.attempts-1)
+		wait, account = jitter(lo, hi), hi
+		if resp != nil {
+			account = wait // backoff will use exactly this wait
+		}
+	}
+	if remaining := c.opts.MaxRetryWait - st.waited; account > remaining {
+		c.logf("GET %s: not retrying: wait %s exceeds the remaining retry budget %s (%s)", st.url, wait, remaining.Round(time.Millisecond), d.message)
+		return false, nil
+	}
+	st.waited += account
+	st.nextWait = wait
+	c.logf("GET %s: retrying in %s (attempt %d of %d: %s)", st.url, wait.Round(time.Millisecond), st.attempts, c.opts.RetryMax+1, d.message)
+	return true, nil
+}
+
+// backoff is the Backoff policy: the wait planned by checkRetry when the
+// request is reachable, else (transport errors) exponential with jitter
+// within the bounds checkRetry accounted for.
+func (c *Client) backoff(min, max time.Duration, attemptNum int, resp *http.Response) time.Duration {
+	if resp != nil && resp.Request != nil {
+		if st := stateFrom(resp.Request.Context()); st != nil {
+			return st.nextWait
+		}
+	}
+	return jitter(expBounds(min, max, attemptNum))
+}
+
+// expBounds returns the jitter range of the n-th retry (0-based):
+// [min*2^n, 1.5*min*2^n], both capped at max.
+func expBounds(min, max time.Duration, n int) (lo, hi time.Duration) {
+	lo = max
+	if n < 30 {
+		if d := min << n; d > 0 && d < max {
+			lo = d
+		}
+	}
+	hi = lo + lo/2
+	if hi > max {
+		hi = max
+	}
+	return lo, hi
+}
+
+func jitter(lo, hi time.Duration) time.Duration {
+	if hi <= lo {
+		return lo
+	}
+	return lo + rand.N(hi-lo+1)
+}
+
+// readBody reads at most limit bytes of the body into the state and leaves
+// a replayable body on resp (retryablehttp drains it before a retry).
+func (st *attemptState) readBody(resp *http.Response, limit int64) {
+	defer resp.Body.Close()
+	if resp.ContentLength > limit {
+		st.tooBig = true
+		resp.Body = http.NoBody
+		return
+	}
+	data, err := io.ReadAll(io.LimitReader(resp.Body, limit+1))
+	if err != nil {
+		st.readErr = fmt.Errorf("reading response body: %w", err)
+	} else if int64(len(data)) > limit {
+		st.tooBig = true
+		data = data[:min(len(data), bodyExcerpt)]
+	}
+	st.body = data
+	resp.Body = io.NopCloser(bytes.NewReader(data))
+}
+
+// decision is the classification of one response.
+type decision struct {
+	retryable   bool
+	rateLimited bool
+	retryAfter  time.Duration
+	message     string
+}
+
+// classifyHTTP classifies a response status (meaningful for non-2xx).
+func classifyHTTP(status int, h http.Header, body []byte, now time.Time) decision {
+	d := decision{message: apiMessage(body)}
+	if d.message == "" {
+		d.message = http.StatusText(status)
+	}
+	if status >= 200 && status < 300 {
+		return d
+	}
+	spent := strings.TrimSpace(h.Get("X-Ratelimit-Remaining")) == "0"
+	switch {
+	case status == http.StatusTooManyRequests:
+		d.retryable, d.rateLimited = true, true
+	case status == http.StatusForbidden && (spent || mentionsRateLimit(body)):
+		d.retryable, d.rateLimited = true, true
+	case status == http.StatusRequestTimeout, status >= 500 && status <= 599:
+		d.retryable = true
+	}
+	if !d.retryable {
+		return d
+	}
+	d.retryAfter = parseRetryAfter(h.Get("Retry-After"), now)
+	if d.retryAfter <= 0 && (spent || d.rateLimited) {
+		d.retryAfter = resetWait(h.Get("X-Ratelimit-Reset"), now)
+	}
+	if d.retryAfter <= 0 && d.rateLimited {
+		d.retryAfter = secondaryRateLimitWait
+	}
+	return d
+}
+
+func mentionsRateLimit(body []byte) bool {
+	if len(body) > 4096 {
+		body = body[:4096]
+	}
+	return bytes.Contains(bytes.ToLower(body), []byte("rate limit"))
+}
+
+// parseRetryAfter reads Retry-After as delay-seconds or an HTTP date; 0
+// means no usable value.
+func parseRetryAfter(v string, now time.Time) time.Duration {
+	v = strings.TrimSpace(v)
+	if v == "" {
+		return 0
+	}
+	if n, err := strconv.ParseInt(v, 10, 64); err == nil {
+		if n <= 0 {
+			return 0
+		}
+		if n > 1<<31 {
+			n = 1 << 31
+		}
+		return time.Duration(n) * time.Second
+	}
+	if t, err := http.ParseTime(v); err == nil {
+		if d := t.Sub(now); d > 0 {
+			return d
+		}
+	}
+	return 0
+}
+
+// resetWait reads x-ratelimit-reset (epoch seconds); a reset in the past
+// waits one second.
+func resetWait(v string, now time.Time) time.Duration {
+	n, err := strconv.ParseInt(strings.TrimSpace(v), 10, 64)
+	if err != nil || n <= 0 {
+		return 0
+	}
+	if d := time.Unix(n, 0).Sub(now); d > 0 {
+		return d.Round(time.Second)
+	}
+	return time.Second
+}
+
+// apiMessage extracts a JSON body's "message" (GitHub's error format).
+func apiMessage(body []byte) string {
+	b := bytes.TrimSpace(body)
+	if len(b) == 0 || b[0] != '{' {
+		return ""
+	}
+	var v struct {
+		Message string `json:"message"`
+	}
+	if json.Unmarshal(b, &v) != nil {
+		return ""
+	}
+	return oneLine(v.Message, 300)
+}
+
+func oneLine(s string, n int) string {
+	s = strings.Join(strings.Fields(s), " ")
+	if len(s) > n {
+		s = truncateUTF8(s, n) + "..."
+	}
+	return s
+}
+
+func truncateUTF8(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	for n > 0 && !utf8.RuneStart(s[n]) {
+		n--
+	}
+	return s[:n]
+}
+
+// transportRetryable reports whether a transport failure may succeed on a
+// retry (same exclusions as retryablehttp's default policy).
+func transportRetryable(err error) bool {
+	var ue *url.Error
+	if errors.As(err, &ue) {
+		msg := ue.Err.Error()
+		if strings.Contains(msg, "stopped after") && strings.Contains(msg, "redirects") {
+			return false
+		}
+		if strings.Contains(msg, "unsupported protocol scheme") || strings.Contains(msg, "invalid header") {
+			return false
+		}
+	}
+	var certErr *tls.CertificateVerificationError
+	var unknownAuth x509.UnknownAuthorityError
+	var hostErr x509.HostnameError
+	if errors.As(err, &certErr) || errors.As(err, &unknownAuth) || errors.As(err, &hostErr) {
+		return false
+	}
+	return true
+}
+
+// classifyTransport fills a ProviderError for a transport failure.
+func classifyTransport(err error, pe *providers.ProviderError, redact func(string) string) {
+	pe.Kind = "transport"
+	pe.Retryable = transportRetryable(err)
+	inner := err
+	var ue *url.Error
+	if errors.As(err, &ue) {
+		inner = ue.Err // url.Error repeats the URL, which pe.URL already has
+	}
+	var ne net.Error
+	if (errors.As(err, &ne) && ne.Timeout()) || errors.Is(err, context.DeadlineExceeded) || strings.Contains(err.Error(), "Client.Timeout") {
+		pe.Kind = "timeout"
+	}
+	pe.Message = redact(oneLine(inner.Error(), 300))
+}
+
+// statusError builds the ProviderError of a non-2xx response.
+func (c *Client) statusError(call Call, r *response) *providers.ProviderError {
+	d := classifyHTTP(r.status, r.header, r.body, time.Now())
+	pe := c.newError(call, r.url.String(), "http", d.message)
+	pe.Status = r.status
+	pe.Body = c.redact(truncateUTF8(string(r.body), bodyExcerpt))
+	pe.Retryable = d.retryable
+	pe.RateLimited = d.rateLimited
+	pe.RetryAfter = d.retryAfter
+	pe.Attempts = r.attempts
+	return pe
+}

@@ -1,0 +1,251 @@
+// Package client owns HTTP execution of provider methods: one pooled
+// go-retryablehttp client per provider, auth, pagination, retries and error
+// classification. It must not know about SQL.
+//
+// A Client is built once per provider with New and is safe for concurrent
+// use. Client.Do executes one Call: it builds the URL from the method's path
+// and the bound parameters, follows pagination (RFC 8288 Link headers, with
+// numbered pages fetched concurrently when rel="last" is known), retries
+// retryable failures within a bounded wait budget and hands each page's items
+// to the caller's emit function, serially and in page order.
+//
+// Every failure (HTTP status outside 2xx on any page, transport failure,
+// undecodable body, page limit) is a *providers.ProviderError; context
+// cancellation returns ctx.Err(). Nothing is returned partially as if
+// complete: when Do returns an error, the items already emitted are
+// incomplete and the caller must discard them.
+//
+// Decisions worth knowing:
+//   - 204 No Content yields zero items (GitHub answers 204 for e.g. the
+//     contributors of an empty repository), except for ShapeNone, which
+//     yields one empty item {} on any 2xx.
+//   - A wrapped response whose item key is absent yields zero items only when
+//     the body says "total_count": 0; otherwise it is a decode error.
+//   - Authorization is only sent to the base URL's origin (scheme, host and
+//     port): it is stripped on redirects to any other origin (Go's own rule
+//     ignores the port), and next-page URLs must stay on that origin.
+//   - A 403 or 429 rate limit without Retry-After or x-ratelimit-reset waits
+//     60s before retrying (GitHub's guidance for secondary rate limits), which
+//     with the default MaxRetryWait is retried once the budget allows.
+//   - The retry budget (MaxRetryWait) is an upper bound: exponential waits are
+//     accounted at their jitter-free maximum.
+package client
+
+import (
+	"errors"
+	"fmt"
+	"net/http"
+	"net/url"
+	"strings"
+	"sync/atomic"
+	"time"
+
+	"github.com/hashicorp/go-retryablehttp"
+
+	"github.com/enginehq/engine/providers"
+)
+
+// Options configure a Client. Zero values take the documented defaults.
+type Options struct {
+	// BaseURL overrides the provider's Header.BaseURL; one of them is required.
+	BaseURL     string
+	Credentials providers.Credentials
+	// PerPage is sent as per_page on paginated methods (default 100).
+	PerPage int
+	// MaxPages bounds the pages of one call (default 1000). Hitting it is a
+	// ProviderError of Kind "limit", never a silent cut.
+	MaxPages int
+	// PageConcurrency bounds concurrent page requests (default 4).
+	PageConcurrency int
+	// RetryMax is the number of retries of a retryable failure (0 means the
+	// default 4; negative means no retries).
+	RetryMax int
+	// MaxRetryWait is the total backoff budget per request (default 60s). When
+	// the server asks for a longer wait than what remains, the error surfaces
+	// at once with RetryAfter set.
+	MaxRetryWait time.Duration
+	// RetryWaitMin and RetryWaitMax bound the exponential backoff used when
+	// the server gives no hint (defaults 200ms and 5s).
+	RetryWaitMin time.Duration
+	RetryWaitMax time.Duration
+	// RequestTimeout bounds each request attempt, body included (default 30s).
+	RequestTimeout time.Duration
+	// MaxBodyBytes bounds a response body (default 64 MiB); a larger body is
+	// a ProviderError of Kind "decode".
+	MaxBodyBytes int64
+	// UserAgent is sent with every request (default "engine").
+	UserAgent string
+	// Transport replaces the pooled HTTP transport (tests).
+	Transport http.RoundTripper
+	// Logf, when set, receives debug lines (URLs without secrets, statuses,
+	// retry decisions). Headers and credentials are never logged.
+	Logf func(format string, args ...any)
+}
+
+// Defaults.
+const (
+	DefaultPerPage         = 100
+	DefaultMaxPages        = 1000
+	DefaultPageConcurrency = 4
+	DefaultRetryMax        = 4
+	DefaultMaxRetryWait    = 60 * time.Second
+	DefaultRetryWaitMin    = 200 * time.Millisecond
+	DefaultRetryWaitMax    = 5 * time.Second
+	DefaultRequestTimeout  = 30 * time.Second
+	DefaultMaxBodyBytes    = 64 << 20
+	DefaultUserAgent       = "engine"
+	maxRedirects           = 10
+)
+
+// Stats count the work of one call (Do) or of a client's lifetime (Totals).
+// Requests counts every HTTP attempt, retries included; Pages counts pages
+// received successfully.
+type Stats struct{ Requests, Pages int }
+
+// Client executes methods of one provider. It is safe for concurrent use.
+type Client struct {
+	provider string
+	opts     Options
+	base     *url.URL
+	baseStr  string // without trailing slash
+	headers  map[string]string
+	hc       *http.Client
+	rc       *retryablehttp.Client
+
+	requests atomic.Int64
+	pages    atomic.Int64
+}
+
+// New builds the client of provider p.
+func New(p *providers.Provider, opts Options) (*Client, error) {
+	if p == nil {
+		return nil, errors.New("client: nil provider")
+	}
+	setDefaults(&opts)
+	raw := opts.BaseURL
+	if raw == "" {
+		raw = p.BaseURL
+	}
+	if raw == "" {
+		return nil, fmt.Errorf("provider %s: no base URL: the provider definition has none and none was configured", p.Name())
+	}
+	base, err := url.Parse(raw)
+	if err != nil || (base.Scheme != "http" && base.Scheme != "https") || base.Host == "" {
+		return nil, fmt.Errorf("provider %s: base URL %q must be an absolute http(s) URL", p.Name(), sanitizeURL(raw))
+	}
+	if base.RawQuery != "" || base.Fragment != "" {
+		return nil, fmt.Errorf("provider %s: base URL %q must not carry a query or fragment", p.Name(), sanitizeURL(raw))
+	}
+	c := &Client{
+		provider: p.Name(),
+		opts:     opts,
+		base:     base,
+		baseStr:  strings.TrimRight(raw, "/"),
+		headers:  p.Headers,
+	}
+	transport := opts.Transport
+	if transport == nil {
+		t := http.DefaultTransport.(*http.Transport).Clone()
+		t.MaxIdleConnsPerHost = max(opts.PageConcurrency*2, 8)
+		transport = t
+	}
+	c.hc = &http.Client{Transport: transport, Timeout: opts.RequestTimeout, CheckRedirect: c.checkRedirect}
+	c.rc = &retryablehttp.Client{
+		HTTPClient:     c.hc,
+		Logger:         nil, // retryablehttp must never log URLs itself
+		RetryWaitMin:   opts.RetryWaitMin,
+		RetryWaitMax:   opts.RetryWaitMax,
+		RetryMax:       opts.RetryMax,
+		CheckRetry:     c.checkRetry,
+		Backoff:        c.backoff,
+		ErrorHandler:   keepLastResponse,
+		RequestLogHook: countAttempt,
+	}
+	return c, nil
+}
+
+func setDefaults(o *Options) {
+	if o.PerPage <= 0 {
+		o.PerPage = DefaultPerPage
+	}
+	if o.MaxPages <= 0 {
+		o.MaxPages = DefaultMaxPages
+	}
+	if o.PageConcurrency <= 0 {
+		o.PageConcurrency = DefaultPageConcurrency
+	}
+	if o.RetryMax < 0 {
+		o.RetryMax = 0
+	} else if o.RetryMax == 0 {
+		o.RetryMax = DefaultRetryMax
+	}
+	if o.MaxRetryWait <= 0 {
+		o.MaxRetryWait = DefaultMaxRetryWait
+	}
+	if o.RetryWaitMin <= 0 {
+		o.RetryWaitMin = DefaultRetryWaitMin
+	}
+	if o.RetryWaitMax <= 0 {
+		o.RetryWaitMax = DefaultRetryWaitMax
+	}
+	if o.RetryWaitMax < o.RetryWaitMin {
+		o.RetryWaitMax = o.RetryWaitMin
+	}
+	if o.RequestTimeout <= 0 {
+		o.RequestTimeout = DefaultRequestTimeout
+	}
+	if o.MaxBodyBytes <= 0 {
+		o.MaxBodyBytes = DefaultMaxBodyBytes
+	}
+	if o.UserAgent == "" {
+		o.UserAgent = DefaultUserAgent
+	}
+}
+
+// Totals returns the cumulative statistics of the client.
+func (c *Client) Totals() Stats {
+	return Stats{Requests: int(c.requests.Load()), Pages: int(c.pages.Load())}
+}
+
+// BaseURL returns the base URL requests are sent to.
+func (c *Client) BaseURL() string { return c.baseStr }
+
+// CloseIdleConnections closes pooled idle connections (shutdown, tests).
+func (c *Client) CloseIdleConnections() { c.hc.CloseIdleConnections() }
+
+// checkRedirect follows at most maxRedirects redirects and strips
+// credentials from any redirect that leaves the base URL's origin.
+func (c *Client) checkRedirect(req *http.Request, via []*http.Request) error {
+	if len(via) >= maxRedirects {
+		return fmt.Errorf("stopped after %d redirects", maxRedirects)
+	}
+	if !sameOrigin(req.URL, c.base) {
+		req.Header.Del("Authorization")
+		req.Header.Del("Cookie")
+	}
+	return nil
+}
+
+// sameOrigin compares scheme and host:port (default ports made explicit).
+func sameOrigin(a, b *url.URL) bool {
+	return strings.EqualFold(a.Scheme, b.Scheme) && strings.EqualFold(hostPort(a), hostPort(b))
+}
+
+func hostPort(u *url.URL) string {
+	if u.Port() != "" {
+		return u.Host
+	}
+	switch strings.ToLower(u.Scheme) {
+	case "https":
+		return u.Host + ":443"
+	case "http":
+		return u.Host + ":80"
+	}
+	return u.Host
+}
+
+func (c *Client) logf(format string, args ...any) {
+	if c.opts.Logf != nil {
+		c.opts.Logf(format, args...)
+	}
+}

@@ -1,0 +1,122 @@
+package client
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"net/http"
+
+	"github.com/enginehq/engine/providers"
+)
+
+// emptyItem is the single item of a ShapeNone success.
+var emptyItem = json.RawMessage(`{}`)
+
+// decodeItems extracts the items of a 2xx body according to the method's
+// shape. The error is a plain message; the caller wraps it as a decode
+// ProviderError.
+func decodeItems(m *providers.Method, status int, body []byte) ([]json.RawMessage, error) {
+	if m.Shape == providers.ShapeNone {
+		return []json.RawMessage{emptyItem}, nil
+	}
+	b := bytes.TrimSpace(body)
+	if status == http.StatusNoContent && len(b) == 0 {
+		return nil, nil
+	}
+	if len(b) == 0 {
+		return nil, fmt.Errorf("response body is empty, expected %s", describeShape(m))
+	}
+	if err := validJSON(b); err != nil {
+		return nil, fmt.Errorf("response body is not valid JSON: %v", err)
+	}
+	shape := m.Shape
+	if shape == "" { // undeclared: arrays are lists, anything else one item
+		shape = providers.ShapeObject
+		if b[0] == '[' {
+			shape = providers.ShapeArray
+		}
+	}
+	switch shape {
+	case providers.ShapeArray:
+		return decodeArray(b, "response body")
+	case providers.ShapeObject:
+		if b[0] != '{' {
+			return nil, fmt.Errorf("expected a JSON object, got %s", jsonKind(b))
+		}
+		return []json.RawMessage{json.RawMessage(bytes.Clone(b))}, nil
+	case providers.ShapeWrapped:
+		if b[0] != '{' {
+			return nil, fmt.Errorf("expected a JSON object with key %q, got %s", m.ItemKey, jsonKind(b))
+		}
+		var obj map[string]json.RawMessage
+		if err := json.Unmarshal(b, &obj); err != nil {
+			return nil, fmt.Errorf("response body is not valid JSON: %v", err)
+		}
+		raw, ok := obj[m.ItemKey]
+		if !ok {
+			if tc, ok := obj["total_count"]; ok && string(bytes.TrimSpace(tc)) == "0" {
+				return nil, nil
+			}
+			return nil, fmt.Errorf("response object has no %q array", m.ItemKey)
+		}
+		raw = bytes.TrimSpace(raw)
+		if string(raw) == "null" {
+			return nil, nil
+		}
+		return decodeArray(raw, fmt.Sprintf("property %q", m.ItemKey))
+	}
+	return nil, fmt.Errorf("method %s has unknown response shape %q", m.OperationID, m.Shape)
+}
+
+func decodeArray(b []byte, what string) ([]json.RawMessage, error) {
+	if b[0] != '[' {
+		return nil, fmt.Errorf("expected %s to be a JSON array, got %s", what, jsonKind(b))
+	}
+	var items []json.RawMessage
+	if err := json.Unmarshal(b, &items); err != nil {
+		return nil, fmt.Errorf("%s is not a valid JSON array: %v", what, err)
+	}
+	return items, nil
+}
+
+// validJSON reports the decoder's error for an invalid document (json.Valid
+// says only yes or no).
+func validJSON(b []byte) error {
+	if json.Valid(b) {
+		return nil
+	}
+	var v any
+	if err := json.Unmarshal(b, &v); err != nil {
+		if err.Error() == "unexpected end of JSON input" {
+			return fmt.Errorf("unexpected EOF (truncated body)")
+		}
+		return err
+	}
+	return fmt.Errorf("invalid JSON")
+}
+
+func jsonKind(b []byte) string {
+	switch b[0] {
+	case '{':
+		return "an object"
+	case '[':
+		return "an array"
+	case '"':
+		return "a string"
+	case 'n':
+		return "null"
+	case 't', 'f':
+		return "a boolean"
+	}
+	return "a number"
+}
+
+func describeShape(m *providers.Method) string {
+	switch m.Shape {
+	case providers.ShapeArray:
+		return "a JSON array"
+	case providers.ShapeWrapped:
+		return fmt.Sprintf("a JSON object with key %q", m.ItemKey)
+	}
+	return "a JSON object"
+}

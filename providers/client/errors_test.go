@@ -1,0 +1,568 @@
+package client
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net/http"
+	"net/http/httptest"
+	"runtime"
+	"strconv"
+	"strings"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/enginehq/engine/providers"
+)
+
+func TestRateLimit403OnPage2(t *testing.T) {
+	var hits atomic.Int32
+	ok := pagedHandler(3, 1, false, &hits)
+	reset := time.Now().Add(time.Hour).Unix()
+	var page2 atomic.Int32
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Query().Get("page") == "2" {
+			page2.Add(1)
+			w.Header().Set("X-Ratelimit-Remaining", "0")
+			w.Header().Set("X-Ratelimit-Reset", strconv.FormatInt(reset, 10))
+			w.WriteHeader(403)
+			fmt.Fprint(w, `{"message":"API rate limit exceeded for user ID 1.","documentation_url":"https://docs.github.com"}`)
+			return
+		}
+		ok(w, r)
+	}))
+	defer srv.Close()
+	c := newTestClient(t, srv, nil) // budget 5s < 1h: surface at once
+	start := time.Now()
+	_, _, err := collect(t, c, orgCall())
+	pe := asProviderError(t, err)
+	if pe.Status != 403 || !pe.Retryable || !pe.RateLimited || pe.Kind != "http" || pe.Attempts != 1 || page2.Load() != 1 {
+		t.Fatalf("error %+v, page 2 hits %d", pe, page2.Load())
+	}
+	if pe.RetryAfter < 59*time.Minute || pe.RetryAfter > 61*time.Minute {
+		t.Errorf("RetryAfter %v, want about 1h", pe.RetryAfter)
+	}
+	if pe.Message != "API rate limit exceeded for user ID 1." || !strings.Contains(pe.URL, "page=2") || !strings.Contains(pe.Body, "rate limit") {
+		t.Errorf("error %+v", pe)
+	}
+	if time.Since(start) > 2*time.Second {
+		t.Errorf("took %v; should surface at once", time.Since(start))
+	}
+}
+
+func TestSecondaryRateLimitBody(t *testing.T) {
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.WriteHeader(403)
+		fmt.Fprint(w, `{"message":"You have exceeded a secondary rate limit. Please wait a few minutes before you try again."}`)
+	}))
+	defer srv.Close()
+	c := newTestClient(t, srv, nil)
+	_, _, err := collect(t, c, orgCall())
+	pe := asProviderError(t, err)
+	if !pe.Retryable || !pe.RateLimited || pe.RetryAfter != time.Minute || pe.Attempts != 1 {
+		t.Fatalf("error %+v", pe)
+	}
+}
+
+func TestNonRetryableStatuses(t *testing.T) {
+	for _, status := range []int{400, 401, 403, 404, 409, 422} {
+		t.Run(strconv.Itoa(status), func(t *testing.T) {
+			var hits atomic.Int32
+			srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+				hits.Add(1)
+				w.Header().Set("X-Ratelimit-Remaining", "4999")
+				w.WriteHeader(status)
+				fmt.Fprintf(w, `{"message":"failure %d"}`, status)
+			}))
+			defer srv.Close()
+			c := newTestClient(t, srv, nil)
+			_, st, err := collect(t, c, orgCall())
+			pe := asProviderError(t, err)
+			if pe.Status != status || pe.Retryable || pe.RateLimited || pe.Attempts != 1 || hits.Load() != 1 || st.Requests != 1 {
+				t.Fatalf("error %+v hits %d", pe, hits.Load())
+			}
+			if pe.Message != fmt.Sprintf("failure %d", status) {
+				t.Errorf("message %q", pe.Message)
+			}
+			want := fmt.Sprintf("GET %s/orgs/acme/repos?per_page=100 failed: %d failure %d", srv.URL, status, status)
+			if err.Error() != want {
+				t.Errorf("Error() = %q, want %q", err.Error(), want)
+			}
+		})
+	}
+}
+
+func TestStatusTextWhenNoJSONMessage(t *testing.T) {
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.WriteHeader(404)
+		fmt.Fprint(w, "<html>nope</html>")
+	}))
+	defer srv.Close()
+	_, _, err := collect(t, newTestClient(t, srv, nil), orgCall())
+	if pe := asProviderError(t, err); pe.Message != "Not Found" || pe.Body != "<html>nope</html>" {
+		t.Fatalf("%+v", pe)
+	}
+}
+
+func Test429RetryAfterThenSuccess(t *testing.T) {
+	var hits atomic.Int32
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if hits.Add(1) == 1 {
+			w.Header().Set("Retry-After", "1")
+			w.WriteHeader(429)
+			fmt.Fprint(w, `{"message":"slow down"}`)
+			return
+		}
+		fmt.Fprint(w, `[{"ok":true}]`)
+	}))
+	defer srv.Close()
+	c := newTestClient(t, srv, nil)
+	start := time.Now()
+	items, st, err := collect(t, c, orgCall())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if el := time.Since(start); el < 900*time.Millisecond {
+		t.Errorf("retried after %v; Retry-After asked for 1s", el)
+	}
+	if len(items) != 1 || st.Requests != 2 || st.Pages != 1 || hits.Load() != 2 {
+		t.Fatalf("items %d stats %+v hits %d", len(items), st, hits.Load())
+	}
+}
+
+func Test503AlwaysExhaustsRetries(t *testing.T) {
+	var hits atomic.Int32
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		hits.Add(1)
+		http.Error(w, "unavailable", 503)
+	}))
+	defer srv.Close()
+	c := newTestClient(t, srv, func(o *Options) { o.RetryMax = 3 })
+	_, st, err := collect(t, c, orgCall())
+	pe := asProviderError(t, err)
+	if pe.Status != 503 || !pe.Retryable || pe.Attempts != 4 || hits.Load() != 4 || st.Requests != 4 || pe.Message != "Service Unavailable" {
+		t.Fatalf("error %+v hits %d stats %+v", pe, hits.Load(), st)
+	}
+}
+
+func TestRetryAfterBeyondBudgetSurfacesAtOnce(t *testing.T) {
+	var hits atomic.Int32
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		hits.Add(1)
+		w.Header().Set("Retry-After", "120")
+		w.WriteHeader(503)
+	}))
+	defer srv.Close()
+	c := newTestClient(t, srv, func(o *Options) { o.MaxRetryWait = 2 * time.Second })
+	start := time.Now()
+	_, _, err := collect(t, c, orgCall())
+	pe := asProviderError(t, err)
+	if time.Since(start) > time.Second || hits.Load() != 1 || pe.RetryAfter != 120*time.Second || !pe.Retryable || pe.RetryAfterSeconds() != 120 {
+		t.Fatalf("error %+v after %v, hits %d", pe, time.Since(start), hits.Load())
+	}
+}
+
+func TestRetryAfterHTTPDate(t *testing.T) {
+	now := time.Date(2024, 1, 1, 0, 0, 0, 0, time.UTC)
+	if d := parseRetryAfter(now.Add(90*time.Second).Format(http.TimeFormat), now); d != 90*time.Second {
+		t.Errorf("date: %v", d)
+	}
+	if d := parseRetryAfter(" 7 ", now); d != 7*time.Second {
+		t.Errorf("seconds: %v", d)
+	}
+	for _, v := range []string{"", "-3", "soon", now.Add(-time.Hour).Format(http.TimeFormat)} {
+		if d := parseRetryAfter(v, now); d != 0 {
+			t.Errorf("%q: %v", v, d)
+		}
+	}
+	if d := resetWait(strconv.FormatInt(now.Add(30*time.Second).Unix(), 10), now); d != 30*time.Second {
+		t.Errorf("reset: %v", d)
+	}
+	if d := resetWait(strconv.FormatInt(now.Add(-time.Minute).Unix(), 10), now); d != time.Second {
+		t.Errorf("reset in the past: %v", d)
+	}
+}
+
+func TestClassifyHTTP(t *testing.T) {
+	now := time.Now()
+	h := func(kv ...string) http.Header {
+		out := http.Header{}
+		for i := 0; i < len(kv); i += 2 {
+			out.Set(kv[i], kv[i+1])
+		}
+		return out
+	}
+	tests := []struct {
+		status      int
+		h           http.Header
+		body        string
+		retry, rate bool
+	}{
+		{408, h(), "", true, false},
+		{429, h(), "", true, true},
+		{500, h(), "", true, false},
+		{502, h(), "", true, false},
+		{599, h(), "", true, false},
+		{403, h("X-RateLimit-Remaining", "0"), "", true, true},
+		{403, h(), `{"message":"API RATE LIMIT exceeded"}`, true, true},
+		{403, h(), `{"message":"Resource not accessible by integration"}`, false, false},
+		{400, h(), "", false, false},
+		{401, h(), "", false, false},
+		{404, h(), "", false, false},
+		{409, h(), "", false, false},
+		{422, h(), "", false, false},
+	}
+	for _, tt := range tests {
+		d := classifyHTTP(tt.status, tt.h, []byte(tt.body), now)
+		if d.retryable != tt.retry || d.rateLimited != tt.rate {
+			t.Errorf("%d %v %q: %+v", tt.status, tt.h, tt.body, d)
+		}
+	}
+}
+
+// hijackClose closes the connection without answering.
+func hijackClose(w http.ResponseWriter) {
+	conn, _, err := w.(http.Hijacker).Hijack()
+	if err == nil {
+		conn.Close()
+	}
+}
+
+func TestConnectionReset(t *testing.T) {
+	var hits atomic.Int32
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		hits.Add(1)
+		hijackClose(w)
+	}))
+	defer srv.Close()
+	c := newTestClient(t, srv, func(o *Options) { o.RetryMax = 2 })
+	_, st, err := collect(t, c, orgCall())
+	pe := asProviderError(t, err)
+	if pe.Kind != "transport" || !pe.Retryable || pe.Status != 0 || pe.Attempts != 3 || hits.Load() != 3 || st.Requests != 3 {
+		t.Fatalf("error %+v hits %d stats %+v", pe, hits.Load(), st)
+	}
+	if strings.Contains(pe.Message, "http://") {
+		t.Errorf("message repeats the URL: %q", pe.Message)
+	}
+}
+
+func TestConnectionResetThenSuccess(t *testing.T) {
+	var hits atomic.Int32
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if hits.Add(1) == 1 {
+			hijackClose(w)
+			return
+		}
+		fmt.Fprint(w, `[1]`)
+	}))
+	defer srv.Close()
+	items, st, err := collect(t, newTestClient(t, srv, nil), orgCall())
+	if err != nil || len(items) != 1 || st.Requests != 2 {
+		t.Fatalf("items %d stats %+v err %v", len(items), st, err)
+	}
+}
+
+func TestTruncatedBodyIsRetryableTransportError(t *testing.T) {
+	var hits atomic.Int32
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		hits.Add(1)
+		w.Header().Set("Content-Length", "100")
+		fmt.Fprint(w, `[{"a":1},`)
+	}))
+	defer srv.Close()
+	c := newTestClient(t, srv, func(o *Options) { o.RetryMax = 1 })
+	_, _, err := collect(t, c, orgCall())
+	pe := asProviderError(t, err)
+	if pe.Kind != "transport" || !pe.Retryable || hits.Load() != 2 || !strings.Contains(pe.Message, "reading response body") {
+		t.Fatalf("error %+v hits %d", pe, hits.Load())
+	}
+}
+
+func TestHugeErrorBodyKeepsStatus(t *testing.T) {
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.WriteHeader(404)
+		fmt.Fprint(w, strings.Repeat("x", 5000))
+	}))
+	defer srv.Close()
+	c := newTestClient(t, srv, func(o *Options) { o.MaxBodyBytes = 1024 })
+	_, _, err := collect(t, c, orgCall())
+	if pe := asProviderError(t, err); pe.Kind != "http" || pe.Status != 404 || len(pe.Body) != 300 {
+		t.Fatalf("%+v", pe)
+	}
+}
+
+func TestRequestTimeout(t *testing.T) {
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		select {
+		case <-r.Context().Done():
+		case <-time.After(2 * time.Second):
+		}
+	}))
+	defer srv.Close()
+	c := newTestClient(t, srv, func(o *Options) { o.RequestTimeout = 50 * time.Millisecond; o.RetryMax = 1 })
+	_, st, err := collect(t, c, orgCall())
+	pe := asProviderError(t, err)
+	if pe.Kind != "timeout" || !pe.Retryable || st.Requests != 2 {
+		t.Fatalf("error %+v stats %+v", pe, st)
+	}
+}
+
+func TestBodyTooLarge(t *testing.T) {
+	for _, chunked := range []bool{false, true} {
+		t.Run(fmt.Sprint("chunked=", chunked), func(t *testing.T) {
+			var hits atomic.Int32
+			srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+				hits.Add(1)
+				body := "[" + strings.Repeat(`"xxxxxxxx",`, 400) + "1]"
+				if chunked {
+					fmt.Fprint(w, body[:10])
+					w.(http.Flusher).Flush()
+					fmt.Fprint(w, body[10:])
+					return
+				}
+				fmt.Fprint(w, body)
+			}))
+			defer srv.Close()
+			c := newTestClient(t, srv, func(o *Options) { o.MaxBodyBytes = 1024 })
+			_, _, err := collect(t, c, orgCall())
+			pe := asProviderError(t, err)
+			if pe.Kind != "decode" || pe.Retryable || pe.Status != 200 || !strings.Contains(pe.Message, "exceeds the 1024-byte limit") || hits.Load() != 1 {
+				t.Fatalf("error %+v", pe)
+			}
+		})
+	}
+}
+
+func TestPathEscaping(t *testing.T) {
+	var uri atomic.Value
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		uri.Store(r.RequestURI)
+		fmt.Fprint(w, `[]`)
+	}))
+	defer srv.Close()
+	c := newTestClient(t, srv, nil)
+	call := orgCall()
+	call.Params["org"] = "../../admin"
+	if _, _, err := collect(t, c, call); err != nil {
+		t.Fatal(err)
+	}
+	if got := uri.Load(); got != "/orgs/..%2F..%2Fadmin/repos?per_page=100" {
+		t.Fatalf("request URI %q", got)
+	}
+	call.Params["org"] = "a b/c?d#e"
+	if _, _, err := collect(t, c, call); err != nil {
+		t.Fatal(err)
+	}
+	if got := uri.Load(); got != "/orgs/a%20b%2Fc%3Fd%23e/repos?per_page=100" {
+		t.Fatalf("request URI %q", got)
+	}
+	for _, bad := range []map[string]string{{"org": ""}, {"org": ".."}, {"org": "."}, {}, {"org": "x", "nope": "1"}} {
+		_, _, err := collect(t, c, Call{Method: listMethod(), Params: bad})
+		var pe *providers.ProviderError
+		if err == nil || errors.As(err, &pe) {
+			t.Errorf("params %v: err %v, want a plain call error", bad, err)
+		}
+	}
+}
+
+func TestAuthorizationNotForwardedAcrossHosts(t *testing.T) {
+	var otherAuth, sameAuth atomic.Value
+	other := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		otherAuth.Store(r.Header.Get("Authorization") + "|" + r.Header.Get("X-GitHub-Api-Version"))
+		fmt.Fprint(w, `[{"from":"other"}]`)
+	}))
+	defer other.Close()
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		switch r.URL.Path {
+		case "/orgs/elsewhere/repos":
+			// Same IP, different port: Go's own rule would keep the header.
+			http.Redirect(w, r, other.URL+"/landing", http.StatusFound)
+		case "/orgs/moved/repos":
+			http.Redirect(w, r, "/orgs/acme/repos", http.StatusMovedPermanently)
+		default:
+			sameAuth.Store(r.Header.Get("Authorization"))
+			fmt.Fprint(w, `[{"from":"same"}]`)
+		}
+	}))
+	defer srv.Close()
+	c := newTestClient(t, srv, nil)
+	items, _, err := collect(t, c, Call{Method: listMethod(), Params: map[string]string{"org": "elsewhere"}})
+	if err != nil || len(items) != 1 {
+		t.Fatalf("items %v err %v", items, err)
+	}
+	if got := otherAuth.Load(); got != "|2022-11-28" {
+		t.Fatalf("other host saw Authorization/version %q", got)
+	}
+	if _, _, err := collect(t, c, Call{Method: listMethod(), Params: map[string]string{"org": "moved"}}); err != nil {
+		t.Fatal(err)
+	}
+	if got := sameAuth.Load(); got != "Bearer "+testToken {
+		t.Fatalf("same-origin redirect lost Authorization: %q", got)
+	}
+}
+
+func TestTokenNeverInErrors(t *testing.T) {
+	basic, err := providers.ResolveCredentials(&providers.AuthConfig{Type: providers.AuthBasic, CredentialsEnvVar: "X"}, nil,
+		func(string) string { return "octocat:" + testToken })
+	if err != nil {
+		t.Fatal(err)
+	}
+	for name, creds := range map[string]providers.Credentials{"bearer": providers.BearerCredentials(testToken), "basic": basic} {
+		t.Run(name, func(t *testing.T) {
+			srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+				auth := r.Header.Get("Authorization")
+				if r.URL.Query().Get("page") == "2" {
+					w.WriteHeader(200)
+					fmt.Fprintf(w, `{"echo":%q`, auth) // invalid JSON echoing the header
+					return
+				}
+				if r.URL.Query().Get("type") == "next" {
+					w.Header().Set("Link", `</orgs/acme/repos?page=2&access_token=`+testToken+`>; rel="next"`)
+					fmt.Fprint(w, `[]`)
+					return
+				}
+				w.WriteHeader(401)
+				fmt.Fprintf(w, `{"message":"Bad credentials: %s","token":%q}`, auth, testToken)
+			}))
+			defer srv.Close()
+			c := newTestClient(t, srv, func(o *Options) {
+				o.Credentials = creds
+				o.Logf = func(format string, args ...any) {
+					if line := fmt.Sprintf(format, args...); strings.Contains(line, testToken) {
+						t.Errorf("secret logged: %s", line)
+					}
+				}
+			})
+			for _, typ := range []string{"", "next"} {
+				call := orgCall()
+				if typ != "" {
+					call.Params["type"] = typ
+				}
+				_, _, err := collect(t, c, call)
+				pe := asProviderError(t, err) // checks the token is absent
+				for _, s := range []string{err.Error(), pe.Body, pe.Message, pe.URL, fmt.Sprintf("%#v", pe)} {
+					if strings.Contains(s, testToken) || strings.Contains(s, "b2N0b2NhdDpnaHBf") {
+						t.Fatalf("secret in %q", s)
+					}
+				}
+			}
+		})
+	}
+}
+
+func TestContextCancelStopsPromptly(t *testing.T) {
+	release := make(chan struct{})
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Query().Get("page") == "" {
+			q := r.URL.Query()
+			q.Set("page", "2")
+			next := r.URL.Path + "?" + q.Encode()
+			q.Set("page", "9")
+			w.Header().Set("Link", fmt.Sprintf(`<%s>; rel="next", <%s>; rel="last"`, next, r.URL.Path+"?"+q.Encode()))
+			fmt.Fprint(w, `[1]`)
+			return
+		}
+		select { // pages 2.. hang until the client goes away
+		case <-r.Context().Done():
+		case <-release:
+		}
+	}))
+	defer srv.Close()
+	defer close(release)
+
+	c := newTestClient(t, srv, nil)
+	// Warm up one connection so that the baseline includes the pool's steady state.
+	c.CloseIdleConnections()
+	before := runtime.NumGoroutine()
+
+	ctx, cancel := context.WithCancel(context.Background())
+	var emitted atomic.Int32
+	done := make(chan error, 1)
+	go func() {
+		_, err := c.Do(ctx, orgCall(), func([]json.RawMessage) error { emitted.Add(1); return nil })
+		done <- err
+	}()
+	time.Sleep(150 * time.Millisecond)
+	start := time.Now()
+	cancel()
+	select {
+	case err := <-done:
+		if !errors.Is(err, context.Canceled) {
+			t.Fatalf("err %v, want context.Canceled", err)
+		}
+		var pe *providers.ProviderError
+		if errors.As(err, &pe) {
+			t.Fatalf("cancellation reported as ProviderError %v", pe)
+		}
+	case <-time.After(2 * time.Second):
+		t.Fatal("Do did not return after cancel")
+	}
+	if el := time.Since(start); el > 500*time.Millisecond {
+		t.Errorf("Do returned %v after cancel", el)
+	}
+	if emitted.Load() != 1 {
+		t.Errorf("emitted %d pages", emitted.Load())
+	}
+	c.CloseIdleConnections()
+	if n := settleGoroutines(before); n > before {
+		buf := make([]byte, 1<<16)
+		t.Fatalf("goroutines: %d before, %d after\n%s", before, n, buf[:runtime.Stack(buf, true)])
+	}
+}
+
+func TestContextCancelDuringBackoff(t *testing.T) {
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Retry-After", "30")
+		w.WriteHeader(429)
+	}))
+	defer srv.Close()
+	c := newTestClient(t, srv, func(o *Options) { o.MaxRetryWait = time.Minute })
+	ctx, cancel := context.WithTimeout(context.Background(), 100*time.Millisecond)
+	defer cancel()
+	start := time.Now()
+	_, err := c.Do(ctx, orgCall(), func([]json.RawMessage) error { return nil })
+	if !errors.Is(err, context.DeadlineExceeded) || time.Since(start) > time.Second {
+		t.Fatalf("err %v after %v", err, time.Since(start))
+	}
+}
+
+func TestConcurrentDoTotals(t *testing.T) {
+	var hits atomic.Int32
+	srv := httptest.NewServer(pagedHandler(3, 1, false, &hits))
+	defer srv.Close()
+	c := newTestClient(t, srv, nil)
+	errs := make(chan error, 8)
+	for range 8 {
+		go func() {
+			_, err := c.Do(context.Background(), orgCall(), func([]json.RawMessage) error { return nil })
+			errs <- err
+		}()
+	}
+	for range 8 {
+		if err := <-errs; err != nil {
+			t.Fatal(err)
+		}
+	}
+	if tot := c.Totals(); tot.Requests != 24 || tot.Pages != 24 {
+		t.Fatalf("totals %+v", tot)
+	}
+}
+
+func TestNewRequiresBaseURL(t *testing.T) {
+	p, _ := providers.NewProvider(providers.Header{Provider: "custom"}, nil)
+	if _, err := New(p, Options{}); err == nil || !strings.Contains(err.Error(), "no base URL") {
+		t.Fatalf("err %v", err)
+	}
+	if _, err := New(p, Options{BaseURL: "ftp://x"}); err == nil {
+		t.Fatal("ftp accepted")
+	}
+	c, err := New(p, Options{BaseURL: "https://user:pw@example.com/api/"})
+	if err != nil || c.BaseURL() != "https://user:pw@example.com/api" {
+		t.Fatalf("%v %v", c, err)
+	}
+	if got := sanitizeURL("https://user:pw@example.com/x?access_token=abc&page=2&client_secret=s"); got != "https://example.com/x?access_token=REDACTED&client_secret=REDACTED&page=2" {
+		t.Fatalf("sanitize: %s", got)
+	}
+}

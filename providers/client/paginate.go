@@ -1,0 +1,271 @@
+package client
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"net/url"
+	"strconv"
+	"strings"
+	"sync"
+	"sync/atomic"
+)
+
+// callStats are the counters of one Do, updated from page goroutines.
+type callStats struct{ requests, pages atomic.Int64 }
+
+func (s *callStats) snapshot() Stats {
+	return Stats{Requests: int(s.requests.Load()), Pages: int(s.pages.Load())}
+}
+
+// Do executes the call, following pagination, and calls emit with each
+// page's items in page order, serially (never concurrently). It returns
+// nil only when every page was fetched and decoded. On error, items already
+// emitted are an incomplete result that the caller must discard. An error
+// returned by emit stops the call and is returned as is. A status listed in
+// Method.AbsentStatuses on the first page means no items and no error.
+// Context cancellation returns ctx.Err() promptly and stops all in-flight
+// requests.
+func (c *Client) Do(ctx context.Context, call Call, emit func(items []json.RawMessage) error) (Stats, error) {
+	var stats callStats
+	first, err := c.buildURL(call)
+	if err != nil {
+		return Stats{}, err
+	}
+	if err := ctx.Err(); err != nil {
+		return Stats{}, err
+	}
+	p := &pager{c: c, call: call, emit: emit, stats: &stats, visited: map[string]bool{}}
+	err = p.run(ctx, first)
+	return stats.snapshot(), err
+}
+
+// pager is the state of one Do.
+type pager struct {
+	c       *Client
+	call    Call
+	emit    func([]json.RawMessage) error
+	stats   *callStats
+	visited map[string]bool // normalized URLs requested
+	pages   int             // pages emitted
+	items   int             // items emitted
+}
+
+func (p *pager) run(ctx context.Context, first string) error {
+	firstURL, err := url.Parse(first)
+	if err != nil {
+		return p.c.newError(p.call, first, "transport", "invalid request URL")
+	}
+	p.visited[urlKey(firstURL)] = true
+	items, cur, absent, err := p.getPage(ctx, first, true)
+	if err != nil || absent {
+		return err
+	}
+	if err := p.emitPage(items); err != nil {
+		return err
+	}
+	for {
+		if p.call.Limit > 0 && p.items >= p.call.Limit {
+			return nil
+		}
+		links := ParseLink(strings.Join(cur.header.Values("Link"), ", "))
+		if links["next"] == "" {
+			return nil
+		}
+		next, err := p.resolve(cur, links["next"])
+		if err != nil {
+			return err
+		}
+		if p.pages >= p.c.opts.MaxPages {
+			return p.limitError(next.String(), 0)
+		}
+		if p.pages == 1 && p.call.Limit == 0 && links["last"] != "" {
+			if last, err := cur.url.Parse(links["last"]); err == nil {
+				if from, to, ok := numberedPages(next, last); ok {
+					if to > p.c.opts.MaxPages {
+						return p.limitError(next.String(), to)
+					}
+					if cur, err = p.concurrent(ctx, next, from, to); err != nil {
+						return err
+					}
+					continue
+				}
+			}
+		}
+		p.visited[urlKey(next)] = true
+		items, r, _, err := p.getPage(ctx, next.String(), false)
+		if err != nil {
+			return err
+		}
+		if err := p.emitPage(items); err != nil {
+			return err
+		}
+		cur = r
+	}
+}
+
+func (p *pager) emitPage(items []json.RawMessage) error {
+	p.pages++
+	p.items += len(items)
+	if err := p.emit(items); err != nil {
+		return err
+	}
+	if p.call.OnPage != nil {
+		p.call.OnPage(p.pages)
+	}
+	return nil
+}
+
+// getPage fetches and decodes one page. absent reports a declared absent
+// status on the first page.
+func (p *pager) getPage(ctx context.Context, u string, first bool) (items []json.RawMessage, r *response, absent bool, err error) {
+	c := p.c
+	r, err = c.fetch(ctx, p.call, u, p.stats)
+	if err != nil {
+		return nil, nil, false, err
+	}
+	if r.status < 200 || r.status > 299 {
+		if first && p.call.Method.IsAbsent(r.status) {
+			return nil, r, true, nil
+		}
+		return nil, nil, false, c.statusError(p.call, r)
+	}
+	items, derr := decodeItems(p.call.Method, r.status, r.body)
+	if derr != nil {
+		pe := c.newError(p.call, r.url.String(), "decode", derr.Error())
+		pe.Status = r.status
+		pe.Body = c.redact(truncateUTF8(string(r.body), bodyExcerpt))
+		pe.Attempts = r.attempts
+		return nil, nil, false, pe
+	}
+	p.stats.pages.Add(1)
+	c.pages.Add(1)
+	return items, r, false, nil
+}
+
+// resolve turns a next link into an absolute URL on the base origin that
+// was not requested before.
+func (p *pager) resolve(cur *response, raw string) (*url.URL, error) {
+	next, err := cur.url.Parse(raw)
+	if err != nil {
+		return nil, p.c.newError(p.call, cur.url.String(), "decode", "response has an unparseable Link rel=\"next\" URL")
+	}
+	if !sameOrigin(next, p.c.base) {
+		return nil, p.c.newError(p.call, cur.url.String(), "decode",
+			fmt.Sprintf("refusing to follow Link rel=\"next\" to %s: it leaves %s", p.c.sanitize(next.Scheme+"://"+next.Host), p.c.sanitize(p.c.base.Scheme+"://"+p.c.base.Host)))
+	}
+	if p.visited[urlKey(next)] {
+		return nil, p.c.newError(p.call, cur.url.String(), "decode",
+			fmt.Sprintf("pagination loop: Link rel=\"next\" points to %s, which was already fetched", p.c.sanitize(next.String())))
+	}
+	return next, nil
+}
+
+func (p *pager) limitError(u string, total int) error {
+	msg := fmt.Sprintf("more than %d pages (the max-pages limit); narrow the query with WHERE filters or LIMIT, or raise --max-pages", p.c.opts.MaxPages)
+	if total > 0 {
+		msg = fmt.Sprintf("the result has %d pages, more than the limit of %d (max-pages); narrow the query with WHERE filters or LIMIT, or raise --max-pages", total, p.c.opts.MaxPages)
+	}
+	pe := p.c.newError(p.call, u, "limit", msg)
+	pe.Attempts = 0
+	return pe
+}
+
+// concurrent fetches pages from..to (URLs made from tmpl by setting page)
+// with at most PageConcurrency requests in flight or waiting to be emitted,
+// and emits them in order. It returns the last page's response, whose Link
+// header may still point further (the list grew meanwhile).
+func (p *pager) concurrent(parent context.Context, tmpl *url.URL, from, to int) (*response, error) {
+	n := to - from + 1
+	urls := make([]string, n)
+	for i := range urls {
+		u := withPage(tmpl, from+i)
+		p.visited[urlKey(u)] = true
+		urls[i] = u.String()
+	}
+	type result struct {
+		items []json.RawMessage
+		r     *response
+		err   error
+	}
+	results := make([]chan result, n)
+	for i := range results {
+		results[i] = make(chan result, 1)
+	}
+	ctx, cancel := context.WithCancel(parent)
+	var wg sync.WaitGroup
+	defer wg.Wait() // runs after cancel: no goroutine outlives Do
+	defer cancel()
+	slots := make(chan struct{}, p.c.opts.PageConcurrency)
+	wg.Add(1)
+	go func() { // dispatcher
+		defer wg.Done()
+		for i := range n {
+			select {
+			case slots <- struct{}{}:
+			case <-ctx.Done():
+				return
+			}
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				items, r, _, err := p.getPage(ctx, urls[i], false)
+				results[i] <- result{items, r, err}
+			}()
+		}
+	}()
+	var last *response
+	for i := range n {
+		var res result
+		select {
+		case res = <-results[i]:
+		case <-ctx.Done():
+			return nil, parent.Err()
+		}
+		if res.err != nil {
+			return nil, res.err
+		}
+		<-slots
+		if err := p.emitPage(res.items); err != nil {
+			return nil, err
+		}
+		last = res.r
+	}
+	return last, nil
+}
+
+// numberedPages reports whether next and last differ only in an integer
+// page query value, and returns the page range they span.
+func numberedPages(next, last *url.URL) (from, to int, ok bool) {
+	if !strings.EqualFold(next.Scheme, last.Scheme) || !strings.EqualFold(next.Host, last.Host) || next.EscapedPath() != last.EscapedPath() {
+		return 0, 0, false
+	}
+	nq, lq := next.Query(), last.Query()
+	if len(nq["page"]) != 1 || len(lq["page"]) != 1 {
+		return 0, 0, false
+	}
+	from, err1 := strconv.Atoi(nq.Get("page"))
+	to, err2 := strconv.Atoi(lq.Get("page"))
+	if err1 != nil || err2 != nil || from < 2 || to < from {
+		return 0, 0, false
+	}
+	nq.Del("page")
+	lq.Del("page")
+	if nq.Encode() != lq.Encode() {
+		return 0, 0, false
+	}
+	return from, to, true
+}
+
+func withPage(tmpl *url.URL, page int) *url.URL {
+	u := *tmpl
+	q := u.Query()
+	q.Set("page", strconv.Itoa(page))
+	u.RawQuery = q.Encode()
+	return &u
+}
+
+// urlKey normalizes a URL for loop detection: query parameters sorted.
+func urlKey(u *url.URL) string {
+	return strings.ToLower(u.Scheme) + "://" + strings.ToLower(u.Host) + u.EscapedPath() + "?" + u.Query().Encode()
+}

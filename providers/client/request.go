@@ -1,0 +1,237 @@
+package client
+
+import (
+	"context"
+	"encoding/base64"
+	"errors"
+	"fmt"
+	"net/http"
+	"net/url"
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/hashicorp/go-retryablehttp"
+
+	"github.com/enginehq/engine/providers"
+)
+
+// Call is one execution of a method.
+type Call struct {
+	Method *providers.Method
+	// Params holds values by parameter name. Every required parameter must
+	// be present; names the method does not declare are rejected.
+	Params map[string]string
+	// Limit > 0 stops fetching pages once this many items were emitted
+	// (pages are then fetched sequentially). Pages are emitted whole, so
+	// more than Limit items may be emitted.
+	Limit int
+	// OnPage, when set, is called after each emitted page with the number of
+	// pages emitted so far. It is called serially from Do's goroutine.
+	OnPage func(pages int)
+}
+
+// buildURL returns the first page's URL of a call.
+func (c *Client) buildURL(call Call) (string, error) {
+	m := call.Method
+	if m == nil {
+		return "", errors.New("client: call without a method")
+	}
+	var missing []string
+	for _, name := range m.Required() {
+		if _, ok := call.Params[name]; !ok {
+			missing = append(missing, name)
+		}
+	}
+	if len(missing) > 0 {
+		return "", fmt.Errorf("%s: missing required parameter(s): %s", m.OperationID, strings.Join(missing, ", "))
+	}
+	names := make([]string, 0, len(call.Params))
+	for name := range call.Params {
+		names = append(names, name)
+	}
+	sort.Strings(names)
+	query := url.Values{}
+	for _, name := range names {
+		p := m.Param(name)
+		if p == nil {
+			return "", fmt.Errorf("%s: unknown parameter %q", m.OperationID, name)
+		}
+		if p.In == providers.InQuery {
+			query.Set(name, call.Params[name])
+		}
+	}
+
+	// Substitute {name} placeholders, each value one escaped segment.
+	var path strings.Builder
+	rest := m.Path
+	for {
+		i := strings.IndexByte(rest, '{')
+		if i < 0 {
+			path.WriteString(rest)
+			break
+		}
+		j := strings.IndexByte(rest[i:], '}')
+		if j < 0 {
+			return "", fmt.Errorf("%s: malformed path template %q", m.OperationID, m.Path)
+		}
+		path.WriteString(rest[:i])
+		name := rest[i+1 : i+j]
+		v, ok := call.Params[name]
+		if !ok {
+			return "", fmt.Errorf("%s: missing value for path parameter %s", m.OperationID, name)
+		}
+		switch v {
+		case "":
+			return "", fmt.Errorf("%s: path parameter %s must not be empty", m.OperationID, name)
+		case ".", "..":
+			return "", fmt.Errorf("%s: path parameter %s must not be %q", m.OperationID, name, v)
+		}
+		path.WriteString(url.PathEscape(v))
+		rest = rest[i+j+1:]
+	}
+	p := path.String()
+	if !strings.HasPrefix(p, "/") {
+		p = "/" + p
+	}
+	if m.Paginated && !query.Has("per_page") {
+		query.Set("per_page", strconv.Itoa(c.opts.PerPage))
+	}
+	u := c.baseStr + p
+	if len(query) > 0 {
+		u += "?" + query.Encode()
+	}
+	return u, nil
+}
+
+// response is one page as received: final status, headers, body and the URL
+// it was finally served from (after redirects).
+type response struct {
+	status int
+	header http.Header
+	body   []byte
+	url    *url.URL
+	// attempts is how many times the request was tried.
+	attempts int
+}
+
+// fetch GETs one URL with retries. It returns ctx.Err() when ctx is done,
+// a *providers.ProviderError for transport failures and oversized bodies,
+// and otherwise the response whatever its status.
+func (c *Client) fetch(ctx context.Context, call Call, rawURL string, stats *callStats) (*response, error) {
+	st := &attemptState{client: c, url: c.sanitize(rawURL)}
+	req, err := retryablehttp.NewRequestWithContext(context.WithValue(ctx, stateKey{}, st), http.MethodGet, rawURL, nil)
+	if err != nil {
+		return nil, c.newError(call, rawURL, "transport", "invalid request URL: "+err.Error())
+	}
+	req.Header.Set("User-Agent", c.opts.UserAgent)
+	req.Header.Set("Accept", "application/json")
+	for k, v := range c.headers {
+		req.Header.Set(k, v)
+	}
+	if sameOrigin(req.URL, c.base) {
+		c.opts.Credentials.Apply(req.Request)
+	}
+	resp, err := c.rc.Do(req)
+	if resp != nil && resp.Body != nil {
+		resp.Body.Close()
+	}
+	stats.requests.Add(int64(st.attempts))
+	c.requests.Add(int64(st.attempts))
+	if ctx.Err() != nil {
+		return nil, ctx.Err()
+	}
+	if err == nil && st.readErr != nil {
+		err = st.readErr
+	}
+	if err != nil {
+		pe := c.newError(call, rawURL, "transport", "")
+		pe.Attempts = st.attempts
+		classifyTransport(err, pe, c.redact)
+		c.logf("GET %s: %s (attempt %d)", pe.URL, pe.Message, st.attempts)
+		return nil, pe
+	}
+	if resp == nil {
+		return nil, c.newError(call, rawURL, "transport", "no response")
+	}
+	final := req.URL
+	if resp.Request != nil && resp.Request.URL != nil {
+		final = resp.Request.URL
+	}
+	c.logf("GET %s -> %d (attempt %d)", c.sanitize(final.String()), resp.StatusCode, st.attempts)
+	if st.tooBig && resp.StatusCode >= 200 && resp.StatusCode <= 299 {
+		pe := c.newError(call, final.String(), "decode", fmt.Sprintf("response body exceeds the %d-byte limit (MaxBodyBytes); narrow the query", c.opts.MaxBodyBytes))
+		pe.Status = resp.StatusCode
+		pe.Attempts = st.attempts
+		return nil, pe
+	}
+	return &response{status: resp.StatusCode, header: resp.Header, body: st.body, url: final, attempts: st.attempts}, nil
+}
+
+// newError starts a ProviderError for a call; URL and message are scrubbed.
+func (c *Client) newError(call Call, rawURL, kind, msg string) *providers.ProviderError {
+	op := ""
+	if call.Method != nil {
+		op = call.Method.OperationID
+	}
+	return &providers.ProviderError{
+		Provider:  c.provider,
+		Method:    http.MethodGet,
+		Operation: op,
+		URL:       c.sanitize(rawURL),
+		Message:   c.redact(msg),
+		Kind:      kind,
+		Attempts:  1,
+	}
+}
+
+// redact removes the credentials' secret from s: raw, as sent in a Basic
+// Authorization header, and the password part of user:password.
+func (c *Client) redact(s string) string {
+	sec := c.opts.Credentials.Secret()
+	if sec == "" {
+		return s
+	}
+	secrets := []string{sec, base64.StdEncoding.EncodeToString([]byte(sec))}
+	if _, pw, ok := strings.Cut(sec, ":"); ok {
+		secrets = append(secrets, pw)
+	}
+	return providers.Redact(s, secrets...)
+}
+
+func (c *Client) sanitize(rawURL string) string { return c.redact(sanitizeURL(rawURL)) }
+
+// secretParam reports query parameters whose values are never shown.
+func secretParam(name string) bool {
+	n := strings.ToLower(name)
+	switch n {
+	case "key", "api_key", "apikey", "sig", "signature", "x-amz-signature", "x-amz-credential", "code":
+		return true
+	}
+	return strings.Contains(n, "token") || strings.Contains(n, "secret") || strings.Contains(n, "password")
+}
+
+// sanitizeURL drops userinfo and fragment and masks secret-looking query
+// values.
+func sanitizeURL(raw string) string {
+	u, err := url.Parse(raw)
+	if err != nil {
+		return "(unparseable URL)"
+	}
+	u.User = nil
+	u.Fragment = ""
+	if u.RawQuery != "" {
+		q := u.Query()
+		changed := false
+		for k := range q {
+			if secretParam(k) {
+				q[k] = []string{"REDACTED"}
+				changed = true
+			}
+		}
+		if changed {
+			u.RawQuery = q.Encode()
+		}
+	}
+	return u.String()
+}

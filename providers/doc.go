@@ -1,0 +1,19 @@
+// Package providers owns the provider model (providers, services, resources,
+// methods, parameters and columns), its compact index encoding, the typed
+// ProviderError, and (in sub-packages) OpenAPI derivation and the HTTP
+// client that executes methods.
+//
+// The model is deliberately SQL-agnostic: a Method says which parameters it
+// requires and which columns its items have; the engine decides how a SQL
+// statement binds them. providers must not import engine, mcpsurface or cmd.
+//
+// Resource naming rule (GitHub and any OpenAPI document): a resource is the
+// set of GET operations that share a service and a resource name. For
+// documents with x-github extensions the service is the x-github category
+// and the resource its subcategory, both in snake_case. For other documents
+// the service is the operation's first tag (or the first path segment when
+// untagged) and the resource is the first non-parameter path segment after
+// the service's own segment that differs from the service name (or the
+// service itself); version prefixes such as "v1" are skipped. Package
+// openapi documents the rule in full.
+package providers

@@ -1,0 +1,63 @@
+package providers
+
+import (
+	"fmt"
+	"time"
+)
+
+// ProviderError is the typed error for any failed provider request: an HTTP
+// status >= 400, a transport failure, or a body that cannot be decoded. It
+// never carries credentials: URL is stripped of userinfo and secret query
+// parameters before it is stored.
+type ProviderError struct {
+	Provider string
+	// Method is the HTTP method and the provider method, e.g. "GET repos/list-for-org".
+	Method    string
+	Operation string
+	URL       string
+	// Status is the HTTP status, 0 for transport and decode failures.
+	Status int
+	// Body is an excerpt of the response body (at most a few hundred bytes).
+	Body string
+	// Message is a one-line description (e.g. "API rate limit exceeded").
+	Message    string
+	Retryable  bool
+	RetryAfter time.Duration
+	// RateLimited is true for GitHub primary or secondary rate limits.
+	RateLimited bool
+	// Kind is "http", "transport", "decode", "timeout" or "limit".
+	Kind string
+	// Attempts is how many times the request was tried.
+	Attempts int
+}
+
+// Error implements error: "GET URL failed: 403 message".
+func (e *ProviderError) Error() string {
+	msg := e.Message
+	switch {
+	case e.Status > 0 && msg != "":
+		return fmt.Sprintf("%s %s failed: %d %s", httpMethod(e.Method), e.URL, e.Status, msg)
+	case e.Status > 0:
+		return fmt.Sprintf("%s %s failed: %d", httpMethod(e.Method), e.URL, e.Status)
+	default:
+		if msg == "" {
+			msg = e.Kind + " error"
+		}
+		return fmt.Sprintf("%s %s failed: %s", httpMethod(e.Method), e.URL, msg)
+	}
+}
+
+func httpMethod(m string) string {
+	if m == "" {
+		return "GET"
+	}
+	return m
+}
+
+// RetryAfterSeconds returns the retry delay rounded up to whole seconds, or 0.
+func (e *ProviderError) RetryAfterSeconds() int {
+	if e.RetryAfter <= 0 {
+		return 0
+	}
+	return int((e.RetryAfter + time.Second - 1) / time.Second)
+}

@@ -1,0 +1,165 @@
+package providers
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"sort"
+	"sync"
+)
+
+// Header is the first line of an index: what a provider is and where each
+// resource's line starts. Decoding it is all a cold start pays for; a
+// resource's methods are decoded on first use.
+type Header struct {
+	Format   int    `json:"format"`
+	Provider string `json:"provider"`
+	Version  string `json:"version"`
+	BaseURL  string `json:"base_url"`
+	// TokenEnv lists environment variables read, in order, for a bearer
+	// token when no explicit auth is configured.
+	TokenEnv []string `json:"token_env,omitempty"`
+	// Headers are sent with every request (e.g. API version pins).
+	Headers map[string]string `json:"headers,omitempty"`
+	// Pagination is "link" (RFC 8288 Link headers with page/per_page) or "".
+	Pagination string         `json:"pagination,omitempty"`
+	Resources  []ResourceInfo `json:"resources"`
+}
+
+// IndexFormat is the version of the index encoding.
+const IndexFormat = 1
+
+// Provider is a loaded provider definition. It is safe for concurrent use.
+type Provider struct {
+	Header
+
+	lines [][]byte // one encoded resource per entry, parallel to Resources
+
+	mu    sync.Mutex
+	cache map[string]*Resource
+}
+
+// Name returns the provider name.
+func (p *Provider) Name() string { return p.Provider }
+
+// Encode writes the index for a provider: a header line, then one JSON line
+// per resource in Header.Resources order. resources are sorted first.
+func Encode(h Header, resources []*Resource) ([]byte, error) {
+	sortResources(resources)
+	h.Format = IndexFormat
+	h.Resources = h.Resources[:0]
+	var body bytes.Buffer
+	for _, r := range resources {
+		r.Provider = h.Provider
+		h.Resources = append(h.Resources, ResourceInfo{Service: r.Service, Name: r.Name, Methods: len(r.Methods)})
+		line, err := json.Marshal(r)
+		if err != nil {
+			return nil, err
+		}
+		body.Write(line)
+		body.WriteByte('\n')
+	}
+	head, err := json.Marshal(h)
+	if err != nil {
+		return nil, err
+	}
+	var out bytes.Buffer
+	out.Write(head)
+	out.WriteByte('\n')
+	out.Write(body.Bytes())
+	return out.Bytes(), nil
+}
+
+// Decode opens an encoded index. Only the header is parsed; resource lines
+// are split but not decoded.
+func Decode(data []byte) (*Provider, error) {
+	nl := bytes.IndexByte(data, '\n')
+	if nl < 0 {
+		return nil, fmt.Errorf("provider index: no header line")
+	}
+	p := &Provider{cache: map[string]*Resource{}}
+	if err := json.Unmarshal(data[:nl], &p.Header); err != nil {
+		return nil, fmt.Errorf("provider index header: %w", err)
+	}
+	if p.Format != IndexFormat {
+		return nil, fmt.Errorf("provider index %s: format %d, this engine reads format %d; regenerate it", p.Provider, p.Format, IndexFormat)
+	}
+	rest := data[nl+1:]
+	p.lines = make([][]byte, 0, len(p.Resources))
+	for len(rest) > 0 {
+		i := bytes.IndexByte(rest, '\n')
+		if i < 0 {
+			i = len(rest)
+		}
+		p.lines = append(p.lines, rest[:i])
+		if i == len(rest) {
+			break
+		}
+		rest = rest[i+1:]
+	}
+	if len(p.lines) != len(p.Resources) {
+		return nil, fmt.Errorf("provider index %s: header lists %d resources, body has %d", p.Provider, len(p.Resources), len(p.lines))
+	}
+	return p, nil
+}
+
+// NewProvider builds an in-memory provider from derived resources (used for
+// OpenAPI documents added at run time).
+func NewProvider(h Header, resources []*Resource) (*Provider, error) {
+	data, err := Encode(h, resources)
+	if err != nil {
+		return nil, err
+	}
+	return Decode(data)
+}
+
+// Services returns the distinct service names, sorted.
+func (p *Provider) Services() []string {
+	seen := map[string]bool{}
+	var out []string
+	for _, r := range p.Resources {
+		if !seen[r.Service] {
+			seen[r.Service] = true
+			out = append(out, r.Service)
+		}
+	}
+	sort.Strings(out)
+	return out
+}
+
+// Resource returns the named resource, decoding it on first use. It returns
+// nil, nil when there is no such resource.
+func (p *Provider) Resource(service, name string) (*Resource, error) {
+	key := service + "." + name
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if r, ok := p.cache[key]; ok {
+		return r, nil
+	}
+	for i, info := range p.Resources {
+		if info.Service == service && info.Name == name {
+			r := &Resource{}
+			if err := json.Unmarshal(p.lines[i], r); err != nil {
+				return nil, fmt.Errorf("provider index %s: resource %s: %w", p.Provider, key, err)
+			}
+			r.Provider = p.Provider
+			p.cache[key] = r
+			return r, nil
+		}
+	}
+	return nil, nil
+}
+
+// AllResources decodes every resource (for tests, generators and full
+// listings).
+func (p *Provider) AllResources() ([]*Resource, error) {
+	out := make([]*Resource, 0, len(p.Resources))
+	for _, info := range p.Resources {
+		r, err := p.Resource(info.Service, info.Name)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, r)
+	}
+	return out, nil
+}

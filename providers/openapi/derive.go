@@ -1,0 +1,631 @@
+package openapi
+
+import (
+	"fmt"
+	"regexp"
+	"sort"
+	"strconv"
+	"strings"
+	"unicode"
+
+	"github.com/getkin/kin-openapi/openapi3"
+
+	"github.com/enginehq/engine/providers"
+)
+
+// GitHub defaults applied to a GitHub document's header.
+var (
+	githubTokenEnv = []string{"GITHUB_TOKEN", "GH_TOKEN"}
+	githubHeaders  = map[string]string{
+		"Accept":               "application/vnd.github+json",
+		"X-GitHub-Api-Version": "2022-11-28",
+	}
+)
+
+// paginationParams are the numbered-page parameters; they are not listed as
+// method parameters, their presence marks the method Paginated.
+var paginationParams = map[string]bool{"page": true, "per_page": true}
+
+// Derive turns the GET operations of doc into resources of the provider
+// name, following the rule in the package documentation. The header's
+// Resources list is filled in by providers.Encode / providers.NewProvider.
+func Derive(doc *openapi3.T, name string) (providers.Header, []*providers.Resource, error) {
+	var h providers.Header
+	if doc == nil {
+		return h, nil, fmt.Errorf("provider %s: no OpenAPI document", name)
+	}
+	if name == "" {
+		return h, nil, fmt.Errorf("provider name is empty")
+	}
+	h.Provider = name
+	if doc.Info != nil {
+		h.Version = doc.Info.Version
+	}
+	if len(doc.Servers) > 0 && doc.Servers[0] != nil {
+		h.BaseURL = strings.TrimRight(doc.Servers[0].URL, "/")
+	}
+
+	if doc.Paths == nil || doc.Paths.Len() == 0 {
+		return h, nil, fmt.Errorf("provider %s: the document has no paths", name)
+	}
+	pathMap := doc.Paths.Map()
+	paths := make([]string, 0, len(pathMap))
+	for p := range pathMap {
+		paths = append(paths, p)
+	}
+	sort.Strings(paths)
+
+	byKey := map[string]*providers.Resource{}
+	var order []*providers.Resource
+	isGitHub := name == "github"
+	anyPaged := false
+	nGet := 0
+	for _, path := range paths {
+		item := pathMap[path]
+		if item == nil || item.Get == nil {
+			continue
+		}
+		op := item.Get
+		nGet++
+		service, resource := resourceName(op, path)
+		if service == "" || resource == "" {
+			return h, nil, fmt.Errorf("provider %s: GET %s: cannot name a resource for it", name, path)
+		}
+		if _, ok := xGitHub(op); ok {
+			isGitHub = true
+		}
+		m, err := deriveMethod(path, item, op)
+		if err != nil {
+			return h, nil, fmt.Errorf("provider %s: GET %s: %w", name, path, err)
+		}
+		anyPaged = anyPaged || m.Paginated
+		key := service + "." + resource
+		r := byKey[key]
+		if r == nil {
+			r = &providers.Resource{Provider: name, Service: service, Name: resource}
+			byKey[key] = r
+			order = append(order, r)
+		}
+		base := m.Name
+		for i := 2; r.Method(m.Name) != nil; i++ {
+			m.Name = base + "_" + strconv.Itoa(i)
+		}
+		r.Methods = append(r.Methods, m)
+	}
+	if nGet == 0 {
+		return h, nil, fmt.Errorf("provider %s: the document has no GET operations", name)
+	}
+	if isGitHub {
+		h.Pagination = "link"
+		h.TokenEnv = append([]string(nil), githubTokenEnv...)
+		h.Headers = map[string]string{}
+		for k, v := range githubHeaders {
+			h.Headers[k] = v
+		}
+	} else if anyPaged {
+		h.Pagination = "link"
+	}
+	return h, order, nil
+}
+
+// xGitHub returns the x-github category and subcategory of op.
+func xGitHub(op *openapi3.Operation) ([2]string, bool) {
+	raw, ok := op.Extensions["x-github"]
+	if !ok {
+		return [2]string{}, false
+	}
+	m, ok := raw.(map[string]any)
+	if !ok {
+		return [2]string{}, false
+	}
+	cat, _ := m["category"].(string)
+	sub, _ := m["subcategory"].(string)
+	if cat == "" || sub == "" {
+		return [2]string{}, false
+	}
+	return [2]string{cat, sub}, true
+}
+
+var versionSegment = regexp.MustCompile(`^v[0-9]+([a-z]+[0-9]*)?$`)
+
+// pathSegments returns the non-parameter segments of a path template in
+// snake_case, without version prefixes.
+func pathSegments(path string) []string {
+	var out []string
+	for _, seg := range strings.Split(path, "/") {
+		if seg == "" || strings.HasPrefix(seg, "{") {
+			continue
+		}
+		s := SnakeCase(seg)
+		if s == "" || s == "api" || versionSegment.MatchString(s) {
+			continue
+		}
+		out = append(out, s)
+	}
+	return out
+}
+
+// resourceName applies the naming rule of the package documentation.
+func resourceName(op *openapi3.Operation, path string) (service, resource string) {
+	if x, ok := xGitHub(op); ok {
+		return SnakeCase(x[0]), SnakeCase(x[1])
+	}
+	segs := pathSegments(path)
+	for _, t := range op.Tags {
+		if service = SnakeCase(t); service != "" {
+			break
+		}
+	}
+	if service == "" {
+		if len(segs) == 0 {
+			return "", ""
+		}
+		service = segs[0]
+	}
+	rest := segs
+	for i, s := range segs {
+		if s == service {
+			rest = segs[i+1:]
+			break
+		}
+	}
+	for _, s := range rest {
+		if s != service {
+			return service, s
+		}
+	}
+	return service, service
+}
+
+// methodName derives a method name from the operationId or the path.
+func methodName(op *openapi3.Operation, path string) string {
+	if id := op.OperationID; id != "" {
+		if i := strings.LastIndex(id, "/"); i >= 0 {
+			id = id[i+1:]
+		}
+		if n := SnakeCase(id); n != "" {
+			return n
+		}
+	}
+	parts := []string{"get"}
+	for _, seg := range strings.Split(path, "/") {
+		if seg == "" {
+			continue
+		}
+		if strings.HasPrefix(seg, "{") {
+			parts = append(parts, "by", SnakeCase(strings.Trim(seg, "{}")))
+		} else {
+			parts = append(parts, SnakeCase(seg))
+		}
+	}
+	return SnakeCase(strings.Join(parts, "_"))
+}
+
+func deriveMethod(path string, item *openapi3.PathItem, op *openapi3.Operation) (*providers.Method, error) {
+	m := &providers.Method{
+		Name:        methodName(op, path),
+		OperationID: op.OperationID,
+		Path:        path,
+	}
+	params, paged := deriveParams(path, item.Parameters, op.Parameters)
+	m.Params, m.Paginated = params, paged
+	m.Shape, m.ItemKey, m.Columns = deriveShape(op)
+	return m, nil
+}
+
+// deriveParams merges path-item and operation parameters (the operation's
+// win), keeps path and query ones, drops page/per_page.
+func deriveParams(path string, itemParams, opParams openapi3.Parameters) ([]providers.Param, bool) {
+	type key struct{ name, in string }
+	merged := map[key]*openapi3.Parameter{}
+	var keys []key
+	for _, list := range []openapi3.Parameters{itemParams, opParams} {
+		for _, ref := range list {
+			if ref == nil || ref.Value == nil {
+				continue
+			}
+			p := ref.Value
+			if p.In != openapi3.ParameterInPath && p.In != openapi3.ParameterInQuery {
+				continue
+			}
+			k := key{p.Name, p.In}
+			if _, ok := merged[k]; !ok {
+				keys = append(keys, k)
+			}
+			merged[k] = p
+		}
+	}
+	paged := false
+	var pathParams, queryParams []providers.Param
+	for _, k := range keys {
+		p := merged[k]
+		if k.in == openapi3.ParameterInQuery && paginationParams[p.Name] {
+			paged = true
+			continue
+		}
+		typ := providers.TypeText
+		if p.Schema != nil {
+			typ = paramType(p.Schema.Value)
+		}
+		pp := providers.Param{Name: p.Name, In: k.in, Required: p.Required, Type: typ}
+		if k.in == openapi3.ParameterInPath {
+			pp.Required = true
+			pathParams = append(pathParams, pp)
+		} else {
+			queryParams = append(queryParams, pp)
+		}
+	}
+	// Path parameters in the order they appear in the template.
+	pos := func(name string) int {
+		if i := strings.Index(path, "{"+name+"}"); i >= 0 {
+			return i
+		}
+		return len(path)
+	}
+	sort.SliceStable(pathParams, func(i, j int) bool { return pos(pathParams[i].Name) < pos(pathParams[j].Name) })
+	return append(pathParams, queryParams...), paged
+}
+
+func paramType(s *openapi3.Schema) string {
+	switch t := scalarType(s, 0); t {
+	case providers.TypeText, providers.TypeInteger, providers.TypeReal, providers.TypeBoolean:
+		return t
+	}
+	return providers.TypeText
+}
+
+// responseSchema picks the 200 (else lowest 2xx) response's JSON schema.
+// ok is false when there is no such response with a JSON body.
+func responseSchema(op *openapi3.Operation) (*openapi3.Schema, bool) {
+	if op.Responses == nil {
+		return nil, false
+	}
+	var codes []string
+	for code := range op.Responses.Map() {
+		if len(code) == 3 && code[0] == '2' && code != "200" {
+			codes = append(codes, code)
+		}
+	}
+	sort.Strings(codes)
+	codes = append([]string{"200"}, codes...)
+	for _, code := range codes {
+		ref := op.Responses.Value(code)
+		if ref == nil || ref.Value == nil {
+			continue
+		}
+		mt := jsonMedia(ref.Value.Content)
+		if mt == nil {
+			// The first 2xx present decides: 204 means no body.
+			return nil, false
+		}
+		if mt.Schema == nil || mt.Schema.Value == nil {
+			return &openapi3.Schema{}, true
+		}
+		return mt.Schema.Value, true
+	}
+	return nil, false
+}
+
+func jsonMedia(c openapi3.Content) *openapi3.MediaType {
+	if mt := c["application/json"]; mt != nil {
+		return mt
+	}
+	var names []string
+	for n := range c {
+		base := strings.TrimSpace(strings.SplitN(n, ";", 2)[0])
+		if base == "application/json" || strings.HasSuffix(base, "+json") {
+			names = append(names, n)
+		}
+	}
+	if len(names) == 0 {
+		return nil
+	}
+	sort.Strings(names)
+	return c[names[0]]
+}
+
+func deriveShape(op *openapi3.Operation) (shape, itemKey string, cols []providers.Column) {
+	s, ok := responseSchema(op)
+	if !ok {
+		return providers.ShapeNone, "", nil
+	}
+	if isArray(s) {
+		return providers.ShapeArray, "", columnsOf(itemsOf(s))
+	}
+	if alts := arrayAlternatives(s); alts != nil {
+		// oneOf/anyOf of arrays (e.g. two item representations): the
+		// union of the item properties.
+		u := &openapi3.Schema{}
+		for _, a := range alts {
+			if it := itemsOf(a); it != nil {
+				u.AnyOf = append(u.AnyOf, &openapi3.SchemaRef{Value: it})
+			}
+		}
+		return providers.ShapeArray, "", columnsOf(u)
+	}
+	props := properties(s, 0)
+	if props == nil {
+		return providers.ShapeObject, "", nil
+	}
+	var arrays, arrayOfObjects []string
+	scalarsOnly := true
+	for _, name := range props.names {
+		alts := props.byName[name]
+		single := len(alts) == 1
+		switch {
+		case single && isArray(alts[0]):
+			arrays = append(arrays, name)
+			if it := itemsOf(alts[0]); it != nil && isObject(it) {
+				arrayOfObjects = append(arrayOfObjects, name)
+			}
+		case !isScalar(alts):
+			scalarsOnly = false
+		}
+	}
+	_, hasTotal := props.byName["total_count"]
+	others := len(props.names) - 1
+	if len(arrayOfObjects) == 1 && (hasTotal || (len(arrays) == 1 && scalarsOnly && others <= maxWrapperScalars)) {
+		key := arrayOfObjects[0]
+		return providers.ShapeWrapped, key, columnsOf(itemsOf(props.byName[key][0]))
+	}
+	return providers.ShapeObject, "", props.columns()
+}
+
+// maxWrapperScalars bounds the scalar siblings of the item array in a
+// wrapper without total_count (counts, flags, a sha): an object with more
+// scalars is one item that happens to hold an array (e.g. a runner and its
+// labels), not a wrapper.
+const maxWrapperScalars = 3
+
+// arrayAlternatives returns the alternatives of a type-less top-level
+// oneOf/anyOf when every one of them is an array, else nil.
+func arrayAlternatives(s *openapi3.Schema) []*openapi3.Schema {
+	if s == nil || len(nonNullTypes(s)) > 0 || len(s.Properties) > 0 {
+		return nil
+	}
+	var out []*openapi3.Schema
+	for _, list := range []openapi3.SchemaRefs{s.OneOf, s.AnyOf} {
+		for _, ref := range list {
+			if ref == nil || ref.Value == nil || !isArray(ref.Value) {
+				return nil
+			}
+			out = append(out, ref.Value)
+		}
+	}
+	return out
+}
+
+// propSet is an ordered union of properties; a name may have several
+// candidate schemas (from oneOf/anyOf alternatives).
+type propSet struct {
+	names  []string
+	byName map[string][]*openapi3.Schema
+}
+
+func (ps *propSet) add(name string, s *openapi3.Schema) {
+	if _, ok := ps.byName[name]; !ok {
+		ps.names = append(ps.names, name)
+	}
+	ps.byName[name] = append(ps.byName[name], s)
+}
+
+func (ps *propSet) columns() []providers.Column {
+	cols := make([]providers.Column, 0, len(ps.names))
+	for _, n := range ps.names {
+		t := ""
+		for _, s := range ps.byName[n] {
+			ct := columnType(s)
+			if t == "" {
+				t = ct
+			} else if t != ct {
+				t = providers.TypeJSON
+			}
+		}
+		cols = append(cols, providers.Column{Name: n, Type: t})
+	}
+	sort.Slice(cols, func(i, j int) bool { return cols[i].Name < cols[j].Name })
+	return cols
+}
+
+const maxDepth = 16
+
+// properties returns the merged properties of an object schema (allOf
+// merged, oneOf/anyOf unioned), or nil when s is not object-like.
+func properties(s *openapi3.Schema, depth int) *propSet {
+	if s == nil || depth > maxDepth {
+		return nil
+	}
+	ps := &propSet{byName: map[string][]*openapi3.Schema{}}
+	found := false
+	var walk func(s *openapi3.Schema, depth int)
+	walk = func(s *openapi3.Schema, depth int) {
+		if s == nil || depth > maxDepth {
+			return
+		}
+		if s.Type.Is(openapi3.TypeObject) || len(s.Properties) > 0 {
+			found = true
+		}
+		names := make([]string, 0, len(s.Properties))
+		for n := range s.Properties {
+			names = append(names, n)
+		}
+		sort.Strings(names)
+		for _, n := range names {
+			if ref := s.Properties[n]; ref != nil && ref.Value != nil {
+				ps.add(n, ref.Value)
+			} else {
+				ps.add(n, nil)
+			}
+		}
+		for _, list := range []openapi3.SchemaRefs{s.AllOf, s.OneOf, s.AnyOf} {
+			for _, ref := range list {
+				if ref != nil {
+					walk(ref.Value, depth+1)
+				}
+			}
+		}
+	}
+	walk(s, depth)
+	if !found {
+		return nil
+	}
+	return ps
+}
+
+func columnsOf(item *openapi3.Schema) []providers.Column {
+	if item == nil {
+		return nil
+	}
+	ps := properties(item, 0)
+	if ps == nil {
+		return nil
+	}
+	return ps.columns()
+}
+
+// nonNullTypes returns the declared types without "null".
+func nonNullTypes(s *openapi3.Schema) []string {
+	if s == nil || s.Type == nil {
+		return nil
+	}
+	var out []string
+	for _, t := range s.Type.Slice() {
+		if t != openapi3.TypeNull {
+			out = append(out, t)
+		}
+	}
+	return out
+}
+
+func isArray(s *openapi3.Schema) bool {
+	if s == nil {
+		return false
+	}
+	ts := nonNullTypes(s)
+	if len(ts) == 1 {
+		return ts[0] == openapi3.TypeArray
+	}
+	if len(ts) == 0 && s.Items != nil && len(s.Properties) == 0 {
+		return true
+	}
+	if len(ts) == 0 && len(s.AllOf) > 0 {
+		for _, ref := range s.AllOf {
+			if ref != nil && isArray(ref.Value) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+func itemsOf(s *openapi3.Schema) *openapi3.Schema {
+	if s == nil {
+		return nil
+	}
+	if s.Items != nil {
+		return s.Items.Value
+	}
+	for _, ref := range s.AllOf {
+		if ref != nil && ref.Value != nil && ref.Value.Items != nil {
+			return ref.Value.Items.Value
+		}
+	}
+	return nil
+}
+
+func isObject(s *openapi3.Schema) bool {
+	return !isArray(s) && properties(s, 0) != nil
+}
+
+func isScalar(alts []*openapi3.Schema) bool {
+	for _, s := range alts {
+		switch columnType(s) {
+		case providers.TypeText, providers.TypeInteger, providers.TypeReal, providers.TypeBoolean:
+		default:
+			return false
+		}
+	}
+	return true
+}
+
+// columnType maps a property schema to a column type.
+func columnType(s *openapi3.Schema) string {
+	return scalarType(s, 0)
+}
+
+func scalarType(s *openapi3.Schema, depth int) string {
+	if s == nil || depth > maxDepth {
+		return providers.TypeJSON
+	}
+	ts := nonNullTypes(s)
+	if len(ts) > 1 {
+		return providers.TypeJSON
+	}
+	if len(ts) == 1 {
+		switch ts[0] {
+		case openapi3.TypeString:
+			return providers.TypeText
+		case openapi3.TypeInteger:
+			return providers.TypeInteger
+		case openapi3.TypeNumber:
+			return providers.TypeReal
+		case openapi3.TypeBoolean:
+			return providers.TypeBoolean
+		}
+		return providers.TypeJSON
+	}
+	if len(s.Properties) > 0 || s.Items != nil {
+		return providers.TypeJSON
+	}
+	// No type of its own: the alternatives decide if they agree.
+	t := ""
+	for _, list := range []openapi3.SchemaRefs{s.AllOf, s.OneOf, s.AnyOf} {
+		for _, ref := range list {
+			if ref == nil || ref.Value == nil {
+				continue
+			}
+			if only := ref.Value.Type; only != nil && len(only.Slice()) == 1 && only.Is(openapi3.TypeNull) {
+				continue // a "null" alternative only makes it nullable
+			}
+			at := scalarType(ref.Value, depth+1)
+			if t == "" {
+				t = at
+			} else if t != at {
+				return providers.TypeJSON
+			}
+		}
+	}
+	if t == "" {
+		return providers.TypeJSON
+	}
+	return t
+}
+
+// SnakeCase lower-cases s, splits camelCase words and turns every run of
+// other characters than letters and digits into one underscore:
+// "branch-protection" -> "branch_protection", "listPetsByID" ->
+// "list_pets_by_id".
+func SnakeCase(s string) string {
+	rs := []rune(s)
+	var b strings.Builder
+	pendingSep := false
+	for i, r := range rs {
+		if !unicode.IsLetter(r) && !unicode.IsDigit(r) {
+			pendingSep = b.Len() > 0
+			continue
+		}
+		if unicode.IsUpper(r) && i > 0 {
+			prev := rs[i-1]
+			nextLower := i+1 < len(rs) && unicode.IsLower(rs[i+1])
+			if unicode.IsLower(prev) || unicode.IsDigit(prev) || (unicode.IsUpper(prev) && nextLower) {
+				pendingSep = b.Len() > 0
+			}
+		}
+		if pendingSep {
+			b.WriteByte('_')
+			pendingSep = false
+		}
+		b.WriteRune(unicode.ToLower(r))
+	}
+	return b.String()
+}

@@ -1,0 +1,141 @@
+package openapi
+
+import (
+	"bytes"
+	"compress/gzip"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"regexp"
+	"strings"
+
+	"github.com/getkin/kin-openapi/openapi3"
+
+	"github.com/enginehq/engine/providers"
+	"github.com/enginehq/engine/registry"
+)
+
+// Load opens a provider source: an encoded index (only its header is
+// decoded) or an OpenAPI document (parsed and derived).
+func Load(src registry.Source) (*providers.Provider, error) {
+	switch src.Kind {
+	case registry.KindIndex:
+		data, err := readSource(src)
+		if err != nil {
+			return nil, err
+		}
+		p, err := providers.Decode(data)
+		if err != nil {
+			return nil, fmt.Errorf("provider %s (%s): %w", src.Name, src.Path, err)
+		}
+		if src.Name != "" && p.Provider != src.Name {
+			return nil, fmt.Errorf("provider %s (%s): the index describes provider %q", src.Name, src.Path, p.Provider)
+		}
+		return p, nil
+	case registry.KindOpenAPI:
+		if src.Data == nil {
+			return LoadFile(src.Name, src.Path)
+		}
+		data, err := readSource(src)
+		if err != nil {
+			return nil, err
+		}
+		return LoadData(src.Name, src.Path, data)
+	default:
+		return nil, fmt.Errorf("provider %s (%s): unknown source kind %q", src.Name, src.Path, src.Kind)
+	}
+}
+
+func readSource(src registry.Source) ([]byte, error) {
+	if src.Data != nil {
+		data, err := src.Data()
+		if err != nil {
+			return nil, fmt.Errorf("provider %s: %w", src.Name, readErr(src.Path, err))
+		}
+		return data, nil
+	}
+	data, err := os.ReadFile(src.Path)
+	if err != nil {
+		return nil, fmt.Errorf("provider %s: %w", src.Name, readErr(src.Path, err))
+	}
+	return data, nil
+}
+
+func readErr(path string, err error) error {
+	if errors.Is(err, fs.ErrNotExist) {
+		return fmt.Errorf("file %s does not exist", path)
+	}
+	return fmt.Errorf("reading %s: %w", path, err)
+}
+
+// LoadFile reads an OpenAPI 3 document (JSON or YAML, gzip-compressed when
+// the path ends in .gz or the content is gzip) and derives a provider named
+// name from its GET operations.
+func LoadFile(name, path string) (*providers.Provider, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, fmt.Errorf("provider %s: %w", name, readErr(path, err))
+	}
+	return LoadData(name, path, data)
+}
+
+// LoadData is LoadFile for content already read; path is used in messages
+// only.
+func LoadData(name, path string, data []byte) (*providers.Provider, error) {
+	doc, err := ParseDocument(path, data)
+	if err != nil {
+		return nil, fmt.Errorf("provider %s: %w", name, err)
+	}
+	h, resources, err := Derive(doc, name)
+	if err != nil {
+		return nil, err
+	}
+	return providers.NewProvider(h, resources)
+}
+
+var swaggerKey = regexp.MustCompile(`(?m)^\s*\{?\s*"?swagger"?\s*:\s*["']?([0-9.]+)`)
+
+// ParseDocument decompresses (if gzip) and parses an OpenAPI 3 document
+// with external references disabled, and checks it lightly: an openapi
+// 3.x version field and at least one path.
+func ParseDocument(path string, data []byte) (*openapi3.T, error) {
+	if strings.HasSuffix(path, ".gz") || (len(data) > 2 && data[0] == 0x1f && data[1] == 0x8b) {
+		zr, err := gzip.NewReader(bytes.NewReader(data))
+		if err != nil {
+			return nil, fmt.Errorf("%s: not a valid gzip file: %w", path, err)
+		}
+		data, err = io.ReadAll(zr)
+		if err != nil {
+			return nil, fmt.Errorf("%s: decompressing: %w", path, err)
+		}
+	}
+	if len(bytes.TrimSpace(data)) == 0 {
+		return nil, fmt.Errorf("%s: the file is empty", path)
+	}
+	head := data
+	if len(head) > 4096 {
+		head = head[:4096]
+	}
+	if m := swaggerKey.FindSubmatch(head); m != nil {
+		return nil, fmt.Errorf("%s: this is a Swagger %s (OpenAPI 2) document; only OpenAPI 3 is supported (convert it, e.g. with swagger2openapi)", path, m[1])
+	}
+	loader := openapi3.NewLoader()
+	loader.IsExternalRefsAllowed = false
+	doc, err := loader.LoadFromData(data)
+	if err != nil {
+		return nil, fmt.Errorf("%s: not a loadable OpenAPI 3 document: %w", path, err)
+	}
+	if !strings.HasPrefix(doc.OpenAPI, "3.") {
+		found := doc.OpenAPI
+		if found == "" {
+			found = "no openapi field"
+		}
+		return nil, fmt.Errorf("%s: not an OpenAPI 3 document (%s)", path, found)
+	}
+	if doc.Paths == nil || doc.Paths.Len() == 0 {
+		return nil, fmt.Errorf("%s: the document has no paths", path)
+	}
+	return doc, nil
+}

@@ -1,0 +1,118 @@
+// Package registry owns where provider definitions come from:
+//
+//   - the embedded default: pre-generated provider indexes compiled into
+//     the binary (embedded/*.idx, produced by cmd/indexgen from the OpenAPI
+//     descriptions, see the go:generate line below); decoding one costs
+//     only its header line, so a cold start never parses OpenAPI;
+//   - local files named on the command line with --provider NAME=PATH: an
+//     OpenAPI 3 document (JSON or YAML, optionally gzip) or an .idx index;
+//   - pulling definitions from a remote registry is not implemented yet.
+//
+// registry only locates bytes. It must not import providers (or anything
+// else in this module): it sits at the bottom of the dependency spine
+// cmd -> mcpsurface -> engine -> providers -> registry. Parsing, deriving
+// and decoding belong to providers and providers/openapi (openapi.Load).
+package registry
+
+//go:generate go run ../cmd/indexgen -in ../../shared/openapi/github/api.github.com.json.gz -name github -out embedded/github.idx
+
+import (
+	"embed"
+	"fmt"
+	"io/fs"
+	"os"
+	"path"
+	"regexp"
+	"sort"
+	"strings"
+)
+
+// Source kinds.
+const (
+	// KindIndex is an encoded provider index (providers.Encode output).
+	KindIndex = "index"
+	// KindOpenAPI is an OpenAPI 3 document to derive a provider from.
+	KindOpenAPI = "openapi"
+)
+
+// Source is one provider definition: where it is and how to read it.
+type Source struct {
+	// Name is the provider name (the first part of provider.service.resource).
+	Name string
+	// Kind is KindIndex or KindOpenAPI.
+	Kind string
+	// Path is the file path (for embedded sources, the path inside the
+	// binary, e.g. "embedded/github.idx").
+	Path string
+	// Data returns the bytes of the definition.
+	Data func() ([]byte, error)
+}
+
+// The whole directory is embedded (it always holds README.md), not just
+// embedded/*.idx: the generator imports this package, so a missing index
+// must not stop the build that regenerates it.
+//
+//go:embed embedded
+var embedded embed.FS
+
+// Embedded returns the provider indexes compiled into the binary, sorted by
+// name. Nothing is read until Data is called.
+func Embedded() []Source {
+	entries, err := fs.ReadDir(embedded, "embedded")
+	if err != nil {
+		return nil
+	}
+	var out []Source
+	for _, e := range entries {
+		name, ok := strings.CutSuffix(e.Name(), ".idx")
+		if !ok || e.IsDir() {
+			continue
+		}
+		p := path.Join("embedded", e.Name())
+		out = append(out, Source{
+			Name: name,
+			Kind: KindIndex,
+			Path: p,
+			Data: func() ([]byte, error) { return embedded.ReadFile(p) },
+		})
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Name < out[j].Name })
+	return out
+}
+
+var providerName = regexp.MustCompile(`^[a-z][a-z0-9_]*$`)
+
+// ValidName reports whether s can name a provider: lower-case letters,
+// digits and underscores, starting with a letter (it is the first part of
+// a SQL table name).
+func ValidName(s string) bool { return providerName.MatchString(s) }
+
+// ParseProviderFlag parses one --provider NAME=PATH value. PATH is an
+// OpenAPI 3 document (Kind openapi), or an encoded index when it ends in
+// .idx (Kind index). The file is not read here; Data reads it.
+func ParseProviderFlag(s string) (Source, error) {
+	name, p, ok := strings.Cut(s, "=")
+	name, p = strings.TrimSpace(name), strings.TrimSpace(p)
+	if !ok {
+		return Source{}, fmt.Errorf("--provider %q: expected NAME=PATH, e.g. --provider petstore=./petstore.yaml", s)
+	}
+	if name == "" {
+		return Source{}, fmt.Errorf("--provider %q: the provider name before '=' is empty", s)
+	}
+	if !ValidName(name) {
+		return Source{}, fmt.Errorf("--provider %q: provider name %q must be lower-case letters, digits and underscores, starting with a letter", s, name)
+	}
+	if p == "" {
+		return Source{}, fmt.Errorf("--provider %q: the path after '=' is empty", s)
+	}
+	kind := KindOpenAPI
+	if strings.HasSuffix(p, ".idx") {
+		kind = KindIndex
+	}
+	return Source{
+		Name: name,
+		Kind: kind,
+		Path: p,
+		Data: func() ([]byte, error) { return os.ReadFile(p) },
+	}, nil
+}

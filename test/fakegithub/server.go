@@ -1,0 +1,260 @@
+package fakegithub
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"fmt"
+	"net"
+	"net/http"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
+)
+
+// Server is a running fake GitHub REST API. All exported methods are safe
+// for concurrent use.
+type Server struct {
+	url     string
+	ln      net.Listener
+	srv     *http.Server
+	handler http.Handler
+	mux     *http.ServeMux
+
+	orgs    map[string]*orgSpec
+	latency time.Duration
+	token   string
+
+	start   time.Time
+	used    atomic.Int64
+	reqSeq  atomic.Int64
+	mu      sync.Mutex
+	reqs    []Request
+	faults  []*faultRule
+	closing sync.Once
+}
+
+// Request is one logged API request (admin endpoints under /_fake/ are not
+// logged).
+type Request struct {
+	Method   string `json:"method"`
+	Path     string `json:"path"`
+	RawQuery string `json:"raw_query"`
+	Page     int    `json:"page"` // the page query parameter, 1 when absent or invalid
+	PerPage  int    `json:"per_page"`
+	HasAuth  bool   `json:"has_auth"`
+	// AuthHeader is the raw Authorization header as sent (tests use it to
+	// check that the configured token was sent; never use real tokens here).
+	AuthHeader string    `json:"auth_header"`
+	AuthHash   string    `json:"auth_sha256,omitempty"` // hex sha256 of AuthHeader
+	Status     int       `json:"status"`                // 0 when the connection was reset
+	Fault      FaultKind `json:"fault,omitempty"`       // fault applied, if any
+	Time       time.Time `json:"time"`
+}
+
+// Option configures a Server.
+type Option func(*Server)
+
+// WithRepos sets the number of repositories of org, creating the org (with
+// no members, teams, hooks or alerts) when it is not one of the built-in
+// ones. Repos of a created org are named repo-000, repo-001, ... (zero
+// padded to at least 3 digits, wider when n > 1000).
+func WithRepos(org string, n int) Option {
+	return func(s *Server) {
+		if o, ok := s.orgs[org]; ok {
+			o.repos = n
+			o.nameWidth = widthFor(n)
+			if o.names != nil && n > len(o.names) {
+				o.names = nil
+			}
+			return
+		}
+		s.orgs[org] = newOrgSpec(org, n)
+	}
+}
+
+// WithLatency adds a fixed delay before every API response.
+func WithLatency(d time.Duration) Option { return func(s *Server) { s.latency = d } }
+
+// WithToken makes the server require "Authorization: Bearer <token>" (or
+// "token <token>"): a request without credentials gets 401 "Requires
+// authentication", a wrong token 401 "Bad credentials". Without this option
+// any or no Authorization header is accepted.
+func WithToken(token string) Option { return func(s *Server) { s.token = token } }
+
+// New starts a fake server on 127.0.0.1 on a random port. It panics if it
+// cannot listen (like httptest.NewServer).
+func New(opts ...Option) *Server {
+	s, err := Start("127.0.0.1:0", opts...)
+	if err != nil {
+		panic(fmt.Sprintf("fakegithub: %v", err))
+	}
+	return s
+}
+
+// Start is New with an explicit listen address (e.g. "127.0.0.1:8099").
+func Start(addr string, opts ...Option) (*Server, error) {
+	s := NewUnstarted(opts...)
+	ln, err := net.Listen("tcp", addr)
+	if err != nil {
+		return nil, err
+	}
+	s.ln = ln
+	s.url = "http://" + ln.Addr().String()
+	s.srv = &http.Server{Handler: s.handler, ReadHeaderTimeout: 10 * time.Second}
+	go s.srv.Serve(ln) //nolint:errcheck // returns ErrServerClosed on Close
+	return s, nil
+}
+
+// NewUnstarted builds a Server without listening; use Handler() to mount it
+// (URL() is then empty).
+func NewUnstarted(opts ...Option) *Server {
+	s := &Server{orgs: builtinOrgs(), start: time.Now()}
+	for _, o := range opts {
+		o(s)
+	}
+	s.mux = http.NewServeMux()
+	s.routes()
+	s.handler = http.HandlerFunc(s.serve)
+	return s
+}
+
+// URL is the base URL of the API, e.g. http://127.0.0.1:41234 (the API is
+// served at the root like https://api.github.com).
+func (s *Server) URL() string { return s.url }
+
+// Handler returns the server's handler (API and /_fake/ admin endpoints).
+func (s *Server) Handler() http.Handler { return s.handler }
+
+// Close stops the server and closes all open connections.
+func (s *Server) Close() {
+	s.closing.Do(func() {
+		if s.srv != nil {
+			s.srv.Close()
+		}
+	})
+}
+
+// Shutdown stops the server gracefully.
+func (s *Server) Shutdown(ctx context.Context) error {
+	if s.srv == nil {
+		return nil
+	}
+	return s.srv.Shutdown(ctx)
+}
+
+// Requests returns a copy of the request log, oldest first.
+func (s *Server) Requests() []Request {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	out := make([]Request, len(s.reqs))
+	copy(out, s.reqs)
+	return out
+}
+
+// ResetRequests clears the request log.
+func (s *Server) ResetRequests() {
+	s.mu.Lock()
+	s.reqs = nil
+	s.mu.Unlock()
+}
+
+func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
+	if strings.HasPrefix(r.URL.Path, "/_fake/") || r.URL.Path == "/_fake" {
+		s.admin(w, r)
+		return
+	}
+	rec := &recorder{ResponseWriter: w}
+	entry := Request{
+		Method:     r.Method,
+		Path:       r.URL.Path,
+		RawQuery:   r.URL.RawQuery,
+		Page:       pageParam(r),
+		PerPage:    perPageParam(r),
+		AuthHeader: r.Header.Get("Authorization"),
+		Time:       time.Now(),
+	}
+	entry.HasAuth = entry.AuthHeader != ""
+	if entry.HasAuth {
+		sum := sha256.Sum256([]byte(entry.AuthHeader))
+		entry.AuthHash = hex.EncodeToString(sum[:])
+	}
+	defer func() {
+		entry.Status = rec.status
+		if rec.status == 0 && rec.wrote {
+			entry.Status = http.StatusOK
+		}
+		s.mu.Lock()
+		s.reqs = append(s.reqs, entry)
+		s.mu.Unlock()
+	}()
+	if r.URL.Path != "/rate_limit" {
+		s.used.Add(1)
+	}
+	if s.latency > 0 {
+		if !sleepCtx(r.Context(), s.latency) {
+			return
+		}
+	}
+	if f := s.matchFault(r, entry.Page); f != nil {
+		entry.Fault = f.Kind
+		if r = s.applyFault(rec, r, f); r == nil {
+			return
+		}
+	}
+	if s.token != "" && !s.authorized(rec, r) {
+		return
+	}
+	s.mux.ServeHTTP(rec, r)
+}
+
+func (s *Server) authorized(w http.ResponseWriter, r *http.Request) bool {
+	h := r.Header.Get("Authorization")
+	if h == "" {
+		writeError(s, w, r, http.StatusUnauthorized, "Requires authentication")
+		return false
+	}
+	tok := h
+	for _, p := range []string{"Bearer ", "bearer ", "token ", "Token "} {
+		tok = strings.TrimPrefix(tok, p)
+	}
+	if tok != s.token {
+		writeError(s, w, r, http.StatusUnauthorized, "Bad credentials")
+		return false
+	}
+	return true
+}
+
+func sleepCtx(ctx context.Context, d time.Duration) bool {
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-t.C:
+		return true
+	case <-ctx.Done():
+		return false
+	}
+}
+
+// recorder captures the status code for the request log while keeping
+// Flush and Hijack reachable through Unwrap (http.ResponseController).
+type recorder struct {
+	http.ResponseWriter
+	status int
+	wrote  bool
+}
+
+func (r *recorder) WriteHeader(code int) {
+	if r.status == 0 {
+		r.status = code
+	}
+	r.ResponseWriter.WriteHeader(code)
+}
+
+func (r *recorder) Write(b []byte) (int, error) {
+	r.wrote = true
+	return r.ResponseWriter.Write(b)
+}
+
+func (r *recorder) Unwrap() http.ResponseWriter { return r.ResponseWriter }

@@ -1,0 +1,101 @@
+// Package testutil builds the engine binary once per test process and runs
+// it as a user would (a subprocess with its own environment), for the
+// end-to-end tests of every surface. It holds no assertions of its own.
+package testutil
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"sync"
+	"testing"
+	"time"
+)
+
+var (
+	buildOnce sync.Once
+	binPath   string
+	buildErr  error
+)
+
+// RepoRoot returns the module root (the directory holding go.mod).
+func RepoRoot() string {
+	_, file, _, _ := runtime.Caller(0)
+	return filepath.Clean(filepath.Join(filepath.Dir(file), "..", ".."))
+}
+
+// EngineBinary builds ./cmd/engine once and returns its path. With
+// ENGINE_BIN set, that binary is used instead.
+func EngineBinary(t testing.TB) string {
+	t.Helper()
+	if p := os.Getenv("ENGINE_BIN"); p != "" {
+		return p
+	}
+	buildOnce.Do(func() {
+		dir, err := os.MkdirTemp("", "engine-bin-")
+		if err != nil {
+			buildErr = err
+			return
+		}
+		binPath = filepath.Join(dir, "engine")
+		cmd := exec.Command("go", "build", "-o", binPath, "./cmd/engine")
+		cmd.Dir = RepoRoot()
+		out, err := cmd.CombinedOutput()
+		if err != nil {
+			buildErr = errors.New("go build ./cmd/engine: " + err.Error() + "\n" + string(out))
+		}
+	})
+	if buildErr != nil {
+		t.Fatal(buildErr)
+	}
+	return binPath
+}
+
+// Result is what a run of the binary produced.
+type Result struct {
+	Stdout, Stderr string
+	Code           int
+}
+
+// Env is a clean environment for the binary: no tokens from the caller's
+// environment, HOME and XDG dirs in a temp dir, plus extra.
+func Env(t testing.TB, extra ...string) []string {
+	t.Helper()
+	home := t.TempDir()
+	env := []string{
+		"PATH=" + os.Getenv("PATH"),
+		"HOME=" + home,
+		"XDG_STATE_HOME=" + filepath.Join(home, "state"),
+		"XDG_CACHE_HOME=" + filepath.Join(home, "cache"),
+		"XDG_CONFIG_HOME=" + filepath.Join(home, "config"),
+		"TERM=dumb",
+	}
+	return append(env, extra...)
+}
+
+// Run runs the engine binary with args and env, with stdin, bounded by a
+// generous timeout.
+func Run(t testing.TB, env []string, stdin string, args ...string) Result {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, EngineBinary(t), args...)
+	cmd.Env = env
+	cmd.Stdin = bytes.NewBufferString(stdin)
+	var out, errb bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &errb
+	err := cmd.Run()
+	code := 0
+	if err != nil {
+		var ee *exec.ExitError
+		if !errors.As(err, &ee) {
+			t.Fatalf("run engine %v: %v", args, err)
+		}
+		code = ee.ExitCode()
+	}
+	return Result{Stdout: out.String(), Stderr: errb.String(), Code: code}
+}
