@@ -11,7 +11,7 @@ import (
 // parameters before it is stored.
 type ProviderError struct {
 	Provider string
-	// Method is the HTTP method and the provider method, e.g. "GET repos/list-for-org".
+	// Method is the HTTP method ("GET"); Operation is the operationId.
 	Method    string
 	Operation string
 	URL       string

@@ -27,8 +27,13 @@
 //   - A 403 or 429 rate limit without Retry-After or x-ratelimit-reset waits
 //     60s before retrying (GitHub's guidance for secondary rate limits), which
 //     with the default MaxRetryWait is retried once the budget allows.
-//   - The retry budget (MaxRetryWait) is an upper bound: exponential waits are
-//     accounted at their jitter-free maximum.
+//   - The retry budget (MaxRetryWait) is an upper bound on the waits of one
+//     request: a wait that does not fit ends the retries at once.
+//   - Link rel="next" is followed whenever a response carries it, whatever
+//     Header.Pagination says. With concurrent pages, the error of the
+//     earliest failing page is returned.
+//   - Invalid calls (missing or unknown parameters, empty, "." or ".." path
+//     values) are plain errors, not ProviderErrors: they are caller bugs.
 package client
 
 import (

@@ -1,0 +1,85 @@
+package check
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/enginehq/engine/engine"
+	"github.com/enginehq/engine/engine/plan"
+	"github.com/enginehq/engine/engine/sqlfront"
+)
+
+// Planner parses and plans statements without running them
+// (*engine.Engine).
+type Planner interface {
+	Parse(text string) (*sqlfront.Statement, error)
+	Plan(st *sqlfront.Statement) (*plan.Plan, error)
+}
+
+// Validate parses and plans every control's SQL (no requests are made) and
+// reports each statement that would not run, at the line of its sql.
+// Controls whose variables are unresolved are skipped (Resolve reported
+// them).
+func Validate(p Planner, f *File) []Problem {
+	var ps []Problem
+	for _, c := range f.Controls {
+		if c.SQL == "" || placeholder.MatchString(c.SQL) {
+			continue
+		}
+		st, err := p.Parse(c.SQL)
+		if err == nil {
+			if st.Kind != sqlfront.KindSelect {
+				ps = append(ps, Problem{File: f.Name, Line: c.SQLLine, Control: c.ID,
+					Message: fmt.Sprintf("sql is a %s statement; a control must be a SELECT", st.Kind)})
+				continue
+			}
+			_, err = p.Plan(st)
+		}
+		if err != nil {
+			e := engine.Classify(err)
+			ps = append(ps, Problem{File: f.Name, Line: sqlErrorLine(c, err), Control: c.ID,
+				Message: fmt.Sprintf("sql does not %s: %s", map[bool]string{true: "parse", false: "plan"}[e.Kind == engine.KindSQL], e.Error())})
+		}
+	}
+	return ps
+}
+
+// sqlErrorLine maps a syntax error's offset to a file line when the sql is
+// a literal block (sql: |), whose lines are the file's lines.
+func sqlErrorLine(c *Control, err error) int {
+	var se *sqlfront.Error
+	if !c.sqlLiteral || !errors.As(err, &se) || se.Pos < 0 || se.Pos > len(c.SQL) {
+		return c.SQLLine
+	}
+	return c.SQLLine + 1 + strings.Count(c.SQL[:se.Pos], "\n")
+}
+
+// Select returns the controls named by only (all when only is empty), in
+// file order, and a problem for each name that matches no control.
+func Select(f *File, only []string) ([]*Control, []Problem) {
+	if len(only) == 0 {
+		return f.Controls, nil
+	}
+	want := map[string]bool{}
+	for _, id := range only {
+		if id = strings.TrimSpace(id); id != "" {
+			want[id] = true
+		}
+	}
+	var out []*Control
+	for _, c := range f.Controls {
+		if want[c.ID] {
+			out = append(out, c)
+			delete(want, c.ID)
+		}
+	}
+	var ps []Problem
+	for _, id := range only {
+		if id = strings.TrimSpace(id); want[id] {
+			ps = append(ps, Problem{File: f.Name, Message: fmt.Sprintf("--only %s: no control has this id", id)})
+			delete(want, id)
+		}
+	}
+	return out, ps
+}

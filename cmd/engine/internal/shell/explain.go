@@ -1,0 +1,107 @@
+package shell
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/enginehq/engine/engine"
+	"github.com/enginehq/engine/engine/plan"
+)
+
+// Credentials tells the explanation whether a provider's requests went out
+// without a secret, and which variable would supply one.
+type Credentials struct {
+	Anonymous bool
+	TokenEnv  string // e.g. GITHUB_TOKEN
+}
+
+// Explain renders an engine error in plain words: what failed, then what
+// to do. now is used to turn retry_after_seconds into a wall-clock time.
+func Explain(e *engine.Error, cred Credentials, now time.Time) string {
+	if e.Kind == engine.KindTimeout && strings.Contains(e.Error(), "cancelled") {
+		return "query cancelled"
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "error (%s): %s", e.Kind, e.Error())
+	advice := func(format string, args ...any) {
+		b.WriteString("\n  ")
+		fmt.Fprintf(&b, format, args...)
+	}
+	switch e.Kind {
+	case engine.KindProvider:
+		explainProvider(e, cred, now, advice)
+	case engine.KindPlan:
+		var pe *plan.Error
+		if errors.As(e, &pe) && pe.Table != "" {
+			advice("DESCRIBE %s lists its columns and the WHERE keys each method needs.", pe.Table)
+		}
+	case engine.KindTimeout:
+		advice("a retry may help; narrow the query (WHERE keys, LIMIT) or raise --query-timeout.")
+	case engine.KindInternal:
+		advice("this is a bug in engine; please report it with the statement.")
+	}
+	return b.String()
+}
+
+func explainProvider(e *engine.Error, cred Credentials, now time.Time, advice func(string, ...any)) {
+	p := e.Provider
+	if p == nil {
+		return
+	}
+	what := "network error"
+	if p.Status > 0 {
+		what = fmt.Sprintf("HTTP %d", p.Status)
+	}
+	if p.RateLimited {
+		what += " (rate limit)"
+	}
+	if p.Attempts > 1 {
+		what += fmt.Sprintf(" after %d attempts", p.Attempts)
+	}
+	advice("provider %s answered %s.", p.Provider, what)
+	token := cred.TokenEnv
+	if token == "" {
+		token = "GITHUB_TOKEN"
+	}
+	orToken := ""
+	if cred.Anonymous {
+		orToken = ", or set " + token + " for a higher limit"
+	}
+	switch {
+	case p.RateLimited && p.RetryAfterSeconds() > 0:
+		at := now.Add(time.Duration(p.RetryAfterSeconds()) * time.Second).UTC()
+		advice("retryable: rate limit: retry after %s UTC (in %s)%s.", at.Format("15:04"), humanWait(p.RetryAfterSeconds()), orToken)
+	case p.RateLimited:
+		advice("retryable: rate limit: wait a minute and retry%s.", orToken)
+	case p.Retryable && p.RetryAfterSeconds() > 0:
+		at := now.Add(time.Duration(p.RetryAfterSeconds()) * time.Second).UTC()
+		advice("retryable: a temporary failure; retry after %s UTC (in %s).", at.Format("15:04"), humanWait(p.RetryAfterSeconds()))
+	case p.Retryable:
+		advice("retryable: a temporary failure; running the statement again may work.")
+	case p.Status == 401:
+		advice("not retryable: the credentials were refused; check %s (or --auth).", token)
+	case p.Status == 403 && cred.Anonymous:
+		advice("not retryable: forbidden without credentials; set %s to a token with access.", token)
+	case p.Status == 403:
+		advice("not retryable: the token lacks permission for this resource.")
+	case p.Status == 404 && cred.Anonymous:
+		advice("not retryable: not found, or private; set %s if it should be visible.", token)
+	case p.Status == 404:
+		advice("not retryable: not found, or not visible to this token.")
+	default:
+		advice("not retryable: fix the query's WHERE values; running it again will fail the same way.")
+	}
+}
+
+func humanWait(s int) string {
+	switch {
+	case s < 60:
+		return fmt.Sprintf("%ds", s)
+	case s < 3600:
+		return fmt.Sprintf("%d min", (s+59)/60)
+	}
+	m := (s + 59) / 60
+	return fmt.Sprintf("%dh%02d", m/60, m%60)
+}

@@ -1,0 +1,64 @@
+package shell
+
+import (
+	"fmt"
+	"io"
+	"strings"
+	"sync"
+
+	"github.com/enginehq/engine/engine/result"
+)
+
+// footer is the line after every result:
+// "250 rows (3 HTTP requests, 3 pages, 0.42 s)".
+func footer(r *result.Result, timer bool) string {
+	parts := []string{plural(r.Stats.HTTPRequests, "HTTP request")}
+	if r.Stats.Pages > 0 {
+		parts = append(parts, plural(r.Stats.Pages, "page"))
+	}
+	if r.Stats.CacheHits > 0 {
+		parts = append(parts, fmt.Sprintf("%d from cache", r.Stats.CacheHits))
+	}
+	if timer {
+		parts = append(parts, fmt.Sprintf("%.2f s", r.Stats.Elapsed.Seconds()))
+	}
+	return plural(len(r.Rows), "row") + " (" + strings.Join(parts, ", ") + ")"
+}
+
+func plural(n int, word string) string {
+	if n == 1 {
+		return "1 " + word
+	}
+	return fmt.Sprintf("%d %ss", n, word)
+}
+
+// progress shows "fetched N pages…" on a terminal's stderr while a query
+// runs and erases it before anything else is printed. The engine calls
+// update from its fetching goroutines.
+type progress struct {
+	mu    sync.Mutex
+	w     io.Writer
+	shown bool
+	done  bool
+}
+
+func (p *progress) update(pages int) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.done {
+		return
+	}
+	fmt.Fprintf(p.w, "\r\033[Kfetched %s… (Ctrl-C cancels)", plural(pages, "page"))
+	p.shown = true
+}
+
+// clear erases the progress line; later updates are ignored.
+func (p *progress) clear() {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.done = true
+	if p.shown {
+		fmt.Fprint(p.w, "\r\033[K")
+		p.shown = false
+	}
+}

@@ -1,0 +1,93 @@
+package shell
+
+import "strings"
+
+// splitter cuts input lines into statements at ';' outside quotes and
+// comments. Quoted text follows the MySQL rules the engine's parser (the
+// vitess tokenizer) uses: '...', "..." and `...`, doubled quotes, and
+// backslash escapes inside ' and ". Comments (-- and # to the end of the
+// line, /* ... */) are dropped from the statement text.
+type splitter struct {
+	buf   strings.Builder // text of the statement being read
+	quote byte            // the open quote, or 0
+	block bool            // inside /* ... */
+}
+
+// Feed adds one line (without its newline) and returns the statements
+// that it completes, trimmed and without their ';'.
+func (s *splitter) Feed(line string) []string {
+	var out []string
+	for i := 0; i < len(line); i++ {
+		c := line[i]
+		next := byte(0)
+		if i+1 < len(line) {
+			next = line[i+1]
+		}
+		switch {
+		case s.quote != 0:
+			s.buf.WriteByte(c)
+			if c == '\\' && s.quote != '`' && next != 0 {
+				s.buf.WriteByte(next)
+				i++
+			} else if c == s.quote {
+				s.quote = 0
+			}
+		case s.block:
+			if c == '*' && next == '/' {
+				s.block = false
+				s.buf.WriteByte(' ')
+				i++
+			}
+		case c == '-' && next == '-', c == '#':
+			i = len(line)
+		case c == '/' && next == '*':
+			s.block = true
+			i++
+		case c == '\'' || c == '"' || c == '`':
+			s.quote = c
+			s.buf.WriteByte(c)
+		case c == ';':
+			if st := strings.TrimSpace(s.buf.String()); st != "" {
+				out = append(out, st)
+			}
+			s.buf.Reset()
+		default:
+			s.buf.WriteByte(c)
+		}
+	}
+	if s.buf.Len() > 0 || s.quote != 0 {
+		s.buf.WriteByte('\n')
+	}
+	return out
+}
+
+// Pending reports whether a statement has begun and not yet ended.
+func (s *splitter) Pending() bool {
+	return s.quote != 0 || s.block || strings.TrimSpace(s.buf.String()) != ""
+}
+
+// Rest returns the unterminated statement (for end of input) and resets.
+func (s *splitter) Rest() string {
+	st := strings.TrimSpace(s.buf.String())
+	s.Reset()
+	return st
+}
+
+// Text is the statement read so far (for completion).
+func (s *splitter) Text() string { return s.buf.String() }
+
+// Reset drops the statement being read.
+func (s *splitter) Reset() {
+	s.buf.Reset()
+	s.quote = 0
+	s.block = false
+}
+
+// SplitStatements splits a whole script (no meta commands).
+func SplitStatements(text string) (stmts []string, rest string) {
+	var s splitter
+	for _, line := range strings.Split(text, "\n") {
+		stmts = append(stmts, s.Feed(strings.TrimSuffix(line, "\r"))...)
+	}
+	return stmts, s.Rest()
+}

@@ -1,0 +1,15 @@
+// Package mcpsurface owns the engine's MCP server: its tools
+// (run_select_query, fetch_result_page and the discovery tools list_providers,
+// list_services, list_resources, describe_resource), the result resource
+// template engine://results/{id}, the row and byte caps, the TSV rendering
+// of results, the mapping of engine errors to MCP error results, the store
+// of kept results (an SQLite database of the server's own) and the stdio and
+// streamable HTTP transports with their protections.
+//
+// Contracts are DESIGN.md's "MCP contract": a success is isError false with
+// columns, rows, the true row_count and a TSV text block; a failure is
+// isError true with {"error": engine.ErrorBody}, never empty rows.
+//
+// mcpsurface imports engine (and engine/result, providers for discovery);
+// it must not import cmd, and engine must never import it.
+package mcpsurface

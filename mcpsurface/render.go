@@ -1,0 +1,103 @@
+package mcpsurface
+
+import (
+	"encoding/json"
+	"fmt"
+	"strings"
+
+	"github.com/enginehq/engine/engine/result"
+)
+
+// Caps bound one tool result.
+type Caps struct {
+	// MaxRows is mcp_max_rows: the most rows in one result (0: no cap).
+	MaxRows int
+	// MaxBytes is mcp_max_bytes: the approximate bytes of one response
+	// (the TSV text plus the JSON rows); at least one row is always kept.
+	MaxBytes int
+}
+
+// Defaults of Caps.
+const (
+	DefaultMaxRows  = 100
+	DefaultMaxBytes = 256 << 10
+)
+
+// fixedOverhead approximates the bytes of a response besides rows and
+// header: the envelope, stats, notice, summary line.
+const fixedOverhead = 600
+
+// jsonRow converts a row for structuredContent (JSON columns as JSON).
+func jsonRow(cols []result.Column, row []any) []any {
+	out := make([]any, len(row))
+	for i, v := range row {
+		if i < len(cols) {
+			v = result.JSONValue(cols[i], v)
+		}
+		out[i] = v
+	}
+	return out
+}
+
+// rendered is a capped slice of rows in both encodings.
+type rendered struct {
+	rows     [][]any  // JSON-ready rows
+	tsvLines []string // one TSV line per row
+}
+
+// fit takes rows while the caps hold, always at least one.
+func fit(cols []result.Column, rows [][]any, caps Caps) rendered {
+	var r rendered
+	colJSON, _ := json.Marshal(cols)
+	used := fixedOverhead + len(result.TSVHeader(cols)) + len(colJSON)
+	for _, row := range rows {
+		if caps.MaxRows > 0 && len(r.rows) >= caps.MaxRows {
+			break
+		}
+		jr := jsonRow(cols, row)
+		b, _ := json.Marshal(jr)
+		line := result.TSVRow(row)
+		cost := len(b) + 1 + len(line) + 1
+		if caps.MaxBytes > 0 && len(r.rows) > 0 && used+cost > caps.MaxBytes {
+			break
+		}
+		used += cost
+		r.rows = append(r.rows, jr)
+		r.tsvLines = append(r.tsvLines, line)
+	}
+	if r.rows == nil {
+		r.rows = [][]any{}
+	}
+	return r
+}
+
+// tsvText is the text block: header, rows, then one summary line
+// starting with "# ".
+func tsvText(cols []result.Column, lines []string, summary string) string {
+	var b strings.Builder
+	b.WriteString(result.TSVHeader(cols))
+	b.WriteByte('\n')
+	for _, l := range lines {
+		b.WriteString(l)
+		b.WriteByte('\n')
+	}
+	b.WriteString("# ")
+	b.WriteString(summary)
+	return b.String()
+}
+
+func plural(n int, word string) string {
+	if n == 1 {
+		return fmt.Sprintf("%d %s", n, word)
+	}
+	return fmt.Sprintf("%d %ss", n, word)
+}
+
+// truncationNotice steers the agent to SQL rather than a re-run.
+func truncationNotice(shown, total int, id string) string {
+	msg := fmt.Sprintf("Showing %d of %d rows. Aggregate, filter or paginate in SQL (GROUP BY/COUNT, WHERE, LIMIT/OFFSET) instead of re-running", shown, total)
+	if id != "" {
+		msg += fmt.Sprintf(", or page this result with fetch_result_page(result_id=%q, offset=%d)", id, shown)
+	}
+	return msg + "."
+}

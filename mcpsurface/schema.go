@@ -1,0 +1,59 @@
+package mcpsurface
+
+import "github.com/google/jsonschema-go/jsonschema"
+
+// The output schemas are written out rather than inferred so that every
+// field is optional: a success carries the result fields, a failure only
+// "error", and both validate.
+
+func obj(props map[string]*jsonschema.Schema, required ...string) *jsonschema.Schema {
+	return &jsonschema.Schema{Type: "object", Properties: props, Required: required}
+}
+
+func typ(t, desc string) *jsonschema.Schema { return &jsonschema.Schema{Type: t, Description: desc} }
+
+func errorSchema() *jsonschema.Schema {
+	return obj(map[string]*jsonschema.Schema{
+		"message":             typ("string", ""),
+		"kind":                {Type: "string", Enum: []any{"provider", "sql", "plan", "timeout", "internal"}},
+		"http_status":         typ("integer", ""),
+		"provider":            typ("string", ""),
+		"retryable":           typ("boolean", ""),
+		"retry_after_seconds": typ("integer", ""),
+	}, "message", "kind", "retryable")
+}
+
+func resultProps() map[string]*jsonschema.Schema {
+	return map[string]*jsonschema.Schema{
+		"columns": {Type: "array", Items: obj(map[string]*jsonschema.Schema{
+			"name": typ("string", ""), "type": typ("string", ""),
+		}, "name", "type")},
+		"rows":          {Type: "array", Items: &jsonschema.Schema{Type: "array"}, Description: "rows as arrays in column order"},
+		"row_count":     typ("integer", "true total rows of the result"),
+		"returned_rows": typ("integer", ""),
+		"result_id":     typ("string", ""),
+		"result_uri":    typ("string", ""),
+		"error":         errorSchema(),
+	}
+}
+
+// QueryOutputSchema is run_select_query's output schema.
+func QueryOutputSchema() *jsonschema.Schema {
+	p := resultProps()
+	p["truncated"] = typ("boolean", "")
+	p["notice"] = typ("string", "")
+	p["stats"] = obj(map[string]*jsonschema.Schema{
+		"http_requests": typ("integer", ""), "pages": typ("integer", ""), "elapsed_ms": typ("integer", ""),
+	})
+	return obj(p)
+}
+
+// PageOutputSchema is fetch_result_page's output schema.
+func PageOutputSchema() *jsonschema.Schema {
+	p := resultProps()
+	p["offset"] = typ("integer", "")
+	p["limit"] = typ("integer", "")
+	p["has_more"] = typ("boolean", "")
+	p["next_offset"] = typ("integer", "")
+	return obj(p)
+}

@@ -1,0 +1,268 @@
+package mcpsurface
+
+import (
+	"bytes"
+	"context"
+	"crypto/rand"
+	"database/sql"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"time"
+
+	_ "modernc.org/sqlite" // the store's database driver
+
+	"github.com/enginehq/engine/engine/result"
+)
+
+// StoreOptions bound the kept results.
+type StoreOptions struct {
+	// MaxResults is the most results kept (default 64).
+	MaxResults int
+	// MaxBytes bounds the encoded rows of all kept results (default 256 MiB);
+	// a larger single result is not kept.
+	MaxBytes int64
+	// TTL is how long a result is kept after it was made (default 30m).
+	TTL time.Duration
+	// Now is the clock (default time.Now); tests move it.
+	Now func() time.Time
+}
+
+// ErrUnknownResult is returned for ids that were never kept, or were
+// evicted or expired.
+var ErrUnknownResult = errors.New("unknown or expired result")
+
+// Store keeps complete results in an SQLite database of its own (a file in
+// a private temp directory, removed by Close), bounded by count, bytes and
+// age, evicting the least recently used first.
+type Store struct {
+	db   *sql.DB
+	dir  string
+	opts StoreOptions
+	mu   sync.Mutex // serialises Put's insert+evict
+}
+
+// KeptInfo describes a kept result.
+type KeptInfo struct {
+	ID       string
+	Columns  []result.Column
+	RowCount int
+}
+
+// OpenStore creates an empty store.
+func OpenStore(o StoreOptions) (*Store, error) {
+	if o.MaxResults <= 0 {
+		o.MaxResults = 64
+	}
+	if o.MaxBytes <= 0 {
+		o.MaxBytes = 256 << 20
+	}
+	if o.TTL <= 0 {
+		o.TTL = 30 * time.Minute
+	}
+	if o.Now == nil {
+		o.Now = time.Now
+	}
+	dir, err := os.MkdirTemp("", "engine-mcp-results-")
+	if err != nil {
+		return nil, err
+	}
+	db, err := sql.Open("sqlite", "file:"+filepath.Join(dir, "results.db")+"?_pragma=journal_mode(OFF)&_pragma=synchronous(OFF)")
+	if err != nil {
+		os.RemoveAll(dir)
+		return nil, err
+	}
+	db.SetMaxOpenConns(1)
+	_, err = db.Exec(`CREATE TABLE results(id TEXT PRIMARY KEY, columns TEXT NOT NULL, row_count INTEGER NOT NULL,
+		bytes INTEGER NOT NULL, created INTEGER NOT NULL, used INTEGER NOT NULL);
+		CREATE TABLE rows(rid TEXT NOT NULL, idx INTEGER NOT NULL, data TEXT NOT NULL, PRIMARY KEY(rid, idx)) WITHOUT ROWID;`)
+	if err != nil {
+		db.Close()
+		os.RemoveAll(dir)
+		return nil, fmt.Errorf("result store: %w", err)
+	}
+	return &Store{db: db, dir: dir, opts: o}, nil
+}
+
+// Close drops the database.
+func (s *Store) Close() error {
+	err := s.db.Close()
+	os.RemoveAll(s.dir)
+	return err
+}
+
+// Options returns the effective bounds.
+func (s *Store) Options() StoreOptions { return s.opts }
+
+func newID() string {
+	var b [9]byte
+	rand.Read(b[:]) //nolint:errcheck // crypto/rand never fails
+	return hex.EncodeToString(b[:])
+}
+
+// Put keeps res and returns its id; kept is false when res alone exceeds
+// MaxBytes.
+func (s *Store) Put(ctx context.Context, res *result.Result) (id string, kept bool, err error) {
+	enc := make([][]byte, len(res.Rows))
+	var total int64
+	for i, row := range res.Rows {
+		b, err := json.Marshal(row)
+		if err != nil {
+			return "", false, err
+		}
+		enc[i] = b
+		total += int64(len(b))
+	}
+	if total > s.opts.MaxBytes {
+		return "", false, nil
+	}
+	cols, _ := json.Marshal(res.Columns)
+	id = newID()
+	now := s.opts.Now().UnixNano()
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	tx, err := s.db.BeginTx(ctx, nil)
+	if err != nil {
+		return "", false, err
+	}
+	defer tx.Rollback() //nolint:errcheck
+	if _, err := tx.Exec(`INSERT INTO results VALUES(?,?,?,?,?,?)`, id, string(cols), len(res.Rows), total, now, now); err != nil {
+		return "", false, err
+	}
+	st, err := tx.Prepare(`INSERT INTO rows VALUES(?,?,?)`)
+	if err != nil {
+		return "", false, err
+	}
+	for i, b := range enc {
+		if _, err := st.Exec(id, i, string(b)); err != nil {
+			return "", false, err
+		}
+	}
+	st.Close()
+	if err := s.evict(tx, id); err != nil {
+		return "", false, err
+	}
+	return id, true, tx.Commit()
+}
+
+// evict drops expired results, then the least recently used until the
+// bounds hold (never keep, the one just added).
+func (s *Store) evict(tx *sql.Tx, keep string) error {
+	cutoff := s.opts.Now().Add(-s.opts.TTL).UnixNano()
+	if err := dropWhere(tx, `SELECT id FROM results WHERE created < ? AND id <> ?`, cutoff, keep); err != nil {
+		return err
+	}
+	for {
+		var n int
+		var bytes int64
+		if err := tx.QueryRow(`SELECT count(*), coalesce(sum(bytes),0) FROM results`).Scan(&n, &bytes); err != nil {
+			return err
+		}
+		if n <= s.opts.MaxResults && bytes <= s.opts.MaxBytes {
+			return nil
+		}
+		if err := dropWhere(tx, `SELECT id FROM results WHERE id <> ? ORDER BY used LIMIT 1`, keep); err != nil {
+			return err
+		}
+	}
+}
+
+func dropWhere(tx *sql.Tx, query string, args ...any) error {
+	rows, err := tx.Query(query, args...)
+	if err != nil {
+		return err
+	}
+	var ids []string
+	for rows.Next() {
+		var id string
+		if err := rows.Scan(&id); err != nil {
+			rows.Close()
+			return err
+		}
+		ids = append(ids, id)
+	}
+	rows.Close()
+	if len(ids) == 0 && strings.Contains(query, "LIMIT 1") {
+		return errors.New("result store: nothing left to evict")
+	}
+	for _, id := range ids {
+		if _, err := tx.Exec(`DELETE FROM rows WHERE rid = ?`, id); err != nil {
+			return err
+		}
+		if _, err := tx.Exec(`DELETE FROM results WHERE id = ?`, id); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// Info returns a kept result's description and marks it used.
+func (s *Store) Info(ctx context.Context, id string) (*KeptInfo, error) {
+	var cols string
+	var created int64
+	k := &KeptInfo{ID: id}
+	err := s.db.QueryRowContext(ctx, `SELECT columns, row_count, created FROM results WHERE id = ?`, id).Scan(&cols, &k.RowCount, &created)
+	if errors.Is(err, sql.ErrNoRows) || (err == nil && created < s.opts.Now().Add(-s.opts.TTL).UnixNano()) {
+		return nil, ErrUnknownResult
+	}
+	if err != nil {
+		return nil, err
+	}
+	if err := json.Unmarshal([]byte(cols), &k.Columns); err != nil {
+		return nil, err
+	}
+	if _, err := s.db.ExecContext(ctx, `UPDATE results SET used = ? WHERE id = ?`, s.opts.Now().UnixNano(), id); err != nil {
+		return nil, err
+	}
+	return k, nil
+}
+
+// Rows returns up to limit rows from offset (limit < 0: all).
+func (s *Store) Rows(ctx context.Context, k *KeptInfo, offset, limit int) ([][]any, error) {
+	rows, err := s.db.QueryContext(ctx, `SELECT data FROM rows WHERE rid = ? AND idx >= ? ORDER BY idx LIMIT ?`, k.ID, offset, limit)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out [][]any
+	for rows.Next() {
+		var data string
+		if err := rows.Scan(&data); err != nil {
+			return nil, err
+		}
+		row, err := decodeRow(data, k.Columns)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, row)
+	}
+	return out, rows.Err()
+}
+
+// decodeRow restores the result value types (int64, float64, string,
+// bool, nil) of one encoded row.
+func decodeRow(data string, cols []result.Column) ([]any, error) {
+	dec := json.NewDecoder(bytes.NewReader([]byte(data)))
+	dec.UseNumber()
+	var row []any
+	if err := dec.Decode(&row); err != nil {
+		return nil, fmt.Errorf("result store: %w", err)
+	}
+	for i, v := range row {
+		n, ok := v.(json.Number)
+		if !ok {
+			continue
+		}
+		if i64, err := n.Int64(); err == nil && (i >= len(cols) || cols[i].Type != result.TypeReal) {
+			row[i] = i64
+		} else if f, err := n.Float64(); err == nil {
+			row[i] = f
+		}
+	}
+	return row, nil
+}
