@@ -1,0 +1,83 @@
+package engine
+
+import (
+	"fmt"
+	"sort"
+	"sync"
+
+	"github.com/enginehq/engine/providers"
+	"github.com/enginehq/engine/providers/openapi"
+	"github.com/enginehq/engine/registry"
+)
+
+// catalog holds the provider sources and loads each on first use.
+type catalog struct {
+	mu      sync.Mutex
+	sources map[string]registry.Source
+	loaded  map[string]*providers.Provider
+}
+
+func newCatalog(sources []registry.Source) (*catalog, error) {
+	c := &catalog{sources: map[string]registry.Source{}, loaded: map[string]*providers.Provider{}}
+	for _, s := range sources {
+		c.sources[s.Name] = s // later sources (--provider) override earlier ones
+	}
+	return c, nil
+}
+
+// names returns the provider names, sorted.
+func (c *catalog) names() []string {
+	out := make([]string, 0, len(c.sources))
+	for n := range c.sources {
+		out = append(out, n)
+	}
+	sort.Strings(out)
+	return out
+}
+
+// IsProvider implements plan.Catalog.
+func (c *catalog) IsProvider(name string) bool {
+	_, ok := c.sources[name]
+	return ok
+}
+
+// provider loads a provider (an index decodes only its header).
+func (c *catalog) provider(name string) (*providers.Provider, error) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if p, ok := c.loaded[name]; ok {
+		return p, nil
+	}
+	src, ok := c.sources[name]
+	if !ok {
+		return nil, fmt.Errorf("unknown provider %q; known providers: %v (add one with --provider NAME=PATH)", name, c.names())
+	}
+	var p *providers.Provider
+	var err error
+	if src.Kind == registry.KindIndex {
+		var data []byte
+		if data, err = src.Data(); err == nil {
+			p, err = providers.Decode(data)
+		}
+	} else {
+		p, err = openapi.Load(src)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("provider %s: %w", name, err)
+	}
+	p.Provider = name
+	c.loaded[name] = p
+	return p, nil
+}
+
+// Resource implements plan.Catalog.
+func (c *catalog) Resource(provider, service, name string) (*providers.Resource, error) {
+	if !c.IsProvider(provider) {
+		return nil, nil
+	}
+	p, err := c.provider(provider)
+	if err != nil {
+		return nil, err
+	}
+	return p.Resource(service, name)
+}

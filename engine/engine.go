@@ -1,0 +1,198 @@
+package engine
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"sync"
+	"time"
+
+	"github.com/enginehq/engine/engine/exec"
+	"github.com/enginehq/engine/engine/plan"
+	"github.com/enginehq/engine/engine/result"
+	"github.com/enginehq/engine/engine/sqlfront"
+	"github.com/enginehq/engine/providers"
+	"github.com/enginehq/engine/providers/client"
+	"github.com/enginehq/engine/registry"
+)
+
+// Options configure an Engine.
+type Options struct {
+	// Sources are the provider definitions; nil means registry.Embedded().
+	// Extra sources (--provider) are appended and override by name.
+	Sources []registry.Source
+	// BaseURLs override providers' base URLs by provider name.
+	BaseURLs map[string]string
+	// Auth configures credentials by provider name; a provider without an
+	// entry uses its default token variables (GITHUB_TOKEN, GH_TOKEN).
+	Auth map[string]providers.AuthConfig
+	// Getenv reads the environment (default os.Getenv).
+	Getenv func(string) string
+	// Client is the template for every provider's HTTP client options
+	// (BaseURL and Credentials are filled in per provider).
+	Client client.Options
+	// Concurrency bounds the concurrent requests of one fan-out.
+	Concurrency int
+	// MaxRequests refuses statements estimated to need more first-page
+	// requests (0: default 1000; negative: no bound).
+	MaxRequests int
+	// QueryTimeout bounds one statement (0: none).
+	QueryTimeout time.Duration
+}
+
+// Engine runs statements. It is safe for concurrent use; providers and
+// their HTTP clients are created on first use and shared.
+type Engine struct {
+	opts    Options
+	cat     *catalog
+	mu      sync.Mutex
+	clients map[string]*client.Client
+	secrets []string
+}
+
+// New makes an engine. Nothing is loaded or connected yet.
+func New(opts Options) (*Engine, error) {
+	if opts.Sources == nil {
+		opts.Sources = registry.Embedded()
+	}
+	if opts.Getenv == nil {
+		opts.Getenv = os.Getenv
+	}
+	if opts.MaxRequests == 0 {
+		opts.MaxRequests = 1000
+	}
+	cat, err := newCatalog(opts.Sources)
+	if err != nil {
+		return nil, err
+	}
+	for name := range opts.BaseURLs {
+		if !cat.IsProvider(name) {
+			return nil, fmt.Errorf("--base-url %s: no such provider (known: %v)", name, cat.names())
+		}
+	}
+	for name := range opts.Auth {
+		if !cat.IsProvider(name) {
+			return nil, fmt.Errorf("--auth %s: no such provider (known: %v)", name, cat.names())
+		}
+	}
+	return &Engine{opts: opts, cat: cat, clients: map[string]*client.Client{}}, nil
+}
+
+// ProviderNames lists the configured providers.
+func (e *Engine) ProviderNames() []string { return e.cat.names() }
+
+// Provider loads a provider definition.
+func (e *Engine) Provider(name string) (*providers.Provider, error) { return e.cat.provider(name) }
+
+// Secrets returns the credentials' secrets resolved so far, for scrubbing
+// text that leaves the process.
+func (e *Engine) Secrets() []string {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	return append([]string(nil), e.secrets...)
+}
+
+// Client returns (creating on first use) the HTTP client of a provider.
+func (e *Engine) Client(name string) (*client.Client, error) {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	if c, ok := e.clients[name]; ok {
+		return c, nil
+	}
+	p, err := e.cat.provider(name)
+	if err != nil {
+		return nil, err
+	}
+	var cfg *providers.AuthConfig
+	if a, ok := e.opts.Auth[name]; ok {
+		cfg = &a
+	}
+	creds, err := providers.ResolveCredentials(cfg, p.TokenEnv, e.opts.Getenv)
+	if err != nil {
+		return nil, &Error{Kind: KindPlan, Err: fmt.Errorf("provider %s: %w", name, err)}
+	}
+	if s := creds.Secret(); s != "" {
+		e.secrets = append(e.secrets, s)
+	}
+	o := e.opts.Client
+	o.Credentials = creds
+	if u := e.opts.BaseURLs[name]; u != "" {
+		o.BaseURL = u
+	}
+	c, err := client.New(p, o)
+	if err != nil {
+		return nil, &Error{Kind: KindPlan, Err: fmt.Errorf("provider %s: %w", name, err)}
+	}
+	e.clients[name] = c
+	return c, nil
+}
+
+// QueryOptions tune one statement.
+type QueryOptions struct {
+	// Progress is called after each page with the pages fetched so far.
+	Progress func(pages int)
+}
+
+// Query runs one statement. Errors are always *Error.
+func (e *Engine) Query(ctx context.Context, text string, qo QueryOptions) (*result.Result, error) {
+	start := time.Now()
+	if e.opts.QueryTimeout > 0 {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeout(ctx, e.opts.QueryTimeout)
+		defer cancel()
+	}
+	res, err := e.query(ctx, text, qo)
+	if err != nil {
+		ce := Classify(err)
+		if s := e.Secrets(); len(s) > 0 {
+			ce.Err = redacted{ce.Err, providers.Redact(ce.Err.Error(), s...)}
+		}
+		return nil, ce
+	}
+	res.Finish(start)
+	return res, nil
+}
+
+type redacted struct {
+	err error
+	msg string
+}
+
+func (r redacted) Error() string { return r.msg }
+func (r redacted) Unwrap() error { return r.err }
+
+func (e *Engine) query(ctx context.Context, text string, qo QueryOptions) (*result.Result, error) {
+	st, err := sqlfront.Parse(text, e.cat.IsProvider)
+	if err != nil {
+		return nil, err
+	}
+	switch st.Kind {
+	case sqlfront.KindSelect:
+		p, err := e.Plan(st)
+		if err != nil {
+			return nil, err
+		}
+		return exec.Run(ctx, p, e.Client, exec.Options{Concurrency: e.opts.Concurrency, Progress: qo.Progress})
+	case sqlfront.KindExplain:
+		p, err := e.Plan(st)
+		if err != nil {
+			return nil, err
+		}
+		return explainResult(p), nil
+	}
+	return e.discover(st)
+}
+
+// Plan plans a parsed SELECT or EXPLAIN.
+func (e *Engine) Plan(st *sqlfront.Statement) (*plan.Plan, error) {
+	return plan.Build(st.Query, e.cat, plan.Options{MaxRequests: max(e.opts.MaxRequests, 0)})
+}
+
+// Parse parses one statement against the engine's providers.
+func (e *Engine) Parse(text string) (*sqlfront.Statement, error) {
+	st, err := sqlfront.Parse(text, e.cat.IsProvider)
+	if err != nil {
+		return nil, Classify(err)
+	}
+	return st, nil
+}

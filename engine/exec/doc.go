@@ -1,0 +1,8 @@
+// Package exec runs a Plan: it fetches every scan through the provider's
+// HTTP client (fanning IN lists out concurrently, bounded), materialises
+// the items into a store, then runs the plan's SQLite text and returns the
+// typed result.
+//
+// Any failed request of any scan fails the whole statement: a result is
+// never returned from partial data. exec must not parse SQL or know MCP.
+package exec

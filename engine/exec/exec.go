@@ -1,0 +1,248 @@
+package exec
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"sort"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/enginehq/engine/engine/plan"
+	"github.com/enginehq/engine/engine/result"
+	"github.com/enginehq/engine/engine/store"
+	"github.com/enginehq/engine/providers/client"
+)
+
+// Clients gives the HTTP client of a provider.
+type Clients func(provider string) (*client.Client, error)
+
+// Options tune execution.
+type Options struct {
+	// Concurrency bounds concurrent requests of one fan-out (default 8).
+	Concurrency int
+	// Progress, when set, is called after each page with the running
+	// number of pages fetched by the statement.
+	Progress func(pages int)
+}
+
+// Run executes p and returns its result.
+func Run(ctx context.Context, p *plan.Plan, clients Clients, opts Options) (*result.Result, error) {
+	start := time.Now()
+	if opts.Concurrency <= 0 {
+		opts.Concurrency = 8
+	}
+	st, err := store.Open(ctx)
+	if err != nil {
+		return nil, err
+	}
+	defer st.Close()
+	var stats result.Stats
+	var pages atomic.Int64
+	planned := 0 // first-page requests of the statement so far
+	for _, s := range p.Scans {
+		c, err := clients(s.Resource.Provider)
+		if err != nil {
+			return nil, err
+		}
+		calls, err := scanCalls(ctx, st, s)
+		if err != nil {
+			return nil, err
+		}
+		planned += len(calls)
+		if s.Dependent() && p.MaxRequests > 0 && planned > p.MaxRequests {
+			return nil, &plan.Error{Table: s.Ref.Name(), Msg: fmt.Sprintf(
+				"the query needs at least %d requests (%d for %s, one per distinct binding from other tables), more than the limit of %d; nothing was sent for %s. Narrow the source tables in WHERE (or with an IN list) or raise --max-requests",
+				planned, len(calls), s.Ref, p.MaxRequests, s.Ref.Name())}
+		}
+		n, err := runScan(ctx, st, s, calls, c, opts, &pages)
+		stats.HTTPRequests += n.Requests
+		stats.Pages += n.Pages
+		if err != nil {
+			return nil, err
+		}
+	}
+	res, err := st.Query(ctx, p.SQL)
+	if err != nil {
+		if ctx.Err() != nil {
+			return nil, ctx.Err()
+		}
+		return nil, err
+	}
+	res.Stats = stats
+	res.Finish(start)
+	return res, nil
+}
+
+// runScan fetches one scan's calls and loads them into its table, in call
+// order then page order.
+func runScan(ctx context.Context, st *store.Store, s *plan.Scan, calls []map[string]string, c *client.Client, opts Options, pages *atomic.Int64) (client.Stats, error) {
+	tbl, err := st.CreateTable(ctx, s.Table, s.Columns())
+	if err != nil {
+		return client.Stats{}, err
+	}
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+
+	var (
+		mu       sync.Mutex
+		total    client.Stats
+		firstErr error
+	)
+	fail := func(err error) {
+		mu.Lock()
+		if firstErr == nil {
+			firstErr = err
+			cancel()
+		}
+		mu.Unlock()
+	}
+	onPage := func(int) {
+		n := pages.Add(1)
+		if opts.Progress != nil {
+			opts.Progress(int(n))
+		}
+	}
+	load := func(params map[string]string, items []json.RawMessage) error {
+		fixed := make(map[string]any, len(s.ParamColumns))
+		for _, pc := range s.ParamColumns {
+			fixed[pc.Name] = store.ParamValue(pc, params[pc.Name])
+		}
+		for _, raw := range items {
+			if s.Limit > 0 && int64(tbl.Rows) >= s.Limit {
+				return nil
+			}
+			var item map[string]any
+			var err error
+			if s.ValueColumn() {
+				var v any
+				v, err = store.Value(raw)
+				item = map[string]any{"value": v}
+			} else {
+				item, err = store.DecodeItem(raw)
+			}
+			if err != nil {
+				return fmt.Errorf("%s: %w", s.Ref.Name(), err)
+			}
+			if err := tbl.Insert(ctx, item, fixed); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
+	call := func(params map[string]string, emit func([]json.RawMessage) error) {
+		n, err := c.Do(ctx, client.Call{Method: s.Method, Params: params, Limit: int(s.Limit), OnPage: onPage}, emit)
+		mu.Lock()
+		total.Requests += n.Requests
+		total.Pages += n.Pages
+		mu.Unlock()
+		if err != nil {
+			fail(err)
+		}
+	}
+
+	if len(calls) == 0 {
+		// A dependent scan whose sources have no rows: nothing to fetch.
+	} else if len(calls) == 1 {
+		// Stream pages straight into the table.
+		call(calls[0], func(items []json.RawMessage) error { return load(calls[0], items) })
+	} else {
+		// Fan out, buffering each call's items, then load in call order.
+		bufs := make([][]json.RawMessage, len(calls))
+		sem := make(chan struct{}, opts.Concurrency)
+		var wg sync.WaitGroup
+		for i, params := range calls {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				select {
+				case sem <- struct{}{}:
+				case <-ctx.Done():
+					return
+				}
+				defer func() { <-sem }()
+				call(params, func(items []json.RawMessage) error {
+					bufs[i] = append(bufs[i], items...)
+					return nil
+				})
+			}()
+		}
+		wg.Wait()
+		if firstErr == nil {
+			for i, params := range calls {
+				if err := load(params, bufs[i]); err != nil {
+					fail(err)
+					break
+				}
+			}
+		}
+	}
+	if firstErr == nil && ctx.Err() != nil {
+		firstErr = ctx.Err()
+	}
+	if firstErr != nil {
+		tbl.Abort()
+		return total, firstErr
+	}
+	return total, tbl.Commit()
+}
+
+// scanCalls expands a scan's bindings into one parameter set per request:
+// literal values, times the distinct tuples its source tables give.
+// Tuples with a NULL value are skipped (there is nothing to ask for), and
+// duplicates are removed so that each distinct tuple is fetched once.
+func scanCalls(ctx context.Context, st *store.Store, s *plan.Scan) ([]map[string]string, error) {
+	calls := s.Calls()
+	for _, tq := range s.TupleQueries() {
+		rows, err := st.Values(ctx, tq.SQL)
+		if err != nil {
+			return nil, fmt.Errorf("computing the bindings of %s: %w", s.Ref, err)
+		}
+		var next []map[string]string
+		for _, c := range calls {
+		row:
+			for _, r := range rows {
+				m := make(map[string]string, len(c)+len(tq.Params))
+				for k, v := range c {
+					m[k] = v
+				}
+				for i, p := range tq.Params {
+					if i >= len(r) || r[i] == nil {
+						continue row
+					}
+					m[p.Name] = result.Text(r[i])
+				}
+				next = append(next, m)
+			}
+		}
+		calls = next
+	}
+	seen := map[string]bool{}
+	out := calls[:0]
+	for _, c := range calls {
+		k := callKey(c)
+		if !seen[k] {
+			seen[k] = true
+			out = append(out, c)
+		}
+	}
+	return out, nil
+}
+
+func callKey(c map[string]string) string {
+	keys := make([]string, 0, len(c))
+	for k := range c {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	var b strings.Builder
+	for _, k := range keys {
+		b.WriteString(k)
+		b.WriteByte(0)
+		b.WriteString(c[k])
+		b.WriteByte(0)
+	}
+	return b.String()
+}

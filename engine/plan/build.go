@@ -1,0 +1,412 @@
+package plan
+
+import (
+	"fmt"
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/enginehq/engine/engine/sqlfront"
+	"github.com/enginehq/engine/providers"
+)
+
+// Options bound a plan.
+type Options struct {
+	// MaxRequests refuses plans whose first-page request estimate exceeds
+	// it (0: no bound). Fan-outs fed by other tables are checked by the
+	// executor once their sources are materialised, before any of their
+	// requests is made.
+	MaxRequests int
+}
+
+// Build plans a query: it resolves every provider table to a method,
+// binding parameters from literals first and from other tables' rows
+// (JOIN ... ON / WHERE column equalities, IN subqueries) when those
+// tables can be fetched first, and orders the scans accordingly.
+func Build(q *sqlfront.Query, cat Catalog, opts Options) (*Plan, error) {
+	p := &Plan{Query: q, MaxRequests: opts.MaxRequests}
+	nodes := make([]*node, len(q.Tables))
+	byRef := map[*sqlfront.TableRef]*node{}
+	for i, ref := range q.Tables {
+		res, err := resolveResource(ref, cat)
+		if err != nil {
+			return nil, err
+		}
+		nodes[i] = &node{ref: ref, res: res}
+		byRef[ref] = nodes[i]
+	}
+	for _, n := range nodes {
+		n.collect(byRef)
+	}
+	// Resolve in rounds: a table is planned once waiting for other tables
+	// could not give it a better method; a cycle is broken by planning the
+	// first table that can be planned with what is available.
+	var order []*node
+	for len(order) < len(nodes) {
+		var ready, fallback *node
+		for _, n := range nodes {
+			if n.scan != nil {
+				continue
+			}
+			now := n.choose(false)
+			if now.missing > 0 {
+				continue
+			}
+			if later := n.choose(true); later.m == now.m {
+				ready = n
+				break
+			}
+			if fallback == nil {
+				fallback = n
+			}
+		}
+		if ready == nil {
+			ready = fallback
+		}
+		if ready == nil {
+			for _, n := range nodes {
+				if n.scan == nil {
+					return nil, n.missingError()
+				}
+			}
+		}
+		if err := ready.plan(); err != nil {
+			return nil, err
+		}
+		order = append(order, ready)
+	}
+	names := map[int]string{}
+	var consumed []*sqlfront.Conjunct
+	total := 0
+	for _, n := range order {
+		s := n.scan
+		names[s.Ref.Index] = s.Table
+		consumed = append(consumed, s.Consumed...)
+		if !s.Dependent() {
+			total += s.EstimatedRequests()
+		}
+		p.Scans = append(p.Scans, s)
+	}
+	if len(q.Tables) == 1 {
+		s := p.Scans[0]
+		if q.Limit > 0 && s.Ref.Scope == q.Root && countBinding(s) == s.Ref.Scope.WhereTerms {
+			s.Limit = q.Limit
+		}
+	}
+	if opts.MaxRequests > 0 && total > opts.MaxRequests {
+		return nil, &Error{Msg: fmt.Sprintf("the query needs about %d requests, more than the limit of %d; narrow the IN lists or raise --max-requests", total, opts.MaxRequests)}
+	}
+	rw, err := q.Rewrite(names, consumed)
+	if err != nil {
+		return nil, err
+	}
+	p.SQL = rw.SQL()
+	for _, s := range p.Scans {
+		for i := range s.Subs {
+			text, err := rw.Subquery(s.Subs[i].Conjunct)
+			if err != nil {
+				return nil, err
+			}
+			s.Subs[i].SQL = text
+		}
+	}
+	return p, nil
+}
+
+func countBinding(s *Scan) int {
+	n := 0
+	for _, b := range s.Bindings {
+		if b.Conjunct != nil && !b.Conjunct.InOn {
+			n++
+		}
+	}
+	return n
+}
+
+func resolveResource(ref *sqlfront.TableRef, cat Catalog) (*providers.Resource, error) {
+	res, err := cat.Resource(ref.Parts[0], ref.Parts[1], ref.Parts[2])
+	if err != nil {
+		return nil, err
+	}
+	if res == nil {
+		return nil, errorf(ref.Name(), "unknown table %s; list tables with SHOW RESOURCES IN %s.%s (or SHOW SERVICES IN %s)", ref.Name(), ref.Parts[0], ref.Parts[1], ref.Parts[0])
+	}
+	if m := ref.MethodName(); m != "" && res.Method(m) == nil {
+		var names []string
+		for _, x := range res.Methods {
+			names = append(names, x.Name)
+		}
+		return nil, errorf(ref.Name(), "%s has no method %q; its methods are %s", ref.Name(), m, strings.Join(names, ", "))
+	}
+	return res, nil
+}
+
+// node is one table occurrence being planned.
+type node struct {
+	ref  *sqlfront.TableRef
+	res  *providers.Resource
+	lits map[string][]*sqlfront.Conjunct // param -> literal predicates
+	deps map[string][]depCand            // param -> bindings from other tables
+	scan *Scan
+}
+
+// depCand is a possible binding of a parameter from other tables: a
+// column or expression of one source table, or an IN subquery.
+type depCand struct {
+	conj    *sqlfront.Conjunct
+	source  *node   // for column/expression bindings
+	expr    string  // SQLite expression over the source's name
+	subDeps []*node // for subquery bindings: every table inside it
+}
+
+func (d depCand) ready() bool {
+	if d.source != nil {
+		return d.source.scan != nil
+	}
+	for _, n := range d.subDeps {
+		if n.scan == nil {
+			return false
+		}
+	}
+	return true
+}
+
+// collect gathers the predicates that can bind this table's parameters.
+func (n *node) collect(byRef map[*sqlfront.TableRef]*node) {
+	n.lits = map[string][]*sqlfront.Conjunct{}
+	n.deps = map[string][]depCand{}
+	me := strings.ToLower(n.ref.RefName())
+	others := map[string]*node{}
+	for _, t := range n.ref.Scope.Tables {
+		if t != n.ref {
+			others[strings.ToLower(t.RefName())] = byRef[t]
+		}
+	}
+	for _, c := range n.ref.Scope.Conjuncts {
+		switch c.Op {
+		case "=", "in":
+			if c.Qualifier == "" || c.Qualifier == me {
+				n.lits[c.Column] = append(n.lits[c.Column], c)
+			}
+		case "col":
+			if c.Qualifier == me {
+				if src := others[c.RefQualifier]; src != nil {
+					n.deps[c.Column] = append(n.deps[c.Column], depCand{conj: c, source: src, expr: c.RefExpr})
+				}
+			}
+			if c.RefQualifier == me {
+				if src := others[c.Qualifier]; src != nil {
+					expr := `"` + c.Qualifier + `"."` + c.Column + `"`
+					n.deps[c.RefColumn] = append(n.deps[c.RefColumn], depCand{conj: c, source: src, expr: expr})
+				}
+			}
+		case "expr":
+			if c.Qualifier == me {
+				if src := others[c.RefQualifier]; src != nil {
+					n.deps[c.Column] = append(n.deps[c.Column], depCand{conj: c, source: src, expr: c.RefExpr})
+				}
+			}
+		case "subquery":
+			if (c.Qualifier == "" || c.Qualifier == me) && c.Sub != nil {
+				var inside []*node
+				for _, ref := range subTables(c.Sub, byRef) {
+					inside = append(inside, byRef[ref])
+				}
+				n.deps[c.Column] = append(n.deps[c.Column], depCand{conj: c, subDeps: inside})
+			}
+		}
+	}
+}
+
+// subTables lists the provider tables of a scope and its descendants.
+func subTables(s *sqlfront.Scope, byRef map[*sqlfront.TableRef]*node) []*sqlfront.TableRef {
+	var out []*sqlfront.TableRef
+	for ref := range byRef {
+		for sc := ref.Scope; sc != nil; sc = sc.Parent {
+			if sc == s {
+				out = append(out, ref)
+				break
+			}
+		}
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Index < out[j].Index })
+	return out
+}
+
+type choice struct {
+	m                 *providers.Method
+	req, opt, missing int
+	missingNames      []string
+}
+
+// choose picks the best method given the parameters bound by literals and
+// by ready dependencies (or by every dependency, when hypothetical).
+func (n *node) choose(hypothetical bool) choice {
+	bound := func(p string) bool {
+		if len(n.lits[p]) > 0 {
+			return true
+		}
+		for _, d := range n.deps[p] {
+			if hypothetical || d.ready() {
+				return true
+			}
+		}
+		return false
+	}
+	methods := n.res.Methods
+	if m := n.ref.MethodName(); m != "" {
+		methods = []*providers.Method{n.res.Method(m)}
+	}
+	var all []choice
+	for _, m := range methods {
+		c := choice{m: m}
+		for _, p := range m.Params {
+			b := bound(p.Name)
+			switch {
+			case p.Required && b:
+				c.req++
+			case p.Required:
+				c.missing++
+				c.missingNames = append(c.missingNames, p.Name)
+			case b:
+				c.opt++
+			}
+		}
+		all = append(all, c)
+	}
+	sort.SliceStable(all, func(i, j int) bool { return better(all[i], all[j]) })
+	return all[0]
+}
+
+func better(a, b choice) bool {
+	if a.missing != b.missing {
+		return a.missing < b.missing
+	}
+	if a.req != b.req {
+		return a.req > b.req
+	}
+	if a.opt != b.opt {
+		return a.opt > b.opt
+	}
+	an, bn := a.m.Shape == providers.ShapeNone, b.m.Shape == providers.ShapeNone
+	if an != bn {
+		return !an
+	}
+	if len(a.m.Path) != len(b.m.Path) {
+		return len(a.m.Path) < len(b.m.Path)
+	}
+	return a.m.Name < b.m.Name
+}
+
+// missingError explains which WHERE keys the table lacks, per method.
+func (n *node) missingError() error {
+	ref := n.ref
+	methods := n.res.Methods
+	if m := ref.MethodName(); m != "" {
+		methods = []*providers.Method{n.res.Method(m)}
+	}
+	var all []choice
+	for _, m := range methods {
+		c := choice{m: m}
+		for _, p := range m.Params {
+			if !p.Required {
+				continue
+			}
+			if len(n.lits[p.Name]) > 0 || len(n.deps[p.Name]) > 0 {
+				c.req++
+			} else {
+				c.missing++
+				c.missingNames = append(c.missingNames, p.Name)
+			}
+		}
+		all = append(all, c)
+	}
+	sort.SliceStable(all, func(i, j int) bool { return better(all[i], all[j]) })
+	e := &Error{Table: ref.Name(), Missing: map[string][]string{}}
+	var parts []string
+	for i, c := range all {
+		e.Missing[c.m.Name] = c.missingNames
+		if i < 6 {
+			if c.missing == 0 {
+				parts = append(parts, fmt.Sprintf("%s has its keys but they depend on each other in a cycle", c.m.Name))
+			} else {
+				parts = append(parts, fmt.Sprintf("%s needs %s", c.m.Name, strings.Join(c.missingNames, ", ")))
+			}
+		}
+	}
+	if len(all) > 6 {
+		parts = append(parts, fmt.Sprintf("and %d more methods (SHOW METHODS IN %s)", len(all)-6, ref.Name()))
+	}
+	first := "..."
+	if len(all[0].missingNames) > 0 {
+		first = all[0].missingNames[0]
+	}
+	e.Msg = fmt.Sprintf("%s cannot be read without binding required parameters in WHERE or JOIN ... ON (e.g. WHERE %s = '...'): %s", ref.Name(), first, strings.Join(parts, "; "))
+	return e
+}
+
+// plan fixes the method and the bindings of a node.
+func (n *node) plan() error {
+	c := n.choose(false)
+	ref := n.ref
+	s := &Scan{Ref: ref, Resource: n.res, Method: c.m}
+	s.Table = "t" + strconv.Itoa(ref.Index) + "_" + strings.ReplaceAll(ref.Name(), ".", "_")
+	for _, p := range c.m.Params {
+		if cs := n.lits[p.Name]; len(cs) > 0 {
+			vals := cs[0].Values
+			for _, x := range cs[1:] {
+				vals = intersect(vals, x.Values)
+			}
+			if len(vals) == 0 {
+				return errorf(ref.Name(), "%s: the predicates on %s exclude every value; nothing to fetch", ref.Name(), p.Name)
+			}
+			for _, v := range vals {
+				if p.In == providers.InPath && v == "" {
+					return errorf(ref.Name(), "%s: %s cannot be empty", ref.Name(), p.Name)
+				}
+			}
+			s.Bindings = append(s.Bindings, Binding{Param: p, Values: vals, Conjunct: cs[0]})
+			if c.m.Column(p.Name) != nil {
+				s.Consumed = append(s.Consumed, cs...)
+			} else {
+				s.ParamColumns = append(s.ParamColumns, p)
+			}
+			continue
+		}
+		for _, d := range n.deps[p.Name] {
+			if !d.ready() {
+				continue
+			}
+			if c.m.Column(p.Name) != nil {
+				return errorf(ref.Name(), "%s: %s cannot be bound from another table because %s is also a column of its rows; bind it with a literal (WHERE %s.%s = '...')", ref.Name(), p.Name, p.Name, ref.RefName(), p.Name)
+			}
+			if d.source != nil {
+				s.Deps = append(s.Deps, DepBinding{Param: p, Source: d.source.scan, Expr: d.expr, Conjunct: d.conj})
+			} else {
+				var inside []*Scan
+				for _, x := range d.subDeps {
+					inside = append(inside, x.scan)
+				}
+				s.Subs = append(s.Subs, SubBinding{Param: p, Conjunct: d.conj, Sources: inside})
+			}
+			s.ParamColumns = append(s.ParamColumns, p)
+			break
+		}
+	}
+	n.scan = s
+	return nil
+}
+
+func intersect(a, b []string) []string {
+	in := map[string]bool{}
+	for _, v := range b {
+		in[v] = true
+	}
+	var out []string
+	for _, v := range a {
+		if in[v] {
+			out = append(out, v)
+		}
+	}
+	return out
+}

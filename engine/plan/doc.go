@@ -1,0 +1,16 @@
+// Package plan turns an analysed query into a Plan: for each provider table
+// the method to call, the parameter values bound from WHERE and ON
+// predicates, the columns the materialised table will have, the SQLite
+// text to run, and the request estimate. A Plan is a value: it prints
+// (EXPLAIN) and can be tested without any network.
+//
+// Method choice follows stackql's rule, and the way steampipe tables
+// declare key columns: a method qualifies when every required parameter
+// is bound by an equality or IN predicate; among those the one binding the
+// most required parameters wins, then the one with the most optional
+// parameters bound, then a method with a JSON body over one without, then
+// the shortest path. A four-part name (github.repos.repos.list_tags)
+// forces a method.
+//
+// plan must not perform I/O: no HTTP, no SQLite.
+package plan

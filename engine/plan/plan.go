@@ -1,0 +1,259 @@
+package plan
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/enginehq/engine/engine/sqlfront"
+	"github.com/enginehq/engine/providers"
+)
+
+// Catalog resolves provider tables.
+type Catalog interface {
+	// Resource returns the resource, or nil with no error when it does
+	// not exist.
+	Resource(provider, service, name string) (*providers.Resource, error)
+	// IsProvider reports whether name is a loaded provider.
+	IsProvider(name string) bool
+}
+
+// Plan is the executable form of one query.
+type Plan struct {
+	Query *sqlfront.Query
+	Scans []*Scan
+	// SQL is the text SQLite runs over the materialised tables.
+	SQL string
+	// MaxRequests bounds the first-page requests of the statement,
+	// dependent fan-outs included (0: no bound).
+	MaxRequests int
+}
+
+// Scan fetches one provider table occurrence.
+type Scan struct {
+	Ref      *sqlfront.TableRef
+	Resource *providers.Resource
+	Method   *providers.Method
+	// Bindings hold the parameter values, in the method's parameter order.
+	Bindings []Binding
+	// ParamColumns are bound parameters materialised as constant columns
+	// (those whose names are not response columns).
+	ParamColumns []providers.Param
+	// Limit > 0 stops pagination once that many items are in.
+	Limit int64
+	// Table is the materialised SQLite table name.
+	Table string
+	// Consumed are predicates the API applies that the rows cannot
+	// express; they are replaced by 1 in the SQLite text.
+	Consumed []*sqlfront.Conjunct
+	// Deps bind parameters from the rows of scans planned earlier.
+	Deps []DepBinding
+	// Subs bind parameters from IN subqueries over scans planned earlier.
+	Subs []SubBinding
+}
+
+// DepBinding binds a parameter to an expression over another scan's rows
+// (JOIN ... ON p.repo = r.name, or = json_extract(r.owner, '$.login')).
+type DepBinding struct {
+	Param    providers.Param
+	Source   *Scan
+	Expr     string
+	Conjunct *sqlfront.Conjunct
+}
+
+// SubBinding binds a parameter to the first column of an IN subquery.
+type SubBinding struct {
+	Param    providers.Param
+	SQL      string
+	Conjunct *sqlfront.Conjunct
+	Sources  []*Scan
+}
+
+// Dependent reports whether the scan's requests depend on other scans.
+func (s *Scan) Dependent() bool { return len(s.Deps) > 0 || len(s.Subs) > 0 }
+
+// TupleQuery is an SQLite query whose rows are parameter values for a
+// dependent scan: one column per parameter in Params.
+type TupleQuery struct {
+	Params []providers.Param
+	SQL    string
+}
+
+// TupleQueries groups the dependent bindings by source: one query per
+// source scan (so that owner and repo come from the same row) and one per
+// subquery.
+func (s *Scan) TupleQueries() []TupleQuery {
+	var out []TupleQuery
+	bySource := map[*Scan]int{}
+	var exprs [][]string
+	for _, d := range s.Deps {
+		i, ok := bySource[d.Source]
+		if !ok {
+			i = len(out)
+			bySource[d.Source] = i
+			out = append(out, TupleQuery{})
+			exprs = append(exprs, nil)
+		}
+		out[i].Params = append(out[i].Params, d.Param)
+		exprs[i] = append(exprs[i], d.Expr)
+	}
+	for i := range out {
+		var src *Scan
+		for sc, j := range bySource {
+			if j == i {
+				src = sc
+			}
+		}
+		out[i].SQL = "SELECT DISTINCT " + strings.Join(exprs[i], ", ") + " FROM " + quote(src.Table) + " AS " + quote(strings.ToLower(src.Ref.RefName()))
+	}
+	for _, sb := range s.Subs {
+		out = append(out, TupleQuery{Params: []providers.Param{sb.Param}, SQL: "SELECT DISTINCT * FROM (" + sb.SQL + ")"})
+	}
+	return out
+}
+
+func quote(s string) string { return `"` + strings.ReplaceAll(s, `"`, `""`) + `"` }
+
+// Binding is one parameter bound to one or more literal values.
+type Binding struct {
+	Param    providers.Param
+	Values   []string
+	Conjunct *sqlfront.Conjunct
+}
+
+// Calls expands the bindings into one parameter set per request (the
+// cartesian product of IN lists).
+func (s *Scan) Calls() []map[string]string {
+	calls := []map[string]string{{}}
+	for _, b := range s.Bindings {
+		vals := dedupe(b.Values)
+		next := make([]map[string]string, 0, len(calls)*len(vals))
+		for _, c := range calls {
+			for _, v := range vals {
+				m := make(map[string]string, len(c)+1)
+				for k, x := range c {
+					m[k] = x
+				}
+				m[b.Param.Name] = v
+				next = append(next, m)
+			}
+		}
+		calls = next
+	}
+	return calls
+}
+
+func dedupe(vs []string) []string {
+	seen := map[string]bool{}
+	var out []string
+	for _, v := range vs {
+		if !seen[v] {
+			seen[v] = true
+			out = append(out, v)
+		}
+	}
+	return out
+}
+
+// Columns returns the materialised table's columns: the method's response
+// columns, then the parameter columns.
+func (s *Scan) Columns() []providers.Column {
+	cols := make([]providers.Column, 0, len(s.Method.Columns)+len(s.ParamColumns)+1)
+	cols = append(cols, s.Method.Columns...)
+	if s.ValueColumn() {
+		cols = append(cols, providers.Column{Name: "value", Type: providers.TypeJSON})
+	}
+	for _, p := range s.ParamColumns {
+		t := p.Type
+		if t == "" {
+			t = providers.TypeText
+		}
+		cols = append(cols, providers.Column{Name: p.Name, Type: t})
+	}
+	return cols
+}
+
+// ValueColumn reports whether items are stored whole in one "value"
+// column: methods whose items are not objects with known properties
+// (string lists, free-form maps such as languages).
+func (s *Scan) ValueColumn() bool {
+	return len(s.Method.Columns) == 0 && s.Method.Shape != providers.ShapeNone
+}
+
+// EstimatedRequests is the number of first-page requests the scan makes.
+func (s *Scan) EstimatedRequests() int { return len(s.Calls()) }
+
+// String renders the plan, one line per scan, for EXPLAIN.
+func (p *Plan) String() string {
+	var b strings.Builder
+	total := 0
+	var dynamic []string
+	for i, s := range p.Scans {
+		fmt.Fprintf(&b, "%d. scan %s via %s (GET %s)", i+1, s.Ref, s.Method.Name, s.Method.Path)
+		var binds []string
+		for _, bd := range s.Bindings {
+			binds = append(binds, fmt.Sprintf("%s=%s", bd.Param.Name, strings.Join(quoteAll(dedupe(bd.Values)), "|")))
+		}
+		for _, d := range s.Deps {
+			binds = append(binds, fmt.Sprintf("%s from %s", d.Param.Name, strings.ReplaceAll(d.Expr, `"`, "")))
+		}
+		for _, sb := range s.Subs {
+			binds = append(binds, fmt.Sprintf("%s from (%s)", sb.Param.Name, sb.Conjunct.String()))
+		}
+		if len(binds) > 0 {
+			fmt.Fprintf(&b, " with %s", strings.Join(binds, ", "))
+		}
+		pages := ""
+		if s.Method.Paginated {
+			pages = " (+ further pages)"
+		}
+		if s.Dependent() {
+			var srcs []string
+			for _, d := range s.Deps {
+				srcs = appendOnce(srcs, d.Source.Ref.RefName())
+			}
+			if len(s.Subs) > 0 {
+				srcs = appendOnce(srcs, "subquery")
+			}
+			n := s.EstimatedRequests()
+			sym := "N(" + strings.Join(srcs, ",") + ")"
+			if n > 1 {
+				sym = fmt.Sprintf("%d x %s", n, sym)
+			}
+			dynamic = append(dynamic, sym)
+			fmt.Fprintf(&b, "; one request per distinct binding: %s%s", sym, pages)
+		} else {
+			n := s.EstimatedRequests()
+			total += n
+			fmt.Fprintf(&b, "; %d request(s)%s", n, pages)
+		}
+		if s.Limit > 0 {
+			fmt.Fprintf(&b, "; stops after %d rows", s.Limit)
+		}
+		b.WriteString("\n")
+	}
+	est := strconv.Itoa(total)
+	for _, d := range dynamic {
+		est += " + " + d
+	}
+	fmt.Fprintf(&b, "estimated requests: %s (first pages)\n", est)
+	fmt.Fprintf(&b, "sqlite: %s\n", p.SQL)
+	return b.String()
+}
+
+func appendOnce(xs []string, x string) []string {
+	for _, y := range xs {
+		if y == x {
+			return xs
+		}
+	}
+	return append(xs, x)
+}
+
+func quoteAll(vs []string) []string {
+	out := make([]string, len(vs))
+	for i, v := range vs {
+		out[i] = "'" + v + "'"
+	}
+	return out
+}

@@ -1,0 +1,226 @@
+package result
+
+import (
+	"bytes"
+	"encoding/csv"
+	"encoding/json"
+	"fmt"
+	"io"
+	"strconv"
+	"strings"
+)
+
+// Formats accepted by Write.
+var Formats = []string{"table", "json", "csv", "tsv", "line"}
+
+// Write renders r in the named format.
+func Write(w io.Writer, r *Result, format string, width int) error {
+	switch format {
+	case "", "table":
+		return WriteTable(w, r, width)
+	case "json":
+		return WriteJSON(w, r)
+	case "csv":
+		return WriteCSV(w, r)
+	case "tsv":
+		return WriteTSV(w, r)
+	case "line":
+		return WriteLines(w, r)
+	}
+	return fmt.Errorf("unknown output format %q (use %s)", format, strings.Join(Formats, ", "))
+}
+
+// Text renders one value for text formats: NULL is empty, booleans are
+// true/false, floats use the shortest exact form.
+func Text(v any) string {
+	switch x := v.(type) {
+	case nil:
+		return ""
+	case string:
+		return x
+	case int64:
+		return strconv.FormatInt(x, 10)
+	case float64:
+		return strconv.FormatFloat(x, 'g', -1, 64)
+	case bool:
+		if x {
+			return "true"
+		}
+		return "false"
+	case []byte:
+		return string(x)
+	}
+	return fmt.Sprint(v)
+}
+
+// WriteJSON writes an array of objects with keys in column order.
+func WriteJSON(w io.Writer, r *Result) error {
+	var b bytes.Buffer
+	b.WriteString("[")
+	for i, row := range r.Rows {
+		if i > 0 {
+			b.WriteString(",")
+		}
+		b.WriteString("\n  {")
+		for j, c := range r.Columns {
+			if j > 0 {
+				b.WriteString(", ")
+			}
+			k, _ := json.Marshal(c.Name)
+			b.Write(k)
+			b.WriteString(": ")
+			v, err := json.Marshal(JSONValue(c, row[j]))
+			if err != nil {
+				return err
+			}
+			b.Write(v)
+		}
+		b.WriteString("}")
+		if b.Len() > 1<<16 {
+			if _, err := w.Write(b.Bytes()); err != nil {
+				return err
+			}
+			b.Reset()
+		}
+	}
+	if len(r.Rows) > 0 {
+		b.WriteString("\n")
+	}
+	b.WriteString("]\n")
+	_, err := w.Write(b.Bytes())
+	return err
+}
+
+// WriteCSV writes RFC 4180 CSV with a header line.
+func WriteCSV(w io.Writer, r *Result) error {
+	cw := csv.NewWriter(w)
+	head := make([]string, len(r.Columns))
+	for i, c := range r.Columns {
+		head[i] = c.Name
+	}
+	if err := cw.Write(head); err != nil {
+		return err
+	}
+	rec := make([]string, len(r.Columns))
+	for _, row := range r.Rows {
+		for i, v := range row {
+			rec[i] = Text(v)
+		}
+		if err := cw.Write(rec); err != nil {
+			return err
+		}
+	}
+	cw.Flush()
+	return cw.Error()
+}
+
+// EscapeTSV escapes backslash, tab, newline and carriage return.
+func EscapeTSV(s string) string {
+	if !strings.ContainsAny(s, "\\\t\n\r") {
+		return s
+	}
+	var b strings.Builder
+	for i := 0; i < len(s); i++ {
+		switch s[i] {
+		case '\\':
+			b.WriteString(`\\`)
+		case '\t':
+			b.WriteString(`\t`)
+		case '\n':
+			b.WriteString(`\n`)
+		case '\r':
+			b.WriteString(`\r`)
+		default:
+			b.WriteByte(s[i])
+		}
+	}
+	return b.String()
+}
+
+// UnescapeTSV reverses EscapeTSV.
+func UnescapeTSV(s string) string {
+	if !strings.Contains(s, `\`) {
+		return s
+	}
+	var b strings.Builder
+	for i := 0; i < len(s); i++ {
+		if s[i] == '\\' && i+1 < len(s) {
+			switch s[i+1] {
+			case '\\':
+				b.WriteByte('\\')
+			case 't':
+				b.WriteByte('\t')
+			case 'n':
+				b.WriteByte('\n')
+			case 'r':
+				b.WriteByte('\r')
+			default:
+				b.WriteByte(s[i])
+				continue
+			}
+			i++
+			continue
+		}
+		b.WriteByte(s[i])
+	}
+	return b.String()
+}
+
+// TSVHeader is the header line of a TSV rendering (without newline).
+func TSVHeader(cols []Column) string {
+	names := make([]string, len(cols))
+	for i, c := range cols {
+		names[i] = EscapeTSV(c.Name)
+	}
+	return strings.Join(names, "\t")
+}
+
+// TSVRow renders one row (without newline); NULL is empty.
+func TSVRow(row []any) string {
+	cells := make([]string, len(row))
+	for i, v := range row {
+		cells[i] = EscapeTSV(Text(v))
+	}
+	return strings.Join(cells, "\t")
+}
+
+// WriteTSV writes a header line and one line per row.
+func WriteTSV(w io.Writer, r *Result) error {
+	var b bytes.Buffer
+	b.WriteString(TSVHeader(r.Columns))
+	b.WriteByte('\n')
+	for _, row := range r.Rows {
+		b.WriteString(TSVRow(row))
+		b.WriteByte('\n')
+		if b.Len() > 1<<16 {
+			if _, err := w.Write(b.Bytes()); err != nil {
+				return err
+			}
+			b.Reset()
+		}
+	}
+	_, err := w.Write(b.Bytes())
+	return err
+}
+
+// WriteLines writes one "column = value" line per cell, rows separated by
+// a blank line (sqlite3's .mode line, psql's \x).
+func WriteLines(w io.Writer, r *Result) error {
+	wide := 0
+	for _, c := range r.Columns {
+		if n := len(c.Name); n > wide {
+			wide = n
+		}
+	}
+	var b bytes.Buffer
+	for i, row := range r.Rows {
+		if i > 0 {
+			b.WriteByte('\n')
+		}
+		for j, c := range r.Columns {
+			fmt.Fprintf(&b, "%*s = %s\n", wide, c.Name, Text(row[j]))
+		}
+	}
+	_, err := w.Write(b.Bytes())
+	return err
+}

@@ -1,0 +1,23 @@
+// Package sqlfront is the SQL front end: it turns one statement of text into
+// a Statement value the planner can work with, and it produces the SQLite
+// text that finally runs over the materialised tables.
+//
+// The model: the user's text is parsed by the vitess SQL parser (MySQL
+// grammar) for validation and analysis, but what SQLite executes is the
+// user's own text with precise, token-position edits (three-part table
+// names replaced by materialised table names, consumed parameter
+// predicates replaced by 1). Regenerating SQL from the vitess AST would
+// silently change SQLite semantics (`||`, double-quoted identifiers), so it
+// is never done. Constructs on which the two dialects disagree about
+// statement boundaries (backslash escapes in strings, `#` comments, `/*!`
+// comments) are refused.
+//
+// Table names have three parts, provider.service.resource, optionally a
+// fourth naming a method (github.repos.repos.list_languages). The stock
+// grammar takes two parts, so the tokenizer finds the dotted names whose
+// first part is a known provider and the text handed to vitess carries one
+// quoted identifier per occurrence instead.
+//
+// sqlfront knows nothing of providers beyond their names, nothing of HTTP,
+// SQLite or MCP.
+package sqlfront

@@ -1,0 +1,645 @@
+package sqlfront
+
+import (
+	"fmt"
+	"regexp"
+	"strconv"
+	"strings"
+
+	"github.com/dolthub/vitess/go/vt/sqlparser"
+)
+
+// Query is an analysed SELECT (or UNION, or WITH ... SELECT).
+type Query struct {
+	text string // the original statement text
+	toks []token
+	AST  sqlparser.SelectStatement
+	// Tables are the provider tables the query reads, in text order.
+	Tables []*TableRef
+	// Root is the outermost scope; every TableRef belongs to one scope.
+	Root *Scope
+	// Limit is set when the query is a bare single-table scan with a
+	// literal LIMIT (no ORDER BY, GROUP BY, DISTINCT, aggregates, joins or
+	// subqueries): the count of rows the query can ever need, LIMIT plus
+	// OFFSET. Whether the WHERE clause allows pushing it is the planner's
+	// call (every conjunct must be consumed by the API).
+	Limit int64
+}
+
+// TableRef is one occurrence of a provider table in the query.
+type TableRef struct {
+	Index int
+	// Parts is provider, service, resource and optionally a method name.
+	Parts []string
+	// Alias is the alias as written, "" when none.
+	Alias      string
+	start, end int
+	Scope      *Scope
+}
+
+// Name is provider.service.resource.
+func (t *TableRef) Name() string { return strings.Join(t.Parts[:3], ".") }
+
+// MethodName is the explicit method of a four-part name, or "".
+func (t *TableRef) MethodName() string {
+	if len(t.Parts) > 3 {
+		return t.Parts[3]
+	}
+	return ""
+}
+
+// RefName is how SQL refers to the table: its alias, else its resource name.
+func (t *TableRef) RefName() string {
+	if t.Alias != "" {
+		return t.Alias
+	}
+	return t.Parts[2]
+}
+
+func (t *TableRef) String() string {
+	s := strings.Join(t.Parts, ".")
+	if t.Alias != "" {
+		s += " AS " + t.Alias
+	}
+	return s
+}
+
+// Scope is one SELECT: its provider tables and the top-level AND
+// conjuncts of its WHERE and JOIN ... ON clauses that could bind API
+// parameters.
+type Scope struct {
+	Parent    *Scope
+	Tables    []*TableRef
+	Conjuncts []*Conjunct
+	// Names are every table name or alias visible in the scope's FROM,
+	// provider tables or not (CTEs, derived tables, table functions).
+	Names []string
+	// WhereTerms counts the top-level AND terms of WHERE, recognised as
+	// conjuncts or not.
+	WhereTerms int
+}
+
+// Conjunct is a predicate `[q.]col = literal`, `[q.]col IN (literals)`,
+// `[q.]col = [r.]col2` or `[q.]col IN (SELECT ...)` at the top level of a
+// WHERE or ON clause.
+type Conjunct struct {
+	Qualifier, Column string
+	// Op is "=", "in", "col" (column equality), "expr" (column equals an
+	// expression over one other table) or "subquery" (column IN (SELECT)).
+	Op     string
+	Values []string
+	// RefQualifier and RefColumn are the other side of a column equality.
+	// For Op "expr" RefQualifier is the one table the other side's
+	// expression reads and RefExpr that expression as SQLite text (e.g.
+	// json_extract(r.owner, '$.login')).
+	RefQualifier, RefColumn string
+	RefExpr                 string
+	// Sub is the scope of an IN subquery.
+	Sub     *Scope
+	subNode *sqlparser.Subquery
+	subSpan [2]int // byte span of the subquery's text, without parentheses
+	expr    sqlparser.Expr
+	// InOn is true for conjuncts of a JOIN ... ON clause.
+	InOn bool
+}
+
+func (c *Conjunct) String() string {
+	return placeholderText.ReplaceAllString(sqlparser.String(c.expr), "$1")
+}
+
+var placeholderRe = regexp.MustCompile(`^(.+)#([0-9]+)$`)
+
+// findTables locates dotted provider table names in the token stream.
+func findTables(text string, toks []token, isProvider func(string) bool) []*TableRef {
+	var refs []*TableRef
+	for i := 0; i < len(toks); i++ {
+		t := toks[i]
+		if t.typ != sqlparser.ID || (i > 0 && toks[i-1].typ == '.') {
+			continue
+		}
+		// A back-quoted name with dots inside: `github.repos.repos`.
+		if strings.Contains(t.val, ".") {
+			parts := SplitLower(t.val)
+			if len(parts) >= 3 && len(parts) <= 4 && isProvider(parts[0]) {
+				refs = append(refs, &TableRef{Index: len(refs), Parts: parts, start: t.start, end: t.end})
+			}
+			continue
+		}
+		if !isProvider(strings.ToLower(t.val)) {
+			continue
+		}
+		parts, next, err := dottedName(text, toks, i)
+		if err != nil || len(parts) < 3 || len(parts) > 4 {
+			continue
+		}
+		refs = append(refs, &TableRef{Index: len(refs), Parts: parts, start: t.start, end: toks[next-1].end})
+		i = next - 1
+	}
+	return refs
+}
+
+// SplitLower splits a dotted name into lower-cased parts.
+func SplitLower(s string) []string {
+	parts := strings.Split(s, ".")
+	for i := range parts {
+		parts[i] = strings.ToLower(strings.TrimSpace(parts[i]))
+	}
+	return parts
+}
+
+// withPlaceholders returns text[start:end] with each table name inside it
+// replaced by its placeholder.
+func withPlaceholders(text string, refs []*TableRef, start, end int) string {
+	var b strings.Builder
+	pos := start
+	for _, r := range refs {
+		if r.start < start || r.end > end {
+			continue
+		}
+		b.WriteString(text[pos:r.start])
+		b.WriteString(placeholder(r))
+		pos = r.end
+	}
+	b.WriteString(text[pos:end])
+	return b.String()
+}
+
+// findSubquery locates the text of a subquery: a parenthesised SELECT or
+// WITH whose own parse prints like the node.
+func (q *Query) findSubquery(node *sqlparser.Subquery) [2]int {
+	want := sqlparser.String(node.Select)
+	toks := q.toks
+	for i := 0; i+1 < len(toks); i++ {
+		if toks[i].typ != '(' {
+			continue
+		}
+		w := strings.ToLower(toks[i+1].raw(q.text))
+		if w != "select" && w != "with" {
+			continue
+		}
+		depth := 0
+		for j := i; j < len(toks); j++ {
+			switch toks[j].typ {
+			case '(':
+				depth++
+			case ')':
+				depth--
+			}
+			if depth == 0 {
+				span := [2]int{toks[i+1].start, toks[j-1].end}
+				st, err := sqlparser.Parse(withPlaceholders(q.text, q.Tables, span[0], span[1]))
+				if err == nil && sqlparser.String(st) == want {
+					return span
+				}
+				break
+			}
+		}
+	}
+	return [2]int{-1, -1}
+}
+
+func placeholder(r *TableRef) string {
+	return "`" + strings.Join(r.Parts, ".") + "#" + strconv.Itoa(r.Index) + "`"
+}
+
+func parseQuery(text string, toks []token, isProvider func(string) bool) (*Query, error) {
+	if len(toks) == 0 {
+		return nil, &Error{Pos: -1, Msg: "EXPLAIN needs a SELECT statement"}
+	}
+	start, end := toks[0].start, toks[len(toks)-1].end
+	refs := findTables(text, toks, isProvider)
+	// The text vitess parses: the statement with each table name replaced
+	// by one quoted identifier that carries its occurrence index.
+	vtext := withPlaceholders(text, refs, start, end)
+	ast, err := sqlparser.Parse(vtext)
+	if err != nil {
+		msg := err.Error()
+		if i := strings.Index(msg, "syntax error"); i >= 0 {
+			msg = msg[i:]
+		}
+		msg = strings.TrimSpace(placeholderText.ReplaceAllString(msg, "$1"))
+		return nil, &Error{Pos: -1, Msg: msg + hintFor(vtext)}
+	}
+	sel, ok := ast.(sqlparser.SelectStatement)
+	if !ok {
+		return nil, &Error{Pos: toks[0].start, Msg: "only read-only SELECT statements can run here"}
+	}
+	q := &Query{text: text, toks: toks, AST: sel, Tables: refs}
+	a := &analyser{q: q, byIndex: map[int]*TableRef{}, subScopes: map[*sqlparser.Subquery]*Scope{}}
+	for _, r := range refs {
+		a.byIndex[r.Index] = r
+	}
+	q.Root = &Scope{}
+	if err := a.statement(sel, q.Root); err != nil {
+		return nil, err
+	}
+	for _, c := range a.subConjs {
+		c.Sub = a.subScopes[c.subNode]
+		c.subSpan = q.findSubquery(c.subNode)
+	}
+	for _, r := range refs {
+		if r.Scope == nil {
+			return nil, &Error{Pos: r.start, Msg: fmt.Sprintf("%s can only be used as a table in FROM or JOIN", strings.Join(r.Parts, "."))}
+		}
+	}
+	q.Limit = simpleLimit(sel, q)
+	return q, nil
+}
+
+var placeholderText = regexp.MustCompile("`?([a-z0-9_.]+)#[0-9]+`?")
+
+func hintFor(s string) string {
+	l := strings.ToLower(s)
+	switch {
+	case strings.Contains(l, " as integer") || strings.Contains(l, " as real") || strings.Contains(l, " as text"):
+		return " (the parser follows MySQL's CAST types: use CAST(x AS SIGNED), CAST(x AS DECIMAL) or CAST(x AS CHAR))"
+	case strings.Contains(l, " glob "):
+		return " (GLOB is not supported; use LIKE)"
+	case strings.Contains(l, "nulls first") || strings.Contains(l, "nulls last"):
+		return " (NULLS FIRST/LAST is not supported; order by (x IS NULL), x instead)"
+	}
+	return ""
+}
+
+type analyser struct {
+	q         *Query
+	byIndex   map[int]*TableRef
+	subScopes map[*sqlparser.Subquery]*Scope
+	subConjs  []*Conjunct
+}
+
+func (a *analyser) statement(s sqlparser.SelectStatement, scope *Scope) error {
+	switch n := s.(type) {
+	case *sqlparser.Select:
+		if n.Into != nil {
+			return &Error{Pos: -1, Msg: "SELECT ... INTO is not allowed"}
+		}
+		if n.Lock != "" {
+			return &Error{Pos: -1, Msg: "locking clauses are not allowed"}
+		}
+		return a.selectStmt(n, scope)
+	case *sqlparser.SetOp:
+		if n.Into != nil {
+			return &Error{Pos: -1, Msg: "SELECT ... INTO is not allowed"}
+		}
+		if err := a.with(n.With, scope); err != nil {
+			return err
+		}
+		if err := a.statement(n.Left, &Scope{Parent: scope}); err != nil {
+			return err
+		}
+		if err := a.statement(n.Right, &Scope{Parent: scope}); err != nil {
+			return err
+		}
+		return a.exprs(scope, n.OrderBy, n.Limit)
+	case *sqlparser.ParenSelect:
+		return a.statement(n.Select, scope)
+	}
+	return &Error{Pos: -1, Msg: fmt.Sprintf("unsupported query form %T", s)}
+}
+
+func (a *analyser) with(w *sqlparser.With, scope *Scope) error {
+	if w == nil {
+		return nil
+	}
+	for _, cte := range w.Ctes {
+		if sq, ok := cte.AliasedTableExpr.Expr.(*sqlparser.Subquery); ok {
+			if err := a.statement(sq.Select, &Scope{Parent: scope}); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+func (a *analyser) selectStmt(sel *sqlparser.Select, scope *Scope) error {
+	if err := a.with(sel.With, scope); err != nil {
+		return err
+	}
+	for _, te := range sel.From {
+		if err := a.tableExpr(te, scope); err != nil {
+			return err
+		}
+	}
+	if sel.Where != nil {
+		terms := splitAnd(sel.Where.Expr)
+		scope.WhereTerms = len(terms)
+		for _, e := range terms {
+			a.conjunct(e, scope, false)
+		}
+	}
+	return a.exprs(scope, sel.SelectExprs, sel.Where, sel.GroupBy, sel.Having, sel.OrderBy, sel.Limit)
+}
+
+// exprs finds subqueries in expressions and analyses each in its own scope.
+func (a *analyser) exprs(scope *Scope, nodes ...sqlparser.SQLNode) error {
+	var firstErr error
+	visit := func(node sqlparser.SQLNode) (bool, error) {
+		if sq, ok := node.(*sqlparser.Subquery); ok {
+			if err := a.subquery(sq, scope); err != nil && firstErr == nil {
+				firstErr = err
+			}
+			return false, nil
+		}
+		return true, nil
+	}
+	for _, n := range nodes {
+		if n == nil || isNilNode(n) {
+			continue
+		}
+		_ = sqlparser.Walk(visit, n)
+	}
+	return firstErr
+}
+
+func isNilNode(n sqlparser.SQLNode) bool {
+	switch v := n.(type) {
+	case *sqlparser.Where:
+		return v == nil
+	case *sqlparser.Limit:
+		return v == nil
+	}
+	return false
+}
+
+func (a *analyser) subquery(sq *sqlparser.Subquery, scope *Scope) error {
+	child := &Scope{Parent: scope}
+	a.subScopes[sq] = child
+	return a.statement(sq.Select, child)
+}
+
+func (a *analyser) tableExpr(te sqlparser.TableExpr, scope *Scope) error {
+	switch n := te.(type) {
+	case *sqlparser.AliasedTableExpr:
+		switch e := n.Expr.(type) {
+		case sqlparser.TableName:
+			name := e.Name.String()
+			alias := n.As.String()
+			if m := placeholderRe.FindStringSubmatch(name); m != nil && e.DbQualifier.IsEmpty() {
+				idx, _ := strconv.Atoi(m[2])
+				if r := a.byIndex[idx]; r != nil {
+					r.Alias = alias
+					r.Scope = scope
+					scope.Tables = append(scope.Tables, r)
+					scope.Names = append(scope.Names, strings.ToLower(r.RefName()))
+					return nil
+				}
+			}
+			if alias != "" {
+				scope.Names = append(scope.Names, strings.ToLower(alias))
+			} else {
+				scope.Names = append(scope.Names, strings.ToLower(name))
+			}
+		case *sqlparser.Subquery:
+			scope.Names = append(scope.Names, strings.ToLower(n.As.String()))
+			return a.subquery(e, scope)
+		}
+		return nil
+	case *sqlparser.JoinTableExpr:
+		if err := a.tableExpr(n.LeftExpr, scope); err != nil {
+			return err
+		}
+		if err := a.tableExpr(n.RightExpr, scope); err != nil {
+			return err
+		}
+		if n.Condition.On != nil {
+			for _, e := range splitAnd(n.Condition.On) {
+				a.conjunct(e, scope, true)
+			}
+			return a.exprs(scope, n.Condition.On)
+		}
+		return nil
+	case *sqlparser.ParenTableExpr:
+		for _, t := range n.Exprs {
+			if err := a.tableExpr(t, scope); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
+	// Table functions and other forms: look for subqueries inside.
+	return a.exprs(scope, te)
+}
+
+func splitAnd(e sqlparser.Expr) []sqlparser.Expr {
+	switch n := e.(type) {
+	case *sqlparser.AndExpr:
+		return append(splitAnd(n.Left), splitAnd(n.Right)...)
+	case *sqlparser.ParenExpr:
+		if _, ok := n.Expr.(*sqlparser.AndExpr); ok {
+			return splitAnd(n.Expr)
+		}
+	}
+	return []sqlparser.Expr{e}
+}
+
+// conjunct records a predicate that could bind an API parameter.
+func (a *analyser) conjunct(e sqlparser.Expr, scope *Scope, inOn bool) {
+	for {
+		p, ok := e.(*sqlparser.ParenExpr)
+		if !ok {
+			break
+		}
+		e = p.Expr
+	}
+	cmp, ok := e.(*sqlparser.ComparisonExpr)
+	if !ok || cmp.Escape != nil {
+		return
+	}
+	c := &Conjunct{expr: cmp, InOn: inOn}
+	switch cmp.Operator {
+	case sqlparser.EqualStr:
+		left, lok := cmp.Left.(*sqlparser.ColName)
+		right, rok := cmp.Right.(*sqlparser.ColName)
+		switch {
+		case lok && rok:
+			c.Qualifier, c.Column = qualCol(left)
+			c.RefQualifier, c.RefColumn = qualCol(right)
+			c.RefExpr = quoteIdent(c.RefQualifier) + "." + quoteIdent(c.RefColumn)
+			c.Op = "col"
+		case lok:
+			if v, ok := literal(cmp.Right); ok {
+				c.Qualifier, c.Column, c.Op, c.Values = qualOf(left), colOf(left), "=", []string{v}
+			} else if q, text, ok := refExpr(cmp.Right); ok && q != qualOf(left) {
+				c.Qualifier, c.Column, c.Op, c.RefQualifier, c.RefExpr = qualOf(left), colOf(left), "expr", q, text
+			} else {
+				return
+			}
+		case rok:
+			if v, ok := literal(cmp.Left); ok {
+				c.Qualifier, c.Column, c.Op, c.Values = qualOf(right), colOf(right), "=", []string{v}
+			} else if q, text, ok := refExpr(cmp.Left); ok && q != qualOf(right) {
+				c.Qualifier, c.Column, c.Op, c.RefQualifier, c.RefExpr = qualOf(right), colOf(right), "expr", q, text
+			} else {
+				return
+			}
+		default:
+			return
+		}
+	case sqlparser.InStr:
+		col, ok := cmp.Left.(*sqlparser.ColName)
+		if !ok {
+			return
+		}
+		c.Qualifier, c.Column = qualCol(col)
+		switch r := cmp.Right.(type) {
+		case sqlparser.ValTuple:
+			for _, x := range r {
+				v, ok := literal(x)
+				if !ok {
+					return
+				}
+				c.Values = append(c.Values, v)
+			}
+			c.Op = "in"
+		case *sqlparser.Subquery:
+			// The subquery's scope is made when expressions are walked;
+			// parseQuery links it afterwards.
+			c.Op, c.subNode = "subquery", r
+		default:
+			return
+		}
+	default:
+		return
+	}
+	if c.Op == "subquery" {
+		a.subConjs = append(a.subConjs, c)
+	}
+	scope.Conjuncts = append(scope.Conjuncts, c)
+}
+
+func qualCol(c *sqlparser.ColName) (string, string) { return qualOf(c), colOf(c) }
+
+func qualOf(c *sqlparser.ColName) string {
+	q := c.Qualifier.Name.String()
+	if m := placeholderRe.FindStringSubmatch(q); m != nil {
+		parts := SplitLower(m[1])
+		return parts[len(parts)-1]
+	}
+	return strings.ToLower(q)
+}
+
+func colOf(c *sqlparser.ColName) string { return strings.ToLower(c.Name.String()) }
+
+// refExpr accepts an expression made only of qualified column references
+// to one table, function calls and plain literals (e.g.
+// json_extract(r.owner, '$.login')), and returns that table's name and the
+// expression as SQLite text. Anything else is not a binding source.
+func refExpr(e sqlparser.Expr) (string, string, bool) {
+	qual := ""
+	ok := true
+	var b strings.Builder
+	var render func(e sqlparser.Expr)
+	render = func(e sqlparser.Expr) {
+		switch n := e.(type) {
+		case *sqlparser.ColName:
+			q := qualOf(n)
+			if q == "" || (qual != "" && q != qual) {
+				ok = false
+				return
+			}
+			qual = q
+			b.WriteString(quoteIdent(q) + "." + quoteIdent(colOf(n)))
+		case *sqlparser.SQLVal:
+			switch n.Type {
+			case sqlparser.StrVal:
+				b.WriteString("'" + strings.ReplaceAll(string(n.Val), "'", "''") + "'")
+			case sqlparser.IntVal, sqlparser.FloatVal:
+				b.Write(n.Val)
+			default:
+				ok = false
+			}
+		case *sqlparser.FuncExpr:
+			if n.Distinct || n.Over != nil || !n.Qualifier.IsEmpty() || n.IsAggregate() {
+				ok = false
+				return
+			}
+			b.WriteString(n.Name.Lowered() + "(")
+			for i, a := range n.Exprs {
+				ae, isAliased := a.(*sqlparser.AliasedExpr)
+				if !isAliased {
+					ok = false
+					return
+				}
+				if i > 0 {
+					b.WriteString(", ")
+				}
+				render(ae.Expr)
+			}
+			b.WriteString(")")
+		default:
+			ok = false
+		}
+	}
+	render(e)
+	return qual, b.String(), ok && qual != ""
+}
+
+// literal returns the text value of a literal expression.
+func literal(e sqlparser.Expr) (string, bool) {
+	switch v := e.(type) {
+	case *sqlparser.SQLVal:
+		switch v.Type {
+		case sqlparser.StrVal, sqlparser.IntVal, sqlparser.FloatVal:
+			return string(v.Val), true
+		}
+	case sqlparser.BoolVal:
+		if v {
+			return "true", true
+		}
+		return "false", true
+	}
+	return "", false
+}
+
+// simpleLimit returns LIMIT+OFFSET for a bare single-table scan, else 0.
+func simpleLimit(s sqlparser.SelectStatement, q *Query) int64 {
+	sel, ok := s.(*sqlparser.Select)
+	if !ok || sel.Limit == nil || sel.With != nil || len(q.Tables) != 1 || len(sel.From) != 1 {
+		return 0
+	}
+	if _, ok := sel.From[0].(*sqlparser.AliasedTableExpr); !ok || q.Tables[0].Scope != q.Root {
+		return 0
+	}
+	if sel.QueryOpts.Distinct || len(sel.GroupBy) > 0 || sel.Having != nil || len(sel.OrderBy) > 0 || len(sel.Window) > 0 {
+		return 0
+	}
+	agg := false
+	_ = sqlparser.Walk(func(node sqlparser.SQLNode) (bool, error) {
+		switch n := node.(type) {
+		case *sqlparser.FuncExpr:
+			if n.IsAggregate() || n.Over != nil || n.Name.Lowered() == "total" {
+				agg = true
+			}
+		case *sqlparser.GroupConcatExpr, *sqlparser.Subquery:
+			agg = true
+		}
+		return !agg, nil
+	}, sel.SelectExprs, sel.Where)
+	if agg {
+		return 0
+	}
+	count, ok := intLiteral(sel.Limit.Rowcount)
+	if !ok {
+		return 0
+	}
+	offset := int64(0)
+	if sel.Limit.Offset != nil {
+		if offset, ok = intLiteral(sel.Limit.Offset); !ok {
+			return 0
+		}
+	}
+	if count <= 0 {
+		return 0
+	}
+	return count + offset
+}
+
+func intLiteral(e sqlparser.Expr) (int64, bool) {
+	v, ok := e.(*sqlparser.SQLVal)
+	if !ok || v.Type != sqlparser.IntVal {
+		return 0, false
+	}
+	n, err := strconv.ParseInt(string(v.Val), 10, 64)
+	return n, err == nil && n >= 0
+}

@@ -1,0 +1,225 @@
+package sqlfront
+
+import (
+	"strings"
+	"testing"
+)
+
+func isGH(s string) bool { return s == "github" }
+
+func TestParseRewritesThreePartNames(t *testing.T) {
+	st, err := Parse("SELECT r.name FROM github.repos.repos r JOIN github.orgs.members AS m ON m.login = r.name WHERE r.org = 'acme' AND m.org IN ('acme', 'b')", isGH)
+	if err != nil {
+		t.Fatal(err)
+	}
+	q := st.Query
+	if len(q.Tables) != 2 {
+		t.Fatalf("tables = %d", len(q.Tables))
+	}
+	if q.Tables[0].Name() != "github.repos.repos" || q.Tables[0].Alias != "r" || q.Tables[1].Alias != "m" {
+		t.Fatalf("tables: %v %v", q.Tables[0], q.Tables[1])
+	}
+	var got []string
+	for _, c := range q.Root.Conjuncts {
+		got = append(got, c.Op+":"+c.Qualifier+"."+c.Column+"="+strings.Join(c.Values, "|"))
+	}
+	want := "col:m.login=,=:r.org=acme,in:m.org=acme|b"
+	if strings.Join(got, ",") != want {
+		t.Fatalf("conjuncts %v, want %s", got, want)
+	}
+	sql, err := q.SQLite(map[int]string{0: "t0", 1: "t1"}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := `SELECT r.name FROM "t0" r JOIN "t1" AS m ON m.login = r.name WHERE r.org = 'acme' AND m.org IN ('acme', 'b')`; sql != want {
+		t.Fatalf("sqlite:\n%s\nwant\n%s", sql, want)
+	}
+}
+
+func TestSQLiteKeepsUserTextAndAddsAlias(t *testing.T) {
+	st, err := Parse(`select "name" || '-x', repos.id from github.repos.repos where org = 'acme' and name like 'a%';`, isGH)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sql, err := st.Query.SQLite(map[int]string{0: "t0"}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// || stays string concatenation and "name" an identifier: the text is
+	// the user's own, only the table name changed.
+	want := `select "name" || '-x', repos.id from "t0" AS "repos" where org = 'acme' and name like 'a%'`
+	if sql != want {
+		t.Fatalf("got  %s\nwant %s", sql, want)
+	}
+}
+
+func TestConsumedPredicateBecomesTrue(t *testing.T) {
+	st, err := Parse("SELECT name FROM github.repos.repos WHERE owner = 'acme' AND repo = 'x' AND (owner = 'acme') IS NOT NULL", isGH)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var owner []*Conjunct
+	for _, c := range st.Query.Root.Conjuncts {
+		if c.Column == "owner" {
+			owner = append(owner, c)
+		}
+	}
+	// owner = 'acme' appears twice; only one is a binding: ambiguous.
+	if _, err := st.Query.SQLite(map[int]string{0: "t0"}, owner); err == nil {
+		t.Fatal("want an ambiguity error")
+	}
+	st, _ = Parse("SELECT name FROM github.repos.repos WHERE 'acme' = owner AND repo = 'x'", isGH)
+	sql, err := st.Query.SQLite(map[int]string{0: "t0"}, st.Query.Root.Conjuncts[:1])
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := `SELECT name FROM "t0" AS "repos" WHERE 1 AND repo = 'x'`; sql != want {
+		t.Fatalf("got %s", sql)
+	}
+}
+
+func TestLimitPushdownShape(t *testing.T) {
+	cases := map[string]int64{
+		"SELECT * FROM github.repos.repos WHERE org='a' LIMIT 5":                  5,
+		"SELECT * FROM github.repos.repos WHERE org='a' LIMIT 5 OFFSET 10":        15,
+		"SELECT * FROM github.repos.repos WHERE org='a' ORDER BY name LIMIT 5":    0,
+		"SELECT count(*) FROM github.repos.repos WHERE org='a' LIMIT 5":           0,
+		"SELECT DISTINCT name FROM github.repos.repos WHERE org='a' LIMIT 5":      0,
+		"SELECT name FROM github.repos.repos WHERE org='a' GROUP BY name LIMIT 5": 0,
+		"SELECT name FROM github.repos.repos WHERE org='a'":                       0,
+	}
+	for q, want := range cases {
+		st, err := Parse(q, isGH)
+		if err != nil {
+			t.Fatalf("%s: %v", q, err)
+		}
+		if st.Query.Limit != want {
+			t.Errorf("%s: limit %d, want %d", q, st.Query.Limit, want)
+		}
+	}
+}
+
+func TestDiscoveryStatements(t *testing.T) {
+	cases := []struct {
+		q      string
+		kind   Kind
+		target string
+		like   string
+	}{
+		{"SHOW PROVIDERS", KindShowProviders, "", ""},
+		{"show services in github", KindShowServices, "github", ""},
+		{"SHOW RESOURCES IN github.repos LIKE '%rep%';", KindShowResources, "github.repos", "%rep%"},
+		{"SHOW METHODS IN github.repos.repos", KindShowMethods, "github.repos.repos", ""},
+		{"DESCRIBE github.users.keys", KindDescribe, "github.users.keys", ""},
+		{"desc extended `github.repos.repos`", KindDescribe, "github.repos.repos", ""},
+	}
+	for _, c := range cases {
+		st, err := Parse(c.q, isGH)
+		if err != nil {
+			t.Fatalf("%s: %v", c.q, err)
+		}
+		if st.Kind != c.kind || strings.Join(st.Target, ".") != c.target || st.Like != c.like {
+			t.Errorf("%s: got %v %v %q", c.q, st.Kind, st.Target, st.Like)
+		}
+	}
+}
+
+func TestRefusals(t *testing.T) {
+	cases := map[string]string{
+		"DELETE FROM github.repos.repos":                      "not allowed",
+		"SELECT 1; SELECT 2":                                  "one statement",
+		"SELECT 1; DROP TABLE x":                              "one statement",
+		"INSERT INTO t VALUES (1)":                            "not allowed",
+		"SELECT * FROM t WHERE a = 'x\\' ; DROP TABLE t; --'": "backslash",
+		"SELECT 1 # comment":                                  "'#' comments",
+		"SELECT /*! 1 */ 2":                                   "'/*!'",
+		"SELECT * FROM github.repos.repos WHERE":              "syntax error",
+		"":                                                    "empty statement",
+		"SELECT cast(id as integer) FROM github.repos.repos":      "CAST(x AS SIGNED)",
+		"SELECT github.repos.repos FROM t":                        "only be used as a table",
+		"SELECT 1 INTO OUTFILE '/tmp/x'":                          "",
+		"SELECT \x00":                                             "NUL",
+		"SELECT '\xff'":                                           "UTF-8",
+		"SHOW TABLES":                                             "unknown SHOW",
+		"SELECT * FROM github.repos.repos FOR UPDATE":             "locking",
+		strings.Repeat("SELECT 1 UNION ", 30000) + "SELECT 1":     "limit",
+		"PRAGMA writable_schema = 1":                              "not allowed",
+		"ATTACH DATABASE '/tmp/x' AS x":                           "not allowed",
+		"WITH x AS (SELECT 1) DELETE FROM t":                      "",
+		"EXPLAIN":                                                 "EXPLAIN needs",
+		"SELECT * FROM github.repos.repos.list_for_org.extra.x z": "",
+	}
+	for q, want := range cases {
+		_, err := Parse(q, isGH)
+		if err == nil {
+			t.Errorf("%.60q: no error", q)
+			continue
+		}
+		if !strings.Contains(err.Error(), want) {
+			t.Errorf("%.60q: error %q does not mention %q", q, err, want)
+		}
+	}
+}
+
+func TestSubqueryScopes(t *testing.T) {
+	st, err := Parse("SELECT * FROM github.pulls.pulls p WHERE p.owner = 'acme' AND p.repo IN (SELECT name FROM github.repos.repos WHERE org = 'acme')", isGH)
+	if err != nil {
+		t.Fatal(err)
+	}
+	q := st.Query
+	if q.Tables[0].Scope != q.Root || q.Tables[1].Scope == q.Root || q.Tables[1].Scope.Parent != q.Root {
+		t.Fatal("subquery table not in a child scope")
+	}
+	var sub *Conjunct
+	for _, c := range q.Root.Conjuncts {
+		if c.Op == "subquery" {
+			sub = c
+		}
+	}
+	if sub == nil || sub.Sub != q.Tables[1].Scope {
+		t.Fatalf("IN subquery conjunct not linked to its scope: %+v", sub)
+	}
+}
+
+func FuzzParse(f *testing.F) {
+	for _, s := range []string{
+		"SELECT name FROM github.repos.repos WHERE org = 'acme' LIMIT 5",
+		"SHOW RESOURCES IN github.repos LIKE '%a%'",
+		"SELECT a.b FROM github.repos.repos a JOIN github.orgs.members m ON m.login = a.name",
+		"WITH x AS (SELECT 1) SELECT * FROM x",
+		"DESCRIBE github.repos.repos",
+		"SELECT '\\'",
+	} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		st, err := Parse(s, isGH)
+		if err != nil || st.Query == nil {
+			return
+		}
+		names := map[int]string{}
+		for _, r := range st.Query.Tables {
+			names[r.Index] = "t"
+		}
+		_, _ = st.Query.SQLite(names, nil)
+	})
+}
+
+func TestTokenSpans(t *testing.T) {
+	for _, q := range []string{
+		"select x'ab', 0x1F, b'101', `weird name`, 'it''s' from t where a is not null for update",
+		"select a from t where b not in (1,2) and c is not null order by a",
+	} {
+		toks, err := tokenize(q)
+		if err != nil {
+			t.Fatalf("%s: %v", q, err)
+		}
+		prev := 0
+		for _, tk := range toks {
+			if tk.start < prev || tk.end < tk.start {
+				t.Fatalf("%s: bad span %+v", q, tk)
+			}
+			prev = tk.end
+		}
+	}
+}

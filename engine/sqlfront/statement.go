@@ -1,0 +1,112 @@
+package sqlfront
+
+import (
+	"fmt"
+	"strings"
+)
+
+// MaxStatementBytes bounds the size of one statement.
+const MaxStatementBytes = 256 << 10
+
+// Kind says what a statement asks for.
+type Kind int
+
+// Statement kinds.
+const (
+	KindSelect Kind = iota + 1
+	KindShowProviders
+	KindShowServices
+	KindShowResources
+	KindShowMethods
+	KindDescribe
+	KindExplain
+)
+
+func (k Kind) String() string {
+	switch k {
+	case KindSelect:
+		return "SELECT"
+	case KindShowProviders:
+		return "SHOW PROVIDERS"
+	case KindShowServices:
+		return "SHOW SERVICES"
+	case KindShowResources:
+		return "SHOW RESOURCES"
+	case KindShowMethods:
+		return "SHOW METHODS"
+	case KindDescribe:
+		return "DESCRIBE"
+	case KindExplain:
+		return "EXPLAIN"
+	}
+	return "UNKNOWN"
+}
+
+// Statement is one parsed statement.
+type Statement struct {
+	Kind Kind
+	Text string
+	// Target is the dotted name a discovery statement is about
+	// (provider, provider.service or provider.service.resource), split.
+	Target []string
+	// Like is the LIKE pattern of a SHOW statement, if any.
+	Like    string
+	HasLike bool
+	// Query is the analysed query of a SELECT or EXPLAIN.
+	Query *Query
+}
+
+// Parse reads one statement. isProvider tells which first name parts are
+// provider names (so that dotted table names can be recognised).
+func Parse(text string, isProvider func(string) bool) (*Statement, error) {
+	if len(text) > MaxStatementBytes {
+		return nil, &Error{Pos: -1, Msg: fmt.Sprintf("statement is %d bytes; the limit is %d", len(text), MaxStatementBytes)}
+	}
+	if strings.IndexByte(text, 0) >= 0 {
+		return nil, &Error{Pos: strings.IndexByte(text, 0), Msg: "statement contains a NUL byte"}
+	}
+	if !validUTF8(text) {
+		return nil, &Error{Pos: -1, Msg: "statement is not valid UTF-8"}
+	}
+	all, err := tokenize(text)
+	if err != nil {
+		return nil, err
+	}
+	if err := checkDialect(text, all); err != nil {
+		return nil, err
+	}
+	all, err = trimStatement(all)
+	if err != nil {
+		return nil, err
+	}
+	toks := code(all)
+	if len(toks) == 0 {
+		return nil, &Error{Pos: -1, Msg: "empty statement"}
+	}
+	st := &Statement{Text: text}
+	first := strings.ToLower(toks[0].raw(text))
+	switch first {
+	case "show", "describe", "desc":
+		if err := parseDiscovery(st, text, toks); err != nil {
+			return nil, err
+		}
+		return st, nil
+	case "explain":
+		q, err := parseQuery(text, toks[1:], isProvider)
+		if err != nil {
+			return nil, err
+		}
+		st.Kind, st.Query = KindExplain, q
+		return st, nil
+	case "select", "with", "(":
+		q, err := parseQuery(text, toks, isProvider)
+		if err != nil {
+			return nil, err
+		}
+		st.Kind, st.Query = KindSelect, q
+		return st, nil
+	}
+	return nil, &Error{Pos: toks[0].start, Msg: fmt.Sprintf("%s statements are not allowed: only read-only SELECT, SHOW, DESCRIBE and EXPLAIN run here", strings.ToUpper(first))}
+}
+
+func validUTF8(s string) bool { return strings.ToValidUTF8(s, "\uFFFD") == s }

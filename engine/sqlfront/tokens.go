@@ -1,0 +1,156 @@
+package sqlfront
+
+import (
+	"strings"
+
+	"github.com/dolthub/vitess/go/vt/sqlparser"
+)
+
+// token is one lexical token with its byte span in the original text.
+type token struct {
+	typ        int
+	val        string
+	start, end int
+}
+
+func (t token) raw(text string) string { return text[t.start:t.end] }
+
+// isWord reports whether the token's raw text is a bare or back-quoted
+// word: an identifier or a keyword (after a dot, MySQL keywords are names).
+func (t token) isWord(text string) bool {
+	if t.typ == sqlparser.ID {
+		return true
+	}
+	r := t.raw(text)
+	if r == "" {
+		return false
+	}
+	for i, c := range r {
+		if !(c == '_' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || i > 0 && c >= '0' && c <= '9') {
+			return false
+		}
+	}
+	return true
+}
+
+func isSpace(c byte) bool {
+	return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v'
+}
+
+// tokenize scans the whole text, comments included.
+func tokenize(text string) ([]token, error) {
+	tkn := sqlparser.NewStringTokenizer(text)
+	tkn.AllowComments = true
+	var out []token
+	prevEnd := 0
+	for {
+		typ, val := tkn.Scan()
+		if typ == 0 {
+			return out, nil
+		}
+		s := tkn.OldPosition - 1
+		if s < 0 {
+			s = 0
+		}
+		for s < len(text) && isSpace(text[s]) {
+			s++
+		}
+		e := tkn.Position - 1
+		if e > len(text) {
+			e = len(text)
+		}
+		for e > s && isSpace(text[e-1]) {
+			e--
+		}
+		if !plausible(text, typ, string(val), s, e, prevEnd) {
+			// The tokenizer reports stale positions for tokens it read
+			// ahead (NOT NULL, FOR UPDATE): those are plain words, so
+			// find them after the previous token.
+			s = prevEnd
+			for s < len(text) && isSpace(text[s]) {
+				s++
+			}
+			if len(val) == 0 || !strings.HasPrefix(strings.ToLower(text[s:]), strings.ToLower(string(val))) {
+				// Only MySQL's executable comments (/*! ... */) are
+				// scanned out of order otherwise; SQLite ignores them.
+				return nil, &Error{Pos: prevEnd, Msg: "'/*!' version comments are not supported"}
+			}
+			e = s + len(val)
+		}
+		prevEnd = e
+		if typ == sqlparser.LEX_ERROR {
+			return nil, &Error{Pos: s, Msg: "cannot read the statement near " + quoteExcerpt(text[s:]) + ": check quotes and special characters"}
+		}
+		out = append(out, token{typ: typ, val: string(val), start: s, end: e})
+	}
+}
+
+// plausible checks a token's reported span against its value.
+func plausible(text string, typ int, val string, s, e, prevEnd int) bool {
+	if s < prevEnd || e < s {
+		return false
+	}
+	switch typ {
+	case sqlparser.STRING, sqlparser.COMMENT, sqlparser.HEX, sqlparser.HEXNUM, sqlparser.BIT_LITERAL, sqlparser.VALUE_ARG, sqlparser.LIST_ARG:
+		return true
+	}
+	if val == "" {
+		return true
+	}
+	raw := text[s:e]
+	if strings.EqualFold(raw, val) {
+		return true
+	}
+	return typ == sqlparser.ID && strings.HasPrefix(raw, "`")
+}
+
+func quoteExcerpt(s string) string {
+	if len(s) > 24 {
+		s = s[:24] + "..."
+	}
+	return "'" + strings.ReplaceAll(s, "\n", " ") + "'"
+}
+
+// checkDialect refuses constructs that MySQL's grammar and SQLite read
+// differently, so that what was validated is what runs.
+func checkDialect(text string, toks []token) error {
+	for _, t := range toks {
+		raw := t.raw(text)
+		switch {
+		case t.typ == sqlparser.COMMENT && strings.HasPrefix(raw, "#"):
+			return &Error{Pos: t.start, Msg: "'#' comments are not supported; use -- or /* */"}
+		case t.typ == sqlparser.COMMENT && strings.HasPrefix(raw, "/*!"):
+			return &Error{Pos: t.start, Msg: "'/*!' version comments are not supported"}
+		case t.typ == sqlparser.STRING && strings.Contains(raw, `\`):
+			return &Error{Pos: t.start, Msg: "backslash escapes in strings are not supported (SQLite reads them literally); write a quote inside a string as ''"}
+		}
+	}
+	return nil
+}
+
+// splitStatements reports whether the tokens hold more than one statement;
+// trailing semicolons are allowed.
+func trimStatement(toks []token) ([]token, error) {
+	// Drop trailing semicolons and comments.
+	end := len(toks)
+	for end > 0 && (toks[end-1].typ == ';' || toks[end-1].typ == sqlparser.COMMENT) {
+		end--
+	}
+	for _, t := range toks[:end] {
+		if t.typ == ';' {
+			return nil, &Error{Pos: t.start, Msg: "only one statement per call; split the statements and run them one by one"}
+		}
+	}
+	return toks[:end], nil
+}
+
+// code returns the tokens without comments.
+func code(toks []token) []token {
+	out := make([]token, 0, len(toks))
+	for _, t := range toks {
+		if t.typ != sqlparser.COMMENT {
+			out = append(out, t)
+		}
+	}
+	return out
+}

@@ -1,0 +1,11 @@
+// Package store materialises provider items into an embedded SQLite
+// database (modernc.org/sqlite, pure Go) and runs the user's query there.
+//
+// One Store is one private in-memory database on one connection, made for
+// one statement. Items become rows: one column per top-level property,
+// nested objects and arrays as JSON text (so json_extract works), booleans
+// as 0/1 integers (so WHERE NOT private works). Rows go in through a
+// prepared statement inside one transaction per table.
+//
+// store must not know about HTTP, providers' HTTP clients or MCP.
+package store

@@ -1,0 +1,291 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"fmt"
+	"strings"
+
+	_ "modernc.org/sqlite" // registers the "sqlite" driver
+
+	"github.com/enginehq/engine/engine/result"
+	"github.com/enginehq/engine/providers"
+)
+
+// Store is a private in-memory SQLite database.
+type Store struct {
+	db   *sql.DB
+	conn *sql.Conn
+}
+
+// Open makes a new, empty in-memory database.
+func Open(ctx context.Context) (*Store, error) {
+	db, err := sql.Open("sqlite", "file::memory:")
+	if err != nil {
+		return nil, err
+	}
+	db.SetMaxOpenConns(1)
+	conn, err := db.Conn(ctx)
+	if err != nil {
+		db.Close()
+		return nil, err
+	}
+	return &Store{db: db, conn: conn}, nil
+}
+
+// Close releases the database.
+func (s *Store) Close() error {
+	s.conn.Close()
+	return s.db.Close()
+}
+
+// declType is the SQLite declared type of a column type. JSON is declared
+// JSONTEXT so that it gets TEXT affinity and is still recognisable.
+func declType(t string) string {
+	switch t {
+	case providers.TypeInteger:
+		return "INTEGER"
+	case providers.TypeReal:
+		return "REAL"
+	case providers.TypeBoolean:
+		return "BOOLEAN"
+	case providers.TypeJSON:
+		return "JSONTEXT"
+	}
+	return "TEXT"
+}
+
+// resultType maps a declared type back to a result column type.
+func resultType(decl string) string {
+	switch strings.ToUpper(decl) {
+	case "INTEGER":
+		return result.TypeInteger
+	case "REAL":
+		return result.TypeReal
+	case "BOOLEAN":
+		return result.TypeBoolean
+	case "JSONTEXT":
+		return result.TypeJSON
+	case "TEXT":
+		return result.TypeText
+	}
+	return ""
+}
+
+// QuoteIdent quotes an SQLite identifier.
+func QuoteIdent(s string) string { return `"` + strings.ReplaceAll(s, `"`, `""`) + `"` }
+
+// Table is a materialised table being loaded.
+type Table struct {
+	s     *Store
+	name  string
+	cols  []providers.Column
+	index map[string]int
+	tx    *sql.Tx
+	stmt  *sql.Stmt
+	Rows  int
+	vals  []any
+}
+
+// CreateTable creates the table and opens a loading transaction.
+func (s *Store) CreateTable(ctx context.Context, name string, cols []providers.Column) (*Table, error) {
+	defs := make([]string, len(cols))
+	marks := make([]string, len(cols))
+	index := make(map[string]int, len(cols))
+	for i, c := range cols {
+		defs[i] = QuoteIdent(c.Name) + " " + declType(c.Type)
+		marks[i] = "?"
+		index[c.Name] = i
+	}
+	if len(cols) == 0 {
+		return nil, fmt.Errorf("internal: table %s has no columns", name)
+	}
+	if _, err := s.conn.ExecContext(ctx, "CREATE TABLE "+QuoteIdent(name)+" ("+strings.Join(defs, ", ")+")"); err != nil {
+		return nil, fmt.Errorf("create table %s: %w", name, err)
+	}
+	tx, err := s.conn.BeginTx(ctx, nil)
+	if err != nil {
+		return nil, err
+	}
+	stmt, err := tx.PrepareContext(ctx, "INSERT INTO "+QuoteIdent(name)+" VALUES ("+strings.Join(marks, ", ")+")")
+	if err != nil {
+		tx.Rollback()
+		return nil, err
+	}
+	return &Table{s: s, name: name, cols: cols, index: index, tx: tx, stmt: stmt, vals: make([]any, len(cols))}, nil
+}
+
+// Insert adds one row from a decoded item. fixed holds the values of
+// parameter columns (by column name).
+func (t *Table) Insert(ctx context.Context, item map[string]any, fixed map[string]any) error {
+	for i := range t.vals {
+		t.vals[i] = nil
+	}
+	for k, v := range item {
+		if i, ok := t.index[k]; ok {
+			t.vals[i] = v
+		}
+	}
+	for k, v := range fixed {
+		if i, ok := t.index[k]; ok {
+			t.vals[i] = v
+		}
+	}
+	if _, err := t.stmt.ExecContext(ctx, t.vals...); err != nil {
+		return fmt.Errorf("materialise %s: %w", t.name, err)
+	}
+	t.Rows++
+	return nil
+}
+
+// Commit ends loading.
+func (t *Table) Commit() error {
+	t.stmt.Close()
+	return t.tx.Commit()
+}
+
+// Abort discards the loading transaction.
+func (t *Table) Abort() {
+	t.stmt.Close()
+	t.tx.Rollback()
+}
+
+// Index returns the position of a column, or -1.
+func (t *Table) Index(name string) int {
+	if i, ok := t.index[name]; ok {
+		return i
+	}
+	return -1
+}
+
+// Values runs a read-only query during loading (e.g. to compute the
+// parameter values of a dependent scan) and returns its raw rows.
+func (s *Store) Values(ctx context.Context, text string) ([][]any, error) {
+	if _, err := s.conn.ExecContext(ctx, "PRAGMA query_only = 1"); err != nil {
+		return nil, err
+	}
+	defer s.conn.ExecContext(context.WithoutCancel(ctx), "PRAGMA query_only = 0")
+	rows, err := s.conn.QueryContext(ctx, text)
+	if err != nil {
+		return nil, &QueryError{Err: err}
+	}
+	defer rows.Close()
+	cols, err := rows.Columns()
+	if err != nil {
+		return nil, &QueryError{Err: err}
+	}
+	var out [][]any
+	for rows.Next() {
+		vals := make([]any, len(cols))
+		ptrs := make([]any, len(cols))
+		for i := range vals {
+			ptrs[i] = &vals[i]
+		}
+		if err := rows.Scan(ptrs...); err != nil {
+			return nil, &QueryError{Err: err}
+		}
+		for i, v := range vals {
+			if b, ok := v.([]byte); ok {
+				vals[i] = string(b)
+			}
+		}
+		out = append(out, vals)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, &QueryError{Err: err}
+	}
+	return out, nil
+}
+
+// Query runs a read-only statement and collects the typed result.
+func (s *Store) Query(ctx context.Context, text string) (*result.Result, error) {
+	if _, err := s.conn.ExecContext(ctx, "PRAGMA query_only = 1"); err != nil {
+		return nil, err
+	}
+	rows, err := s.conn.QueryContext(ctx, text)
+	if err != nil {
+		return nil, &QueryError{Err: err}
+	}
+	defer rows.Close()
+	cts, err := rows.ColumnTypes()
+	if err != nil {
+		return nil, &QueryError{Err: err}
+	}
+	res := &result.Result{Columns: make([]result.Column, len(cts))}
+	for i, ct := range cts {
+		res.Columns[i] = result.Column{Name: ct.Name(), Type: resultType(ct.DatabaseTypeName())}
+	}
+	n := len(cts)
+	for rows.Next() {
+		vals := make([]any, n)
+		ptrs := make([]any, n)
+		for i := range vals {
+			ptrs[i] = &vals[i]
+		}
+		if err := rows.Scan(ptrs...); err != nil {
+			return nil, &QueryError{Err: err}
+		}
+		for i, v := range vals {
+			switch x := v.(type) {
+			case []byte:
+				vals[i] = string(x)
+			case int64:
+				if res.Columns[i].Type == result.TypeBoolean {
+					vals[i] = x != 0
+				}
+			}
+		}
+		res.Rows = append(res.Rows, vals)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, &QueryError{Err: err}
+	}
+	// Expression columns have no declared type: take it from the values.
+	for i := range res.Columns {
+		if res.Columns[i].Type != "" {
+			continue
+		}
+		res.Columns[i].Type = result.TypeNull
+		for _, row := range res.Rows {
+			if t := valueType(row[i]); t != "" {
+				res.Columns[i].Type = t
+				break
+			}
+		}
+		if res.Columns[i].Type == result.TypeNull {
+			res.Columns[i].Type = result.TypeText
+		}
+	}
+	return res, nil
+}
+
+func valueType(v any) string {
+	switch v.(type) {
+	case int64:
+		return result.TypeInteger
+	case float64:
+		return result.TypeReal
+	case string:
+		return result.TypeText
+	case bool:
+		return result.TypeBoolean
+	}
+	return ""
+}
+
+// QueryError is an error SQLite raised while running the user's query.
+type QueryError struct{ Err error }
+
+func (e *QueryError) Error() string {
+	msg := e.Err.Error()
+	msg = strings.TrimPrefix(msg, "SQL logic error: ")
+	if i := strings.LastIndex(msg, " ("); i > 0 && strings.HasSuffix(msg, ")") {
+		msg = msg[:i] // SQLite's numeric result code
+	}
+	if strings.HasPrefix(msg, "no such column") {
+		msg += " (DESCRIBE the table to list its columns and WHERE keys)"
+	}
+	return msg
+}
+
+func (e *QueryError) Unwrap() error { return e.Err }

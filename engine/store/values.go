@@ -1,0 +1,95 @@
+package store
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"strconv"
+
+	"github.com/enginehq/engine/providers"
+)
+
+// DecodeItem turns one JSON item into column values keyed by property
+// name: strings as strings, integers as int64, other numbers as float64,
+// booleans as 0/1, objects and arrays as their compact JSON text, null
+// as nil. A non-object item is returned under the key "value".
+func DecodeItem(raw json.RawMessage) (map[string]any, error) {
+	raw = bytes.TrimSpace(raw)
+	if len(raw) == 0 || raw[0] != '{' {
+		v, err := Value(raw)
+		if err != nil {
+			return nil, err
+		}
+		return map[string]any{"value": v}, nil
+	}
+	var props map[string]json.RawMessage
+	if err := json.Unmarshal(raw, &props); err != nil {
+		return nil, fmt.Errorf("item is not a JSON object: %w", err)
+	}
+	out := make(map[string]any, len(props))
+	for k, v := range props {
+		x, err := Value(v)
+		if err != nil {
+			return nil, fmt.Errorf("property %s: %w", k, err)
+		}
+		out[k] = x
+	}
+	return out, nil
+}
+
+// Value converts one JSON value to its SQLite form.
+func Value(raw json.RawMessage) (any, error) {
+	raw = bytes.TrimSpace(raw)
+	if len(raw) == 0 {
+		return nil, nil
+	}
+	switch raw[0] {
+	case 'n':
+		return nil, nil
+	case 't':
+		return int64(1), nil
+	case 'f':
+		return int64(0), nil
+	case '"':
+		var s string
+		if err := json.Unmarshal(raw, &s); err != nil {
+			return nil, err
+		}
+		return s, nil
+	case '{', '[':
+		if !json.Valid(raw) {
+			return nil, fmt.Errorf("invalid JSON")
+		}
+		return string(raw), nil
+	}
+	if i, err := strconv.ParseInt(string(raw), 10, 64); err == nil {
+		return i, nil
+	}
+	f, err := strconv.ParseFloat(string(raw), 64)
+	if err != nil {
+		return nil, fmt.Errorf("invalid JSON value %.20q", raw)
+	}
+	return f, nil
+}
+
+// ParamValue converts a bound parameter value to its column form.
+func ParamValue(p providers.Param, v string) any {
+	switch p.Type {
+	case providers.TypeInteger:
+		if i, err := strconv.ParseInt(v, 10, 64); err == nil {
+			return i
+		}
+	case providers.TypeReal:
+		if f, err := strconv.ParseFloat(v, 64); err == nil {
+			return f
+		}
+	case providers.TypeBoolean:
+		switch v {
+		case "true", "1":
+			return int64(1)
+		case "false", "0":
+			return int64(0)
+		}
+	}
+	return v
+}
