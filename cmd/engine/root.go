@@ -11,6 +11,7 @@ import (
 	"github.com/enginehq/engine/engine"
 	"github.com/enginehq/engine/providers"
 	"github.com/enginehq/engine/providers/client"
+	"github.com/enginehq/engine/providers/httpcache"
 	"github.com/enginehq/engine/registry"
 )
 
@@ -28,6 +29,9 @@ type globalFlags struct {
 	maxRetryWait   time.Duration
 	requestTimeout time.Duration
 	queryTimeout   time.Duration
+	cacheTTL       time.Duration
+	noCache        bool
+	cacheDir       string
 	debug          bool
 }
 
@@ -56,6 +60,9 @@ Credentials: GITHUB_TOKEN or GH_TOKEN (bearer), or --auth.`,
 	f.DurationVar(&g.maxRetryWait, "max-retry-wait", envDuration("ENGINE_MAX_RETRY_WAIT", client.DefaultMaxRetryWait), "total time one request may spend waiting to retry")
 	f.DurationVar(&g.requestTimeout, "request-timeout", envDuration("ENGINE_REQUEST_TIMEOUT", client.DefaultRequestTimeout), "timeout of one HTTP request")
 	f.DurationVar(&g.queryTimeout, "query-timeout", envDuration("ENGINE_QUERY_TIMEOUT", 120*time.Second), "timeout of one statement (0: none)")
+	f.DurationVar(&g.cacheTTL, "cache-ttl", envDuration("ENGINE_CACHE_TTL", httpcache.DefaultTTL), "answer identical requests from the response cache for this long, then revalidate with ETags (0 disables the cache)")
+	f.BoolVar(&g.noCache, "no-cache", os.Getenv("ENGINE_NO_CACHE") != "", "do not use the response cache for this run")
+	f.StringVar(&g.cacheDir, "cache-dir", os.Getenv("ENGINE_CACHE_DIR"), "response cache directory (default: the user cache dir, engine/http)")
 	f.BoolVar(&g.debug, "debug", os.Getenv("ENGINE_DEBUG") != "", "log requests (never credentials) to stderr")
 
 	root.AddCommand(newExecCmd(g), newRegistryCmd(g))
@@ -132,6 +139,19 @@ func (g *globalFlags) engineOptions() (engine.Options, error) {
 	}
 	if g.retryMax == 0 {
 		opts.Client.RetryMax = -1
+	}
+	if !g.noCache && g.cacheTTL > 0 {
+		dir := g.cacheDir
+		if dir == "" {
+			if dir, err = httpcache.DefaultDir(); err != nil {
+				return engine.Options{}, err
+			}
+		}
+		cache, err := httpcache.Open(dir, g.cacheTTL, httpcache.DefaultMaxBytes)
+		if err != nil {
+			return engine.Options{}, fmt.Errorf("%w (or run with --no-cache)", err)
+		}
+		opts.Client.Cache = cache
 	}
 	if g.debug {
 		opts.Client.Logf = func(format string, args ...any) { fmt.Fprintf(os.Stderr, "debug: "+format+"\n", args...) }

@@ -60,6 +60,8 @@ func Run(ctx context.Context, p *plan.Plan, clients Clients, opts Options) (*res
 		n, err := runScan(ctx, st, s, calls, c, opts, &pages)
 		stats.HTTPRequests += n.Requests
 		stats.Pages += n.Pages
+		stats.CacheHits += n.CacheHits
+		stats.Revalidated += n.Revalidated
 		if err != nil {
 			return nil, err
 		}
@@ -137,6 +139,8 @@ func runScan(ctx context.Context, st *store.Store, s *plan.Scan, calls []map[str
 		mu.Lock()
 		total.Requests += n.Requests
 		total.Pages += n.Pages
+		total.CacheHits += n.CacheHits
+		total.Revalidated += n.Revalidated
 		mu.Unlock()
 		if err != nil {
 			fail(err)

@@ -25,11 +25,14 @@ type Column struct {
 
 // Stats describe what a statement cost.
 type Stats struct {
-	HTTPRequests int           `json:"http_requests"`
-	Pages        int           `json:"pages"`
-	CacheHits    int           `json:"cache_hits,omitempty"`
-	Elapsed      time.Duration `json:"-"`
-	ElapsedMS    int64         `json:"elapsed_ms"`
+	HTTPRequests int `json:"http_requests"`
+	Pages        int `json:"pages"`
+	// CacheHits are pages answered by the response cache without a
+	// request; Revalidated are requests answered 304 from the cache.
+	CacheHits   int           `json:"cache_hits,omitempty"`
+	Revalidated int           `json:"revalidated,omitempty"`
+	Elapsed     time.Duration `json:"-"`
+	ElapsedMS   int64         `json:"elapsed_ms"`
 }
 
 // Result is a complete result. Values are nil, int64, float64, string or

@@ -161,13 +161,14 @@ func (t *Table) Index(name string) int {
 // Values runs a read-only query during loading (e.g. to compute the
 // parameter values of a dependent scan) and returns its raw rows.
 func (s *Store) Values(ctx context.Context, text string) ([][]any, error) {
-	if _, err := s.conn.ExecContext(ctx, "PRAGMA query_only = 1"); err != nil {
+	auth := &readOnly{}
+	if err := s.setAuthorizer(auth.fn); err != nil {
 		return nil, err
 	}
-	defer s.conn.ExecContext(context.WithoutCancel(ctx), "PRAGMA query_only = 0")
+	defer s.setAuthorizer(nil)
 	rows, err := s.conn.QueryContext(ctx, text)
 	if err != nil {
-		return nil, &QueryError{Err: err}
+		return nil, queryError(err, auth)
 	}
 	defer rows.Close()
 	cols, err := rows.Columns()
@@ -198,13 +199,21 @@ func (s *Store) Values(ctx context.Context, text string) ([][]any, error) {
 }
 
 // Query runs a read-only statement and collects the typed result.
+//
+// The statement runs under a read-only authorizer (see readOnly) with the
+// connection in query_only mode; a refused operation is a QueryError that
+// names it.
 func (s *Store) Query(ctx context.Context, text string) (*result.Result, error) {
 	if _, err := s.conn.ExecContext(ctx, "PRAGMA query_only = 1"); err != nil {
 		return nil, err
 	}
+	auth := &readOnly{}
+	if err := s.setAuthorizer(auth.fn); err != nil {
+		return nil, err
+	}
 	rows, err := s.conn.QueryContext(ctx, text)
 	if err != nil {
-		return nil, &QueryError{Err: err}
+		return nil, queryError(err, auth)
 	}
 	defer rows.Close()
 	cts, err := rows.ColumnTypes()
@@ -271,6 +280,13 @@ func valueType(v any) string {
 		return result.TypeBoolean
 	}
 	return ""
+}
+
+func queryError(err error, auth *readOnly) error {
+	if why := auth.reason(); why != "" {
+		return &QueryError{Err: fmt.Errorf("not allowed: %s (statements may only read the query's tables)", why)}
+	}
+	return &QueryError{Err: err}
 }
 
 // QueryError is an error SQLite raised while running the user's query.

@@ -48,6 +48,7 @@ import (
 	"github.com/hashicorp/go-retryablehttp"
 
 	"github.com/enginehq/engine/providers"
+	"github.com/enginehq/engine/providers/httpcache"
 )
 
 // Options configure a Client. Zero values take the documented defaults.
@@ -82,6 +83,9 @@ type Options struct {
 	UserAgent string
 	// Transport replaces the pooled HTTP transport (tests).
 	Transport http.RoundTripper
+	// Cache, when set, answers identical requests within its TTL and
+	// revalidates older entries with If-None-Match / If-Modified-Since.
+	Cache *httpcache.Cache
 	// Logf, when set, receives debug lines (URLs without secrets, statuses,
 	// retry decisions). Headers and credentials are never logged.
 	Logf func(format string, args ...any)
@@ -104,8 +108,10 @@ const (
 
 // Stats count the work of one call (Do) or of a client's lifetime (Totals).
 // Requests counts every HTTP attempt, retries included; Pages counts pages
-// received successfully.
-type Stats struct{ Requests, Pages int }
+// received successfully; CacheHits counts pages answered by the cache
+// without a request; Revalidated counts requests answered 304 Not Modified
+// (served from the cache, free of GitHub's rate limit).
+type Stats struct{ Requests, Pages, CacheHits, Revalidated int }
 
 // Client executes methods of one provider. It is safe for concurrent use.
 type Client struct {
@@ -117,8 +123,10 @@ type Client struct {
 	hc       *http.Client
 	rc       *retryablehttp.Client
 
-	requests atomic.Int64
-	pages    atomic.Int64
+	requests    atomic.Int64
+	pages       atomic.Int64
+	cacheHits   atomic.Int64
+	revalidated atomic.Int64
 }
 
 // New builds the client of provider p.
@@ -209,7 +217,7 @@ func setDefaults(o *Options) {
 
 // Totals returns the cumulative statistics of the client.
 func (c *Client) Totals() Stats {
-	return Stats{Requests: int(c.requests.Load()), Pages: int(c.pages.Load())}
+	return Stats{Requests: int(c.requests.Load()), Pages: int(c.pages.Load()), CacheHits: int(c.cacheHits.Load()), Revalidated: int(c.revalidated.Load())}
 }
 
 // BaseURL returns the base URL requests are sent to.

@@ -12,10 +12,10 @@ import (
 )
 
 // callStats are the counters of one Do, updated from page goroutines.
-type callStats struct{ requests, pages atomic.Int64 }
+type callStats struct{ requests, pages, cacheHits, revalidated atomic.Int64 }
 
 func (s *callStats) snapshot() Stats {
-	return Stats{Requests: int(s.requests.Load()), Pages: int(s.pages.Load())}
+	return Stats{Requests: int(s.requests.Load()), Pages: int(s.pages.Load()), CacheHits: int(s.cacheHits.Load()), Revalidated: int(s.revalidated.Load())}
 }
 
 // Do executes the call, following pagination, and calls emit with each

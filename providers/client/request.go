@@ -14,6 +14,7 @@ import (
 	"github.com/hashicorp/go-retryablehttp"
 
 	"github.com/enginehq/engine/providers"
+	"github.com/enginehq/engine/providers/httpcache"
 )
 
 // Call is one execution of a method.
@@ -119,6 +120,75 @@ type response struct {
 // a *providers.ProviderError for transport failures and oversized bodies,
 // and otherwise the response whatever its status.
 func (c *Client) fetch(ctx context.Context, call Call, rawURL string, stats *callStats) (*response, error) {
+	var key string
+	var cached *httpcache.Entry
+	if cache := c.opts.Cache; cache != nil {
+		key = c.cacheKey(rawURL)
+		if e, ok := cache.Get(key); ok {
+			if cache.Fresh(e) {
+				stats.cacheHits.Add(1)
+				c.cacheHits.Add(1)
+				c.logf("GET %s -> served from cache", c.sanitize(rawURL))
+				u, _ := url.Parse(rawURL)
+				return &response{status: http.StatusOK, header: e.Header, body: e.Body, url: u}, nil
+			}
+			if e.Header.Get("Etag") != "" || e.Header.Get("Last-Modified") != "" {
+				cached = e
+			}
+		}
+	}
+	resp, err := c.send(ctx, call, rawURL, stats, cached)
+	if err != nil || c.opts.Cache == nil {
+		return resp, err
+	}
+	switch {
+	case resp.status == http.StatusNotModified && cached != nil:
+		stats.revalidated.Add(1)
+		c.revalidated.Add(1)
+		c.opts.Cache.Touch(key)
+		header := cached.Header.Clone()
+		for _, h := range []string{"Link", "Etag", "Last-Modified"} {
+			if v := resp.header.Values(h); len(v) > 0 {
+				header[h] = v
+			}
+		}
+		return &response{status: http.StatusOK, header: header, body: cached.Body, url: resp.url, attempts: resp.attempts}, nil
+	case resp.status == http.StatusOK && !strings.Contains(strings.ToLower(resp.header.Get("Cache-Control")), "no-store"):
+		keep := http.Header{}
+		for _, h := range []string{"Link", "Etag", "Last-Modified", "Content-Type"} {
+			if v := resp.header.Values(h); len(v) > 0 {
+				keep[h] = v
+			}
+		}
+		if err := c.opts.Cache.Put(key, keep, resp.body); err != nil {
+			c.logf("cache: not stored: %v", err)
+		}
+	}
+	return resp, nil
+}
+
+// cacheKey identifies a request: URL, the headers that shape the answer,
+// and the credentials' identity (a hash, never the secret).
+func (c *Client) cacheKey(rawURL string) string {
+	parts := []string{"GET", rawURL, c.opts.Credentials.Identity()}
+	for _, k := range sortedKeys(c.headers) {
+		parts = append(parts, k+": "+c.headers[k])
+	}
+	return httpcache.Key(parts...)
+}
+
+func sortedKeys(m map[string]string) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	return keys
+}
+
+// send GETs one URL with retries, conditionally when a stale cache entry
+// can be revalidated.
+func (c *Client) send(ctx context.Context, call Call, rawURL string, stats *callStats, cached *httpcache.Entry) (*response, error) {
 	st := &attemptState{client: c, url: c.sanitize(rawURL)}
 	req, err := retryablehttp.NewRequestWithContext(context.WithValue(ctx, stateKey{}, st), http.MethodGet, rawURL, nil)
 	if err != nil {
@@ -131,6 +201,14 @@ func (c *Client) fetch(ctx context.Context, call Call, rawURL string, stats *cal
 	}
 	if sameOrigin(req.URL, c.base) {
 		c.opts.Credentials.Apply(req.Request)
+	}
+	if cached != nil {
+		if et := cached.Header.Get("Etag"); et != "" {
+			req.Header.Set("If-None-Match", et)
+		}
+		if lm := cached.Header.Get("Last-Modified"); lm != "" {
+			req.Header.Set("If-Modified-Since", lm)
+		}
 	}
 	resp, err := c.rc.Do(req)
 	if resp != nil && resp.Body != nil {

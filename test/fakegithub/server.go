@@ -206,7 +206,7 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 	if s.token != "" && !s.authorized(rec, r) {
 		return
 	}
-	s.mux.ServeHTTP(rec, r)
+	serveWithETag(rec, r, s.mux)
 }
 
 func (s *Server) authorized(w http.ResponseWriter, r *http.Request) bool {

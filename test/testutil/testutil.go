@@ -62,7 +62,9 @@ type Result struct {
 }
 
 // Env is a clean environment for the binary: no tokens from the caller's
-// environment, HOME and XDG dirs in a temp dir, plus extra.
+// environment, HOME and XDG dirs in a temp dir, the response cache off
+// (so that every run really asks the server; cache tests turn it on with
+// ENGINE_NO_CACHE=), plus extra (later entries win).
 func Env(t testing.TB, extra ...string) []string {
 	t.Helper()
 	home := t.TempDir()
@@ -73,6 +75,7 @@ func Env(t testing.TB, extra ...string) []string {
 		"XDG_CACHE_HOME=" + filepath.Join(home, "cache"),
 		"XDG_CONFIG_HOME=" + filepath.Join(home, "config"),
 		"TERM=dumb",
+		"ENGINE_NO_CACHE=1",
 	}
 	return append(env, extra...)
 }
