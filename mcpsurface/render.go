@@ -101,3 +101,5 @@ func truncationNotice(shown, total int, id string) string {
 	}
 	return msg + "."
 }
+
+func itoa(n int) string { return fmt.Sprint(n) }

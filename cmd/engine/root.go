@@ -3,6 +3,7 @@ package main
 import (
 	"fmt"
 	"os"
+	"runtime/pprof"
 	"strings"
 	"time"
 
@@ -64,6 +65,30 @@ Credentials: GITHUB_TOKEN or GH_TOKEN (bearer), or --auth.`,
 	f.BoolVar(&g.noCache, "no-cache", os.Getenv("ENGINE_NO_CACHE") != "", "do not use the response cache for this run")
 	f.StringVar(&g.cacheDir, "cache-dir", os.Getenv("ENGINE_CACHE_DIR"), "response cache directory (default: the user cache dir, engine/http)")
 	f.BoolVar(&g.debug, "debug", os.Getenv("ENGINE_DEBUG") != "", "log requests (never credentials) to stderr")
+
+	var cpuProfile string
+	var stopProfile func()
+	f.StringVar(&cpuProfile, "cpuprofile", "", "write a CPU profile to FILE (for performance work)")
+	_ = f.MarkHidden("cpuprofile")
+	root.PersistentPreRunE = func(cmd *cobra.Command, args []string) error {
+		if cpuProfile == "" {
+			return nil
+		}
+		out, err := os.Create(cpuProfile)
+		if err != nil {
+			return err
+		}
+		if err := pprof.StartCPUProfile(out); err != nil {
+			return err
+		}
+		stopProfile = func() { pprof.StopCPUProfile(); out.Close() }
+		return nil
+	}
+	root.PersistentPostRun = func(cmd *cobra.Command, args []string) {
+		if stopProfile != nil {
+			stopProfile()
+		}
+	}
 
 	root.AddCommand(newExecCmd(g), newRegistryCmd(g))
 	for _, add := range subcommands {

@@ -116,20 +116,17 @@ func runScan(ctx context.Context, st *store.Store, s *plan.Scan, calls []map[str
 			if s.Limit > 0 && int64(tbl.Rows) >= s.Limit {
 				return nil
 			}
-			var item map[string]any
 			var err error
 			if s.ValueColumn() {
 				var v any
-				v, err = store.Value(raw)
-				item = map[string]any{"value": v}
+				if v, err = store.Value(raw); err == nil {
+					err = tbl.Insert(ctx, map[string]any{"value": v}, fixed)
+				}
 			} else {
-				item, err = store.DecodeItem(raw)
+				err = tbl.InsertJSON(ctx, raw, fixed)
 			}
 			if err != nil {
 				return fmt.Errorf("%s: %w", s.Ref.Name(), err)
-			}
-			if err := tbl.Insert(ctx, item, fixed); err != nil {
-				return err
 			}
 		}
 		return nil

@@ -155,11 +155,18 @@ func dedupe(vs []string) []string {
 	return out
 }
 
-// Columns returns the materialised table's columns: the method's response
-// columns, then the parameter columns.
+// Columns returns the materialised table's columns: the response columns
+// the query may read (all of them for SELECT *), then the value column of
+// non-object items, then the parameter columns. Pruning the rest saves
+// decoding and memory: a count(*) over 100,000 repositories stores no
+// repository property at all.
 func (s *Scan) Columns() []providers.Column {
 	cols := make([]providers.Column, 0, len(s.Method.Columns)+len(s.ParamColumns)+1)
-	cols = append(cols, s.Method.Columns...)
+	for _, c := range s.Method.Columns {
+		if s.Ref.Reads(c.Name) && !s.isParamColumn(c.Name) {
+			cols = append(cols, c)
+		}
+	}
 	if s.ValueColumn() {
 		cols = append(cols, providers.Column{Name: "value", Type: providers.TypeJSON})
 	}
@@ -170,7 +177,20 @@ func (s *Scan) Columns() []providers.Column {
 		}
 		cols = append(cols, providers.Column{Name: p.Name, Type: t})
 	}
+	if len(cols) == 0 && len(s.Method.Columns) > 0 {
+		// SQLite tables need a column; keep one the query does not read.
+		cols = append(cols, s.Method.Columns[0])
+	}
 	return cols
+}
+
+func (s *Scan) isParamColumn(name string) bool {
+	for _, p := range s.ParamColumns {
+		if p.Name == name {
+			return true
+		}
+	}
+	return false
 }
 
 // ValueColumn reports whether items are stored whole in one "value"

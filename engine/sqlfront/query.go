@@ -35,7 +35,16 @@ type TableRef struct {
 	Alias      string
 	start, end int
 	Scope      *Scope
+	// AllColumns is true when the query may read every column (SELECT *);
+	// otherwise Columns holds every column name it may read (a superset:
+	// any unqualified name, and any name qualified with this table's name,
+	// anywhere in the statement).
+	AllColumns bool
+	Columns    map[string]bool
 }
+
+// Reads reports whether the query may read the named column of the table.
+func (t *TableRef) Reads(column string) bool { return t.AllColumns || t.Columns[column] }
 
 // Name is provider.service.resource.
 func (t *TableRef) Name() string { return strings.Join(t.Parts[:3], ".") }
@@ -77,6 +86,10 @@ type Scope struct {
 	// WhereTerms counts the top-level AND terms of WHERE, recognised as
 	// conjuncts or not.
 	WhereTerms int
+	// star is set by an unqualified * in the select list; starOf holds
+	// the qualifiers of t.* entries.
+	star   bool
+	starOf []string
 }
 
 // Conjunct is a predicate `[q.]col = literal`, `[q.]col IN (literals)`,
@@ -243,7 +256,51 @@ func parseQuery(text string, toks []token, isProvider func(string) bool) (*Query
 		}
 	}
 	q.Limit = simpleLimit(sel, q)
+	q.markColumns()
 	return q, nil
+}
+
+// markColumns records, for each table, the columns the query may read.
+func (q *Query) markColumns() {
+	names := map[string][]string{} // column -> qualifiers ("" for none)
+	_ = sqlparser.Walk(func(node sqlparser.SQLNode) (bool, error) {
+		switch n := node.(type) {
+		case *sqlparser.ColName:
+			names[colOf(n)] = append(names[colOf(n)], qualOf(n))
+		case sqlparser.JoinCondition:
+			for _, c := range n.Using {
+				names[strings.ToLower(c.String())] = append(names[strings.ToLower(c.String())], "")
+			}
+		}
+		return true, nil
+	}, q.AST)
+	for _, t := range q.Tables {
+		me := strings.ToLower(t.RefName())
+		t.AllColumns = t.Scope.star
+		for _, s := range t.Scope.starOf {
+			if s == me {
+				t.AllColumns = true
+			}
+		}
+		t.Columns = map[string]bool{}
+		for col, quals := range names {
+			for _, ql := range quals {
+				if ql == "" || ql == me {
+					t.Columns[col] = true
+					break
+				}
+			}
+		}
+	}
+}
+
+func qualOfTable(tn sqlparser.TableName) string {
+	q := tn.Name.String()
+	if m := placeholderRe.FindStringSubmatch(q); m != nil {
+		parts := SplitLower(m[1])
+		return parts[len(parts)-1]
+	}
+	return strings.ToLower(q)
 }
 
 var placeholderText = regexp.MustCompile("`?([a-z0-9_.]+)#[0-9]+`?")
@@ -315,6 +372,15 @@ func (a *analyser) with(w *sqlparser.With, scope *Scope) error {
 func (a *analyser) selectStmt(sel *sqlparser.Select, scope *Scope) error {
 	if err := a.with(sel.With, scope); err != nil {
 		return err
+	}
+	for _, se := range sel.SelectExprs {
+		if st, ok := se.(*sqlparser.StarExpr); ok {
+			if st.TableName.IsEmpty() {
+				scope.star = true
+			} else {
+				scope.starOf = append(scope.starOf, qualOfTable(st.TableName))
+			}
+		}
 	}
 	for _, te := range sel.From {
 		if err := a.tableExpr(te, scope); err != nil {

@@ -6,8 +6,37 @@ import (
 	"fmt"
 	"strconv"
 
+	"github.com/buger/jsonparser"
+
 	"github.com/enginehq/engine/providers"
 )
+
+// scalar converts one value found by jsonparser (strings without their
+// quotes) to its SQLite form. The page it comes from was validated whole.
+func scalar(v []byte, typ jsonparser.ValueType) (any, error) {
+	switch typ {
+	case jsonparser.String:
+		if bytes.IndexByte(v, '\\') < 0 {
+			return string(v), nil
+		}
+		return jsonparser.ParseString(v)
+	case jsonparser.Number:
+		if i, err := strconv.ParseInt(string(v), 10, 64); err == nil {
+			return i, nil
+		}
+		return strconv.ParseFloat(string(v), 64)
+	case jsonparser.Boolean:
+		if len(v) > 0 && v[0] == 't' {
+			return int64(1), nil
+		}
+		return int64(0), nil
+	case jsonparser.Null:
+		return nil, nil
+	case jsonparser.Object, jsonparser.Array:
+		return string(v), nil
+	}
+	return nil, fmt.Errorf("unexpected JSON value %.20q", v)
+}
 
 // DecodeItem turns one JSON item into column values keyed by property
 // name: strings as strings, integers as int64, other numbers as float64,

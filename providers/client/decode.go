@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"net/http"
 
+	"github.com/buger/jsonparser"
+
 	"github.com/enginehq/engine/providers"
 )
 
@@ -48,20 +50,19 @@ func decodeItems(m *providers.Method, status int, body []byte) ([]json.RawMessag
 		if b[0] != '{' {
 			return nil, fmt.Errorf("expected a JSON object with key %q, got %s", m.ItemKey, jsonKind(b))
 		}
-		var obj map[string]json.RawMessage
-		if err := json.Unmarshal(b, &obj); err != nil {
-			return nil, fmt.Errorf("response body is not valid JSON: %v", err)
-		}
-		raw, ok := obj[m.ItemKey]
-		if !ok {
-			if tc, ok := obj["total_count"]; ok && string(bytes.TrimSpace(tc)) == "0" {
+		// The body is valid JSON (checked above): find the key in one pass.
+		raw, typ, _, err := jsonparser.Get(b, m.ItemKey)
+		if err != nil || typ == jsonparser.NotExist {
+			if tc, _, _, err := jsonparser.Get(b, "total_count"); err == nil && string(tc) == "0" {
 				return nil, nil
 			}
 			return nil, fmt.Errorf("response object has no %q array", m.ItemKey)
 		}
-		raw = bytes.TrimSpace(raw)
-		if string(raw) == "null" {
+		if typ == jsonparser.Null {
 			return nil, nil
+		}
+		if typ != jsonparser.Array {
+			return nil, fmt.Errorf("expected property %q to be a JSON array, got %s", m.ItemKey, jsonKind(raw))
 		}
 		return decodeArray(raw, fmt.Sprintf("property %q", m.ItemKey))
 	}
@@ -72,8 +73,25 @@ func decodeArray(b []byte, what string) ([]json.RawMessage, error) {
 	if b[0] != '[' {
 		return nil, fmt.Errorf("expected %s to be a JSON array, got %s", what, jsonKind(b))
 	}
-	var items []json.RawMessage
-	if err := json.Unmarshal(b, &items); err != nil {
+	// b is valid JSON (decodeItems checked it), so the items are split in
+	// one pass without copying or validating again. Strings come back
+	// without their quotes; they are put back.
+	items := []json.RawMessage{}
+	var failed error
+	_, err := jsonparser.ArrayEach(b, func(v []byte, typ jsonparser.ValueType, _ int, err error) {
+		switch {
+		case err != nil:
+			failed = err
+		case typ == jsonparser.String:
+			items = append(items, json.RawMessage(`"`+string(v)+`"`))
+		default:
+			items = append(items, json.RawMessage(v))
+		}
+	})
+	if err == nil {
+		err = failed
+	}
+	if err != nil {
 		return nil, fmt.Errorf("%s is not a valid JSON array: %v", what, err)
 	}
 	return items, nil

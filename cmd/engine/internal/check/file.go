@@ -261,7 +261,7 @@ func (l *loader) vars(n *yaml.Node) map[string]*Var {
 
 func (l *loader) control(n *yaml.Node) *Control {
 	c := &Control{Line: n.Line}
-	m := l.mapping(n, controlKeys, "control", "")
+	m := l.mapping(n, controlKeys, "control", peekID(n))
 	if m == nil {
 		return nil
 	}
@@ -297,6 +297,20 @@ func (l *loader) control(n *yaml.Node) *Control {
 		c.sqlLiteral = sn.Style&yaml.LiteralStyle != 0
 	}
 	return c
+}
+
+// peekID is the control's id, if it has a plain one, for naming the
+// control in problems found while reading it.
+func peekID(n *yaml.Node) string {
+	if n.Kind != yaml.MappingNode {
+		return ""
+	}
+	for i := 0; i+1 < len(n.Content); i += 2 {
+		if k, v := n.Content[i], n.Content[i+1]; k.Value == "id" && v.Kind == yaml.ScalarNode {
+			return v.Value
+		}
+	}
+	return ""
 }
 
 func contains(list []string, s string) bool {

@@ -34,7 +34,7 @@ func Explain(e *engine.Error, cred Credentials, now time.Time) string {
 		explainProvider(e, cred, now, advice)
 	case engine.KindPlan:
 		var pe *plan.Error
-		if errors.As(e, &pe) && pe.Table != "" {
+		if errors.As(e, &pe) && pe.Table != "" && len(pe.Missing) > 0 {
 			advice("DESCRIBE %s lists its columns and the WHERE keys each method needs.", pe.Table)
 		}
 	case engine.KindTimeout:

@@ -40,14 +40,16 @@ type progress struct {
 	w     io.Writer
 	shown bool
 	done  bool
+	last  int // pages shown; updates from concurrent fetches never go back
 }
 
 func (p *progress) update(pages int) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	if p.done {
+	if p.done || pages <= p.last {
 		return
 	}
+	p.last = pages
 	fmt.Fprintf(p.w, "\r\033[Kfetched %s… (Ctrl-C cancels)", plural(pages, "page"))
 	p.shown = true
 }

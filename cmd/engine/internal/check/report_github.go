@@ -1,0 +1,115 @@
+package check
+
+import (
+	"bytes"
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/enginehq/engine/engine/result"
+)
+
+// GitHub Actions workflow commands, escaped as actions/toolkit does
+// (command.ts): data escapes % \r \n; property values also : and ,.
+
+// EscapeData escapes a workflow command's message.
+func EscapeData(s string) string {
+	return strings.NewReplacer("%", "%25", "\r", "%0D", "\n", "%0A").Replace(s)
+}
+
+// EscapeProperty escapes a workflow command's property value (title=...).
+func EscapeProperty(s string) string {
+	return strings.NewReplacer("%", "%25", "\r", "%0D", "\n", "%0A", ":", "%3A", ",", "%2C").Replace(s)
+}
+
+// Command renders ::name prop=v,...::message.
+func Command(name string, props [][2]string, msg string) string {
+	var b strings.Builder
+	b.WriteString("::" + name)
+	for i, p := range props {
+		if i == 0 {
+			b.WriteString(" ")
+		} else {
+			b.WriteString(",")
+		}
+		b.WriteString(p[0] + "=" + EscapeProperty(p[1]))
+	}
+	b.WriteString("::" + EscapeData(msg))
+	return b.String()
+}
+
+// annotationLevel is error for errors and for failures of severity
+// critical, high, medium or none; warning for low; notice for info.
+// Severity never changes the exit code.
+func annotationLevel(o *Outcome) string {
+	if o.Status == Fail {
+		switch o.Control.Severity {
+		case "low":
+			return "warning"
+		case "info":
+			return "notice"
+		}
+	}
+	return "error"
+}
+
+// WriteGitHub writes the text report inside a collapsed group, then one
+// annotation per failed or errored control and a closing notice with the
+// totals.
+func WriteGitHub(w io.Writer, r *Report) error {
+	var b bytes.Buffer
+	b.WriteString("::group::engine check " + EscapeData(r.File) + "\n")
+	if err := WriteText(&b, r); err != nil {
+		return err
+	}
+	b.WriteString("::endgroup::\n")
+	for _, o := range r.Outcomes {
+		c := o.Control
+		switch o.Status {
+		case Fail:
+			msg := fmt.Sprintf("%s; expected %s", failSummary(o), c.Expect)
+			if len(o.Rows) > 0 {
+				msg += "\n" + result.TSVHeader(o.Columns)
+				for _, row := range o.Rows[:min(len(o.Rows), 5)] {
+					msg += "\n" + result.TSVRow(row)
+				}
+				if o.RowCount > 5 {
+					msg += fmt.Sprintf("\n... %d more", o.RowCount-5)
+				}
+			}
+			if c.Remediation != "" {
+				msg += "\nremediation: " + oneLine(c.Remediation)
+			}
+			b.WriteString(Command(annotationLevel(o), [][2]string{{"title", "FAIL " + c.ID + ": " + c.Title}}, msg) + "\n")
+		case Error:
+			b.WriteString(Command("error", [][2]string{{"title", "ERROR " + c.ID + ": " + c.Title}}, errorSummary(o)+"\nnot evaluated: an error is never a pass") + "\n")
+		}
+	}
+	t := r.Totals()
+	level := "notice"
+	if r.ExitCode() != ExitPass {
+		level = "error"
+	}
+	b.WriteString(Command(level, [][2]string{{"title", "engine check"}}, totalsLine(t)) + "\n")
+	_, err := w.Write(b.Bytes())
+	return err
+}
+
+// WriteProblemsGitHub annotates each problem at its file and line.
+func WriteProblemsGitHub(w io.Writer, ps []Problem) error {
+	var b bytes.Buffer
+	for _, p := range ps {
+		props := [][2]string{{"file", p.File}}
+		if p.Line > 0 {
+			props = append(props, [2]string{"line", fmt.Sprint(p.Line)})
+		}
+		props = append(props, [2]string{"title", "engine check: control file"})
+		msg := p.Message
+		if p.Control != "" {
+			msg = "control " + p.Control + ": " + msg
+		}
+		b.WriteString(Command("error", props, msg) + "\n")
+	}
+	_, err := w.Write(b.Bytes())
+	return err
+}

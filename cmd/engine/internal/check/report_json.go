@@ -1,0 +1,74 @@
+package check
+
+import (
+	"encoding/json"
+	"io"
+
+	"github.com/enginehq/engine/engine"
+	"github.com/enginehq/engine/engine/result"
+)
+
+// jsonControl is one control in the JSON report.
+type jsonControl struct {
+	ID            string            `json:"id"`
+	Title         string            `json:"title"`
+	Severity      string            `json:"severity,omitempty"`
+	Status        Status            `json:"status"`
+	Expect        string            `json:"expect"`
+	RowCount      *int              `json:"row_count,omitempty"`
+	Columns       []result.Column   `json:"columns,omitempty"`
+	Rows          [][]any           `json:"rows,omitempty"`
+	RowsTruncated bool              `json:"rows_truncated,omitempty"`
+	Error         *engine.ErrorBody `json:"error,omitempty"`
+	Description   string            `json:"description,omitempty"`
+	Remediation   string            `json:"remediation,omitempty"`
+	Stats         *result.Stats     `json:"stats,omitempty"`
+	DurationMS    int64             `json:"duration_ms"`
+}
+
+type jsonReport struct {
+	File       string        `json:"file"`
+	Controls   []jsonControl `json:"controls"`
+	Totals     Totals        `json:"totals"`
+	ExitCode   int           `json:"exit_code"`
+	DurationMS int64         `json:"duration_ms"`
+}
+
+// WriteJSON writes one object per control plus totals and the exit code.
+// Failed controls carry their columns and (capped) rows as arrays, JSON
+// columns as JSON; errored controls carry the DESIGN.md error object.
+func WriteJSON(w io.Writer, r *Report) error {
+	out := jsonReport{File: r.File, Controls: []jsonControl{}, Totals: r.Totals(), ExitCode: r.ExitCode(), DurationMS: r.Duration.Milliseconds()}
+	for _, o := range r.Outcomes {
+		c := o.Control
+		jc := jsonControl{ID: c.ID, Title: c.Title, Severity: c.Severity, Status: o.Status, Expect: c.Expect.String(),
+			Description: c.Description, Remediation: c.Remediation, DurationMS: o.Duration.Milliseconds()}
+		if o.Status == Error {
+			jc.Error = o.Err
+		} else {
+			n, st := o.RowCount, o.Stats
+			jc.RowCount, jc.Stats = &n, &st
+		}
+		if o.Status == Fail {
+			jc.Columns, jc.RowsTruncated = o.Columns, o.RowsTruncated()
+			jc.Rows = make([][]any, len(o.Rows))
+			for i, row := range o.Rows {
+				jc.Rows[i] = make([]any, len(row))
+				for j, v := range row {
+					jc.Rows[i][j] = result.JSONValue(o.Columns[j], v)
+				}
+			}
+		}
+		out.Controls = append(out.Controls, jc)
+	}
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	return enc.Encode(out)
+}
+
+// WriteProblemsJSON writes the problems that stopped a run.
+func WriteProblemsJSON(w io.Writer, file string, ps []Problem) error {
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	return enc.Encode(map[string]any{"file": file, "problems": ps, "exit_code": ExitError})
+}

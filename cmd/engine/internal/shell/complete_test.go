@@ -1,0 +1,122 @@
+package shell
+
+import (
+	"os"
+	"path/filepath"
+	"reflect"
+	"sort"
+	"testing"
+	"time"
+
+	"github.com/enginehq/engine/engine"
+	"github.com/enginehq/engine/engine/result"
+)
+
+func complete(t *testing.T, c *completer, line string) []string {
+	t.Helper()
+	cands, n := c.Do([]rune(line), len([]rune(line)))
+	var out []string
+	for _, s := range cands {
+		out = append(out, line[len(line)-n:]+string(s))
+	}
+	sort.Strings(out)
+	return out
+}
+
+func newTestCompleter(t *testing.T, pending string) *completer {
+	eng, err := engine.New(engine.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return newCompleter(eng, func() string { return pending })
+}
+
+func TestCompleteQualifiedNames(t *testing.T) {
+	c := newTestCompleter(t, "")
+	if got := complete(t, c, "SELECT * FROM github.repos.re"); !reflect.DeepEqual(got, []string{"github.repos.repos"}) {
+		t.Errorf("github.repos.re -> %q", got)
+	}
+	if got := complete(t, c, "SELECT * FROM github.branc"); !reflect.DeepEqual(got, []string{"github.branches."}) {
+		t.Errorf("github.branc -> %q", got)
+	}
+	if got := complete(t, c, "SELECT * FROM gith"); !reflect.DeepEqual(got, []string{"github."}) {
+		t.Errorf("gith -> %q", got)
+	}
+	if got := complete(t, c, "SELECT * FROM nope.re"); got != nil {
+		t.Errorf("unknown provider -> %q", got)
+	}
+}
+
+func TestCompleteKeywordsKeepCase(t *testing.T) {
+	c := newTestCompleter(t, "")
+	if got := complete(t, c, "SEL"); !reflect.DeepEqual(got, []string{"SELECT"}) {
+		t.Errorf("SEL -> %q", got)
+	}
+	if got := complete(t, c, "sel"); !reflect.DeepEqual(got, []string{"select"}) {
+		t.Errorf("sel -> %q", got)
+	}
+	if got := complete(t, c, ".ti"); !reflect.DeepEqual(got, []string{".timer"}) {
+		t.Errorf(".ti -> %q", got)
+	}
+}
+
+func TestCompleteColumnsOfMentionedTables(t *testing.T) {
+	// the table is on an earlier line of the statement
+	c := newTestCompleter(t, "SELECT name\nFROM github.repos.repos\n")
+	got := complete(t, c, "WHERE stargaz")
+	if !reflect.DeepEqual(got, []string{"stargazers_count", "stargazers_url"}) {
+		t.Errorf("stargaz -> %q", got)
+	}
+	// WHERE keys (method parameters) complete too
+	if got := complete(t, c, "WHERE or"); !contains(got, "org") {
+		t.Errorf("or -> %q", got)
+	}
+	// no table, no columns
+	if got := complete(t, newTestCompleter(t, ""), "SELECT stargaz"); got != nil {
+		t.Errorf("without a table: %q", got)
+	}
+}
+
+func contains(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}
+
+func TestFooter(t *testing.T) {
+	r := &result.Result{Rows: make([][]any, 250), Stats: result.Stats{HTTPRequests: 3, Pages: 3, Elapsed: 420 * time.Millisecond}}
+	if got := footer(r, true); got != "250 rows (3 HTTP requests, 3 pages, 0.42 s)" {
+		t.Errorf("footer = %q", got)
+	}
+	r = &result.Result{Rows: make([][]any, 1), Stats: result.Stats{HTTPRequests: 1, Pages: 1, CacheHits: 1}}
+	if got := footer(r, false); got != "1 row (1 HTTP request, 1 page, 1 from cache)" {
+		t.Errorf("footer = %q", got)
+	}
+}
+
+func TestHistoryPathAndMode(t *testing.T) {
+	env := map[string]string{"XDG_STATE_HOME": "/x/state", "HOME": "/home/u"}
+	getenv := func(k string) string { return env[k] }
+	if p, _ := HistoryPath(getenv); p != "/x/state/engine/history" {
+		t.Errorf("XDG: %s", p)
+	}
+	env["XDG_STATE_HOME"] = "relative"
+	if p, _ := HistoryPath(getenv); p != "/home/u/.local/state/engine/history" {
+		t.Errorf("fallback: %s", p)
+	}
+	path := filepath.Join(t.TempDir(), "state", "engine", "history")
+	if err := prepareHistory(path); err != nil {
+		t.Fatal(err)
+	}
+	fi, err := os.Stat(path)
+	if err != nil || fi.Mode().Perm() != 0o600 {
+		t.Fatalf("history file: %v %v", fi, err)
+	}
+	di, _ := os.Stat(filepath.Dir(path))
+	if di.Mode().Perm() != 0o700 {
+		t.Errorf("history dir mode %v", di.Mode().Perm())
+	}
+}

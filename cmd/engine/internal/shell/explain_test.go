@@ -1,0 +1,60 @@
+package shell
+
+import (
+	"errors"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/enginehq/engine/engine"
+	"github.com/enginehq/engine/engine/plan"
+	"github.com/enginehq/engine/providers"
+)
+
+func TestExplainRateLimit(t *testing.T) {
+	now := time.Date(2025, 3, 1, 14, 2, 10, 0, time.FixedZone("CET", 3600))
+	pe := &providers.ProviderError{Provider: "github", Status: 403, URL: "https://api.github.com/orgs/acme/repos", Message: "API rate limit exceeded", Retryable: true, RateLimited: true, RetryAfter: 1800 * time.Second}
+	e := &engine.Error{Kind: engine.KindProvider, Err: pe, Provider: pe}
+	got := Explain(e, Credentials{Anonymous: true, TokenEnv: "GITHUB_TOKEN"}, now)
+	want := `error (provider): GET https://api.github.com/orgs/acme/repos failed: 403 API rate limit exceeded
+  provider github answered HTTP 403 (rate limit).
+  retryable: rate limit: retry after 13:32 UTC (in 30 min), or set GITHUB_TOKEN for a higher limit.`
+	if got != want {
+		t.Errorf("got:\n%s\nwant:\n%s", got, want)
+	}
+	if got := Explain(e, Credentials{TokenEnv: "GITHUB_TOKEN"}, now); strings.Contains(got, "set GITHUB_TOKEN") {
+		t.Errorf("with a token:\n%s", got)
+	}
+}
+
+func TestExplainOtherKinds(t *testing.T) {
+	now := time.Now()
+	nf := &providers.ProviderError{Provider: "github", Status: 404, URL: "u", Message: "Not Found"}
+	cases := []struct {
+		e    *engine.Error
+		cred Credentials
+		want []string
+	}{
+		{&engine.Error{Kind: engine.KindProvider, Err: nf, Provider: nf}, Credentials{Anonymous: true}, []string{"HTTP 404", "not retryable", "set GITHUB_TOKEN if it should be visible"}},
+		{&engine.Error{Kind: engine.KindProvider, Err: nf, Provider: nf}, Credentials{}, []string{"not visible to this token"}},
+		{&engine.Error{Kind: engine.KindPlan, Err: &plan.Error{Table: "github.branches.branches", Missing: map[string][]string{"list_branches": {"owner", "repo"}}, Msg: "list_branches needs owner, repo"}}, Credentials{}, []string{"error (plan): list_branches needs owner, repo", "DESCRIBE github.branches.branches"}},
+		{&engine.Error{Kind: engine.KindTimeout, Err: errors.New("query cancelled")}, Credentials{}, []string{"query cancelled"}},
+		{&engine.Error{Kind: engine.KindTimeout, Err: errors.New("query timed out: context deadline exceeded")}, Credentials{}, []string{"--query-timeout"}},
+	}
+	for _, c := range cases {
+		got := Explain(c.e, c.cred, now)
+		for _, w := range c.want {
+			if !strings.Contains(got, w) {
+				t.Errorf("Explain(%v) lacks %q:\n%s", c.e, w, got)
+			}
+		}
+	}
+}
+
+func TestHumanWait(t *testing.T) {
+	for s, want := range map[int]string{5: "5s", 60: "1 min", 61: "2 min", 3600: "1h00", 3599 + 3600: "2h00", 5400: "1h30"} {
+		if got := humanWait(s); got != want {
+			t.Errorf("humanWait(%d) = %q, want %q", s, got, want)
+		}
+	}
+}

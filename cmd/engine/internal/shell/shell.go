@@ -1,0 +1,166 @@
+package shell
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"time"
+
+	"github.com/enginehq/engine/engine"
+	"github.com/enginehq/engine/engine/result"
+)
+
+// Prompts.
+const (
+	Prompt             = "engine> "
+	ContinuationPrompt = "   ...> "
+)
+
+// Engine is what the shell runs statements on (*engine.Engine).
+type Engine interface {
+	Catalog
+	Query(ctx context.Context, sql string, qo engine.QueryOptions) (*result.Result, error)
+}
+
+// Options configure a shell.
+type Options struct {
+	Engine Engine
+	Stdout io.Writer
+	Stderr io.Writer
+	// Mode is the initial output mode (table, csv, json, tsv, line).
+	Mode string
+	// Width returns the terminal width for tables on stdout (0: no limit).
+	Width func() int
+	// Progress shows "fetched N pages…" on Stderr while a query runs.
+	Progress bool
+	// HistoryPath is the history file of interactive sessions ("": none).
+	HistoryPath string
+	// Credentials tells error explanations whether a provider is anonymous.
+	Credentials func(provider string) Credentials
+	// Now is the clock for "retry after HH:MM UTC" (default time.Now).
+	Now func() time.Time
+}
+
+// Shell is one session's state.
+type Shell struct {
+	opts     Options
+	out      io.Writer // results: stdout or the .output file
+	outFile  *os.File
+	console  io.Writer // footers and notices
+	mode     string
+	expanded bool
+	timer    bool
+	split    splitter
+	sigint   chan os.Signal
+	depth    int // nesting of .read
+}
+
+// New makes a shell.
+func New(opts Options) *Shell {
+	if opts.Mode == "" {
+		opts.Mode = "table"
+	}
+	if opts.Width == nil {
+		opts.Width = func() int { return 0 }
+	}
+	if opts.Now == nil {
+		opts.Now = time.Now
+	}
+	if opts.Credentials == nil {
+		opts.Credentials = func(string) Credentials { return Credentials{} }
+	}
+	return &Shell{opts: opts, out: opts.Stdout, console: opts.Stdout, mode: opts.Mode, timer: true}
+}
+
+// errQuit ends a session (.quit, .exit).
+var errQuit = errors.New("quit")
+
+// errFailed marks a statement or command that failed (already reported).
+var errFailed = errors.New("failed")
+
+// catchInterrupts routes SIGINT to the shell for the whole session: during
+// a query it cancels the query; elsewhere it is ignored (at the prompt the
+// terminal is in raw mode and Ctrl-C arrives as a key instead).
+func (s *Shell) catchInterrupts() func() {
+	s.sigint = make(chan os.Signal, 1)
+	signal.Notify(s.sigint, os.Interrupt)
+	return func() { signal.Stop(s.sigint); s.closeOutput() }
+}
+
+// RunScript runs statements and meta commands read from r until the end
+// or the first error (psql's ON_ERROR_STOP). It returns whether all
+// succeeded. Footers and notices go to stderr so stdout holds only data.
+func (s *Shell) RunScript(r io.Reader, name string) bool {
+	defer s.catchInterrupts()()
+	s.console = s.opts.Stderr
+	err := s.runReader(r, name)
+	return err == nil || errors.Is(err, errQuit)
+}
+
+// execute runs one statement and prints its result or its error.
+func (s *Shell) execute(sql string) error {
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	select { // drop an interrupt that arrived before this statement
+	case <-s.sigint:
+	default:
+	}
+	var cancelled bool
+	stop := make(chan struct{})
+	watched := make(chan struct{})
+	go func() {
+		defer close(watched)
+		select {
+		case <-s.sigint:
+			cancelled = true
+			cancel()
+		case <-stop:
+		}
+	}()
+	prog := &progress{w: s.opts.Stderr, done: !s.opts.Progress}
+	res, err := s.opts.Engine.Query(ctx, sql, engine.QueryOptions{Progress: prog.update})
+	close(stop)
+	<-watched
+	prog.clear()
+	if err != nil {
+		if cancelled {
+			fmt.Fprintln(s.opts.Stderr, "query cancelled")
+			return errFailed
+		}
+		var ee *engine.Error
+		if !errors.As(err, &ee) {
+			ee = engine.Classify(err)
+		}
+		var cred Credentials
+		if ee.Provider != nil {
+			cred = s.opts.Credentials(ee.Provider.Provider)
+		}
+		fmt.Fprintln(s.opts.Stderr, Explain(ee, cred, s.opts.Now()))
+		return errFailed
+	}
+	return s.show(res)
+}
+
+// show renders a result in the current mode, then its notice and footer.
+func (s *Shell) show(res *result.Result) error {
+	format := s.mode
+	if s.expanded && format == "table" {
+		format = "line"
+	}
+	width := 0
+	if s.outFile == nil && format == "table" {
+		width = s.opts.Width()
+	}
+	if err := result.Write(s.out, res, format, width); err != nil {
+		fmt.Fprintln(s.opts.Stderr, "error: writing the result:", err)
+		return errFailed
+	}
+	if res.Notice != "" {
+		fmt.Fprintln(s.console, res.Notice)
+	}
+	fmt.Fprintln(s.console, footer(res, s.timer))
+	return nil
+}

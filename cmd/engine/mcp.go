@@ -1,0 +1,101 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net"
+	"net/http"
+	"os"
+	"os/signal"
+	"syscall"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/enginehq/engine/mcpsurface"
+)
+
+func init() { subcommands = append(subcommands, newMCPCmd) }
+
+func newMCPCmd(g *globalFlags) *cobra.Command {
+	var (
+		transport, listen string
+		allowRemote       bool
+		caps              mcpsurface.Caps
+		store             mcpsurface.StoreOptions
+		maxBody           int64
+	)
+	cmd := &cobra.Command{
+		Use:   "mcp [--transport stdio|http] [--listen 127.0.0.1:8765]",
+		Short: "Serve the engine to MCP clients (LLM agents) over stdio or streamable HTTP",
+		Long: `mcp serves the engine as an MCP server: tools run_select_query,
+fetch_result_page, list_providers, list_services, list_resources and
+describe_resource, and the resource template engine://results/{id}.
+Logs go to stderr only. See docs/mcp.md for client configuration.`,
+		Example: `  engine mcp
+  engine mcp --transport http --listen 127.0.0.1:8765`,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			eng, err := g.newEngine()
+			if err != nil {
+				return &exitError{code: exitUsage, msg: "error: " + err.Error()}
+			}
+			srv, err := mcpsurface.New(eng, mcpsurface.Config{Caps: caps, Store: store, Log: os.Stderr})
+			if err != nil {
+				return &exitError{code: exitUsage, msg: "error: " + err.Error()}
+			}
+			defer srv.Close()
+			ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+			defer stop()
+			switch transport {
+			case "stdio":
+				t := &mcpsurface.LineTransport{In: os.Stdin, Out: os.Stdout, Log: os.Stderr}
+				if err := srv.MCP().Run(ctx, t); err != nil && !errors.Is(err, context.Canceled) {
+					return &exitError{code: exitProvider, msg: "error: mcp: " + err.Error()}
+				}
+				return nil
+			case "http":
+				return serveMCPHTTP(ctx, srv, listen, allowRemote, maxBody)
+			}
+			return &exitError{code: exitUsage, msg: fmt.Sprintf("error: --transport %q: use stdio or http", transport)}
+		},
+	}
+	f := cmd.Flags()
+	f.StringVar(&transport, "transport", "stdio", "stdio or http (streamable HTTP)")
+	f.StringVar(&listen, "listen", "127.0.0.1:8765", "address of the HTTP transport")
+	f.BoolVar(&allowRemote, "allow-remote", false, "allow --listen on a non-loopback address (no authentication: trusted networks only)")
+	f.IntVar(&caps.MaxRows, "max-rows", envInt("ENGINE_MCP_MAX_ROWS", mcpsurface.DefaultMaxRows), "mcp_max_rows: most rows in one tool result (0: no cap; env ENGINE_MCP_MAX_ROWS)")
+	f.IntVar(&caps.MaxBytes, "max-bytes", envInt("ENGINE_MCP_MAX_BYTES", mcpsurface.DefaultMaxBytes), "mcp_max_bytes: approximate bytes of one tool result, at least one row kept (0: no cap; env ENGINE_MCP_MAX_BYTES)")
+	f.IntVar(&store.MaxResults, "keep-results", envInt("ENGINE_MCP_KEEP_RESULTS", 64), "most results kept for fetch_result_page and engine://results/{id}")
+	f.Int64Var(&store.MaxBytes, "keep-bytes", int64(envInt("ENGINE_MCP_KEEP_BYTES", 256<<20)), "most bytes of kept results (least recently used are dropped)")
+	f.DurationVar(&store.TTL, "keep-for", envDuration("ENGINE_MCP_KEEP_FOR", 30*time.Minute), "how long a result is kept")
+	f.Int64Var(&maxBody, "max-body", mcpsurface.DefaultMaxBody, "largest HTTP request body in bytes")
+	return cmd
+}
+
+func serveMCPHTTP(ctx context.Context, srv *mcpsurface.Server, listen string, allowRemote bool, maxBody int64) error {
+	host, _, err := net.SplitHostPort(listen)
+	if err != nil {
+		return &exitError{code: exitUsage, msg: fmt.Sprintf("error: --listen %q: %v", listen, err)}
+	}
+	if !mcpsurface.LoopbackHost(host) && !allowRemote {
+		return &exitError{code: exitUsage, msg: fmt.Sprintf("error: --listen %q is not a loopback address; the server has no authentication (use --allow-remote on trusted networks only)", listen)}
+	}
+	ln, err := net.Listen("tcp", listen)
+	if err != nil {
+		return &exitError{code: exitUsage, msg: "error: " + err.Error()}
+	}
+	hs := &http.Server{Handler: srv.HTTPHandler(maxBody), ReadHeaderTimeout: 10 * time.Second}
+	fmt.Fprintf(os.Stderr, "engine mcp: listening on http://%s%s\n", ln.Addr(), mcpsurface.HTTPPath)
+	errc := make(chan error, 1)
+	go func() { errc <- hs.Serve(ln) }()
+	select {
+	case err := <-errc:
+		return &exitError{code: exitProvider, msg: "error: " + err.Error()}
+	case <-ctx.Done():
+	}
+	sctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	hs.Shutdown(sctx) //nolint:errcheck
+	return nil
+}

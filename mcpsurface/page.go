@@ -1,0 +1,109 @@
+package mcpsurface
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/enginehq/engine/engine"
+	"github.com/enginehq/engine/engine/result"
+)
+
+type pageInput struct {
+	ResultID string `json:"result_id" jsonschema:"result_id (or result_uri) from run_select_query"`
+	Offset   int    `json:"offset,omitempty" jsonschema:"first row, 0-based (default 0)"`
+	Limit    int    `json:"limit,omitempty" jsonschema:"rows to return (default and maximum: the server's row cap)"`
+}
+
+// pageOutput is fetch_result_page's success.
+type pageOutput struct {
+	Columns      []result.Column `json:"columns"`
+	Rows         [][]any         `json:"rows"`
+	RowCount     int             `json:"row_count"`
+	ReturnedRows int             `json:"returned_rows"`
+	Offset       int             `json:"offset"`
+	Limit        int             `json:"limit"`
+	HasMore      bool            `json:"has_more"`
+	NextOffset   int             `json:"next_offset,omitempty"`
+	ResultID     string          `json:"result_id"`
+	ResultURI    string          `json:"result_uri"`
+}
+
+// resultID accepts an id or its engine://results/ URI.
+func resultID(s string) string {
+	s = strings.TrimSpace(s)
+	s = strings.TrimPrefix(s, "engine://results/")
+	if i := strings.IndexByte(s, '?'); i >= 0 {
+		s = s[:i]
+	}
+	return s
+}
+
+func (s *Server) unknownResult(id string) engine.ErrorBody {
+	o := s.store.Options()
+	return usageError(engine.KindPlan, fmt.Sprintf("result %q is unknown or expired (results are kept for %s, at most %d of them); re-run the query with run_select_query", id, o.TTL, o.MaxResults))
+}
+
+func (s *Server) fetchPage(ctx context.Context, req *mcp.CallToolRequest, in pageInput) (*mcp.CallToolResult, any, error) {
+	res, out := s.page(ctx, in)
+	detail := ""
+	if p, ok := out.(pageOutput); ok {
+		detail = fmt.Sprintf("rows=%d offset=%d has_more=%t", p.ReturnedRows, p.Offset, p.HasMore)
+		res.StructuredContent = out
+	}
+	s.logResult("fetch_result_page", res, detail)
+	res.StructuredContent = nil
+	return res, out, nil
+}
+
+func (s *Server) page(ctx context.Context, in pageInput) (*mcp.CallToolResult, any) {
+	id := resultID(in.ResultID)
+	if in.Offset < 0 || in.Limit < 0 {
+		return s.errorResult(usageError(engine.KindPlan, "offset and limit must not be negative"))
+	}
+	maxRows := s.cfg.Caps.MaxRows
+	limit := in.Limit
+	switch {
+	case limit == 0 && maxRows > 0:
+		limit = maxRows
+	case limit == 0:
+		limit = DefaultMaxRows
+	case maxRows > 0 && limit > maxRows:
+		limit = maxRows
+	}
+	k, err := s.store.Info(ctx, id)
+	if errors.Is(err, ErrUnknownResult) || id == "" {
+		return s.errorResult(s.unknownResult(id))
+	}
+	if err != nil {
+		return s.errorResult(engineError(err))
+	}
+	rows, err := s.store.Rows(ctx, k, in.Offset, limit+1) // one more: has_more
+	if err != nil {
+		return s.errorResult(engineError(err))
+	}
+	probe := len(rows) > limit
+	if probe {
+		rows = rows[:limit]
+	}
+	fr := fit(k.Columns, rows, Caps{MaxBytes: s.cfg.Caps.MaxBytes})
+	out := pageOutput{
+		Columns: k.Columns, Rows: fr.rows, RowCount: k.RowCount, ReturnedRows: len(fr.rows),
+		Offset: in.Offset, Limit: limit, HasMore: probe || len(fr.rows) < len(rows),
+		ResultID: id, ResultURI: ResultURI(id),
+	}
+	summary := fmt.Sprintf("rows %d-%d of %d", in.Offset+1, in.Offset+len(fr.rows), k.RowCount)
+	if len(fr.rows) == 0 {
+		summary = fmt.Sprintf("no rows at offset %d of %d", in.Offset, k.RowCount)
+	}
+	if out.HasMore {
+		out.NextOffset = in.Offset + len(fr.rows)
+		summary += fmt.Sprintf("; more: fetch_result_page(result_id=%q, offset=%d)", id, out.NextOffset)
+	} else {
+		summary += "; end of result"
+	}
+	return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: tsvText(k.Columns, fr.tsvLines, summary)}}}, out
+}

@@ -1,0 +1,130 @@
+package mcpsurface
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"sync"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/enginehq/engine/engine"
+	"github.com/enginehq/engine/engine/result"
+)
+
+type queryInput struct {
+	SQL string `json:"sql" jsonschema:"one read-only statement: SELECT, SHOW, DESCRIBE or EXPLAIN"`
+}
+
+type statsOutput struct {
+	HTTPRequests int   `json:"http_requests"`
+	Pages        int   `json:"pages"`
+	ElapsedMS    int64 `json:"elapsed_ms"`
+}
+
+// queryOutput is run_select_query's success (DESIGN.md).
+type queryOutput struct {
+	Columns      []result.Column `json:"columns"`
+	Rows         [][]any         `json:"rows"`
+	RowCount     int             `json:"row_count"`
+	ReturnedRows int             `json:"returned_rows"`
+	Truncated    bool            `json:"truncated"`
+	Notice       string          `json:"notice,omitempty"`
+	ResultID     string          `json:"result_id,omitempty"`
+	ResultURI    string          `json:"result_uri,omitempty"`
+	Stats        statsOutput     `json:"stats"`
+}
+
+// ResultURI is the resource URI of a kept result.
+func ResultURI(id string) string { return "engine://results/" + id }
+
+func (s *Server) addQueryTools() {
+	mcp.AddTool(s.mcp, &mcp.Tool{
+		Name: "run_select_query",
+		Description: "Run one read-only SQL statement (SELECT, SHOW, DESCRIBE, EXPLAIN) over the providers' APIs. " +
+			"Returns columns and rows (text: TSV), the true row_count, capped rows; aggregate/filter in SQL.",
+		Annotations:  annotations("Run a read-only SQL query", true),
+		OutputSchema: QueryOutputSchema(),
+	}, s.runSelect)
+	mcp.AddTool(s.mcp, &mcp.Tool{
+		Name:         "fetch_result_page",
+		Description:  "Page through a result kept by run_select_query (no API calls). limit is capped by the server's row cap.",
+		Annotations:  annotations("Page a kept result", false),
+		OutputSchema: PageOutputSchema(),
+	}, s.fetchPage)
+}
+
+// progress returns the engine's progress callback for a request that
+// carries a progress token (nil otherwise): one notification per page.
+func progress(ctx context.Context, req *mcp.CallToolRequest) func(int) {
+	if req == nil || req.Params == nil || req.Session == nil {
+		return nil
+	}
+	tok := req.Params.GetProgressToken()
+	if tok == nil {
+		return nil
+	}
+	var mu sync.Mutex
+	last := 0
+	return func(pages int) {
+		mu.Lock()
+		defer mu.Unlock()
+		if pages <= last {
+			return
+		}
+		last = pages
+		req.Session.NotifyProgress(ctx, &mcp.ProgressNotificationParams{ //nolint:errcheck // best effort
+			ProgressToken: tok, Progress: float64(pages), Message: plural(pages, "page") + " fetched",
+		})
+	}
+}
+
+func (s *Server) runSelect(ctx context.Context, req *mcp.CallToolRequest, in queryInput) (*mcp.CallToolResult, any, error) {
+	if strings.TrimSpace(in.SQL) == "" {
+		res, out := s.errorResult(usageError(engine.KindSQL, "sql is empty: pass one SELECT, SHOW, DESCRIBE or EXPLAIN statement"))
+		s.logResult("run_select_query", res, "")
+		return res, out, nil
+	}
+	r, err := s.eng.Query(ctx, in.SQL, engine.QueryOptions{Progress: progress(ctx, req)})
+	if err != nil {
+		res, out := s.errorResult(engineError(err))
+		s.logResult("run_select_query", res, "kind="+string(out.(errorOutput).Error.Kind))
+		return res, out, nil
+	}
+	id, kept, err := s.store.Put(ctx, r)
+	if err != nil {
+		fmt.Fprintf(s.cfg.Log, "engine mcp: keeping result: %v\n", err)
+		kept = false
+	}
+	if !kept {
+		id = ""
+	}
+	fr := fit(r.Columns, r.Rows, s.cfg.Caps)
+	out := queryOutput{
+		Columns: r.Columns, Rows: fr.rows, RowCount: len(r.Rows), ReturnedRows: len(fr.rows),
+		Truncated: len(fr.rows) < len(r.Rows),
+		Stats:     statsOutput{HTTPRequests: r.Stats.HTTPRequests, Pages: r.Stats.Pages, ElapsedMS: r.Stats.ElapsedMS},
+	}
+	if kept {
+		out.ResultID, out.ResultURI = id, ResultURI(id)
+	}
+	summary := fmt.Sprintf("%s; %s, %s, %d ms", plural(out.RowCount, "row"), plural(out.Stats.HTTPRequests, "HTTP request"), plural(out.Stats.Pages, "page"), out.Stats.ElapsedMS)
+	if out.Truncated {
+		out.Notice = truncationNotice(out.ReturnedRows, out.RowCount, out.ResultID)
+		summary = out.Notice + " " + summary
+	}
+	if kept {
+		summary += "; result_id " + id
+	} else if out.Truncated {
+		summary += "; result too large to keep for paging"
+	}
+	if r.Notice != "" {
+		summary += "; " + r.Notice
+	}
+	res := &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: tsvText(r.Columns, fr.tsvLines, summary)}}}
+	// The SDK fills StructuredContent from out; log with it set.
+	res.StructuredContent = out
+	s.logResult("run_select_query", res, fmt.Sprintf("rows=%d/%d truncated=%t", out.ReturnedRows, out.RowCount, out.Truncated))
+	res.StructuredContent = nil
+	return res, out, nil
+}

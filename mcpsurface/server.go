@@ -1,0 +1,98 @@
+package mcpsurface
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"sync"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/enginehq/engine/engine"
+)
+
+// Config is the server's settings.
+type Config struct {
+	Caps  Caps
+	Store StoreOptions
+	// Log receives one line per tool result (never stdout; default discard).
+	Log io.Writer
+	// Version is reported to clients.
+	Version string
+}
+
+// Server is the engine's MCP server. One Server serves any number of
+// sessions (stdio, or streamable HTTP).
+type Server struct {
+	eng   *engine.Engine
+	cfg   Config
+	store *Store
+	mcp   *mcp.Server
+	logMu sync.Mutex
+}
+
+// instructions are sent once at initialisation; every word costs context.
+const instructions = `SQL over REST APIs. Tables are provider.service.resource (e.g. github.repos.repos); WHERE must bind a method's required keys (describe_resource shows them). Push aggregation, filtering and joins into SQL rather than fetching raw rows: results are capped at %s rows; kept results page with fetch_result_page.`
+
+// New makes a server over eng.
+func New(eng *engine.Engine, cfg Config) (*Server, error) {
+	if cfg.Log == nil {
+		cfg.Log = io.Discard
+	}
+	if cfg.Version == "" {
+		cfg.Version = "dev"
+	}
+	st, err := OpenStore(cfg.Store)
+	if err != nil {
+		return nil, err
+	}
+	cap := "no"
+	if cfg.Caps.MaxRows > 0 {
+		cap = fmt.Sprint(cfg.Caps.MaxRows)
+	}
+	s := &Server{eng: eng, cfg: cfg, store: st}
+	s.mcp = mcp.NewServer(&mcp.Implementation{Name: "engine", Version: cfg.Version},
+		&mcp.ServerOptions{Instructions: fmt.Sprintf(instructions, cap), Capabilities: &mcp.ServerCapabilities{}})
+	s.addQueryTools()
+	s.addDiscoveryTools()
+	s.addResources()
+	return s, nil
+}
+
+// MCP returns the SDK server (to Run on a transport).
+func (s *Server) MCP() *mcp.Server { return s.mcp }
+
+// Close drops the kept results.
+func (s *Server) Close() error { return s.store.Close() }
+
+func boolPtr(b bool) *bool { return &b }
+
+// annotations: every tool only reads; only run_select_query reaches the
+// providers' APIs (open world), the others answer from the catalog or the
+// kept results.
+func annotations(title string, openWorld bool) *mcp.ToolAnnotations {
+	return &mcp.ToolAnnotations{Title: title, ReadOnlyHint: true, DestructiveHint: boolPtr(false), IdempotentHint: true, OpenWorldHint: boolPtr(openWorld)}
+}
+
+// logResult writes one line per tool result with its size and an
+// approximate token count (chars/4), so waste is visible.
+func (s *Server) logResult(tool string, res *mcp.CallToolResult, detail string) {
+	n := 0
+	for _, c := range res.Content {
+		if t, ok := c.(*mcp.TextContent); ok {
+			n += len(t.Text)
+		}
+	}
+	if res.StructuredContent != nil {
+		if b, err := json.Marshal(res.StructuredContent); err == nil {
+			n += len(b)
+		}
+	}
+	status := "ok"
+	if res.IsError {
+		status = "error"
+	}
+	s.logMu.Lock()
+	defer s.logMu.Unlock()
+	fmt.Fprintf(s.cfg.Log, "engine mcp: tool=%s status=%s bytes=%d approx_tokens=%d %s\n", tool, status, n, (n+3)/4, detail)
+}

@@ -1,0 +1,319 @@
+// Command bench measures the engine against the fake GitHub server on
+// loopback and prints one table of figures (make bench). It builds the
+// engine binary, starts the fake server in-process, and runs the binary as
+// a user would. Figures are wall times on this machine; the fake server
+// shares the CPU with what it serves, equally for the engine and the
+// floor.
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"flag"
+	"fmt"
+	"net/http"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"sort"
+	"strings"
+	"sync"
+	"syscall"
+	"text/tabwriter"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/tiktoken-go/tokenizer"
+
+	"github.com/enginehq/engine/test/fakegithub"
+)
+
+var (
+	runs  = flag.Int("runs", 11, "runs of each cold-start measurement (median reported)")
+	large = flag.Int("large", 100000, "rows of the large query")
+)
+
+type row struct{ name, value, target string }
+
+func main() {
+	flag.Parse()
+	root, _ := filepath.Abs(".")
+	bin := filepath.Join(os.TempDir(), fmt.Sprintf("engine-bench-%d", os.Getpid()))
+	build := exec.Command("go", "build", "-o", bin, "./cmd/engine")
+	build.Dir = root
+	if out, err := build.CombinedOutput(); err != nil {
+		fail("build: %v\n%s", err, out)
+	}
+	defer os.Remove(bin)
+	fake := fakegithub.New()
+	defer fake.Close()
+	b := &bench{bin: bin, fake: fake}
+	var rows []row
+	add := func(name, value, target string) {
+		rows = append(rows, row{name, value, target})
+		fmt.Fprintf(os.Stderr, "  %s: %s\n", name, value)
+	}
+
+	first, exit := b.coldStart()
+	add("cold exec: start to first request (median)", ms(first), "<= 30 ms")
+	add("cold exec: start to exit (median)", ms(exit), "")
+
+	for _, n := range []int{10000, *large} {
+		org := fmt.Sprintf("scale-%d", n)
+		floor := b.floor(org)
+		q := fmt.Sprintf("SELECT language, count(*) AS n, sum(private) AS p FROM github.repos.repos WHERE org = '%s' GROUP BY language", org)
+		d, rss := b.timed(q)
+		add(fmt.Sprintf("%d rows: GROUP BY end to end", n), fmt.Sprintf("%s, peak RSS %d MB", ms(d), rss>>10), "")
+		add(fmt.Sprintf("%d rows: fetch + json decode floor", n), ms(floor), "")
+		add(fmt.Sprintf("%d rows: engine / floor", n), fmt.Sprintf("%.2fx", float64(d)/float64(floor)), "<= 1.5x, RSS <= 300 MB")
+		dc, rssc := b.timed(fmt.Sprintf("SELECT count(*) FROM github.repos.repos WHERE org = '%s'", org))
+		add(fmt.Sprintf("%d rows: count(*) end to end", n), fmt.Sprintf("%s, peak RSS %d MB", ms(dc), rssc>>10), "")
+		ds, rsss := b.timed(fmt.Sprintf("SELECT * FROM github.repos.repos WHERE org = '%s' ORDER BY id DESC LIMIT 1", org))
+		add(fmt.Sprintf("%d rows: SELECT * (every column) end to end", n), fmt.Sprintf("%s, peak RSS %d MB", ms(ds), rsss>>10), "")
+	}
+
+	fake.ResetRequests()
+	b.run(nil, "SELECT name FROM github.repos.repos WHERE org = 'scale-10000' LIMIT 5")
+	add("requests for LIMIT 5 on a 100-page table", fmt.Sprint(len(fake.Requests())), "1")
+
+	within, after, notModified := b.cache()
+	add("requests for a repeated query within the TTL", fmt.Sprint(within), "0")
+	add("requests after the TTL (all 304?)", fmt.Sprintf("%d (%d answered 304)", after, notModified), "only 304s")
+
+	for _, q := range []struct{ label, sql string }{
+		{"8 columns", "SELECT name, private, archived, language, stargazers_count, open_issues_count, default_branch, pushed_at FROM github.repos.repos WHERE org = 'acme' LIMIT 100"},
+		{"SELECT * (91 columns)", "SELECT * FROM github.repos.repos WHERE org = 'acme' LIMIT 100"},
+	} {
+		tsvBytes, tsvTok, jsonBytes, jsonTok := b.mcpTokens(q.sql)
+		add("MCP 100 rows, "+q.label+": TSV text", fmt.Sprintf("%d bytes, %d tokens", tsvBytes, tsvTok), "")
+		add("MCP 100 rows, "+q.label+": JSON array of objects", fmt.Sprintf("%d bytes, %d tokens", jsonBytes, jsonTok), "")
+		add("MCP 100 rows, "+q.label+": tokens saved", fmt.Sprintf("%.0f%%", 100*(1-float64(tsvTok)/float64(jsonTok))), ">= 35%")
+	}
+
+	w := tabwriter.NewWriter(os.Stdout, 0, 0, 2, ' ', 0)
+	fmt.Fprintln(w, "measure\tvalue\ttarget")
+	fmt.Fprintln(w, "-------\t-----\t------")
+	for _, r := range rows {
+		fmt.Fprintf(w, "%s\t%s\t%s\n", r.name, r.value, r.target)
+	}
+	w.Flush()
+}
+
+type bench struct {
+	bin  string
+	fake *fakegithub.Server
+}
+
+func (b *bench) env(extra ...string) []string {
+	home, _ := os.MkdirTemp("", "engine-bench-home-")
+	return append([]string{
+		"PATH=" + os.Getenv("PATH"), "HOME=" + home,
+		"XDG_CACHE_HOME=" + filepath.Join(home, "cache"),
+		"ENGINE_BASE_URL_GITHUB=" + b.fake.URL(),
+		"ENGINE_NO_CACHE=1",
+	}, extra...)
+}
+
+// run executes one exec and returns its wall time and peak RSS (KB).
+func (b *bench) run(env []string, sql string) (time.Duration, int64) {
+	if env == nil {
+		env = b.env()
+	}
+	cmd := exec.Command(b.bin, "exec", "-o", "csv", "--auth", `{"github":{"type":"null_auth"}}`, sql)
+	cmd.Env = env
+	var out, errb bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &errb
+	start := time.Now()
+	if err := cmd.Run(); err != nil {
+		fail("exec %q: %v\n%s", sql, err, errb.String())
+	}
+	d := time.Since(start)
+	var rss int64
+	if ru, ok := cmd.ProcessState.SysUsage().(*syscall.Rusage); ok {
+		rss = ru.Maxrss
+	}
+	return d, rss
+}
+
+func (b *bench) timed(sql string) (time.Duration, int64) {
+	var best time.Duration
+	var rss int64
+	for i := 0; i < 2; i++ {
+		d, r := b.run(nil, sql)
+		if best == 0 || d < best {
+			best = d
+		}
+		rss = max(rss, r)
+	}
+	return best, rss
+}
+
+// coldStart measures process start to the fake's first request, and to
+// exit, for a one-page query.
+func (b *bench) coldStart() (time.Duration, time.Duration) {
+	var firsts, exits []time.Duration
+	for i := 0; i < *runs; i++ {
+		b.fake.ResetRequests()
+		start := time.Now()
+		b.run(nil, "SELECT count(*) FROM github.repos.repos WHERE org = 'tiny'")
+		end := time.Since(start)
+		reqs := b.fake.Requests()
+		if len(reqs) == 0 {
+			fail("cold start: no request reached the fake server")
+		}
+		firsts = append(firsts, reqs[0].Time.Sub(start))
+		exits = append(exits, end)
+	}
+	return median(firsts), median(exits)
+}
+
+// floor fetches the same pages as the engine (per_page=100, 4 at a time,
+// as the engine's default page concurrency) and decodes each with
+// encoding/json into []map[string]any: what HTTP plus decoding alone cost.
+func (b *bench) floor(org string) time.Duration {
+	var n int
+	fmt.Sscanf(strings.TrimPrefix(org, "scale-"), "%d", &n)
+	pages := (n + 99) / 100
+	best := time.Duration(0)
+	for r := 0; r < 2; r++ {
+		start := time.Now()
+		var wg sync.WaitGroup
+		sem := make(chan struct{}, 4)
+		var mu sync.Mutex
+		items := 0
+		for p := 1; p <= pages; p++ {
+			wg.Add(1)
+			sem <- struct{}{}
+			go func(p int) {
+				defer wg.Done()
+				defer func() { <-sem }()
+				resp, err := http.Get(fmt.Sprintf("%s/orgs/%s/repos?per_page=100&page=%d", b.fake.URL(), org, p))
+				if err != nil {
+					fail("floor: %v", err)
+				}
+				var v []map[string]any
+				err = json.NewDecoder(resp.Body).Decode(&v)
+				resp.Body.Close()
+				if err != nil {
+					fail("floor decode: %v", err)
+				}
+				mu.Lock()
+				items += len(v)
+				mu.Unlock()
+			}(p)
+		}
+		wg.Wait()
+		if items != n {
+			fail("floor: %d items, want %d", items, n)
+		}
+		d := time.Since(start)
+		if best == 0 || d < best {
+			best = d
+		}
+	}
+	return best
+}
+
+// cache runs a query three times with one cache directory: cold, again
+// within the TTL, and after the TTL.
+func (b *bench) cache() (within, after, notModified int) {
+	dir, _ := os.MkdirTemp("", "engine-bench-cache-")
+	defer os.RemoveAll(dir)
+	q := "SELECT count(*) FROM github.repos.repos WHERE org = 'acme'"
+	env := func(ttl string) []string {
+		return b.env("ENGINE_NO_CACHE=", "ENGINE_CACHE_DIR="+dir, "ENGINE_CACHE_TTL="+ttl)
+	}
+	b.run(env("1h"), q)
+	b.fake.ResetRequests()
+	b.run(env("1h"), q)
+	within = len(b.fake.Requests())
+	time.Sleep(50 * time.Millisecond)
+	b.fake.ResetRequests()
+	b.run(env("10ms"), q)
+	for _, r := range b.fake.Requests() {
+		after++
+		if r.Status == http.StatusNotModified {
+			notModified++
+		}
+	}
+	return
+}
+
+// mcpTokens asks the real MCP server (engine mcp over stdio) for 100 rows
+// and compares its TSV text block with the same rows as a JSON array of
+// objects, in bytes and o200k tokens.
+func (b *bench) mcpTokens(sql string) (tsvBytes, tsvTok, jsonBytes, jsonTok int) {
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	// The byte budget is raised so that all 100 rows are compared.
+	cmd := exec.Command(b.bin, "mcp", "--max-bytes", "16777216", "--auth", `{"github":{"type":"null_auth"}}`)
+	cmd.Env = b.env()
+	client := mcp.NewClient(&mcp.Implementation{Name: "bench", Version: "1"}, nil)
+	session, err := client.Connect(ctx, &mcp.CommandTransport{Command: cmd}, nil)
+	if err != nil {
+		fail("mcp connect: %v", err)
+	}
+	defer session.Close()
+	res, err := session.CallTool(ctx, &mcp.CallToolParams{Name: "run_select_query", Arguments: map[string]any{
+		"sql": sql,
+	}})
+	if err != nil || res.IsError {
+		fail("mcp call: %v %+v", err, res)
+	}
+	var text string
+	for _, c := range res.Content {
+		if t, ok := c.(*mcp.TextContent); ok {
+			text += t.Text
+		}
+	}
+	raw, _ := json.Marshal(res.StructuredContent)
+	var sc struct {
+		Columns []struct{ Name string } `json:"columns"`
+		Rows    [][]any                 `json:"rows"`
+	}
+	if err := json.Unmarshal(raw, &sc); err != nil || len(sc.Rows) != 100 {
+		fail("mcp structured content: %v (%d rows)", err, len(sc.Rows))
+	}
+	var objs bytes.Buffer
+	objs.WriteString("[")
+	for i, r := range sc.Rows {
+		if i > 0 {
+			objs.WriteString(",")
+		}
+		objs.WriteString("{")
+		for j, c := range sc.Columns {
+			if j > 0 {
+				objs.WriteString(",")
+			}
+			k, _ := json.Marshal(c.Name)
+			v, _ := json.Marshal(r[j])
+			objs.Write(k)
+			objs.WriteString(":")
+			objs.Write(v)
+		}
+		objs.WriteString("}")
+	}
+	objs.WriteString("]")
+	enc, err := tokenizer.Get(tokenizer.O200kBase)
+	if err != nil {
+		fail("tokenizer: %v", err)
+	}
+	count := func(s string) int {
+		ids, _, _ := enc.Encode(s)
+		return len(ids)
+	}
+	return len(text), count(text), objs.Len(), count(objs.String())
+}
+
+func median(ds []time.Duration) time.Duration {
+	sort.Slice(ds, func(i, j int) bool { return ds[i] < ds[j] })
+	return ds[len(ds)/2]
+}
+
+func ms(d time.Duration) string { return fmt.Sprintf("%.1f ms", float64(d.Microseconds())/1000) }
+
+func fail(format string, args ...any) {
+	fmt.Fprintf(os.Stderr, "bench: "+format+"\n", args...)
+	os.Exit(1)
+}

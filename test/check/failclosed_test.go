@@ -1,0 +1,82 @@
+package check
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/enginehq/engine/test/fakegithub"
+	"github.com/enginehq/engine/test/testutil"
+)
+
+// The bug this command exists for: no repository is named "ghost", so the
+// control passes on a complete listing. When page 2 of the listing is
+// rate limited, the control is an error — never a pass on pages 1 and 3.
+const ghostControl = `controls:
+  - id: no-ghost
+    title: No repository named ghost
+    sql: SELECT name FROM github.repos.repos WHERE org = 'acme' AND name = 'ghost'
+`
+
+func TestRateLimitOnPage2IsError(t *testing.T) {
+	s := server(t)
+	s.Inject(fakegithub.Fault{Path: "^/orgs/acme/repos$", Page: 2, Kind: fakegithub.KindRateLimit, RetryAfter: 30})
+	env := testutil.Env(t, "ENGINE_BASE_URL_GITHUB="+s.URL())
+	file := writeFile(t, "c.yaml", ghostControl)
+	r := runCheck(t, env, append(fast, file, "-o", "json")...)
+	if r.Code != 2 {
+		t.Fatalf("exit %d, want 2\n%s\n%s", r.Code, r.Stdout, r.Stderr)
+	}
+	rep := parseJSON(t, r)
+	c := rep.Controls[0]
+	if c.Status != "error" || c.Error == nil {
+		t.Fatalf("status %s: a rate-limited listing must be an error", c.Status)
+	}
+	if c.Error.Kind != "provider" || c.Error.HTTPStatus != 403 || c.Error.Provider != "github" || !c.Error.Retryable {
+		t.Errorf("error: %+v", c.Error)
+	}
+	var page2 bool
+	for _, req := range s.Requests() {
+		if req.Path == "/orgs/acme/repos" && req.Page == 2 {
+			page2 = true
+		}
+	}
+	if !page2 {
+		t.Errorf("page 2 was never requested: %+v", s.Requests())
+	}
+
+	// The same control on a healthy server passes: the error above came
+	// from the fault, not the control.
+	s.ClearFaults()
+	if r := runCheck(t, env, append(fast, file)...); r.Code != 0 || !strings.Contains(r.Stdout, "PASS  no-ghost") {
+		t.Fatalf("healthy: exit %d\n%s%s", r.Code, r.Stdout, r.Stderr)
+	}
+}
+
+// A retryable failure is retried per the client's policy first: one rate
+// limit within the retry budget still ends in pass.
+func TestRetryableErrorRetriedFirst(t *testing.T) {
+	s := server(t)
+	s.Inject(fakegithub.Fault{Path: "^/orgs/acme/repos$", Page: 2, Times: 1, Kind: fakegithub.KindTooManyRequests, RetryAfter: 1})
+	env := testutil.Env(t, "ENGINE_BASE_URL_GITHUB="+s.URL())
+	r := runCheck(t, env, writeFile(t, "c.yaml", ghostControl), "--retry-max", "2", "--max-retry-wait", "5s")
+	if r.Code != 0 || !strings.Contains(r.Stdout, "PASS  no-ghost") {
+		t.Fatalf("exit %d\n%s%s", r.Code, r.Stdout, r.Stderr)
+	}
+}
+
+// Secrets never appear in reports, even in provider errors.
+func TestTokenNeverPrinted(t *testing.T) {
+	const token = "ghp_testtoken_0123456789abcdef"
+	s := server(t, fakegithub.WithToken("another-token"))
+	env := testutil.Env(t, "ENGINE_BASE_URL_GITHUB="+s.URL(), "GITHUB_TOKEN="+token)
+	file := writeFile(t, "c.yaml", ghostControl)
+	for _, format := range []string{"text", "json", "junit", "github"} {
+		r := runCheck(t, env, append(fast, file, "-o", format)...)
+		if r.Code != 2 {
+			t.Errorf("%s: exit %d (401 must be an error)", format, r.Code)
+		}
+		if strings.Contains(r.Stdout+r.Stderr, token) {
+			t.Errorf("%s: token printed", format)
+		}
+	}
+}

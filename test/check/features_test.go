@@ -1,0 +1,125 @@
+package check
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/enginehq/engine/test/testutil"
+)
+
+// --only runs the named controls and requests nothing for the others.
+func TestOnly(t *testing.T) {
+	s := server(t)
+	env := testutil.Env(t, "ENGINE_BASE_URL_GITHUB="+s.URL())
+	file := writeFile(t, "org.yaml", mixedControls)
+	r := runCheck(t, env, append(fast, file, "--only", "members-2fa", "--only", "tiny-hooks-insecure", "-o", "json")...)
+	if r.Code != 1 {
+		t.Fatalf("exit %d\n%s%s", r.Code, r.Stdout, r.Stderr)
+	}
+	got := statuses(parseJSON(t, r))
+	if len(got) != 2 || got["members-2fa"] != "fail" || got["tiny-hooks-insecure"] != "pass" {
+		t.Fatalf("statuses %v", got)
+	}
+	for _, req := range s.Requests() {
+		if req.Path != "/orgs/acme/members" && req.Path != "/orgs/tiny/hooks" {
+			t.Errorf("request for a control not selected: %s", req.Path)
+		}
+	}
+}
+
+// In GitHub Actions: workflow commands escaped per GitHub's rules, and a
+// markdown summary appended to $GITHUB_STEP_SUMMARY.
+func TestGitHubFormatAndStepSummary(t *testing.T) {
+	s := server(t)
+	summary := filepath.Join(t.TempDir(), "summary.md")
+	if err := os.WriteFile(summary, []byte("previous step\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	env := testutil.Env(t, "ENGINE_BASE_URL_GITHUB="+s.URL(), "GITHUB_STEP_SUMMARY="+summary)
+	file := writeFile(t, "gh.yaml", `controls:
+  - id: odd-title
+    title: "Webhooks: 100% verified, please"
+    severity: low
+    remediation: "Fix it: now, 100%"
+    sql: |
+      SELECT id, json_extract(config, '$.url') AS url, 'a|b' AS pipe
+      FROM github.orgs.webhooks
+      WHERE org = 'acme' AND json_extract(config, '$.insecure_ssl') = '1'
+  - id: fine
+    title: Tiny has no insecure hook
+    sql: SELECT id FROM github.orgs.webhooks WHERE org = 'tiny' AND json_extract(config, '$.insecure_ssl') = '1'
+`)
+	r := runCheck(t, env, append(fast, file, "-o", "github")...)
+	if r.Code != 1 {
+		t.Fatalf("exit %d\n%s%s", r.Code, r.Stdout, r.Stderr)
+	}
+	want := "::warning title=FAIL odd-title%3A Webhooks%3A 100%25 verified%2C please::" +
+		"2 rows; expected empty%0Aid\turl\tpipe%0A90000012\thttps://hooks.example.com/acme/2\ta|b%0A" +
+		"90000014\thttps://hooks.example.com/acme/4\ta|b%0Aremediation: Fix it: now, 100%25\n"
+	if !strings.Contains(r.Stdout, want) {
+		t.Errorf("annotation:\n got %s\nwant %s", r.Stdout, want)
+	}
+	if !strings.Contains(r.Stdout, "::error title=engine check::2 controls: 1 passed, 1 failed, 0 errors\n") {
+		t.Errorf("totals annotation missing:\n%s", r.Stdout)
+	}
+	b, err := os.ReadFile(summary)
+	if err != nil {
+		t.Fatal(err)
+	}
+	md := string(b)
+	for _, w := range []string{
+		"previous step\n## engine check: ",
+		"**2 controls: 1 passed, 1 failed, 0 errors**",
+		"| ❌ fail | `odd-title` | Webhooks: 100% verified, please | low | 2 rows; expected empty |",
+		"| ✅ pass | `fine` | Tiny has no insecure hook |  | 0 rows |",
+		"| 90000012 | https://hooks.example.com/acme/2 | a\\|b |",
+	} {
+		if !strings.Contains(md, w) {
+			t.Errorf("summary lacks %q:\n%s", w, md)
+		}
+	}
+
+	// Problems are annotated at their file and line, and summarised.
+	bad := writeFile(t, "bad.yaml", "controls:\n  - id: x\n    sql: SELECT nope FROM github.repos.nothing\n")
+	r = runCheck(t, env, bad, "-o", "github")
+	if r.Code != 2 || !strings.Contains(r.Stdout, "::error file="+bad+",line=3,title=engine check%3A control file::control x: sql does not plan") {
+		t.Errorf("problem annotation: exit %d\n%s", r.Code, r.Stdout)
+	}
+	b, _ = os.ReadFile(summary)
+	if !strings.Contains(string(b), "**1 problem in the control file; no control was run.**") {
+		t.Errorf("problem summary missing:\n%s", b)
+	}
+}
+
+// File defaults sit under the environment and flags: a base URL in the
+// file is used when nothing else is given, and --base-url wins over it.
+func TestFileDefaultsUnderFlags(t *testing.T) {
+	s := server(t)
+	file := writeFile(t, "d.yaml", `defaults:
+  base_url:
+    github: `+s.URL()+`
+  auth:
+    github: {type: null_auth}
+controls:
+  - id: tiny-owner
+    title: tiny has one owner
+    expect: count = 1
+    sql: SELECT login FROM github.orgs.members WHERE org = 'tiny' AND role = 'admin'
+`)
+	env := testutil.Env(t, "GITHUB_TOKEN=some-test-token")
+	r := runCheck(t, env, append(fast, file)...)
+	if r.Code != 0 {
+		t.Fatalf("file defaults: exit %d\n%s%s", r.Code, r.Stdout, r.Stderr)
+	}
+	reqs := s.Requests()
+	if len(reqs) == 0 || reqs[0].HasAuth {
+		t.Errorf("null_auth from the file: requests %+v", reqs)
+	}
+	// A dead base URL on the command line wins, so the control errors.
+	r = runCheck(t, env, append(fast, file, "--base-url", "github=http://127.0.0.1:1")...)
+	if r.Code != 2 || !strings.Contains(r.Stdout, "ERROR tiny-owner") {
+		t.Errorf("--base-url must win: exit %d\n%s", r.Code, r.Stdout)
+	}
+}

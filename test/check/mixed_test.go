@@ -1,0 +1,185 @@
+package check
+
+import (
+	"encoding/xml"
+	"strings"
+	"testing"
+
+	"github.com/enginehq/engine/test/fakegithub"
+	"github.com/enginehq/engine/test/testutil"
+)
+
+const mixedControls = `controls:
+  - id: owners-limit
+    title: At most 3 owners
+    expect: count <= 3
+    sql: SELECT login FROM github.orgs.members WHERE org = 'acme' AND role = 'admin'
+  - id: members-2fa
+    title: No member without 2FA
+    severity: critical
+    sql: SELECT login FROM github.orgs.members WHERE org = 'acme' AND filter = '2fa_disabled' ORDER BY login
+  - id: hooks-insecure
+    title: No insecure webhook
+    sql: |
+      SELECT id FROM github.orgs.webhooks
+      WHERE org = 'acme' AND json_extract(config, '$.insecure_ssl') = '1'
+  - id: tiny-hooks-insecure
+    title: No insecure webhook in tiny
+    sql: SELECT id FROM github.orgs.webhooks WHERE org = 'tiny' AND json_extract(config, '$.insecure_ssl') = '1'
+`
+
+// The acme hooks endpoint answers 403 (not a rate limit): the control
+// that reads it is an error, never a pass, whatever the format.
+func mixedSetup(t *testing.T) (env []string, file string) {
+	s := server(t)
+	s.Inject(fakegithub.Fault{Path: "^/orgs/acme/hooks$", Kind: fakegithub.KindStatus, Status: 403, Message: "Resource not accessible by integration"})
+	return testutil.Env(t, "ENGINE_BASE_URL_GITHUB="+s.URL()), writeFile(t, "org.yaml", mixedControls)
+}
+
+func TestMixedOutcomesJSON(t *testing.T) {
+	env, file := mixedSetup(t)
+	r := runCheck(t, env, append(fast, file, "-o", "json")...)
+	if r.Code != 2 {
+		t.Fatalf("exit %d, want 2 (error outranks fail)\n%s\n%s", r.Code, r.Stdout, r.Stderr)
+	}
+	rep := parseJSON(t, r)
+	want := map[string]string{"owners-limit": "pass", "members-2fa": "fail", "hooks-insecure": "error", "tiny-hooks-insecure": "pass"}
+	if got := statuses(rep); len(got) != 4 || got["owners-limit"] != want["owners-limit"] || got["members-2fa"] != "fail" || got["hooks-insecure"] != "error" || got["tiny-hooks-insecure"] != "pass" {
+		t.Fatalf("statuses %v, want %v", got, want)
+	}
+	fail := rep.Controls[1]
+	if *fail.RowCount != 5 || len(fail.Rows) != 5 || fail.Rows[0][0] != "acme-dev-08" {
+		t.Errorf("fail rows: %v %v", *fail.RowCount, fail.Rows)
+	}
+	e := rep.Controls[2].Error
+	if e == nil || e.Kind != "provider" || e.HTTPStatus != 403 || e.Provider != "github" || e.Retryable || !strings.Contains(e.Message, "Resource not accessible") {
+		t.Errorf("error object: %+v", e)
+	}
+	if rep.Controls[2].RowCount != nil {
+		t.Errorf("an errored control has no row count")
+	}
+	if rep.Totals.Controls != 4 || rep.Totals.Pass != 2 || rep.Totals.Fail != 1 || rep.Totals.Error != 1 || rep.ExitCode != 2 {
+		t.Errorf("totals %+v exit %d", rep.Totals, rep.ExitCode)
+	}
+}
+
+func TestMixedOutcomesText(t *testing.T) {
+	env, file := mixedSetup(t)
+	r := runCheck(t, env, append(fast, file)...)
+	if r.Code != 2 {
+		t.Fatalf("exit %d\n%s", r.Code, r.Stdout)
+	}
+	for _, want := range []string{
+		"PASS  owners-limit: At most 3 owners\n",
+		"FAIL  members-2fa [critical]: No member without 2FA\n      5 rows; expected empty\n",
+		"| acme-dev-40 |",
+		"ERROR hooks-insecure: No insecure webhook\n      provider error, HTTP 403, provider github, not retryable:",
+		"PASS  tiny-hooks-insecure:",
+		"4 controls: 2 passed, 1 failed, 1 error in",
+	} {
+		if !strings.Contains(r.Stdout, want) {
+			t.Errorf("text report lacks %q:\n%s", want, r.Stdout)
+		}
+	}
+}
+
+func TestMixedOutcomesJUnit(t *testing.T) {
+	env, file := mixedSetup(t)
+	r := runCheck(t, env, append(fast, file, "-o", "junit")...)
+	if r.Code != 2 {
+		t.Fatalf("exit %d\n%s", r.Code, r.Stdout)
+	}
+	var doc struct {
+		XMLName  xml.Name `xml:"testsuites"`
+		Tests    int      `xml:"tests,attr"`
+		Failures int      `xml:"failures,attr"`
+		Errors   int      `xml:"errors,attr"`
+		Suites   []struct {
+			Name     string `xml:"name,attr"`
+			Tests    int    `xml:"tests,attr"`
+			Failures int    `xml:"failures,attr"`
+			Errors   int    `xml:"errors,attr"`
+			Cases    []struct {
+				Name    string `xml:"name,attr"`
+				Failure *struct {
+					Message string `xml:"message,attr"`
+					Text    string `xml:",chardata"`
+				} `xml:"failure"`
+				Error *struct {
+					Message string `xml:"message,attr"`
+					Type    string `xml:"type,attr"`
+				} `xml:"error"`
+			} `xml:"testcase"`
+		} `xml:"testsuite"`
+	}
+	if err := xml.Unmarshal([]byte(r.Stdout), &doc); err != nil {
+		t.Fatalf("%v\n%s", err, r.Stdout)
+	}
+	if doc.Tests != 4 || doc.Failures != 1 || doc.Errors != 1 || len(doc.Suites) != 1 {
+		t.Fatalf("testsuites: %+v", doc)
+	}
+	s := doc.Suites[0]
+	if s.Name != "org" || s.Tests != 4 || s.Failures != 1 || s.Errors != 1 || len(s.Cases) != 4 {
+		t.Fatalf("testsuite: %+v", s)
+	}
+	var fails, errs int
+	for _, c := range s.Cases {
+		if c.Failure != nil {
+			fails++
+		}
+		if c.Error != nil {
+			errs++
+		}
+	}
+	if fails != s.Failures || errs != s.Errors {
+		t.Errorf("counted %d failures %d errors; attributes say %d %d", fails, errs, s.Failures, s.Errors)
+	}
+	if c := s.Cases[1]; c.Failure == nil || c.Error != nil || !strings.Contains(c.Failure.Text, "acme-dev-16") {
+		t.Errorf("members-2fa: %+v", c)
+	}
+	if c := s.Cases[2]; c.Error == nil || c.Failure != nil || c.Error.Type != "provider" || !strings.Contains(c.Error.Message, "HTTP 403") {
+		t.Errorf("hooks-insecure: %+v", c)
+	}
+	if s.Cases[0].Failure != nil || s.Cases[0].Error != nil || s.Cases[0].Name != "owners-limit: At most 3 owners" {
+		t.Errorf("owners-limit: %+v", s.Cases[0])
+	}
+}
+
+func TestMixedOutcomesGitHub(t *testing.T) {
+	env, file := mixedSetup(t)
+	r := runCheck(t, env, append(fast, file, "-o", "github")...)
+	if r.Code != 2 {
+		t.Fatalf("exit %d\n%s", r.Code, r.Stdout)
+	}
+	for _, want := range []string{
+		"::error title=FAIL members-2fa%3A No member without 2FA::5 rows; expected empty%0Alogin%0Aacme-dev-08%0A",
+		"::error title=ERROR hooks-insecure%3A No insecure webhook::provider error, HTTP 403, provider github, not retryable:",
+		"::error title=engine check::4 controls: 2 passed, 1 failed, 1 error\n",
+	} {
+		if !strings.Contains(r.Stdout, want) {
+			t.Errorf("github output lacks %q:\n%s", want, r.Stdout)
+		}
+	}
+	if strings.Contains(r.Stdout, "title=FAIL owners-limit") || strings.Contains(r.Stdout, "title=ERROR tiny") {
+		t.Errorf("passing controls must not be annotated:\n%s", r.Stdout)
+	}
+}
+
+// Exit codes: error outranks fail; fail alone is 1; all pass is 0.
+func TestExitCodes(t *testing.T) {
+	env, file := mixedSetup(t)
+	for _, c := range []struct {
+		only string
+		code int
+	}{
+		{"owners-limit,members-2fa,hooks-insecure", 2},
+		{"owners-limit,members-2fa", 1},
+		{"owners-limit,tiny-hooks-insecure", 0},
+		{"hooks-insecure", 2},
+	} {
+		r := runCheck(t, env, append(fast, file, "--only", c.only)...)
+		if r.Code != c.code {
+			t.Errorf("--only %s: exit %d, want %d\n%s%s", c.only, r.Code, c.code, r.Stdout, r.Stderr)
+		}
+	}
+}

@@ -1,0 +1,113 @@
+package check
+
+import (
+	"encoding/xml"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/enginehq/engine/test/testutil"
+)
+
+const mistakes = `defaults:
+  base_url: {gitlab: http://127.0.0.1:1}
+vars:
+  org: acme
+controls:
+  - id: fine
+    sql: SELECT name FROM github.repos.repos WHERE org = {{org}}
+  - id: fine
+    sql: SELECT name FROM github.repos.repos WHERE org = {{org}}
+  - id: no-sql
+    title: Forgot the SQL
+  - id: bad-expect
+    expect: at most 3
+    sql: SELECT login FROM github.orgs.members WHERE org = {{org}}
+  - id: unplannable
+    sql: SELECT name FROM github.branches.branches WHERE owner = {{org}}
+  - id: typo
+    sql: SELEC name FROM github.repos.repos WHERE org = {{org}}
+  - id: extra
+    sverity: high
+    sql: SELECT login FROM github.orgs.members WHERE org = {{org}}
+  - id: unset
+    sql: SELECT login FROM github.orgs.members WHERE org = {{team}}
+`
+
+// Every mistake is reported at once, with its line, and nothing runs.
+func TestMistakesReportedBeforeAnythingRuns(t *testing.T) {
+	s := server(t)
+	env := testutil.Env(t, "ENGINE_BASE_URL_GITHUB="+s.URL())
+	file := writeFile(t, "bad.yaml", mistakes)
+	want := []struct {
+		line int
+		text string
+	}{
+		{2, "defaults.base_url.gitlab: no such provider"},
+		{8, "control fine: duplicate id (first defined at line 6)"},
+		{10, "control no-sql: missing sql"},
+		{13, "control bad-expect: expect \"at most 3\""},
+		{16, "control unplannable: sql does not plan"},
+		{18, "control typo: sql does not parse"},
+		{20, "control extra: unknown key \"sverity\""},
+		{23, "control unset: variable team is not declared"},
+	}
+	r := runCheck(t, env, file)
+	if r.Code != 2 {
+		t.Fatalf("exit %d, want 2\n%s%s", r.Code, r.Stdout, r.Stderr)
+	}
+	lines := strings.Split(strings.TrimSpace(r.Stderr), "\n")
+	if len(lines) != len(want)+1 {
+		t.Fatalf("stderr has %d lines, want %d problems + summary:\n%s", len(lines), len(want), r.Stderr)
+	}
+	for i, w := range want {
+		prefix := file + ":" + strconv.Itoa(w.line) + ":"
+		if !strings.HasPrefix(lines[i], prefix) || !strings.Contains(lines[i], w.text) {
+			t.Errorf("problem %d: %q; want %s ... %s", i, lines[i], prefix, w.text)
+		}
+	}
+	if !strings.Contains(lines[len(lines)-1], "8 problems in") || !strings.Contains(lines[len(lines)-1], "no control was run") {
+		t.Errorf("summary: %s", lines[len(lines)-1])
+	}
+	if n := len(s.Requests()); n != 0 {
+		t.Fatalf("%d requests made before the file was valid: %+v", n, s.Requests())
+	}
+
+	// The JSON and JUnit forms carry the same problems for CI.
+	rep := parseJSON(t, runCheck(t, env, file, "-o", "json"))
+	if len(rep.Problems) != len(want) || rep.ExitCode != 2 || len(rep.Controls) != 0 {
+		t.Fatalf("json problems: %+v", rep)
+	}
+	for i, w := range want {
+		if rep.Problems[i].Line != w.line {
+			t.Errorf("json problem %d at line %d, want %d", i, rep.Problems[i].Line, w.line)
+		}
+	}
+	ju := runCheck(t, env, file, "-o", "junit")
+	var doc struct {
+		Errors int `xml:"errors,attr"`
+	}
+	if err := xml.Unmarshal([]byte(ju.Stdout), &doc); err != nil || doc.Errors != len(want) || ju.Code != 2 {
+		t.Errorf("junit problems: %v errors=%d exit %d", err, doc.Errors, ju.Code)
+	}
+	if n := len(s.Requests()); n != 0 {
+		t.Fatalf("%d requests made", n)
+	}
+}
+
+func TestUsageMistakesExit2(t *testing.T) {
+	env := testutil.Env(t)
+	file := writeFile(t, "c.yaml", ghostControl)
+	for _, args := range [][]string{
+		{file, "-o", "xml"},
+		{file, "--parallel", "0"},
+		{file, "--var", "no-equals"},
+		{file + ".missing"},
+		{file, "--only", "nope"},
+		{file, "--var", "org=acme"}, // the file has no variable org
+	} {
+		if r := runCheck(t, env, args...); r.Code != 2 {
+			t.Errorf("%v: exit %d, want 2\n%s", args, r.Code, r.Stderr)
+		}
+	}
+}

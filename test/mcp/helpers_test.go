@@ -1,0 +1,120 @@
+package mcp_test
+
+import (
+	"bufio"
+	"context"
+	"io"
+	"os/exec"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/enginehq/engine/test/fakegithub"
+	"github.com/enginehq/engine/test/mcp/mcptest"
+	"github.com/enginehq/engine/test/testutil"
+)
+
+// serverArgs are the flags every test server gets: the fake's auth and
+// small retry budgets so that faults surface at once.
+var serverArgs = []string{"mcp", "--auth", `{"github":{"type":"null_auth"}}`, "--retry-max", "0", "--max-retry-wait", "2s", "--request-timeout", "3s"}
+
+type syncBuf struct {
+	mu sync.Mutex
+	b  strings.Builder
+}
+
+func (s *syncBuf) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.Write(p)
+}
+
+func (s *syncBuf) String() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.String()
+}
+
+// stdioClient starts `engine mcp` (stdio) against fake and connects a
+// client through mcp.CommandTransport.
+func stdioClient(t *testing.T, fake *fakegithub.Server, extraEnv []string, args ...string) (*mcptest.Client, *syncBuf) {
+	t.Helper()
+	cmd := exec.Command(testutil.EngineBinary(t), append(append([]string{}, serverArgs...), args...)...)
+	cmd.Env = testutil.Env(t, append([]string{"ENGINE_BASE_URL_GITHUB=" + fake.URL()}, extraEnv...)...)
+	stderr := &syncBuf{}
+	cmd.Stderr = stderr
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	t.Cleanup(cancel)
+	cs, err := mcp.NewClient(&mcp.Implementation{Name: "test", Version: "1"}, nil).Connect(ctx, &mcp.CommandTransport{Command: cmd}, nil)
+	if err != nil {
+		t.Fatalf("connect: %v\nstderr: %s", err, stderr)
+	}
+	t.Cleanup(func() { cs.Close() })
+	return mcptest.NewClient(t, cs), stderr
+}
+
+// httpServer starts `engine mcp --transport http` on a free loopback port
+// and returns its endpoint URL.
+func httpServer(t *testing.T, fake *fakegithub.Server, args ...string) string {
+	t.Helper()
+	ctx, cancel := context.WithCancel(context.Background())
+	cmd := exec.CommandContext(ctx, testutil.EngineBinary(t), append(append([]string{}, serverArgs...), append([]string{"--transport", "http", "--listen", "127.0.0.1:0"}, args...)...)...)
+	cmd.Env = testutil.Env(t, "ENGINE_BASE_URL_GITHUB="+fake.URL())
+	stderr, err := cmd.StderrPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { cancel(); cmd.Wait() }) //nolint:errcheck
+	lines := make(chan string)
+	go func() {
+		sc := bufio.NewScanner(stderr)
+		for sc.Scan() {
+			select {
+			case lines <- sc.Text():
+			default:
+			}
+		}
+		close(lines)
+	}()
+	deadline := time.After(30 * time.Second)
+	for {
+		select {
+		case l, ok := <-lines:
+			if !ok {
+				t.Fatal("engine mcp exited before listening")
+			}
+			if _, u, found := strings.Cut(l, "listening on "); found {
+				go io.Copy(io.Discard, stderr) //nolint:errcheck
+				return u
+			}
+		case <-deadline:
+			t.Fatal("engine mcp did not report its address")
+		}
+	}
+}
+
+func httpClient(t *testing.T, endpoint string) *mcptest.Client {
+	t.Helper()
+	cs, err := mcp.NewClient(&mcp.Implementation{Name: "test", Version: "1"}, nil).Connect(context.Background(), &mcp.StreamableClientTransport{Endpoint: endpoint, MaxRetries: -1}, nil)
+	if err != nil {
+		t.Fatalf("connect %s: %v", endpoint, err)
+	}
+	t.Cleanup(func() { cs.Close() })
+	return mcptest.NewClient(t, cs)
+}
+
+func apiRequests(fake *fakegithub.Server) int {
+	n := 0
+	for _, r := range fake.Requests() {
+		if r.Path != "/rate_limit" {
+			n++
+		}
+	}
+	return n
+}

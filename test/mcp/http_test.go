@@ -1,0 +1,72 @@
+package mcp_test
+
+import (
+	"context"
+	"fmt"
+	"net/http"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/enginehq/engine/test/fakegithub"
+	"github.com/enginehq/engine/test/testutil"
+)
+
+// TestHTTPConcurrentQueries: 16 concurrent run_select_query calls (4
+// sessions x 4 calls) each get their own correct result.
+func TestHTTPConcurrentQueries(t *testing.T) {
+	fake := fakegithub.New()
+	defer fake.Close()
+	endpoint := httpServer(t, fake)
+	var wg sync.WaitGroup
+	errs := make(chan string, 16)
+	for s := 0; s < 4; s++ {
+		c := httpClient(t, endpoint)
+		for k := 0; k < 4; k++ {
+			i := s*4 + k
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				sql := fmt.Sprintf("SELECT name, stargazers_count FROM github.repos.repos WHERE org = 'acme' ORDER BY name LIMIT %d OFFSET %d", i+1, i*7)
+				r := c.Call(t, context.Background(), "run_select_query", map[string]any{"sql": sql})
+				want := fmt.Sprintf("repo-%03d", i*7)
+				if r.IsError || r.RowCount != i+1 || len(r.Rows) != i+1 || r.Rows[0][0] != want || r.Rows[0][1] != float64((37*i*7)%500) {
+					errs <- fmt.Sprintf("query %d: %+v", i, r)
+				}
+			}()
+		}
+	}
+	wg.Wait()
+	close(errs)
+	for e := range errs {
+		t.Error(e)
+	}
+}
+
+func TestHTTPRefusesCrossOrigin(t *testing.T) {
+	fake := fakegithub.New()
+	defer fake.Close()
+	endpoint := httpServer(t, fake)
+	req, _ := http.NewRequest("POST", endpoint, strings.NewReader(`{"jsonrpc":"2.0","id":1,"method":"ping"}`))
+	req.Header.Set("Origin", "https://attacker.example")
+	req.Header.Set("Content-Type", "application/json")
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusForbidden {
+		t.Fatalf("cross-origin POST: %d", resp.StatusCode)
+	}
+	c := httpClient(t, endpoint)
+	if r := c.Call(t, context.Background(), "run_select_query", map[string]any{"sql": acme + " LIMIT 2"}); r.RowCount != 2 {
+		t.Fatalf("%+v", r)
+	}
+}
+
+func TestHTTPNonLoopbackListenRefused(t *testing.T) {
+	r := testutil.Run(t, testutil.Env(t), "", "mcp", "--transport", "http", "--listen", "0.0.0.0:0")
+	if r.Code != 1 || !strings.Contains(r.Stderr, "not a loopback address") {
+		t.Fatalf("code %d stderr %q", r.Code, r.Stderr)
+	}
+}

@@ -1,0 +1,66 @@
+package mcp_test
+
+import (
+	"context"
+	"encoding/json"
+	"strings"
+	"testing"
+
+	"github.com/enginehq/engine/test/fakegithub"
+	"github.com/enginehq/engine/test/mcp/mcptest"
+)
+
+// jsonObjects renders rows as a compact JSON array of objects.
+func jsonObjects(r mcptest.Result) string {
+	var b strings.Builder
+	b.WriteString("[")
+	for i, row := range r.Rows {
+		if i > 0 {
+			b.WriteString(",")
+		}
+		b.WriteString("{")
+		for j, col := range r.Columns {
+			if j > 0 {
+				b.WriteString(",")
+			}
+			k, _ := json.Marshal(col.Name)
+			v, _ := json.Marshal(row[j])
+			b.Write(k)
+			b.WriteString(":")
+			b.Write(v)
+		}
+		b.WriteString("}")
+	}
+	b.WriteString("]")
+	return b.String()
+}
+
+// TestTSVVersusJSONSize measures the text block of 100-row results of
+// github.repos.repos against the same rows as a JSON array of objects.
+// Run with -v to see the figures.
+func TestTSVVersusJSONSize(t *testing.T) {
+	fake := fakegithub.New()
+	defer fake.Close()
+	// The default byte budget keeps about a third of SELECT *'s wide rows;
+	// lift it to measure all 100.
+	c, _ := stdioClient(t, fake, nil, "--max-bytes", "0")
+	for _, m := range []struct {
+		sql      string
+		maxRatio float64
+	}{
+		{"SELECT * FROM github.repos.repos WHERE org = 'acme' LIMIT 100", 0.8},
+		{"SELECT name, private, language, stargazers_count, updated_at FROM github.repos.repos WHERE org = 'acme' LIMIT 100", 0.5},
+	} {
+		r := c.Call(t, context.Background(), "run_select_query", map[string]any{"sql": m.sql})
+		if r.IsError || len(r.Rows) != 100 || r.Truncated {
+			t.Fatalf("rows %d truncated %t", len(r.Rows), r.Truncated)
+		}
+		tsv, js := len(r.Text), len(jsonObjects(r))
+		ratio := float64(tsv) / float64(js)
+		t.Logf("100 rows x %d columns: TSV text %d bytes (~%d tokens at chars/4); JSON array of objects %d bytes (~%d tokens); TSV/JSON = %.0f%%",
+			len(r.Columns), tsv, tsv/4, js, js/4, 100*ratio)
+		if ratio > m.maxRatio {
+			t.Fatalf("TSV/JSON = %.2f; want <= %.2f", ratio, m.maxRatio)
+		}
+	}
+}

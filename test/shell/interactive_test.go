@@ -1,0 +1,283 @@
+package shell
+
+import (
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/enginehq/engine/test/fakegithub"
+	"github.com/enginehq/engine/test/testutil"
+)
+
+// shellEnv points the binary at the fake server, anonymously, with a small
+// retry budget so that injected faults surface at once.
+func shellEnv(t *testing.T, url string, extra ...string) []string {
+	return testutil.Env(t, append([]string{
+		"ENGINE_BASE_URL_GITHUB=" + url,
+		"ENGINE_RETRY_MAX=0",
+		"ENGINE_MAX_RETRY_WAIT=2s",
+	}, extra...)...)
+}
+
+func TestMultiLineQueryShowsTableAndFooter(t *testing.T) {
+	gh := fakegithub.New()
+	defer gh.Close()
+	sh := startShell(t, shellEnv(t, gh.URL()))
+	sh.expect(ready, wait)
+	sh.send("SELECT name, private, language\r")
+	sh.expect(continuation, wait)
+	sh.send("FROM github.repos.repos\r")
+	sh.expect(continuation, wait)
+	sh.send("WHERE org = 'tiny' ORDER BY name;\r")
+	out := sh.expect("3 rows (1 HTTP request, 1 page, ", wait)
+	for _, want := range []string{
+		"| name  | private | language   |",
+		"| alpha | false   | Go         |",
+		"| beta  | true    | Python     |",
+		"| gamma | true    | TypeScript |",
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("table lacks %q:\n%s", want, out)
+		}
+	}
+	sh.expect(" s)", wait)
+	sh.expect(ready, wait)
+	if n := len(gh.Requests()); n != 1 {
+		t.Errorf("requests = %d, want 1", n)
+	}
+	sh.send(ctrlD)
+	if code := sh.waitExit(wait); code != 0 {
+		t.Errorf("exit code after Ctrl-D = %d, want 0", code)
+	}
+}
+
+func TestTabCompletesTableAndColumns(t *testing.T) {
+	gh := fakegithub.New()
+	defer gh.Close()
+	sh := startShell(t, shellEnv(t, gh.URL()))
+	sh.expect(ready, wait)
+	sh.send("SELECT name FROM github.repos.re\t")
+	sh.expect("github.repos.repos", wait)
+	// a column of the table named on the line: "visib" -> "visibility"
+	sh.send(" WHERE org = 'tiny' AND visib\t")
+	sh.expect("visibility", wait)
+	sh.send(" = 'public';\r")
+	out := sh.expect("1 row (", wait)
+	if !strings.Contains(out, "| alpha |") {
+		t.Errorf("completed statement did not run as typed:\n%s", out)
+	}
+	sh.expect(ready, wait)
+	sh.send(".quit\r")
+	if code := sh.waitExit(wait); code != 0 {
+		t.Errorf("exit code after .quit = %d", code)
+	}
+}
+
+func TestCtrlCClearsLineAtPrompt(t *testing.T) {
+	gh := fakegithub.New()
+	defer gh.Close()
+	sh := startShell(t, shellEnv(t, gh.URL()))
+	sh.expect(ready, wait)
+	sh.send("SELECT name FROM github.repos.repos\r")
+	sh.expect(continuation, wait)
+	sh.send("WHERE org = ")
+	sh.send(ctrlC)
+	sh.expect("^C", wait)
+	sh.expect(ready, wait) // back to the main prompt: the pending statement is gone
+	sh.send("SELECT count(*) AS n FROM github.repos.repos WHERE org = 'tiny';\r")
+	out := sh.expect("1 row (", wait)
+	if !strings.Contains(out, "| 3 |") {
+		t.Errorf("query after Ctrl-C:\n%s", out)
+	}
+}
+
+func TestCtrlCCancelsSlowQuery(t *testing.T) {
+	gh := fakegithub.NewUnstarted()
+	arrived := make(chan struct{}, 8)
+	finished := make(chan time.Time, 8)
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path == "/orgs/acme/repos" {
+			arrived <- struct{}{}
+			defer func() { finished <- time.Now() }()
+		}
+		gh.Handler().ServeHTTP(w, r)
+	}))
+	defer srv.Close()
+	gh.Inject(fakegithub.Fault{Path: "^/orgs/acme/repos$", Kind: fakegithub.KindSlow, Delay: time.Minute, Times: 1})
+
+	sh := startShell(t, shellEnv(t, srv.URL))
+	sh.expect(ready, wait)
+	sh.send("SELECT name FROM github.repos.repos WHERE org = 'acme';\r")
+	select {
+	case <-arrived:
+	case <-time.After(wait):
+		t.Fatal("the query's request never reached the server")
+	}
+	pressed := time.Now()
+	sh.send(ctrlC)
+	sh.expect("query cancelled", wait)
+	sh.expect(ready, wait)
+	back := time.Since(pressed)
+	select {
+	case end := <-finished:
+		if d := end.Sub(pressed); d > 5*time.Second {
+			t.Errorf("the slow request went on for %v after Ctrl-C", d)
+		}
+	case <-time.After(wait):
+		t.Fatal("the slow request was not abandoned after Ctrl-C")
+	}
+	if back > 5*time.Second {
+		t.Errorf("prompt came back %v after Ctrl-C", back)
+	}
+	t.Logf("prompt back %v after Ctrl-C", back)
+	// the fault was used up: the next query works
+	sh.send("SELECT count(*) AS n FROM github.repos.repos WHERE org = 'acme';\r")
+	out := sh.expect("1 row (", wait)
+	if !strings.Contains(out, "| 250 |") {
+		t.Errorf("query after cancel:\n%s", out)
+	}
+	// progress went to the terminal and was erased before the table
+	raw := sh.rawText()
+	if !regexp.MustCompile(`fetched [1-3] pages?… \(Ctrl-C cancels\)\r\x1b\[K\+-----\+`).MatchString(raw) {
+		t.Errorf("progress not shown and cleared before the result:\n%q", raw[max(0, len(raw)-400):])
+	}
+}
+
+func TestRateLimitExplainedAndShellKeepsRunning(t *testing.T) {
+	gh := fakegithub.New()
+	defer gh.Close()
+	gh.Inject(fakegithub.Fault{Path: "^/orgs/acme/repos$", Kind: fakegithub.KindRateLimit, RetryAfter: 1800})
+	sh := startShell(t, shellEnv(t, gh.URL()))
+	sh.expect(ready, wait)
+	before := time.Now()
+	sh.send("SELECT name FROM github.repos.repos WHERE org = 'acme';\r")
+	out := sh.expect(ready, wait)
+	after := time.Now()
+	for _, want := range []string{"error (provider):", "403", "provider github answered HTTP 403 (rate limit)", "retryable: rate limit: retry after ", "or set GITHUB_TOKEN"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("error text lacks %q:\n%s", want, out)
+		}
+	}
+	at1 := before.Add(1800 * time.Second).UTC().Format("15:04")
+	at2 := after.Add(1800 * time.Second).UTC().Format("15:04")
+	if !strings.Contains(out, "retry after "+at1+" UTC") && !strings.Contains(out, "retry after "+at2+" UTC") {
+		t.Errorf("want retry after %s UTC:\n%s", at1, out)
+	}
+	gh.ClearFaults()
+	sh.send("SELECT count(*) AS n FROM github.repos.repos WHERE org = 'acme';\r")
+	out = sh.expect("1 row (", wait)
+	if !strings.Contains(out, "| 250 |") {
+		t.Errorf("query after the rate limit:\n%s", out)
+	}
+}
+
+func TestRateLimitWithTokenDoesNotSuggestToken(t *testing.T) {
+	gh := fakegithub.New()
+	defer gh.Close()
+	gh.Inject(fakegithub.Fault{Path: "^/orgs/acme/repos$", Kind: fakegithub.KindRateLimit, RetryAfter: 600})
+	const token = "ghp_secretvalue123456"
+	sh := startShell(t, shellEnv(t, gh.URL(), "GITHUB_TOKEN="+token))
+	sh.expect(ready, wait)
+	sh.send("SELECT name FROM github.repos.repos WHERE org = 'acme';\r")
+	out := sh.expect(ready, wait)
+	if !strings.Contains(out, "retry after ") || strings.Contains(out, "or set GITHUB_TOKEN") {
+		t.Errorf("with a token the advice should not ask for one:\n%s", out)
+	}
+	if strings.Contains(sh.text(), token) {
+		t.Error("the token appeared on the terminal")
+	}
+}
+
+func TestHistorySurvivesRestart(t *testing.T) {
+	gh := fakegithub.New()
+	defer gh.Close()
+	env := shellEnv(t, gh.URL())
+	var state string
+	for _, kv := range env {
+		if v, ok := strings.CutPrefix(kv, "XDG_STATE_HOME="); ok {
+			state = v
+		}
+	}
+	const stmt = "SELECT name FROM github.repos.repos WHERE org = 'tiny' AND name LIKE 'g%';"
+
+	first := startShell(t, env)
+	first.expect(ready, wait)
+	first.send("SELECT name FROM github.repos.repos\r")
+	first.expect(continuation, wait)
+	first.send("WHERE org = 'tiny' AND name LIKE 'g%';\r")
+	first.expect("1 row (", wait)
+	first.expect(ready, wait)
+	first.send(ctrlD)
+	first.waitExit(wait)
+
+	path := filepath.Join(state, "engine", "history")
+	fi, err := os.Stat(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if fi.Mode().Perm() != 0o600 {
+		t.Errorf("history mode = %v, want 0600", fi.Mode().Perm())
+	}
+	b, _ := os.ReadFile(path)
+	if !strings.Contains(string(b), stmt+"\n") {
+		t.Errorf("history file lacks the statement (joined on one line):\n%s", b)
+	}
+
+	gh.ResetRequests()
+	second := startShell(t, env)
+	second.expect(ready, wait)
+	second.send(up)
+	second.expect(stmt, wait)
+	second.send("\r")
+	out := second.expect("1 row (", wait)
+	if !strings.Contains(out, "| gamma |") {
+		t.Errorf("recalled statement:\n%s", out)
+	}
+}
+
+func TestMetaCommandsInteractive(t *testing.T) {
+	gh := fakegithub.New()
+	defer gh.Close()
+	sh := startShell(t, shellEnv(t, gh.URL()))
+	sh.expect(ready, wait)
+	sh.send(".help\r")
+	sh.expect(".read FILE.sql", wait)
+	sh.send(`\x` + "\r")
+	sh.expect("Expanded display is on.", wait)
+	sh.send("SELECT name, private FROM github.repos.repos WHERE org = 'tiny' AND name = 'beta';\r")
+	out := sh.expect("1 row (", wait)
+	if !strings.Contains(out, "   name = beta") || !strings.Contains(out, "private = true") {
+		t.Errorf("expanded display:\n%s", out)
+	}
+	sh.send(`\x` + "\r")
+	sh.expect("Expanded display is off.", wait)
+	sh.send(".timer off\r")
+	sh.expect(ready, wait)
+	dir := t.TempDir()
+	file := filepath.Join(dir, "out.csv")
+	sh.send(".mode csv\r")
+	sh.expect(ready, wait)
+	sh.send(".output " + file + "\r")
+	sh.expect(ready, wait)
+	sh.send("SELECT name FROM github.repos.repos WHERE org = 'tiny' ORDER BY name;\r")
+	sh.expect("3 rows (1 HTTP request, 1 page)\n", wait)
+	sh.send(".output\r")
+	sh.expect(ready, wait)
+	if b, _ := os.ReadFile(file); string(b) != "name\nalpha\nbeta\ngamma\n" {
+		t.Errorf(".output file = %q", b)
+	}
+	sh.send(".mode nonsense\r")
+	sh.expect("use one of table, json, csv, tsv, line", wait)
+	sh.send("SHOW SERVICES IN github LIKE 'rep%';\r")
+	sh.expect("repos", wait)
+	sh.expect("(0 HTTP requests)", wait)
+	sh.send("exit\r")
+	if code := sh.waitExit(wait); code != 0 {
+		t.Errorf("exit code = %d", code)
+	}
+}
