@@ -30,6 +30,7 @@ type globalFlags struct {
 	maxRetryWait   time.Duration
 	requestTimeout time.Duration
 	queryTimeout   time.Duration
+	maxBodyBytes   int64
 	cacheTTL       time.Duration
 	noCache        bool
 	cacheDir       string
@@ -61,6 +62,7 @@ Credentials: GITHUB_TOKEN or GH_TOKEN (bearer), or --auth.`,
 	f.DurationVar(&g.maxRetryWait, "max-retry-wait", envDuration("ENGINE_MAX_RETRY_WAIT", client.DefaultMaxRetryWait), "total time one request may spend waiting to retry")
 	f.DurationVar(&g.requestTimeout, "request-timeout", envDuration("ENGINE_REQUEST_TIMEOUT", client.DefaultRequestTimeout), "timeout of one HTTP request")
 	f.DurationVar(&g.queryTimeout, "query-timeout", envDuration("ENGINE_QUERY_TIMEOUT", 120*time.Second), "timeout of one statement (0: none)")
+	f.Int64Var(&g.maxBodyBytes, "max-body-bytes", int64(envInt("ENGINE_MAX_BODY_BYTES", client.DefaultMaxBodyBytes)), "largest response body accepted; a larger one is an error")
 	f.DurationVar(&g.cacheTTL, "cache-ttl", envDuration("ENGINE_CACHE_TTL", httpcache.DefaultTTL), "answer identical requests from the response cache for this long, then revalidate with ETags (0 disables the cache)")
 	f.BoolVar(&g.noCache, "no-cache", os.Getenv("ENGINE_NO_CACHE") != "", "do not use the response cache for this run")
 	f.StringVar(&g.cacheDir, "cache-dir", os.Getenv("ENGINE_CACHE_DIR"), "response cache directory (default: the user cache dir, engine/http)")
@@ -159,6 +161,7 @@ func (g *globalFlags) engineOptions() (engine.Options, error) {
 			RetryMax:        g.retryMax,
 			MaxRetryWait:    g.maxRetryWait,
 			RequestTimeout:  g.requestTimeout,
+			MaxBodyBytes:    g.maxBodyBytes,
 		},
 		QueryTimeout: g.queryTimeout,
 	}
