@@ -8,12 +8,15 @@ import (
 	"os"
 	"os/signal"
 	"strings"
+	"time"
 
 	"github.com/spf13/cobra"
 	"golang.org/x/term"
 
+	"github.com/enginehq/engine/cmd/engine/internal/advice"
 	"github.com/enginehq/engine/engine"
 	"github.com/enginehq/engine/engine/result"
+	"github.com/enginehq/engine/providers"
 )
 
 // Exit codes of exec (DESIGN.md).
@@ -38,7 +41,11 @@ func newExecCmd(g *globalFlags) *cobra.Command {
 			if !validFormat(output) {
 				return &exitError{code: exitUsage, msg: fmt.Sprintf("error: -o %q: use one of %s", output, strings.Join(result.Formats, ", "))}
 			}
-			eng, err := g.newEngine()
+			opts, err := g.engineOptions()
+			if err != nil {
+				return &exitError{code: exitUsage, msg: "error: " + err.Error()}
+			}
+			eng, err := engine.New(opts)
 			if err != nil {
 				return &exitError{code: exitUsage, msg: "error: " + err.Error()}
 			}
@@ -46,7 +53,7 @@ func newExecCmd(g *globalFlags) *cobra.Command {
 			defer stop()
 			res, err := eng.Query(ctx, text, engine.QueryOptions{})
 			if err != nil {
-				return reportError(cmd.ErrOrStderr(), err.(*engine.Error), output == "json")
+				return reportError(cmd.ErrOrStderr(), eng, opts, err.(*engine.Error), output == "json")
 			}
 			width := 0
 			if output == "table" || output == "" {
@@ -104,39 +111,37 @@ func exitCode(e *engine.Error) int {
 	return exitProvider
 }
 
-// reportError prints the error (as the DESIGN.md error object when asJSON)
-// and returns the exit error.
-func reportError(w io.Writer, e *engine.Error, asJSON bool) error {
+// reportError prints the error (as the DESIGN.md error object when asJSON,
+// else in plain words with advice) and returns the exit error.
+func reportError(w io.Writer, eng *engine.Engine, opts engine.Options, e *engine.Error, asJSON bool) error {
 	if asJSON {
 		b, _ := json.Marshal(map[string]any{"error": e.Body()})
 		fmt.Fprintln(w, string(b))
 		return &exitError{code: exitCode(e)}
 	}
-	return &exitError{code: exitCode(e), msg: humanError(e)}
+	var cred advice.Credentials
+	if e.Provider != nil {
+		cred = credentialsOf(eng, opts, e.Provider.Provider)
+	}
+	return &exitError{code: exitCode(e), msg: advice.Explain(e, cred, time.Now())}
 }
 
-// humanError renders an error with what to do about it.
-func humanError(e *engine.Error) string {
-	msg := "error (" + string(e.Kind) + "): " + e.Error()
-	if p := e.Provider; p != nil {
-		switch {
-		case p.Retryable && p.RetryAfterSeconds() > 0:
-			msg += fmt.Sprintf("\nretryable: yes, after %ds", p.RetryAfterSeconds())
-		case p.Retryable:
-			msg += "\nretryable: yes"
-		default:
-			msg += "\nretryable: no"
-		}
-		switch {
-		case p.RateLimited:
-			msg += " (rate limit: wait, or set GITHUB_TOKEN for a higher limit)"
-		case p.Status == 401:
-			msg += " (check the token in GITHUB_TOKEN / GH_TOKEN)"
-		case p.Status == 403:
-			msg += " (the token lacks permission for this resource)"
-		case p.Status == 404:
-			msg += " (not found, or not visible to this token)"
-		}
+// credentialsOf tells error advice whether a provider's requests are
+// anonymous and which variable would give them a token.
+func credentialsOf(eng *engine.Engine, opts engine.Options, name string) advice.Credentials {
+	p, err := eng.Provider(name)
+	if err != nil {
+		return advice.Credentials{}
 	}
-	return msg
+	var cfg *providers.AuthConfig
+	if a, ok := opts.Auth[name]; ok {
+		cfg = &a
+	}
+	c := advice.Credentials{}
+	if len(p.TokenEnv) > 0 {
+		c.TokenEnv = p.TokenEnv[0]
+	}
+	creds, err := providers.ResolveCredentials(cfg, p.TokenEnv, os.Getenv)
+	c.Anonymous = err == nil && creds.Anonymous()
+	return c
 }

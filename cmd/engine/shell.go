@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"github.com/enginehq/engine/cmd/engine/internal/advice"
 	"os"
 	"strings"
 
@@ -11,7 +12,6 @@ import (
 	"github.com/enginehq/engine/cmd/engine/internal/shell"
 	"github.com/enginehq/engine/engine"
 	"github.com/enginehq/engine/engine/result"
-	"github.com/enginehq/engine/providers"
 )
 
 func init() { subcommands = append(subcommands, newShellCmd) }
@@ -54,7 +54,7 @@ func newShellCmd(g *globalFlags) *cobra.Command {
 					}
 					return w
 				},
-				Credentials: func(name string) shell.Credentials {
+				Credentials: func(name string) advice.Credentials {
 					return credentialsOf(eng, opts, name)
 				},
 			}
@@ -77,24 +77,4 @@ func newShellCmd(g *globalFlags) *cobra.Command {
 	}
 	cmd.Flags().StringVarP(&mode, "output", "o", "table", "initial output mode: table, csv, json, tsv, line (.mode changes it)")
 	return cmd
-}
-
-// credentialsOf tells error advice whether a provider's requests are
-// anonymous and which variable would give them a token.
-func credentialsOf(eng *engine.Engine, opts engine.Options, name string) shell.Credentials {
-	p, err := eng.Provider(name)
-	if err != nil {
-		return shell.Credentials{}
-	}
-	var cfg *providers.AuthConfig
-	if a, ok := opts.Auth[name]; ok {
-		cfg = &a
-	}
-	c := shell.Credentials{}
-	if len(p.TokenEnv) > 0 {
-		c.TokenEnv = p.TokenEnv[0]
-	}
-	creds, err := providers.ResolveCredentials(cfg, p.TokenEnv, os.Getenv)
-	c.Anonymous = err == nil && creds.Anonymous()
-	return c
 }

@@ -111,7 +111,7 @@ func TestHumanErrorAdvice(t *testing.T) {
 	defer fake.ClearFaults()
 	fake.Inject(fakegithub.Fault{Path: "^/orgs/acme/repos$", Kind: fakegithub.KindRateLimit})
 	r := run(t, `SELECT name FROM github.repos.repos WHERE org = 'acme'`)
-	if r.Code != 2 || !strings.Contains(r.Stderr, "403") || !strings.Contains(r.Stderr, "retryable: yes") || !strings.Contains(r.Stderr, "rate limit") {
+	if r.Code != 2 || !strings.Contains(r.Stderr, "403") || !strings.Contains(r.Stderr, "retryable: rate limit: retry after") || !strings.Contains(r.Stderr, "rate limit") {
 		t.Fatalf("exit %d stderr %s", r.Code, r.Stderr)
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/enginehq/engine/cmd/engine/internal/advice"
 	"io"
 	"os"
 	"os/signal"
@@ -39,7 +40,7 @@ type Options struct {
 	// HistoryPath is the history file of interactive sessions ("": none).
 	HistoryPath string
 	// Credentials tells error explanations whether a provider is anonymous.
-	Credentials func(provider string) Credentials
+	Credentials func(provider string) advice.Credentials
 	// Now is the clock for "retry after HH:MM UTC" (default time.Now).
 	Now func() time.Time
 }
@@ -70,7 +71,7 @@ func New(opts Options) *Shell {
 		opts.Now = time.Now
 	}
 	if opts.Credentials == nil {
-		opts.Credentials = func(string) Credentials { return Credentials{} }
+		opts.Credentials = func(string) advice.Credentials { return advice.Credentials{} }
 	}
 	return &Shell{opts: opts, out: opts.Stdout, console: opts.Stdout, mode: opts.Mode, timer: true}
 }
@@ -134,11 +135,11 @@ func (s *Shell) execute(sql string) error {
 		if !errors.As(err, &ee) {
 			ee = engine.Classify(err)
 		}
-		var cred Credentials
+		var cred advice.Credentials
 		if ee.Provider != nil {
 			cred = s.opts.Credentials(ee.Provider.Provider)
 		}
-		fmt.Fprintln(s.opts.Stderr, Explain(ee, cred, s.opts.Now()))
+		fmt.Fprintln(s.opts.Stderr, advice.Explain(ee, cred, s.opts.Now()))
 		return errFailed
 	}
 	return s.show(res)

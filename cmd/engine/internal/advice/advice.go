@@ -1,4 +1,8 @@
-package shell
+// Package advice renders engine errors in plain words with what to do
+// next (retry and when, which token to set, which WHERE keys are missing).
+// exec and shell print errors through it; it must not import the
+// surfaces.
+package advice
 
 import (
 	"errors"

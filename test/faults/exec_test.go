@@ -1,0 +1,54 @@
+package faults
+
+import (
+	"encoding/json"
+	"strings"
+	"testing"
+
+	"github.com/enginehq/engine/test/fakegithub"
+	"github.com/enginehq/engine/test/testutil"
+)
+
+// runExec runs `engine exec -o json` and reads rows or the error object.
+// It also checks exec's exit codes (DESIGN.md): 0 for rows, 2 for a
+// provider error, and nothing on stdout for a failure.
+func runExec(t *testing.T, fake *fakegithub.Server) outcome {
+	t.Helper()
+	env := testutil.Env(t, append([]string{"ENGINE_BASE_URL_GITHUB=" + fake.URL()}, fastEnv...)...)
+	r := testutil.Run(t, env, "", "exec", "-o", "json", query)
+	o := outcome{raw: r.Stdout + r.Stderr}
+	switch r.Code {
+	case 0:
+		var rows []map[string]any
+		if err := json.Unmarshal([]byte(r.Stdout), &rows); err != nil {
+			t.Fatalf("exit 0 but stdout is not a JSON array: %v\n%s", err, o.raw)
+		}
+		o.ok, o.rows = true, len(rows)
+	case 2:
+		if strings.TrimSpace(r.Stdout) != "" {
+			t.Fatalf("a failed exec printed rows: %s", r.Stdout)
+		}
+		var body struct{ Error *errorBody }
+		if err := json.Unmarshal([]byte(strings.TrimSpace(r.Stderr)), &body); err != nil {
+			t.Fatalf("stderr is not the JSON error object: %v\n%s", err, r.Stderr)
+		}
+		o.err = body.Error
+	default:
+		t.Fatalf("exit %d; exec exits 0 (rows) or 2 (provider error)\n%s", r.Code, o.raw)
+	}
+	return o
+}
+
+func TestExecFaultMatrix(t *testing.T) {
+	t.Parallel()
+	fake := fakegithub.New()
+	defer fake.Close()
+	for _, c := range matrix() {
+		t.Run(c.name, func(t *testing.T) {
+			inject(fake, c)
+			checkFault(t, c, runExec(t, fake))
+		})
+	}
+	fake.ClearFaults()
+	checkHealthy(t, runExec(t, fake))
+}

@@ -1,0 +1,91 @@
+package faults
+
+import (
+	"context"
+	"os/exec"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/enginehq/engine/test/fakegithub"
+	"github.com/enginehq/engine/test/mcp/mcptest"
+	"github.com/enginehq/engine/test/testutil"
+)
+
+// lockedBuf collects a subprocess's stderr.
+type lockedBuf struct {
+	mu sync.Mutex
+	b  strings.Builder
+}
+
+func (l *lockedBuf) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.Write(p)
+}
+
+func (l *lockedBuf) String() string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.String()
+}
+
+// callMCP runs the query through run_select_query; the client checks the
+// result against the declared output schema and the error contract.
+func callMCP(t *testing.T, c *mcptest.Client) outcome {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	r := c.Call(t, ctx, "run_select_query", map[string]any{"sql": query})
+	o := outcome{raw: r.Text}
+	if r.IsError {
+		e := errorBody(*r.Error)
+		o.err = &e
+		return o
+	}
+	o.ok, o.rows = true, r.RowCount
+	return o
+}
+
+// TestMCPStdioFaultMatrix drives one `engine mcp` process over stdio
+// through the whole matrix; after every fault the same process must answer
+// the complete listing.
+func TestMCPStdioFaultMatrix(t *testing.T) {
+	t.Parallel()
+	fake := fakegithub.New()
+	defer fake.Close()
+	cmd := exec.Command(testutil.EngineBinary(t), "mcp")
+	cmd.Env = testutil.Env(t, append([]string{"ENGINE_BASE_URL_GITHUB=" + fake.URL()}, fastEnv...)...)
+	stderr := &lockedBuf{}
+	cmd.Stderr = stderr
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	cs, err := mcp.NewClient(&mcp.Implementation{Name: "faults", Version: "1"}, nil).Connect(ctx, &mcp.CommandTransport{Command: cmd}, nil)
+	if err != nil {
+		t.Fatalf("connect: %v\n%s", err, stderr)
+	}
+	defer cs.Close()
+	c := mcptest.NewClient(t, cs)
+	pid := cmd.Process.Pid
+
+	for _, fc := range matrix() {
+		t.Run(fc.name, func(t *testing.T) {
+			inject(fake, fc)
+			checkFault(t, fc, callMCP(t, c))
+			fake.ClearFaults()
+			checkHealthy(t, callMCP(t, c))
+		})
+	}
+	if cmd.ProcessState != nil || cmd.Process.Pid != pid {
+		t.Fatalf("the server process did not survive the matrix: %v", cmd.ProcessState)
+	}
+	if err := cs.Ping(ctx, nil); err != nil {
+		t.Fatalf("ping after the matrix: %v", err)
+	}
+	if strings.Contains(stderr.String(), token) {
+		t.Fatal("the token appears in the server's stderr")
+	}
+}
