@@ -168,3 +168,16 @@ func TestTokenIsSentAndPerPageIs100(t *testing.T) {
 		t.Fatalf("empty credentials variable: %d %s", r.Code, r.Stderr)
 	}
 }
+
+func TestMaxPagesIsAnErrorNotACut(t *testing.T) {
+	fake.ClearFaults()
+	r := testutil.Run(t, execEnv(t), "", "exec", "--max-pages", "2", "-o", "json", `SELECT count(*) FROM github.repos.repos WHERE org = 'acme'`)
+	if r.Code != 2 || strings.TrimSpace(r.Stdout) != "" || !strings.Contains(r.Stderr, "max-pages") {
+		t.Fatalf("exit %d\nstdout %s\nstderr %s", r.Code, r.Stdout, r.Stderr)
+	}
+	// A bare LIMIT that fits in the allowed pages is fine.
+	r = testutil.Run(t, execEnv(t), "", "exec", "--max-pages", "1", "-o", "csv", `SELECT name FROM github.repos.repos WHERE org = 'acme' LIMIT 3`)
+	if r.Code != 0 {
+		t.Fatalf("LIMIT within max-pages: exit %d %s", r.Code, r.Stderr)
+	}
+}
