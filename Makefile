@@ -35,8 +35,15 @@ lint:
 generate:
 	cd registry && $(GO) generate
 
+# Each fuzz target for $(FUZZTIME) (their seed corpora also run in `make test`).
+FUZZTIME ?= 30s
+FUZZ_TARGETS := FuzzParse:./engine/sqlfront FuzzParseLink:./providers/client \
+	FuzzTSVEscape:./engine/result FuzzTSVRow:./engine/result FuzzLoad:./cmd/engine/internal/check
 fuzz:
-	@echo "no fuzz targets yet"
+	@set -e; for t in $(FUZZ_TARGETS); do \
+		echo "== $${t%%:*} ($(FUZZTIME))"; \
+		$(GO) test -run '^$$' -fuzz "^$${t%%:*}$$" -fuzztime $(FUZZTIME) "$${t#*:}"; \
+	done
 
 clean:
 	rm -rf bin

@@ -1,0 +1,61 @@
+package hostile
+
+import (
+	"encoding/json"
+	"strings"
+	"testing"
+
+	"github.com/enginehq/engine/test/fakegithub"
+)
+
+// exitFor is exec's exit code for an error kind (DESIGN.md: 1 for SQL and
+// plan errors; 2 for provider errors, and timeouts are reported like
+// network failures).
+var exitFor = map[string]int{"sql": 1, "plan": 1, "timeout": 2, "provider": 2}
+
+func TestHostileExec(t *testing.T) {
+	fake := fakegithub.New()
+	t.Cleanup(fake.Close)
+	sb := newSandbox(t)
+	cases := corpus(sb.tmp)
+	if len(cases) < 40 {
+		t.Fatalf("corpus has %d statements", len(cases))
+	}
+	for _, h := range cases {
+		t.Run(h.name, func(t *testing.T) {
+			t.Parallel()
+			r := sb.execStdin(t, fake, h.sql)
+			if r.Code != exitFor[h.kind] {
+				t.Fatalf("exit %d, want %d\nstdout: %s\nstderr: %.500s", r.Code, exitFor[h.kind], r.Stdout, r.Stderr)
+			}
+			if strings.TrimSpace(r.Stdout) != "" {
+				t.Fatalf("rows printed: %.500s", r.Stdout)
+			}
+			var body struct {
+				Error struct {
+					Message    string `json:"message"`
+					Kind       string `json:"kind"`
+					HTTPStatus int    `json:"http_status"`
+				} `json:"error"`
+			}
+			if err := json.Unmarshal([]byte(strings.TrimSpace(r.Stderr)), &body); err != nil {
+				t.Fatalf("stderr is not the JSON error object: %v\n%.500s", err, r.Stderr)
+			}
+			e := body.Error
+			if e.Kind != h.kind || e.HTTPStatus != h.status || len(e.Message) < 10 || len(e.Message) > 2000 {
+				t.Fatalf("error %+v; want kind %s status %d and a short clear message", e, h.kind, h.status)
+			}
+			if h.path != "" && !strings.Contains(e.Message, h.path+"?") {
+				t.Fatalf("the value was not escaped into one path segment %s: %s", h.path, e.Message)
+			}
+		})
+	}
+	t.Cleanup(func() {
+		sb.assertEmpty(t)
+		for _, r := range fake.Requests() {
+			if !strings.HasPrefix(r.Path, "/orgs/") {
+				t.Errorf("a request left /orgs/: %s", r.Path)
+			}
+		}
+	})
+}

@@ -1,0 +1,129 @@
+package load
+
+import (
+	"bufio"
+	"context"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/enginehq/engine/test/fakegithub"
+	"github.com/enginehq/engine/test/testutil"
+)
+
+// raceBinary builds ./cmd/engine with the race detector (once).
+var raceBinary = sync.OnceValues(func() (string, error) {
+	dir, err := os.MkdirTemp("", "engine-race-")
+	if err != nil {
+		return "", err
+	}
+	bin := filepath.Join(dir, "engine")
+	cmd := exec.Command("go", "build", "-race", "-o", bin, "./cmd/engine")
+	cmd.Dir = testutil.RepoRoot()
+	if out, err := cmd.CombinedOutput(); err != nil {
+		return "", fmt.Errorf("go build -race: %v\n%s", err, out)
+	}
+	return bin, nil
+})
+
+// server is a running `engine mcp --transport http`.
+type server struct {
+	endpoint string
+	pid      int
+	stderr   *lockedBuf
+	stop     func()
+}
+
+type lockedBuf struct {
+	mu sync.Mutex
+	b  strings.Builder
+}
+
+func (l *lockedBuf) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.Write(p)
+}
+
+func (l *lockedBuf) String() string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.String()
+}
+
+// startServer runs bin as an HTTP MCP server on a free loopback port
+// against fake and waits for the address it reports.
+func startServer(t *testing.T, bin string, fake *fakegithub.Server) *server {
+	t.Helper()
+	ctx, cancel := context.WithCancel(context.Background())
+	cmd := exec.CommandContext(ctx, bin, "mcp", "--transport", "http", "--listen", "127.0.0.1:0",
+		"--retry-max", "2", "--max-retry-wait", "5s", "--request-timeout", "10s")
+	cmd.Env = testutil.Env(t, "ENGINE_BASE_URL_GITHUB="+fake.URL(), "GITHUB_TOKEN=ghp_load_suite_token")
+	pipe, err := cmd.StderrPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	s := &server{pid: cmd.Process.Pid, stderr: &lockedBuf{}}
+	addr := make(chan string, 1)
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		sc := bufio.NewScanner(pipe)
+		sc.Buffer(make([]byte, 1<<20), 1<<20)
+		for sc.Scan() {
+			line := sc.Text()
+			fmt.Fprintln(s.stderr, line)
+			if _, u, ok := strings.Cut(line, "listening on "); ok {
+				select {
+				case addr <- u:
+				default:
+				}
+			}
+		}
+	}()
+	s.stop = sync.OnceFunc(func() {
+		cmd.Process.Signal(os.Interrupt) //nolint:errcheck
+		select {
+		case <-done:
+		case <-time.After(10 * time.Second):
+			cancel()
+			<-done
+		}
+		cmd.Wait() //nolint:errcheck
+		cancel()
+	})
+	t.Cleanup(s.stop)
+	select {
+	case s.endpoint = <-addr:
+	case <-done:
+		t.Fatalf("the server exited before listening:\n%s", s.stderr)
+	case <-time.After(30 * time.Second):
+		t.Fatal("the server did not report its address")
+	}
+	return s
+}
+
+// peakRSS is the process's VmHWM (peak resident set) in bytes.
+func peakRSS(pid int) (int64, error) {
+	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/status", pid))
+	if err != nil {
+		return 0, err
+	}
+	for _, line := range strings.Split(string(b), "\n") {
+		if rest, ok := strings.CutPrefix(line, "VmHWM:"); ok {
+			f := strings.Fields(rest) // "123456 kB"
+			kb, err := strconv.ParseInt(f[0], 10, 64)
+			return kb << 10, err
+		}
+	}
+	return 0, fmt.Errorf("no VmHWM in /proc/%d/status", pid)
+}

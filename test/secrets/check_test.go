@@ -1,0 +1,65 @@
+package secrets
+
+import (
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/enginehq/engine/test/testutil"
+)
+
+// controls: one pass, one fail (rows printed), one provider error whose
+// body echoes the token.
+const controls = `controls:
+  - id: no-ghost
+    title: No repository named ghost
+    sql: SELECT name FROM github.repos.repos WHERE org = 'acme' AND name = 'ghost'
+  - id: no-public
+    title: No public repositories
+    sql: SELECT name, visibility FROM github.repos.repos WHERE org = 'acme' AND NOT private
+  - id: members-visible
+    title: Members can be listed
+    sql: ` + echoSQL + `
+    expect: nonempty
+`
+
+// TestCheckNeverPrintsToken: every report format, the GitHub job summary,
+// and the problems report of an invalid file.
+func TestCheckNeverPrintsToken(t *testing.T) {
+	t.Parallel()
+	fake := newFake(t)
+	var out outputs
+	dir := t.TempDir()
+	file := filepath.Join(dir, "controls.yaml")
+	bad := filepath.Join(dir, "bad.yaml")
+	if err := os.WriteFile(file, []byte(controls), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(bad, []byte("controls:\n  - id: x\n    sql: DROP TABLE y\n    bogus: 1\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	summary := filepath.Join(dir, "step-summary.md")
+	e := env(t, fake, "GITHUB_STEP_SUMMARY="+summary)
+	for _, format := range []string{"text", "json", "junit", "github"} {
+		for _, debug := range []bool{false, true} {
+			args := []string{"check", "-o", format, file}
+			if debug {
+				args = append([]string{"--debug"}, args...)
+			}
+			r := out.run("check "+format, testutil.Run(t, e, "", args...))
+			if r.Code != 2 {
+				t.Errorf("check -o %s: exit %d, want 2 (one control errors)", format, r.Code)
+			}
+			mustContain(t, "check "+format, r.Stdout, "no-public", "members-visible")
+			out.run("check problems "+format, testutil.Run(t, e, "", append(args[:len(args)-1], bad)...))
+		}
+	}
+	if n := out.addDir(t, "summary", dir); n < 3 {
+		t.Errorf("expected the control files and the job summary, found %d files", n)
+	}
+	if _, err := os.Stat(summary); err != nil {
+		t.Errorf("no job summary written: %v", err)
+	}
+	assertSent(t, fake)
+	out.assertClean(t, 10_000)
+}

@@ -1,0 +1,122 @@
+package secrets
+
+import (
+	"bytes"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/enginehq/engine/test/fakegithub"
+	"github.com/enginehq/engine/test/testutil"
+)
+
+// token is the secret under test; it must never leave the process except
+// in the Authorization header.
+const token = "ghp_SECRETS_SUITE_5b7e3a91c2d4f60817"
+
+// echoPath is answered with a 403 whose body quotes the token, like a
+// provider that echoes credentials in its errors.
+const (
+	echoPath = "^/orgs/acme/members$"
+	echoSQL  = `SELECT login FROM github.orgs.members WHERE org = 'acme'`
+	okSQL    = `SELECT name, private, topics FROM github.repos.repos WHERE org = 'acme' ORDER BY name`
+)
+
+// newFake requires the token and echoes it from echoPath.
+func newFake(t *testing.T) *fakegithub.Server {
+	t.Helper()
+	fake := fakegithub.New(fakegithub.WithToken(token))
+	t.Cleanup(fake.Close)
+	fake.Inject(fakegithub.Fault{Path: echoPath, Kind: fakegithub.KindStatus, Status: 403,
+		Message: "Resource not accessible by integration (token " + token + ", Authorization: Bearer " + token + ")"})
+	return fake
+}
+
+func env(t *testing.T, fake *fakegithub.Server, extra ...string) []string {
+	return testutil.Env(t, append([]string{
+		"ENGINE_BASE_URL_GITHUB=" + fake.URL(), "GITHUB_TOKEN=" + token,
+		"ENGINE_RETRY_MAX=0", "ENGINE_MAX_RETRY_WAIT=1s",
+	}, extra...)...)
+}
+
+// outputs collects everything a surface printed or wrote.
+type outputs struct {
+	mu    sync.Mutex
+	items map[string]string
+}
+
+func (o *outputs) add(label, text string) {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	if o.items == nil {
+		o.items = map[string]string{}
+	}
+	o.items[label] += text
+}
+
+func (o *outputs) run(label string, r testutil.Result) testutil.Result {
+	o.add(label+" stdout", r.Stdout)
+	o.add(label+" stderr", r.Stderr)
+	return r
+}
+
+// addDir adds every file under dir (binary content included).
+func (o *outputs) addDir(t *testing.T, label, dir string) int {
+	t.Helper()
+	n := 0
+	filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error { //nolint:errcheck
+		if err != nil || d.IsDir() {
+			return nil
+		}
+		b, err := os.ReadFile(p)
+		if err != nil {
+			t.Errorf("%s: %v", p, err)
+			return nil
+		}
+		n++
+		o.add(label+" "+p, string(b))
+		return nil
+	})
+	return n
+}
+
+// assertClean fails for every output holding the token, and when there
+// was little to scan (a vacuous pass).
+func (o *outputs) assertClean(t *testing.T, minBytes int) {
+	t.Helper()
+	total := 0
+	for label, text := range o.items {
+		total += len(text)
+		if strings.Contains(text, token) {
+			i := strings.Index(text, token)
+			t.Errorf("token in %s: ...%s...", label, text[max(0, i-80):min(len(text), i+len(token)+40)])
+		}
+	}
+	if total < minBytes {
+		t.Errorf("only %d bytes of output scanned", total)
+	}
+	t.Logf("scanned %d outputs, %d bytes", len(o.items), total)
+}
+
+// assertSent checks the fake received the token, so the scan is not vacuous.
+func assertSent(t *testing.T, fake *fakegithub.Server) {
+	t.Helper()
+	for _, r := range fake.Requests() {
+		if r.AuthHeader == "Bearer "+token {
+			return
+		}
+	}
+	t.Fatal("the token was never sent to the server")
+}
+
+func mustContain(t *testing.T, label, text string, subs ...string) {
+	t.Helper()
+	for _, s := range subs {
+		if !bytes.Contains([]byte(text), []byte(s)) {
+			t.Errorf("%s: missing %q in:\n%.1500s", label, s, text)
+		}
+	}
+}
