@@ -91,7 +91,7 @@ func TestFaultReset(t *testing.T) {
 	if err == nil {
 		t.Fatal("reset: no error")
 	}
-	if r := s.Requests(); len(r) != 1 || r[0].Status != 0 || r[0].Fault != KindReset {
+	if r := s.WaitRequests(1, 5*time.Second); len(r) != 1 || r[0].Status != 0 || r[0].Fault != KindReset {
 		t.Errorf("log: %+v", r)
 	}
 }

@@ -31,6 +31,7 @@ type Server struct {
 	reqSeq  atomic.Int64
 	mu      sync.Mutex
 	reqs    []Request
+	logged  chan struct{} // closed when a request is logged; see WaitRequests
 	faults  []*faultRule
 	closing sync.Once
 }
@@ -153,6 +154,33 @@ func (s *Server) Requests() []Request {
 	return out
 }
 
+// WaitRequests waits until the log holds at least n requests or timeout
+// passes, and returns the log. A request is logged when its handler ends,
+// which can be after the client saw the response (or the reset).
+func (s *Server) WaitRequests(n int, timeout time.Duration) []Request {
+	deadline := time.NewTimer(timeout)
+	defer deadline.Stop()
+	for {
+		s.mu.Lock()
+		if len(s.reqs) >= n {
+			out := make([]Request, len(s.reqs))
+			copy(out, s.reqs)
+			s.mu.Unlock()
+			return out
+		}
+		if s.logged == nil {
+			s.logged = make(chan struct{})
+		}
+		ch := s.logged
+		s.mu.Unlock()
+		select {
+		case <-ch:
+		case <-deadline.C:
+			return s.Requests()
+		}
+	}
+}
+
 // ResetRequests clears the request log.
 func (s *Server) ResetRequests() {
 	s.mu.Lock()
@@ -165,7 +193,6 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 		s.admin(w, r)
 		return
 	}
-	rec := &recorder{ResponseWriter: w}
 	entry := Request{
 		Method:     r.Method,
 		Path:       r.URL.Path,
@@ -180,15 +207,24 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 		sum := sha256.Sum256([]byte(entry.AuthHeader))
 		entry.AuthHash = hex.EncodeToString(sum[:])
 	}
-	defer func() {
-		entry.Status = rec.status
-		if rec.status == 0 && rec.wrote {
-			entry.Status = http.StatusOK
-		}
-		s.mu.Lock()
-		s.reqs = append(s.reqs, entry)
-		s.mu.Unlock()
-	}()
+	// The request is logged when its status is written, before the client
+	// can see the response, so a test that has its answer finds it in the
+	// log; a request that gets no status (reset) is logged when it ends.
+	var once sync.Once
+	logEntry := func(status int) {
+		once.Do(func() {
+			entry.Status = status
+			s.mu.Lock()
+			s.reqs = append(s.reqs, entry)
+			if s.logged != nil {
+				close(s.logged)
+				s.logged = nil
+			}
+			s.mu.Unlock()
+		})
+	}
+	rec := &recorder{ResponseWriter: w, onStatus: logEntry}
+	defer logEntry(0)
 	if r.URL.Path != "/rate_limit" {
 		s.used.Add(1)
 	}
@@ -241,19 +277,23 @@ func sleepCtx(ctx context.Context, d time.Duration) bool {
 // Flush and Hijack reachable through Unwrap (http.ResponseController).
 type recorder struct {
 	http.ResponseWriter
-	status int
-	wrote  bool
+	status   int
+	onStatus func(int)
 }
 
 func (r *recorder) WriteHeader(code int) {
 	if r.status == 0 {
 		r.status = code
+		r.onStatus(code)
 	}
 	r.ResponseWriter.WriteHeader(code)
 }
 
 func (r *recorder) Write(b []byte) (int, error) {
-	r.wrote = true
+	if r.status == 0 {
+		r.status = http.StatusOK
+		r.onStatus(http.StatusOK)
+	}
 	return r.ResponseWriter.Write(b)
 }
 
