@@ -129,14 +129,7 @@ func (e *Engine) discover(st *sqlfront.Statement) (*result.Result, error) {
 func methodsResult(r *providers.Resource) *result.Result {
 	res := &result.Result{Columns: textCols("method", "required_params", "optional_params", "http", "item_key")}
 	for _, m := range r.Methods {
-		var req, opt []string
-		for _, p := range m.Params {
-			if p.Required {
-				req = append(req, p.Name)
-			} else {
-				opt = append(opt, p.Name)
-			}
-		}
+		req, opt := m.ParamNames()
 		res.Rows = append(res.Rows, []any{m.Name, strings.Join(req, ", "), strings.Join(opt, ", "), "GET " + m.Path, m.ItemKey})
 	}
 	return res

@@ -203,14 +203,7 @@ func (s *Server) describe(in describeInput) (string, *engine.ErrorBody) {
 	cols := map[string]*colInfo{}
 	var names []string
 	for _, m := range r.Methods {
-		var req, opt []string
-		for _, pa := range m.Params {
-			if pa.Required {
-				req = append(req, pa.Name)
-			} else {
-				opt = append(opt, pa.Name)
-			}
-		}
+		req, opt := m.ParamNames()
 		fmt.Fprintf(&b, "%s\t%s\t%s\n", m.Name, strings.Join(req, ", "), strings.Join(opt, ", "))
 		for _, c := range m.Columns {
 			if cols[c.Name] == nil {

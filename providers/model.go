@@ -96,13 +96,21 @@ func (r *Resource) Method(name string) *Method {
 
 // Required returns the names of the method's required parameters.
 func (m *Method) Required() []string {
-	var out []string
+	req, _ := m.ParamNames()
+	return req
+}
+
+// ParamNames returns the names of the required and of the optional
+// parameters, each in the method's order.
+func (m *Method) ParamNames() (required, optional []string) {
 	for _, p := range m.Params {
 		if p.Required {
-			out = append(out, p.Name)
+			required = append(required, p.Name)
+		} else {
+			optional = append(optional, p.Name)
 		}
 	}
-	return out
+	return required, optional
 }
 
 // Param returns the named parameter, or nil.

@@ -240,27 +240,39 @@ func (s *Store) Values(ctx context.Context, text string) ([][]any, error) {
 	if err != nil {
 		return nil, &QueryError{Err: err}
 	}
+	out, err := scanRows(rows, len(cols), nil)
+	if err != nil {
+		return nil, &QueryError{Err: err}
+	}
+	return out, nil
+}
+
+// scanRows reads every row; blobs become strings, and integer columns
+// whose type is BOOLEAN (per types, when given) become bools.
+func scanRows(rows *sql.Rows, n int, types []result.Column) ([][]any, error) {
 	var out [][]any
 	for rows.Next() {
-		vals := make([]any, len(cols))
-		ptrs := make([]any, len(cols))
+		vals := make([]any, n)
+		ptrs := make([]any, n)
 		for i := range vals {
 			ptrs[i] = &vals[i]
 		}
 		if err := rows.Scan(ptrs...); err != nil {
-			return nil, &QueryError{Err: err}
+			return nil, err
 		}
 		for i, v := range vals {
-			if b, ok := v.([]byte); ok {
-				vals[i] = string(b)
+			switch x := v.(type) {
+			case []byte:
+				vals[i] = string(x)
+			case int64:
+				if types != nil && types[i].Type == result.TypeBoolean {
+					vals[i] = x != 0
+				}
 			}
 		}
 		out = append(out, vals)
 	}
-	if err := rows.Err(); err != nil {
-		return nil, &QueryError{Err: err}
-	}
-	return out, nil
+	return out, rows.Err()
 }
 
 // Query runs a read-only statement and collects the typed result.
@@ -289,29 +301,7 @@ func (s *Store) Query(ctx context.Context, text string) (*result.Result, error) 
 	for i, ct := range cts {
 		res.Columns[i] = result.Column{Name: ct.Name(), Type: resultType(ct.DatabaseTypeName())}
 	}
-	n := len(cts)
-	for rows.Next() {
-		vals := make([]any, n)
-		ptrs := make([]any, n)
-		for i := range vals {
-			ptrs[i] = &vals[i]
-		}
-		if err := rows.Scan(ptrs...); err != nil {
-			return nil, &QueryError{Err: err}
-		}
-		for i, v := range vals {
-			switch x := v.(type) {
-			case []byte:
-				vals[i] = string(x)
-			case int64:
-				if res.Columns[i].Type == result.TypeBoolean {
-					vals[i] = x != 0
-				}
-			}
-		}
-		res.Rows = append(res.Rows, vals)
-	}
-	if err := rows.Err(); err != nil {
+	if res.Rows, err = scanRows(rows, len(cts), res.Columns); err != nil {
 		return nil, &QueryError{Err: err}
 	}
 	// Expression columns have no declared type: take it from the values.

@@ -4,34 +4,13 @@ import (
 	"context"
 	"os/exec"
 	"strings"
-	"sync"
 	"testing"
 	"time"
-
-	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/enginehq/engine/test/fakegithub"
 	"github.com/enginehq/engine/test/mcp/mcptest"
 	"github.com/enginehq/engine/test/testutil"
 )
-
-// lockedBuf collects a subprocess's stderr.
-type lockedBuf struct {
-	mu sync.Mutex
-	b  strings.Builder
-}
-
-func (l *lockedBuf) Write(p []byte) (int, error) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.Write(p)
-}
-
-func (l *lockedBuf) String() string {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.String()
-}
 
 // callMCP runs the query through run_select_query; the client checks the
 // result against the declared output schema and the error contract.
@@ -59,16 +38,7 @@ func TestMCPStdioFaultMatrix(t *testing.T) {
 	defer fake.Close()
 	cmd := exec.Command(testutil.EngineBinary(t), "mcp")
 	cmd.Env = testutil.Env(t, append([]string{"ENGINE_BASE_URL_GITHUB=" + fake.URL()}, fastEnv...)...)
-	stderr := &lockedBuf{}
-	cmd.Stderr = stderr
-	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
-	defer cancel()
-	cs, err := mcp.NewClient(&mcp.Implementation{Name: "faults", Version: "1"}, nil).Connect(ctx, &mcp.CommandTransport{Command: cmd}, nil)
-	if err != nil {
-		t.Fatalf("connect: %v\n%s", err, stderr)
-	}
-	defer cs.Close()
-	c := mcptest.NewClient(t, cs)
+	c, cs, stderr := mcptest.StartStdio(t, cmd)
 	pid := cmd.Process.Pid
 
 	for _, fc := range matrix() {
@@ -82,6 +52,8 @@ func TestMCPStdioFaultMatrix(t *testing.T) {
 	if cmd.ProcessState != nil || cmd.Process.Pid != pid {
 		t.Fatalf("the server process did not survive the matrix: %v", cmd.ProcessState)
 	}
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
 	if err := cs.Ping(ctx, nil); err != nil {
 		t.Fatalf("ping after the matrix: %v", err)
 	}

@@ -36,25 +36,8 @@ var raceBinary = sync.OnceValues(func() (string, error) {
 type server struct {
 	endpoint string
 	pid      int
-	stderr   *lockedBuf
+	stderr   *testutil.SyncBuffer
 	stop     func()
-}
-
-type lockedBuf struct {
-	mu sync.Mutex
-	b  strings.Builder
-}
-
-func (l *lockedBuf) Write(p []byte) (int, error) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.Write(p)
-}
-
-func (l *lockedBuf) String() string {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.String()
 }
 
 // startServer runs bin as an HTTP MCP server on a free loopback port
@@ -72,7 +55,7 @@ func startServer(t *testing.T, bin string, fake *fakegithub.Server) *server {
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
-	s := &server{pid: cmd.Process.Pid, stderr: &lockedBuf{}}
+	s := &server{pid: cmd.Process.Pid, stderr: &testutil.SyncBuffer{}}
 	addr := make(chan string, 1)
 	done := make(chan struct{})
 	go func() {

@@ -6,7 +6,6 @@ import (
 	"io"
 	"os/exec"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -21,39 +20,14 @@ import (
 // small retry budgets so that faults surface at once.
 var serverArgs = []string{"mcp", "--auth", `{"github":{"type":"null_auth"}}`, "--retry-max", "0", "--max-retry-wait", "2s", "--request-timeout", "3s"}
 
-type syncBuf struct {
-	mu sync.Mutex
-	b  strings.Builder
-}
-
-func (s *syncBuf) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
-}
-
-func (s *syncBuf) String() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.String()
-}
-
 // stdioClient starts `engine mcp` (stdio) against fake and connects a
 // client through mcp.CommandTransport.
-func stdioClient(t *testing.T, fake *fakegithub.Server, extraEnv []string, args ...string) (*mcptest.Client, *syncBuf) {
+func stdioClient(t *testing.T, fake *fakegithub.Server, extraEnv []string, args ...string) (*mcptest.Client, *testutil.SyncBuffer) {
 	t.Helper()
 	cmd := exec.Command(testutil.EngineBinary(t), append(append([]string{}, serverArgs...), args...)...)
 	cmd.Env = testutil.Env(t, append([]string{"ENGINE_BASE_URL_GITHUB=" + fake.URL()}, extraEnv...)...)
-	stderr := &syncBuf{}
-	cmd.Stderr = stderr
-	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
-	t.Cleanup(cancel)
-	cs, err := mcp.NewClient(&mcp.Implementation{Name: "test", Version: "1"}, nil).Connect(ctx, &mcp.CommandTransport{Command: cmd}, nil)
-	if err != nil {
-		t.Fatalf("connect: %v\nstderr: %s", err, stderr)
-	}
-	t.Cleanup(func() { cs.Close() })
-	return mcptest.NewClient(t, cs), stderr
+	c, _, stderr := mcptest.StartStdio(t, cmd)
+	return c, stderr
 }
 
 // httpServer starts `engine mcp --transport http` on a free loopback port

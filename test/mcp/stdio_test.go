@@ -112,7 +112,7 @@ func TestStdioRawFrames(t *testing.T) {
 		`{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"run_select_query","arguments":{"sql":"SELECT count(*) AS n FROM github.repos.repos WHERE org = 'acme'"}}}`,
 	}, "\r\n") + "\r\n"
 	cmd.Stdin = strings.NewReader(in)
-	var stderr syncBuf
+	var stderr testutil.SyncBuffer
 	cmd.Stderr = &stderr
 	out, err := cmd.Output()
 	if err != nil {

@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"os/exec"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -14,23 +13,6 @@ import (
 	"github.com/enginehq/engine/test/mcp/mcptest"
 	"github.com/enginehq/engine/test/testutil"
 )
-
-type lockedBuf struct {
-	mu sync.Mutex
-	b  strings.Builder
-}
-
-func (l *lockedBuf) Write(p []byte) (int, error) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.Write(p)
-}
-
-func (l *lockedBuf) String() string {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.String()
-}
 
 // TestMCPNeverPrintsToken calls every tool (successes and error results),
 // reads a result resource, and scans the raw JSON of every answer and the
@@ -41,15 +23,9 @@ func TestMCPNeverPrintsToken(t *testing.T) {
 	var out outputs
 	cmd := exec.Command(testutil.EngineBinary(t), "--debug", "mcp")
 	cmd.Env = env(t, fake)
-	stderr := &lockedBuf{}
-	cmd.Stderr = stderr
+	c, cs, stderr := mcptest.StartStdio(t, cmd)
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
-	cs, err := mcp.NewClient(&mcp.Implementation{Name: "secrets", Version: "1"}, nil).Connect(ctx, &mcp.CommandTransport{Command: cmd}, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	c := mcptest.NewClient(t, cs)
 	call := func(label, tool string, args map[string]any) mcptest.Result {
 		t.Helper()
 		res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: tool, Arguments: args})

@@ -11,6 +11,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"runtime"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -101,4 +102,23 @@ func Run(t testing.TB, env []string, stdin string, args ...string) Result {
 		code = ee.ExitCode()
 	}
 	return Result{Stdout: out.String(), Stderr: errb.String(), Code: code}
+}
+
+// SyncBuffer collects a subprocess's output; it is safe to write from one
+// goroutine while another reads.
+type SyncBuffer struct {
+	mu sync.Mutex
+	b  strings.Builder
+}
+
+func (s *SyncBuffer) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.Write(p)
+}
+
+func (s *SyncBuffer) String() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.String()
 }
