@@ -41,13 +41,9 @@ func newExecCmd(g *globalFlags) *cobra.Command {
 			if !validFormat(output) {
 				return &exitError{code: exitUsage, msg: fmt.Sprintf("error: -o %q: use one of %s", output, strings.Join(result.Formats, ", "))}
 			}
-			opts, err := g.engineOptions()
+			eng, opts, err := g.newEngine()
 			if err != nil {
-				return &exitError{code: exitUsage, msg: "error: " + err.Error()}
-			}
-			eng, err := engine.New(opts)
-			if err != nil {
-				return &exitError{code: exitUsage, msg: "error: " + err.Error()}
+				return err
 			}
 			ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 			defer stop()

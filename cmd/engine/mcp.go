@@ -36,9 +36,9 @@ Logs go to stderr only. See docs/mcp.md for client configuration.`,
 		Example: `  engine mcp
   engine mcp --transport http --listen 127.0.0.1:8765`,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			eng, err := g.newEngine()
+			eng, _, err := g.newEngine()
 			if err != nil {
-				return &exitError{code: exitUsage, msg: "error: " + err.Error()}
+				return err
 			}
 			srv, err := mcpsurface.New(eng, mcpsurface.Config{Caps: caps, Store: store, Log: os.Stderr})
 			if err != nil {

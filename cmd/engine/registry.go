@@ -17,11 +17,10 @@ func newRegistryCmd(g *globalFlags) *cobra.Command {
 		Use:   "list",
 		Short: "List providers with version, source and resource count",
 		RunE: func(cmd *cobra.Command, args []string) error {
-			eng, err := g.newEngine()
+			eng, opts, err := g.newEngine()
 			if err != nil {
-				return &exitError{code: exitUsage, msg: "error: " + err.Error()}
+				return err
 			}
-			opts, _ := g.engineOptions()
 			origin := map[string]string{}
 			for _, s := range opts.Sources {
 				origin[s.Name] = s.Kind + ":" + s.Path

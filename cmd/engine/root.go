@@ -187,10 +187,16 @@ func (g *globalFlags) engineOptions() (engine.Options, error) {
 	return opts, nil
 }
 
-func (g *globalFlags) newEngine() (*engine.Engine, error) {
+// newEngine builds the engine from flags and environment; a bad option is
+// a usage error (exit 1).
+func (g *globalFlags) newEngine() (*engine.Engine, engine.Options, error) {
 	opts, err := g.engineOptions()
 	if err != nil {
-		return nil, err
+		return nil, opts, &exitError{code: exitUsage, msg: "error: " + err.Error()}
 	}
-	return engine.New(opts)
+	eng, err := engine.New(opts)
+	if err != nil {
+		return nil, opts, &exitError{code: exitUsage, msg: "error: " + err.Error()}
+	}
+	return eng, opts, nil
 }

@@ -10,7 +10,6 @@ import (
 	"golang.org/x/term"
 
 	"github.com/enginehq/engine/cmd/engine/internal/shell"
-	"github.com/enginehq/engine/engine"
 	"github.com/enginehq/engine/engine/result"
 )
 
@@ -28,13 +27,9 @@ func newShellCmd(g *globalFlags) *cobra.Command {
 			if !validFormat(mode) {
 				return &exitError{code: exitUsage, msg: fmt.Sprintf("error: -o %q: use one of %s", mode, strings.Join(result.Formats, ", "))}
 			}
-			opts, err := g.engineOptions()
+			eng, opts, err := g.newEngine()
 			if err != nil {
-				return &exitError{code: exitUsage, msg: "error: " + err.Error()}
-			}
-			eng, err := engine.New(opts)
-			if err != nil {
-				return &exitError{code: exitUsage, msg: "error: " + err.Error()}
+				return err
 			}
 			interactive := term.IsTerminal(int(os.Stdin.Fd()))
 			stdoutTTY := term.IsTerminal(int(os.Stdout.Fd()))
