@@ -72,7 +72,16 @@ Credentials: GITHUB_TOKEN or GH_TOKEN (bearer), or --auth.`,
 	var stopProfile func()
 	f.StringVar(&cpuProfile, "cpuprofile", "", "write a CPU profile to FILE (for performance work)")
 	_ = f.MarkHidden("cpuprofile")
+	var configPath string
+	f.StringVar(&configPath, "config", "", "config file of flag settings (default $ENGINE_CONFIG, else the user config dir's engine/config.yaml)")
 	root.PersistentPreRunE = func(cmd *cobra.Command, args []string) error {
+		explicit := configPath != ""
+		if !explicit {
+			configPath = defaultConfigPath()
+		}
+		if err := applyConfig(cmd, configPath, explicit || os.Getenv("ENGINE_CONFIG") != ""); err != nil {
+			return &exitError{code: exitUsage, msg: "error: " + err.Error()}
+		}
 		if cpuProfile == "" {
 			return nil
 		}
