@@ -53,22 +53,57 @@ func Text(v any) string {
 	return fmt.Sprint(v)
 }
 
-// WriteJSON writes an array of objects with keys in column order.
+// WriteJSON writes an array of objects with keys in column order, one
+// object per line.
 func WriteJSON(w io.Writer, r *Result) error {
 	var b bytes.Buffer
-	b.WriteString("[")
-	for i, row := range r.Rows {
-		if i > 0 {
-			b.WriteString(",")
+	if err := appendObjects(&b, r.Columns, r.Rows, true, func() error {
+		if b.Len() > 1<<16 {
+			if _, err := w.Write(b.Bytes()); err != nil {
+				return err
+			}
+			b.Reset()
 		}
-		b.WriteString("\n  {")
-		for j, c := range r.Columns {
+		return nil
+	}); err != nil {
+		return err
+	}
+	b.WriteString("\n")
+	_, err := w.Write(b.Bytes())
+	return err
+}
+
+// CompactJSON renders rows as a compact JSON array of objects with keys
+// in column order (the shape agents are usually given, for comparisons).
+func CompactJSON(cols []Column, rows [][]any) ([]byte, error) {
+	var b bytes.Buffer
+	err := appendObjects(&b, cols, rows, false, nil)
+	return b.Bytes(), err
+}
+
+// appendObjects writes the array; pretty puts each object on its own line.
+// flush, when set, is called after each object.
+func appendObjects(b *bytes.Buffer, cols []Column, rows [][]any, pretty bool, flush func() error) error {
+	rowSep, fieldSep, kvSep := ",", ",", ":"
+	if pretty {
+		rowSep, fieldSep, kvSep = ",\n  ", ", ", ": "
+	}
+	b.WriteString("[")
+	for i, row := range rows {
+		switch {
+		case i > 0:
+			b.WriteString(rowSep)
+		case pretty:
+			b.WriteString("\n  ")
+		}
+		b.WriteString("{")
+		for j, c := range cols {
 			if j > 0 {
-				b.WriteString(", ")
+				b.WriteString(fieldSep)
 			}
 			k, _ := json.Marshal(c.Name)
 			b.Write(k)
-			b.WriteString(": ")
+			b.WriteString(kvSep)
 			v, err := json.Marshal(JSONValue(c, row[j]))
 			if err != nil {
 				return err
@@ -76,19 +111,17 @@ func WriteJSON(w io.Writer, r *Result) error {
 			b.Write(v)
 		}
 		b.WriteString("}")
-		if b.Len() > 1<<16 {
-			if _, err := w.Write(b.Bytes()); err != nil {
+		if flush != nil {
+			if err := flush(); err != nil {
 				return err
 			}
-			b.Reset()
 		}
 	}
-	if len(r.Rows) > 0 {
+	if pretty && len(rows) > 0 {
 		b.WriteString("\n")
 	}
-	b.WriteString("]\n")
-	_, err := w.Write(b.Bytes())
-	return err
+	b.WriteString("]")
+	return nil
 }
 
 // WriteCSV writes RFC 4180 CSV with a header line.

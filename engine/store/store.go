@@ -148,16 +148,7 @@ func (t *Table) Insert(ctx context.Context, item map[string]any, fixed map[strin
 			t.vals[i] = v
 		}
 	}
-	for k, v := range fixed {
-		if i, ok := t.index[k]; ok {
-			t.vals[i] = v
-		}
-	}
-	if _, err := t.stmt.ExecContext(ctx, t.vals...); err != nil {
-		return fmt.Errorf("materialise %s: %w", t.name, err)
-	}
-	t.Rows++
-	return nil
+	return t.insert(ctx, fixed)
 }
 
 // InsertJSON adds one row from a JSON object item in a single pass,
@@ -191,6 +182,11 @@ func (t *Table) InsertJSON(ctx context.Context, raw []byte, fixed map[string]any
 	if err != nil {
 		return fmt.Errorf("item is not a valid JSON object: %w", err)
 	}
+	return t.insert(ctx, fixed)
+}
+
+// insert sets the parameter columns and inserts the row held in t.vals.
+func (t *Table) insert(ctx context.Context, fixed map[string]any) error {
 	for k, v := range fixed {
 		if i, ok := t.index[k]; ok {
 			t.vals[i] = v

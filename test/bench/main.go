@@ -26,6 +26,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/tiktoken-go/tokenizer"
 
+	"github.com/enginehq/engine/engine/result"
 	"github.com/enginehq/engine/test/fakegithub"
 )
 
@@ -269,32 +270,16 @@ func (b *bench) mcpTokens(sql string) (tsvBytes, tsvTok, jsonBytes, jsonTok int)
 	}
 	raw, _ := json.Marshal(res.StructuredContent)
 	var sc struct {
-		Columns []struct{ Name string } `json:"columns"`
-		Rows    [][]any                 `json:"rows"`
+		Columns []result.Column `json:"columns"`
+		Rows    [][]any         `json:"rows"`
 	}
 	if err := json.Unmarshal(raw, &sc); err != nil || len(sc.Rows) != 100 {
 		fail("mcp structured content: %v (%d rows)", err, len(sc.Rows))
 	}
-	var objs bytes.Buffer
-	objs.WriteString("[")
-	for i, r := range sc.Rows {
-		if i > 0 {
-			objs.WriteString(",")
-		}
-		objs.WriteString("{")
-		for j, c := range sc.Columns {
-			if j > 0 {
-				objs.WriteString(",")
-			}
-			k, _ := json.Marshal(c.Name)
-			v, _ := json.Marshal(r[j])
-			objs.Write(k)
-			objs.WriteString(":")
-			objs.Write(v)
-		}
-		objs.WriteString("}")
+	objs, err := result.CompactJSON(sc.Columns, sc.Rows)
+	if err != nil {
+		fail("json: %v", err)
 	}
-	objs.WriteString("]")
 	enc, err := tokenizer.Get(tokenizer.O200kBase)
 	if err != nil {
 		fail("tokenizer: %v", err)
@@ -303,7 +288,7 @@ func (b *bench) mcpTokens(sql string) (tsvBytes, tsvTok, jsonBytes, jsonTok int)
 		ids, _, _ := enc.Encode(s)
 		return len(ids)
 	}
-	return len(text), count(text), objs.Len(), count(objs.String())
+	return len(text), count(text), len(objs), count(string(objs))
 }
 
 func median(ds []time.Duration) time.Duration {

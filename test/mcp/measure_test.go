@@ -2,37 +2,24 @@ package mcp_test
 
 import (
 	"context"
-	"encoding/json"
-	"strings"
 	"testing"
 
+	"github.com/enginehq/engine/engine/result"
 	"github.com/enginehq/engine/test/fakegithub"
 	"github.com/enginehq/engine/test/mcp/mcptest"
 )
 
 // jsonObjects renders rows as a compact JSON array of objects.
-func jsonObjects(r mcptest.Result) string {
-	var b strings.Builder
-	b.WriteString("[")
-	for i, row := range r.Rows {
-		if i > 0 {
-			b.WriteString(",")
-		}
-		b.WriteString("{")
-		for j, col := range r.Columns {
-			if j > 0 {
-				b.WriteString(",")
-			}
-			k, _ := json.Marshal(col.Name)
-			v, _ := json.Marshal(row[j])
-			b.Write(k)
-			b.WriteString(":")
-			b.Write(v)
-		}
-		b.WriteString("}")
+func jsonObjects(t *testing.T, r mcptest.Result) string {
+	cols := make([]result.Column, len(r.Columns))
+	for i, c := range r.Columns {
+		cols[i] = result.Column{Name: c.Name, Type: c.Type}
 	}
-	b.WriteString("]")
-	return b.String()
+	b, err := result.CompactJSON(cols, r.Rows)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
 }
 
 // TestTSVVersusJSONSize measures the text block of 100-row results of
@@ -55,7 +42,7 @@ func TestTSVVersusJSONSize(t *testing.T) {
 		if r.IsError || len(r.Rows) != 100 || r.Truncated {
 			t.Fatalf("rows %d truncated %t", len(r.Rows), r.Truncated)
 		}
-		tsv, js := len(r.Text), len(jsonObjects(r))
+		tsv, js := len(r.Text), len(jsonObjects(t, r))
 		ratio := float64(tsv) / float64(js)
 		t.Logf("100 rows x %d columns: TSV text %d bytes (~%d tokens at chars/4); JSON array of objects %d bytes (~%d tokens); TSV/JSON = %.0f%%",
 			len(r.Columns), tsv, tsv/4, js, js/4, 100*ratio)
