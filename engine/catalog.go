@@ -17,12 +17,12 @@ type catalog struct {
 	loaded  map[string]*providers.Provider
 }
 
-func newCatalog(sources []registry.Source) (*catalog, error) {
+func newCatalog(sources []registry.Source) *catalog {
 	c := &catalog{sources: map[string]registry.Source{}, loaded: map[string]*providers.Provider{}}
 	for _, s := range sources {
 		c.sources[s.Name] = s // later sources (--provider) override earlier ones
 	}
-	return c, nil
+	return c
 }
 
 // names returns the provider names, sorted.

@@ -61,10 +61,7 @@ func New(opts Options) (*Engine, error) {
 	if opts.MaxRequests == 0 {
 		opts.MaxRequests = 1000
 	}
-	cat, err := newCatalog(opts.Sources)
-	if err != nil {
-		return nil, err
-	}
+	cat := newCatalog(opts.Sources)
 	for name := range opts.BaseURLs {
 		if !cat.IsProvider(name) {
 			return nil, fmt.Errorf("--base-url %s: no such provider (known: %v)", name, cat.names())

@@ -38,34 +38,6 @@ func scalar(v []byte, typ jsonparser.ValueType) (any, error) {
 	return nil, fmt.Errorf("unexpected JSON value %.20q", v)
 }
 
-// DecodeItem turns one JSON item into column values keyed by property
-// name: strings as strings, integers as int64, other numbers as float64,
-// booleans as 0/1, objects and arrays as their compact JSON text, null
-// as nil. A non-object item is returned under the key "value".
-func DecodeItem(raw json.RawMessage) (map[string]any, error) {
-	raw = bytes.TrimSpace(raw)
-	if len(raw) == 0 || raw[0] != '{' {
-		v, err := Value(raw)
-		if err != nil {
-			return nil, err
-		}
-		return map[string]any{"value": v}, nil
-	}
-	var props map[string]json.RawMessage
-	if err := json.Unmarshal(raw, &props); err != nil {
-		return nil, fmt.Errorf("item is not a JSON object: %w", err)
-	}
-	out := make(map[string]any, len(props))
-	for k, v := range props {
-		x, err := Value(v)
-		if err != nil {
-			return nil, fmt.Errorf("property %s: %w", k, err)
-		}
-		out[k] = x
-	}
-	return out, nil
-}
-
 // Value converts one JSON value to its SQLite form.
 func Value(raw json.RawMessage) (any, error) {
 	raw = bytes.TrimSpace(raw)
