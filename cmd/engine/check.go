@@ -13,6 +13,7 @@ import (
 
 	"github.com/enginehq/engine/cmd/engine/internal/check"
 	"github.com/enginehq/engine/engine"
+	"github.com/enginehq/engine/engine/result"
 	"github.com/enginehq/engine/providers"
 )
 
@@ -24,6 +25,9 @@ type checkFlags struct {
 	parallel int
 	maxRows  int
 	vars     []string
+	// allowFileCreds lets the control file's defaults name credentials
+	// variables and receive credentials at a base URL it chooses.
+	allowFileCreds bool
 }
 
 func newCheckCmd(g *globalFlags) *cobra.Command {
@@ -53,6 +57,8 @@ nothing runs (exit 2). See docs/check.md.`,
 	f.IntVar(&cf.parallel, "parallel", 4, "controls evaluated at once (they share one HTTP client per provider)")
 	f.IntVar(&cf.maxRows, "max-rows", check.DefaultMaxRows, "offending rows shown per failed control (the total is always reported)")
 	f.StringArrayVar(&cf.vars, "var", nil, "set a control-file variable: NAME=VALUE (repeatable; a list variable takes a,b,c)")
+	f.BoolVar(&cf.allowFileCreds, "allow-file-credentials", os.Getenv("ENGINE_ALLOW_FILE_CREDENTIALS") != "",
+		"trust the control file's defaults with credentials: its auth may name a credentials variable, and its base_url receives them (env ENGINE_ALLOW_FILE_CREDENTIALS)")
 	return cmd
 }
 
@@ -85,6 +91,9 @@ func runCheck(cmd *cobra.Command, g *globalFlags, cf *checkFlags, path string) e
 	problems = append(problems, file.Resolve(cli)...)
 	_, ps := check.Select(file, cf.only)
 	problems = append(problems, ps...)
+	if !cf.allowFileCreds {
+		problems = append(problems, file.CredentialProblems()...)
+	}
 
 	opts, err := g.engineOptions()
 	if err != nil {
@@ -94,10 +103,11 @@ func runCheck(cmd *cobra.Command, g *globalFlags, cf *checkFlags, path string) e
 	if err != nil {
 		return checkExit(check.ExitError, "%v", err)
 	}
+	var notices []string
 	if ps := file.CheckProviders(probe.ProviderNames()); len(ps) > 0 {
 		problems = append(problems, ps...)
 	} else {
-		mergeDefaults(&opts, file.Defaults)
+		notices = mergeDefaults(&opts, file, cf.allowFileCreds, probe.Provider)
 	}
 	eng, err := engine.New(opts)
 	if err != nil {
@@ -106,6 +116,9 @@ func runCheck(cmd *cobra.Command, g *globalFlags, cf *checkFlags, path string) e
 	problems = append(problems, check.Validate(eng, file)...)
 	if len(problems) > 0 {
 		return reportProblems(out, errOut, cf.output, path, problems)
+	}
+	for _, n := range notices {
+		fmt.Fprintln(errOut, result.SanitizeText(n))
 	}
 	controls, _ := check.Select(file, cf.only)
 
@@ -128,23 +141,62 @@ func runCheck(cmd *cobra.Command, g *globalFlags, cf *checkFlags, path string) e
 
 // mergeDefaults puts the file's defaults under the flags and environment:
 // a provider already given a base URL or auth there keeps it.
-func mergeDefaults(opts *engine.Options, d check.Defaults) {
-	for name, u := range d.BaseURL {
-		if _, set := opts.BaseURLs[name]; !set {
-			if opts.BaseURLs == nil {
-				opts.BaseURLs = map[string]string{}
-			}
-			opts.BaseURLs[name] = u
+//
+// A control file is repository content, so a base URL it chooses gets no
+// credentials unless allowCreds (--allow-file-credentials): the provider's
+// auth becomes null_auth, and a notice (returned) says so when credentials
+// were withheld. The provider's own base URL is not a choice of the file.
+func mergeDefaults(opts *engine.Options, file *check.File, allowCreds bool, provider func(string) (*providers.Provider, error)) (notices []string) {
+	d := file.Defaults
+	if opts.BaseURLs == nil {
+		opts.BaseURLs = map[string]string{}
+	}
+	if opts.Auth == nil {
+		opts.Auth = map[string]providers.AuthConfig{}
+	}
+	names := make([]string, 0, len(d.BaseURL))
+	for name := range d.BaseURL {
+		names = append(names, name)
+	}
+	slices.Sort(names)
+	for _, name := range names {
+		u := d.BaseURL[name]
+		if _, set := opts.BaseURLs[name]; set {
+			continue
+		}
+		opts.BaseURLs[name] = u
+		if allowCreds {
+			continue
+		}
+		p, err := provider(name)
+		if err == nil && strings.TrimRight(p.BaseURL, "/") == strings.TrimRight(u, "/") {
+			continue
+		}
+		var cfg *providers.AuthConfig
+		if a, ok := opts.Auth[name]; ok {
+			cfg = &a
+		} else if a, ok := d.Auth[name]; ok {
+			cfg = &a
+		}
+		var tokenEnv []string
+		if p != nil {
+			tokenEnv = p.TokenEnv
+		}
+		creds, err := providers.ResolveCredentials(cfg, tokenEnv, os.Getenv)
+		opts.Auth[name] = providers.AuthConfig{Type: providers.AuthNull}
+		if err != nil || !creds.Anonymous() {
+			notices = append(notices, fmt.Sprintf("warning: credentials withheld from %s: its base URL %s comes from the control file (%s:%d, defaults.base_url.%s), "+
+				"and a control file may not send credentials to a host of its choosing; its requests are unauthenticated. "+
+				"Give the URL with --base-url %s=URL or ENGINE_BASE_URL_%s, or pass %s if you trust this file.",
+				name, u, file.Name, d.Line("base_url."+name), name, name, strings.ToUpper(name), check.AllowFileCredentialsFlag))
 		}
 	}
 	for name, a := range d.Auth {
 		if _, set := opts.Auth[name]; !set {
-			if opts.Auth == nil {
-				opts.Auth = map[string]providers.AuthConfig{}
-			}
 			opts.Auth[name] = a
 		}
 	}
+	return notices
 }
 
 // reportProblems prints every problem (stderr always; the report format on
@@ -152,7 +204,7 @@ func mergeDefaults(opts *engine.Options, d check.Defaults) {
 func reportProblems(out, errOut io.Writer, format, file string, ps []check.Problem) error {
 	check.SortProblems(ps)
 	for _, p := range ps {
-		fmt.Fprintln(errOut, p.String())
+		fmt.Fprintln(errOut, result.SanitizeText(p.String()))
 	}
 	switch format {
 	case "json":

@@ -339,3 +339,37 @@ func (f *File) CheckProviders(known []string) []Problem {
 	}
 	return ps
 }
+
+// Line is the line of a defaults entry ("base_url.github", "auth.github"),
+// or 0.
+func (d Defaults) Line(key string) int { return d.lines[key] }
+
+// AllowFileCredentialsFlag is the flag that lets a control file's defaults
+// name a credentials variable and receive credentials at its base URL.
+const AllowFileCredentialsFlag = "--allow-file-credentials"
+
+// CredentialProblems reports every defaults.auth entry that names a
+// credentials variable. A control file is repository content (a pull
+// request can change it), so unless the invoking command line or
+// environment allows it (AllowFileCredentialsFlag), it may not choose which
+// secret of the environment is sent: that would let it send any variable
+// (AWS_SECRET_ACCESS_KEY, ...) to the provider's host, or to its own.
+func (f *File) CredentialProblems() []Problem {
+	names := make([]string, 0, len(f.Defaults.Auth))
+	for name := range f.Defaults.Auth {
+		names = append(names, name)
+	}
+	sort.Strings(names)
+	var ps []Problem
+	for _, name := range names {
+		a := f.Defaults.Auth[name]
+		if a.CredentialsEnvVar == "" {
+			continue
+		}
+		ps = append(ps, Problem{File: f.Name, Line: f.Defaults.lines["auth."+name], Message: fmt.Sprintf(
+			"defaults.auth.%s names the credentials variable %s: a control file may not choose which secret is sent "+
+				"(it is repository content); give --auth on the command line instead, or pass %s if you trust this file",
+			name, a.CredentialsEnvVar, AllowFileCredentialsFlag)})
+	}
+	return ps
+}

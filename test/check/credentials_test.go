@@ -1,0 +1,150 @@
+package check
+
+import (
+	"encoding/base64"
+	"strings"
+	"testing"
+
+	"github.com/enginehq/engine/test/testutil"
+)
+
+// A control file is repository content: a pull request can change it. Its
+// defaults must not decide where credentials go, nor which secret of the
+// environment is sent, unless the command line or environment says so
+// (--allow-file-credentials, ENGINE_ALLOW_FILE_CREDENTIALS).
+
+const fileToken = "ghp_FILE_TRUST_MODEL_0123456789abcdef"
+
+const credControl = `
+controls:
+  - id: no-ghost
+    sql: SELECT name FROM github.repos.repos WHERE org = 'acme' AND name = 'ghost'
+`
+
+
+// TestFileBaseURLGetsNoCredentials: defaults.base_url from the file and
+// GITHUB_TOKEN in the environment: the file's host receives no
+// Authorization header, and stderr says why and how to allow it.
+func TestFileBaseURLGetsNoCredentials(t *testing.T) {
+	t.Parallel()
+	fake := server(t)
+	file := writeFile(t, "controls.yaml", "defaults:\n  base_url:\n    github: "+fake.URL()+"\n"+credControl)
+	r := runCheck(t, testutil.Env(t, "GITHUB_TOKEN="+fileToken), append(fast, file)...)
+	if r.Code != 0 {
+		t.Fatalf("exit %d\nstdout: %s\nstderr: %s", r.Code, r.Stdout, r.Stderr)
+	}
+	reqs := fake.Requests()
+	if len(reqs) == 0 {
+		t.Fatal("no request reached the file's base URL")
+	}
+	for _, q := range reqs {
+		if q.AuthHeader != "" {
+			t.Fatalf("the file's base URL received Authorization %q", q.AuthHeader)
+		}
+	}
+	for _, want := range []string{"credentials withheld from github", "defaults.base_url.github", "--allow-file-credentials", "ENGINE_BASE_URL_GITHUB"} {
+		if !strings.Contains(r.Stderr, want) {
+			t.Errorf("stderr lacks %q:\n%s", want, r.Stderr)
+		}
+	}
+	if strings.Contains(r.Stdout+r.Stderr, fileToken) {
+		t.Error("token printed")
+	}
+}
+
+// TestFileBaseURLAllowed: with --allow-file-credentials (or its variable)
+// the file's base URL receives the token, without a warning.
+func TestFileBaseURLAllowed(t *testing.T) {
+	t.Parallel()
+	for _, how := range []string{"flag", "env"} {
+		t.Run(how, func(t *testing.T) {
+			fake := server(t)
+			file := writeFile(t, "controls.yaml", "defaults:\n  base_url:\n    github: "+fake.URL()+"\n"+credControl)
+			env := testutil.Env(t, "GITHUB_TOKEN="+fileToken)
+			args := append(append([]string{}, fast...), file)
+			if how == "flag" {
+				args = append([]string{"--allow-file-credentials"}, args...)
+			} else {
+				env = append(env, "ENGINE_ALLOW_FILE_CREDENTIALS=1")
+			}
+			r := runCheck(t, env, args...)
+			if r.Code != 0 || strings.Contains(r.Stderr, "withheld") {
+				t.Fatalf("exit %d\nstderr: %s", r.Code, r.Stderr)
+			}
+			reqs := fake.Requests()
+			if len(reqs) == 0 || reqs[0].AuthHeader != "Bearer "+fileToken {
+				t.Fatalf("requests %+v: want the token sent", reqs)
+			}
+		})
+	}
+}
+
+// TestFlagBaseURLGetsCredentials: a base URL from the environment (not the
+// file) receives the token as before, whatever the file says.
+func TestFlagBaseURLGetsCredentials(t *testing.T) {
+	t.Parallel()
+	fake := server(t)
+	file := writeFile(t, "controls.yaml", "defaults:\n  base_url:\n    github: http://127.0.0.1:1/elsewhere\n"+credControl)
+	r := runCheck(t, testutil.Env(t, "GITHUB_TOKEN="+fileToken, "ENGINE_BASE_URL_GITHUB="+fake.URL()), append(fast, file)...)
+	if r.Code != 0 || strings.Contains(r.Stderr, "withheld") {
+		t.Fatalf("exit %d\nstderr: %s", r.Code, r.Stderr)
+	}
+	if reqs := fake.Requests(); len(reqs) == 0 || reqs[0].AuthHeader != "Bearer "+fileToken {
+		t.Fatalf("requests %+v: want the token sent", reqs)
+	}
+}
+
+// TestFileCredentialsEnvVarRefused: auth naming a credentials variable in
+// the file is refused before anything runs (exit 2, zero requests), in
+// every report format; --allow-file-credentials accepts it.
+func TestFileCredentialsEnvVarRefused(t *testing.T) {
+	t.Parallel()
+	const aws = "AKIAFAKE:aws-secret-never-sent-9f8e7d"
+	fake := server(t)
+	file := writeFile(t, "controls.yaml", "defaults:\n  auth:\n    github: {type: basic, credentialsenvvar: AWS_SECRET_ACCESS_KEY}\n"+credControl)
+	env := testutil.Env(t, "AWS_SECRET_ACCESS_KEY="+aws, "ENGINE_BASE_URL_GITHUB="+fake.URL())
+	for _, format := range []string{"text", "json", "github"} {
+		r := runCheck(t, env, append(append([]string{}, fast...), "-o", format, file)...)
+		if r.Code != 2 {
+			t.Fatalf("-o %s: exit %d, want 2\nstdout: %s\nstderr: %s", format, r.Code, r.Stdout, r.Stderr)
+		}
+		for _, want := range []string{"controls.yaml:3", "AWS_SECRET_ACCESS_KEY", "--allow-file-credentials", "--auth"} {
+			if !strings.Contains(r.Stderr, want) {
+				t.Errorf("-o %s: stderr lacks %q:\n%s", format, want, r.Stderr)
+			}
+		}
+		if format == "json" && len(parseJSON(t, r).Problems) != 1 {
+			t.Errorf("json problems: %s", r.Stdout)
+		}
+		if strings.Contains(r.Stdout+r.Stderr, aws) {
+			t.Error("secret printed")
+		}
+	}
+	if n := len(fake.Requests()); n != 0 {
+		t.Fatalf("%d requests made by a refused file", n)
+	}
+	r := runCheck(t, env, append(append([]string{"--allow-file-credentials"}, fast...), file)...)
+	if r.Code != 0 {
+		t.Fatalf("allowed: exit %d\nstderr: %s", r.Code, r.Stderr)
+	}
+	want := "Basic " + base64.StdEncoding.EncodeToString([]byte(aws))
+	if reqs := fake.Requests(); len(reqs) == 0 || reqs[0].AuthHeader != want {
+		t.Fatalf("allowed: requests %+v", reqs)
+	}
+}
+
+// TestFileNullAuthAccepted: null_auth names no secret and needs no flag.
+func TestFileNullAuthAccepted(t *testing.T) {
+	t.Parallel()
+	fake := server(t)
+	file := writeFile(t, "controls.yaml", "defaults:\n  auth:\n    github: {type: null_auth}\n"+credControl)
+	r := runCheck(t, testutil.Env(t, "GITHUB_TOKEN="+fileToken, "ENGINE_BASE_URL_GITHUB="+fake.URL()), append(fast, file)...)
+	if r.Code != 0 {
+		t.Fatalf("exit %d\nstderr: %s", r.Code, r.Stderr)
+	}
+	for _, q := range fake.Requests() {
+		if q.AuthHeader != "" {
+			t.Fatalf("null_auth sent %q", q.AuthHeader)
+		}
+	}
+}
