@@ -7,6 +7,8 @@ import (
 	"errors"
 	"fmt"
 	"os"
+
+	"github.com/enginehq/engine/engine/result"
 )
 
 func main() {
@@ -17,11 +19,13 @@ func main() {
 	var ex *exitError
 	if errors.As(err, &ex) {
 		if ex.msg != "" {
-			fmt.Fprintln(os.Stderr, ex.msg)
+			// Messages quote APIs and files: control characters are shown
+			// escaped, never sent to the terminal raw.
+			fmt.Fprintln(os.Stderr, result.SanitizeText(ex.msg))
 		}
 		os.Exit(ex.code)
 	}
-	fmt.Fprintln(os.Stderr, "error:", err)
+	fmt.Fprintln(os.Stderr, "error:", result.SanitizeText(err.Error()))
 	os.Exit(1)
 }
 

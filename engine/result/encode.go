@@ -8,6 +8,7 @@ import (
 	"io"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 )
 
 // Formats accepted by Write.
@@ -237,11 +238,14 @@ func WriteTSV(w io.Writer, r *Result) error {
 }
 
 // WriteLines writes one "column = value" line per cell, rows separated by
-// a blank line (sqlite3's .mode line, psql's \x).
+// a blank line (sqlite3's .mode line, psql's \x). Names and values are
+// Sanitized, so a value can neither move the terminal nor forge a line.
 func WriteLines(w io.Writer, r *Result) error {
 	wide := 0
-	for _, c := range r.Columns {
-		if n := len(c.Name); n > wide {
+	names := make([]string, len(r.Columns))
+	for i, c := range r.Columns {
+		names[i] = Sanitize(c.Name)
+		if n := utf8.RuneCountInString(names[i]); n > wide {
 			wide = n
 		}
 	}
@@ -250,8 +254,9 @@ func WriteLines(w io.Writer, r *Result) error {
 		if i > 0 {
 			b.WriteByte('\n')
 		}
-		for j, c := range r.Columns {
-			fmt.Fprintf(&b, "%*s = %s\n", wide, c.Name, Text(row[j]))
+		for j, name := range names {
+			b.WriteString(strings.Repeat(" ", wide-utf8.RuneCountInString(name)))
+			b.WriteString(name + " = " + Sanitize(Text(row[j])) + "\n")
 		}
 	}
 	_, err := w.Write(b.Bytes())

@@ -9,19 +9,21 @@ import (
 
 // WriteTable writes an aligned table. When width > 0 the table is fitted
 // to it: the widest columns are narrowed and long cells end with "…".
+// Names and values are Sanitized: control characters show as escapes
+// (\n, \x1b), never reach the terminal raw.
 func WriteTable(w io.Writer, r *Result, width int) error {
 	n := len(r.Columns)
 	cells := make([][]string, len(r.Rows))
 	widths := make([]int, n)
 	numeric := make([]bool, n)
 	for i, c := range r.Columns {
-		widths[i] = utf8.RuneCountInString(c.Name)
+		widths[i] = utf8.RuneCountInString(Sanitize(c.Name))
 		numeric[i] = c.Type == TypeInteger || c.Type == TypeReal
 	}
 	for i, row := range r.Rows {
 		cells[i] = make([]string, n)
 		for j, v := range row {
-			s := oneLine(Text(v))
+			s := Sanitize(Text(v))
 			if v == nil {
 				s = "NULL"
 			}
@@ -59,7 +61,7 @@ func WriteTable(w io.Writer, r *Result, width int) error {
 	line()
 	head := make([]string, n)
 	for i, c := range r.Columns {
-		head[i] = c.Name
+		head[i] = Sanitize(c.Name)
 	}
 	row(head, true)
 	line()
@@ -75,13 +77,6 @@ func WriteTable(w io.Writer, r *Result, width int) error {
 	line()
 	_, err := w.Write(b.Bytes())
 	return err
-}
-
-func oneLine(s string) string {
-	if strings.ContainsAny(s, "\n\r\t") {
-		s = strings.NewReplacer("\n", `\n`, "\r", `\r`, "\t", " ").Replace(s)
-	}
-	return s
 }
 
 // fit narrows the widest columns until the table fits width.

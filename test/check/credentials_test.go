@@ -21,7 +21,6 @@ controls:
     sql: SELECT name FROM github.repos.repos WHERE org = 'acme' AND name = 'ghost'
 `
 
-
 // TestFileBaseURLGetsNoCredentials: defaults.base_url from the file and
 // GITHUB_TOKEN in the environment: the file's host receives no
 // Authorization header, and stderr says why and how to allow it.

@@ -42,6 +42,9 @@ const (
 	// KindLinkLoop serves the normal page with Link rel="next" pointing at
 	// the same page.
 	KindLinkLoop FaultKind = "link_loop"
+	// KindBody answers Status (default 200) with Body as the JSON response,
+	// e.g. items whose values hold terminal escapes or a token.
+	KindBody FaultKind = "body"
 )
 
 // DefaultOversize is the body size of KindOversized when Fault.Size is 0.
@@ -59,6 +62,7 @@ type Fault struct {
 	Delay      time.Duration `json:"-"`                     // KindSlow; JSON "delay": "250ms" or "delay_ms": 250
 	RetryAfter int           `json:"retry_after,omitempty"` // seconds; rate limits and 429; default 30
 	Size       int64         `json:"size,omitempty"`        // KindOversized body bytes
+	Body       string        `json:"body,omitempty"`        // KindBody response body
 }
 
 // MarshalJSON encodes Delay as a Go duration string.
@@ -102,6 +106,7 @@ func (f *Fault) UnmarshalJSON(b []byte) error {
 var knownKinds = map[FaultKind]bool{
 	KindStatus: true, KindRateLimit: true, KindSecondaryRateLimit: true, KindTooManyRequests: true,
 	KindReset: true, KindSlow: true, KindMalformed: true, KindTruncated: true, KindOversized: true, KindLinkLoop: true,
+	KindBody: true,
 }
 
 type faultRule struct {
@@ -238,6 +243,15 @@ func (s *Server) applyFault(w *recorder, r *http.Request, f *Fault) *http.Reques
 		s.oversized(w, f)
 	case KindLinkLoop:
 		return r.WithContext(withLinkLoop(r.Context()))
+	case KindBody:
+		st := f.Status
+		if st == 0 {
+			st = http.StatusOK
+		}
+		s.setHeaders(w)
+		w.Header().Set("Content-Length", strconv.Itoa(len(f.Body)))
+		w.WriteHeader(st)
+		w.Write([]byte(f.Body)) //nolint:errcheck
 	}
 	return nil
 }

@@ -5,6 +5,7 @@ import (
 	"path/filepath"
 	"testing"
 
+	"github.com/enginehq/engine/test/fakegithub"
 	"github.com/enginehq/engine/test/testutil"
 )
 
@@ -62,4 +63,33 @@ func TestCheckNeverPrintsToken(t *testing.T) {
 	}
 	assertSent(t, fake)
 	out.assertClean(t, 10_000)
+}
+
+// TestCheckRowsNeverPrintToken: an API that echoes the token in data (a
+// repository description) fails a control; its offending rows are printed
+// by every report format and the job summary, with the token scrubbed.
+func TestCheckRowsNeverPrintToken(t *testing.T) {
+	t.Parallel()
+	fake := newFake(t)
+	body := `[{"id": 7, "name": "leaky-repo", "full_name": "leaky/leaky-repo", "description": "deploy with ` + token + ` please"}]`
+	fake.Inject(fakegithub.Fault{Path: "^/orgs/leaky/repos$", Kind: fakegithub.KindBody, Body: body})
+	dir := t.TempDir()
+	file := filepath.Join(dir, "controls.yaml")
+	ctl := "controls:\n  - id: leaky\n    sql: SELECT name, description AS d FROM github.repos.repos WHERE org = 'leaky'\n"
+	if err := os.WriteFile(file, []byte(ctl), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var out outputs
+	e := env(t, fake, "GITHUB_STEP_SUMMARY="+filepath.Join(dir, "step-summary.md"))
+	for _, format := range []string{"text", "json", "junit", "github"} {
+		r := out.run("check "+format, testutil.Run(t, e, "", "check", "-o", format, file))
+		if r.Code != 1 {
+			t.Errorf("check -o %s: exit %d, want 1 (the control fails)\n%s", format, r.Code, r.Stderr)
+		}
+		mustContain(t, "check "+format, r.Stdout, "leaky-repo", "deploy with [REDACTED] please")
+	}
+	out.addDir(t, "summary", dir)
+	mustContain(t, "summary", out.items["summary "+filepath.Join(dir, "step-summary.md")], "leaky-repo")
+	assertSent(t, fake)
+	out.assertClean(t, 2_000)
 }

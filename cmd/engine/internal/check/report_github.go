@@ -22,7 +22,9 @@ func EscapeProperty(s string) string {
 	return strings.NewReplacer("%", "%25", "\r", "%0D", "\n", "%0A", ":", "%3A", ",", "%2C").Replace(s)
 }
 
-// Command renders ::name prop=v,...::message.
+// Command renders ::name prop=v,...::message. Control characters other
+// than the message's newlines are shown escaped first (result.Sanitize),
+// so no value can end the command early or colour the log.
 func Command(name string, props [][2]string, msg string) string {
 	var b strings.Builder
 	b.WriteString("::" + name)
@@ -32,9 +34,9 @@ func Command(name string, props [][2]string, msg string) string {
 		} else {
 			b.WriteString(",")
 		}
-		b.WriteString(p[0] + "=" + EscapeProperty(p[1]))
+		b.WriteString(p[0] + "=" + EscapeProperty(result.Sanitize(p[1])))
 	}
-	b.WriteString("::" + EscapeData(msg))
+	b.WriteString("::" + EscapeData(result.SanitizeText(msg)))
 	return b.String()
 }
 
@@ -58,7 +60,7 @@ func annotationLevel(o *Outcome) string {
 // totals.
 func WriteGitHub(w io.Writer, r *Report) error {
 	var b bytes.Buffer
-	b.WriteString("::group::engine check " + EscapeData(r.File) + "\n")
+	b.WriteString("::group::engine check " + EscapeData(oneLine(r.File)) + "\n")
 	if err := WriteText(&b, r); err != nil {
 		return err
 	}

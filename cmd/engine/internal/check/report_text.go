@@ -41,7 +41,7 @@ func WriteText(w io.Writer, r *Report) error {
 		}
 		title := ""
 		if c.Title != c.ID {
-			title = ": " + c.Title
+			title = ": " + oneLine(c.Title)
 		}
 		fmt.Fprintf(&b, "%s %s%s%s\n", label, c.ID, sev, title)
 		switch o.Status {
@@ -114,6 +114,11 @@ func plural(n int) string {
 	return "s"
 }
 
+// oneLine makes text from a control file or an API one inert line for a
+// human-facing report: whitespace runs become one space and every other
+// control character is shown escaped (result.Sanitize), so a title or a
+// message can neither move the terminal nor forge a report line or a
+// GitHub workflow command.
 func oneLine(s string) string {
-	return strings.Join(strings.Fields(s), " ")
+	return result.Sanitize(strings.Join(strings.Fields(s), " "))
 }

@@ -105,7 +105,8 @@ type RunOptions struct {
 	Parallel int
 	// MaxRows caps the offending rows kept per failed control (default 20).
 	MaxRows int
-	// Secrets are scrubbed from error messages (engine.Secrets).
+	// Secrets are scrubbed from error messages and from the offending
+	// rows kept for reports (engine.Secrets).
 	Secrets func() []string
 }
 
@@ -170,5 +171,8 @@ func evaluate(ctx context.Context, q Querier, c *Control, o RunOptions) (out *Ou
 	}
 	out.Status = Fail
 	out.Rows = res.Rows[:min(len(res.Rows), o.MaxRows)]
+	if o.Secrets != nil {
+		out.Columns, out.Rows = scrubRows(out.Columns, out.Rows, o.Secrets())
+	}
 	return out
 }

@@ -139,7 +139,8 @@ func (s *Shell) execute(sql string) error {
 		if ee.Provider != nil {
 			cred = s.opts.Credentials(ee.Provider.Provider)
 		}
-		fmt.Fprintln(s.opts.Stderr, advice.Explain(ee, cred, s.opts.Now()))
+		// The message may quote the API: show its control characters escaped.
+		fmt.Fprintln(s.opts.Stderr, result.SanitizeText(advice.Explain(ee, cred, s.opts.Now())))
 		return errFailed
 	}
 	return s.show(res)
@@ -160,7 +161,7 @@ func (s *Shell) show(res *result.Result) error {
 		return errFailed
 	}
 	if res.Notice != "" {
-		fmt.Fprintln(s.console, res.Notice)
+		fmt.Fprintln(s.console, result.SanitizeText(res.Notice))
 	}
 	fmt.Fprintln(s.console, footer(res, s.timer))
 	return nil
