@@ -1,10 +1,14 @@
 package mcpsurface
 
 import (
+	"encoding/json"
+	"fmt"
 	"net"
 	"net/http"
 	"net/url"
+	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -17,47 +21,167 @@ const HTTPPath = "/mcp"
 // 256 KiB).
 const DefaultMaxBody = 1 << 20
 
-// HTTPHandler serves the streamable HTTP transport at HTTPPath. Requests
-// whose Origin is not a loopback origin are refused (403), as the SDK
-// refuses non-loopback Host headers on loopback connections (DNS
-// rebinding); bodies are bounded by maxBody (413).
+// Defaults of the HTTP transport's session bounds.
+const (
+	DefaultMaxSessions = 64
+	DefaultSessionIdle = 30 * time.Minute
+)
+
+// HTTPOptions configure the streamable HTTP transport.
+type HTTPOptions struct {
+	// MaxBody bounds one request body (413); 0 means DefaultMaxBody.
+	MaxBody int64
+	// MaxSessions bounds the sessions open at once; a request that would
+	// open one more gets 503 with Retry-After and a JSON-RPC error. 0 means
+	// DefaultMaxSessions; negative means no bound.
+	MaxSessions int
+	// SessionIdle closes a session that has had no request for this long;
+	// 0 means DefaultSessionIdle; negative means never.
+	SessionIdle time.Duration
+	// AllowOrigins are the browser origins (scheme://host[:port]) whose
+	// requests are served. A request with any other Origin header gets
+	// 403; requests without one (MCP clients that are not web pages) are
+	// always served.
+	AllowOrigins []string
+}
+
+// HTTPHandler serves the streamable HTTP transport at HTTPPath with the
+// default bounds and no browser origin allowed (see HTTPHandlerOpts).
 func (s *Server) HTTPHandler(maxBody int64) http.Handler {
-	if maxBody <= 0 {
-		maxBody = DefaultMaxBody
+	return s.HTTPHandlerOpts(HTTPOptions{MaxBody: maxBody})
+}
+
+// HTTPHandlerOpts serves the streamable HTTP transport at HTTPPath.
+//
+//   - Origin: a request carrying an Origin header is served only when that
+//     origin is in AllowOrigins (403 otherwise). A web page, including one
+//     on localhost or 127.0.0.1 on another port, cannot drive the server;
+//     clients that are not browsers send no Origin.
+//   - Host: on loopback connections the SDK refuses non-loopback Host
+//     headers (DNS rebinding).
+//   - Bodies are bounded by MaxBody (413).
+//   - Sessions are bounded by MaxSessions (503 + Retry-After beyond it)
+//     and closed after SessionIdle without a request.
+func (s *Server) HTTPHandlerOpts(o HTTPOptions) http.Handler {
+	if o.MaxBody <= 0 {
+		o.MaxBody = DefaultMaxBody
 	}
-	h := mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return s.mcp }, &mcp.StreamableHTTPOptions{
-		MaxRequestBodyBytes: maxBody,
-		SessionTimeout:      30 * time.Minute,
+	if o.MaxSessions == 0 {
+		o.MaxSessions = DefaultMaxSessions
+	}
+	if o.SessionIdle == 0 {
+		o.SessionIdle = DefaultSessionIdle
+	}
+	idle := o.SessionIdle
+	if idle < 0 {
+		idle = 0 // the SDK's "never"
+	}
+	var h http.Handler = mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return s.mcp }, &mcp.StreamableHTTPOptions{
+		MaxRequestBodyBytes: o.MaxBody,
+		SessionTimeout:      idle,
 		// Under the 2026-07-28 protocol a closed POST cancels its tool call.
 		PropagateRequestCancellation: true,
 	})
+	if o.MaxSessions > 0 {
+		h = &sessionLimit{next: h, srv: s.mcp, max: o.MaxSessions, retryAfter: retryAfterFor(o.SessionIdle)}
+	}
 	mux := http.NewServeMux()
-	mux.Handle(HTTPPath, originGuard(h))
+	mux.Handle(HTTPPath, originGuard(h, o.AllowOrigins))
 	mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
 		http.Error(w, "engine mcp: the MCP endpoint is "+HTTPPath, http.StatusNotFound)
 	})
 	return mux
 }
 
-// originGuard refuses cross-origin requests: a request with an Origin
-// header must come from a loopback origin.
-func originGuard(next http.Handler) http.Handler {
+// retryAfterFor is the Retry-After of a refused session: a minute, or the
+// idle timeout when that is shorter (a session may expire by then).
+func retryAfterFor(idle time.Duration) int {
+	if idle > 0 && idle < time.Minute {
+		return max(1, int(idle.Seconds()))
+	}
+	return 60
+}
+
+// sessionLimit refuses requests that would open a session beyond max. A
+// POST without Mcp-Session-Id opens one in the SDK's handler; the open
+// sessions are the MCP server's own list, plus those being opened.
+type sessionLimit struct {
+	next       http.Handler
+	srv        *mcp.Server
+	max        int
+	retryAfter int
+
+	mu      sync.Mutex
+	opening int
+}
+
+func (l *sessionLimit) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	if r.Method != http.MethodPost || r.Header.Get("Mcp-Session-Id") != "" {
+		l.next.ServeHTTP(w, r)
+		return
+	}
+	l.mu.Lock()
+	open := 0
+	for range l.srv.Sessions() {
+		open++
+	}
+	if open+l.opening >= l.max {
+		l.mu.Unlock()
+		w.Header().Set("Retry-After", strconv.Itoa(l.retryAfter))
+		w.Header().Set("Content-Type", "application/json")
+		w.WriteHeader(http.StatusServiceUnavailable)
+		msg := fmt.Sprintf("engine mcp: too many open sessions (%d, the --max-sessions bound); retry after %d s, when an idle session may have closed, or close sessions you no longer use (HTTP DELETE)", l.max, l.retryAfter)
+		b, _ := json.Marshal(map[string]any{"jsonrpc": "2.0", "id": nil, "error": map[string]any{"code": -32000, "message": msg}})
+		w.Write(b) //nolint:errcheck
+		return
+	}
+	l.opening++
+	l.mu.Unlock()
+	defer func() {
+		l.mu.Lock()
+		l.opening--
+		l.mu.Unlock()
+	}()
+	l.next.ServeHTTP(w, r)
+}
+
+// originGuard refuses browser requests from origins not allowed: a
+// request with an Origin header must name one of allowed exactly (scheme,
+// host and port; case-insensitive).
+func originGuard(next http.Handler, allowed []string) http.Handler {
+	ok := map[string]bool{}
+	for _, a := range allowed {
+		if n, err := NormalizeOrigin(a); err == nil {
+			ok[n] = true
+		}
+	}
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if o := r.Header.Get("Origin"); o != "" && !LoopbackOrigin(o) {
-			http.Error(w, "engine mcp: cross-origin request refused", http.StatusForbidden)
-			return
+		if o := r.Header.Get("Origin"); o != "" {
+			if n, err := NormalizeOrigin(o); err != nil || !ok[n] {
+				http.Error(w, "engine mcp: request from a web page (Origin "+strconv.Quote(o)+") refused; "+
+					"MCP clients send no Origin. To let a browser-based client in, start the server with --allow-origin "+
+					"for its exact origin", http.StatusForbidden)
+				return
+			}
 		}
 		next.ServeHTTP(w, r)
 	})
 }
 
-// LoopbackOrigin reports whether an Origin header names a loopback host.
-func LoopbackOrigin(origin string) bool {
-	u, err := url.Parse(origin)
-	if err != nil || (u.Scheme != "http" && u.Scheme != "https") {
-		return false
+// NormalizeOrigin checks that s is an origin (http or https scheme, a
+// host, optionally a port, nothing else) and returns it in lower case
+// with the scheme's default port made explicit.
+func NormalizeOrigin(s string) (string, error) {
+	u, err := url.Parse(s)
+	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" || u.User != nil ||
+		(u.Path != "" && u.Path != "/") || u.RawQuery != "" || u.Fragment != "" {
+		return "", fmt.Errorf("origin %q: expected scheme://host[:port], e.g. http://localhost:6274", s)
 	}
-	return LoopbackHost(u.Hostname())
+	port := u.Port()
+	if port == "" {
+		port = map[string]string{"http": "80", "https": "443"}[u.Scheme]
+	}
+	return strings.ToLower(u.Scheme + "://" + net.JoinHostPort(u.Hostname(), port)), nil
 }
 
 // LoopbackHost reports whether host is localhost or a loopback IP.

@@ -95,12 +95,14 @@ func TestHTTPProtections(t *testing.T) {
 		resp.Body.Close()
 		return resp.StatusCode
 	}
+	// Browser origins are refused, loopback ones included (a page on
+	// localhost:3000 must not drive the server); clients send no Origin.
 	for origin, want := range map[string]int{
 		"https://evil.example":    403,
 		"null":                    403,
 		"http://127.0.0.1.nip.io": 403,
-		"http://localhost:3000":   200,
-		"http://127.0.0.1:8765":   200,
+		"http://localhost:3000":   403,
+		"http://127.0.0.1:8765":   403,
 		"":                        200,
 	} {
 		if got := post(origin, init); got != want {
@@ -110,6 +112,23 @@ func TestHTTPProtections(t *testing.T) {
 	big := `{"jsonrpc":"2.0","id":1,"method":"ping","params":{"pad":"` + strings.Repeat("x", 100<<10) + `"}}`
 	if got := post("", big); got != http.StatusRequestEntityTooLarge {
 		t.Fatalf("oversized body: status %d", got)
+	}
+	// --allow-origin lets exactly the listed origins in.
+	allowed := httptest.NewServer(e.srv.HTTPHandlerOpts(mcpsurface.HTTPOptions{AllowOrigins: []string{"http://localhost:6274"}}))
+	defer allowed.Close()
+	for origin, want := range map[string]int{"http://localhost:6274": 200, "HTTP://LOCALHOST:6274": 200, "http://localhost:6275": 403, "https://localhost:6274": 403} {
+		req, _ := http.NewRequest("POST", allowed.URL+mcpsurface.HTTPPath, strings.NewReader(init))
+		req.Header.Set("Content-Type", "application/json")
+		req.Header.Set("Accept", "application/json, text/event-stream")
+		req.Header.Set("Origin", origin)
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+		if resp.StatusCode != want {
+			t.Fatalf("allowed origins: Origin %q: status %d; want %d", origin, resp.StatusCode, want)
+		}
 	}
 	for host, want := range map[string]bool{"127.0.0.1": true, "::1": true, "localhost": true, "0.0.0.0": false, "10.0.0.1": false, "example.com": false} {
 		if mcpsurface.LoopbackHost(host) != want {

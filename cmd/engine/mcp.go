@@ -25,6 +25,7 @@ func newMCPCmd(g *globalFlags) *cobra.Command {
 		caps              mcpsurface.Caps
 		store             mcpsurface.StoreOptions
 		maxBody           int64
+		httpOpts          mcpsurface.HTTPOptions
 	)
 	cmd := &cobra.Command{
 		Use:   "mcp [--transport stdio|http] [--listen 127.0.0.1:8765]",
@@ -55,7 +56,11 @@ Logs go to stderr only. See docs/mcp.md for client configuration.`,
 				}
 				return nil
 			case "http":
-				return serveMCPHTTP(ctx, srv, listen, allowRemote, maxBody)
+				httpOpts.MaxBody = maxBody
+				if httpOpts.SessionIdle == 0 {
+					httpOpts.SessionIdle = -1 // never
+				}
+				return serveMCPHTTP(ctx, srv, listen, allowRemote, httpOpts)
 			}
 			return &exitError{code: exitUsage, msg: fmt.Sprintf("error: --transport %q: use stdio or http", transport)}
 		},
@@ -70,10 +75,13 @@ Logs go to stderr only. See docs/mcp.md for client configuration.`,
 	f.Int64Var(&store.MaxBytes, "keep-bytes", int64(envInt("ENGINE_MCP_KEEP_BYTES", 256<<20)), "most bytes of kept results (least recently used are dropped)")
 	f.DurationVar(&store.TTL, "keep-for", envDuration("ENGINE_MCP_KEEP_FOR", 30*time.Minute), "how long a result is kept")
 	f.Int64Var(&maxBody, "max-body", mcpsurface.DefaultMaxBody, "largest HTTP request body in bytes")
+	f.IntVar(&httpOpts.MaxSessions, "max-sessions", envInt("ENGINE_MCP_MAX_SESSIONS", mcpsurface.DefaultMaxSessions), "HTTP: most sessions open at once; beyond it a new session gets 503 with Retry-After (-1: no bound; env ENGINE_MCP_MAX_SESSIONS)")
+	f.DurationVar(&httpOpts.SessionIdle, "session-idle", envDuration("ENGINE_MCP_SESSION_IDLE", mcpsurface.DefaultSessionIdle), "HTTP: close a session after this long without a request (0: never; env ENGINE_MCP_SESSION_IDLE)")
+	f.StringArrayVar(&httpOpts.AllowOrigins, "allow-origin", nil, "HTTP: a browser origin (scheme://host:port) allowed to use the server (repeatable); requests with any other Origin header get 403")
 	return cmd
 }
 
-func serveMCPHTTP(ctx context.Context, srv *mcpsurface.Server, listen string, allowRemote bool, maxBody int64) error {
+func serveMCPHTTP(ctx context.Context, srv *mcpsurface.Server, listen string, allowRemote bool, o mcpsurface.HTTPOptions) error {
 	host, _, err := net.SplitHostPort(listen)
 	if err != nil {
 		return &exitError{code: exitUsage, msg: fmt.Sprintf("error: --listen %q: %v", listen, err)}
@@ -81,11 +89,19 @@ func serveMCPHTTP(ctx context.Context, srv *mcpsurface.Server, listen string, al
 	if !mcpsurface.LoopbackHost(host) && !allowRemote {
 		return &exitError{code: exitUsage, msg: fmt.Sprintf("error: --listen %q is not a loopback address; the server has no authentication (use --allow-remote on trusted networks only)", listen)}
 	}
+	for _, origin := range o.AllowOrigins {
+		if _, err := mcpsurface.NormalizeOrigin(origin); err != nil {
+			return &exitError{code: exitUsage, msg: "error: --allow-origin: " + err.Error()}
+		}
+	}
+	if o.MaxSessions == 0 {
+		return &exitError{code: exitUsage, msg: "error: --max-sessions 0 would refuse every client; use a positive bound, or -1 for none"}
+	}
 	ln, err := net.Listen("tcp", listen)
 	if err != nil {
 		return &exitError{code: exitUsage, msg: "error: " + err.Error()}
 	}
-	hs := &http.Server{Handler: srv.HTTPHandler(maxBody), ReadHeaderTimeout: 10 * time.Second}
+	hs := &http.Server{Handler: srv.HTTPHandlerOpts(o), ReadHeaderTimeout: 10 * time.Second}
 	fmt.Fprintf(os.Stderr, "engine mcp: listening on http://%s%s\n", ln.Addr(), mcpsurface.HTTPPath)
 	errc := make(chan error, 1)
 	go func() { errc <- hs.Serve(ln) }()
