@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"os"
+	"strings"
 	"sync"
 	"time"
 
@@ -147,7 +148,22 @@ func (e *Engine) Query(ctx context.Context, text string, qo QueryOptions) (*resu
 		return nil, ce
 	}
 	res.Finish(start)
+	if s := e.Secrets(); len(s) > 0 {
+		// An API can echo a credential in data too: no surface prints it.
+		res.MapText(func(v string) string { return redactText(v, s) })
+	}
 	return res, nil
+}
+
+// redactText is providers.Redact, with a fast path for the usual value
+// that holds no secret.
+func redactText(v string, secrets []string) string {
+	for _, sec := range secrets {
+		if len(sec) >= 4 && strings.Contains(v, sec) {
+			return providers.Redact(v, secrets...)
+		}
+	}
+	return v
 }
 
 type redacted struct {

@@ -63,3 +63,26 @@ func sanitize(s string, keepLines bool) string {
 	}
 	return b.String()
 }
+
+// MapText replaces, in place, every column name and every text value
+// (string or []byte) of r with f of it. The engine uses it to scrub
+// credentials that an API echoed into data.
+func (r *Result) MapText(f func(string) string) {
+	for i := range r.Columns {
+		r.Columns[i].Name = f(r.Columns[i].Name)
+	}
+	for _, row := range r.Rows {
+		for j, v := range row {
+			switch x := v.(type) {
+			case string:
+				if y := f(x); y != x {
+					row[j] = y
+				}
+			case []byte:
+				if y := f(string(x)); y != string(x) {
+					row[j] = []byte(y)
+				}
+			}
+		}
+	}
+}
