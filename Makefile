@@ -39,6 +39,7 @@ generate:
 FUZZTIME ?= 30s
 FUZZ_TARGETS := FuzzParse:./engine/sqlfront FuzzParseLink:./providers/client \
 	FuzzTSVEscape:./engine/result FuzzTSVRow:./engine/result FuzzLoad:./cmd/engine/internal/check
+FUZZ_TARGETS += FuzzSanitize:./engine/result
 fuzz:
 	@set -e; for t in $(FUZZ_TARGETS); do \
 		echo "== $${t%%:*} ($(FUZZTIME))"; \

@@ -4,7 +4,9 @@
 // template engine://results/{id}, the row and byte caps, the TSV rendering
 // of results, the mapping of engine errors to MCP error results, the store
 // of kept results (an SQLite database of the server's own) and the stdio and
-// streamable HTTP transports with their protections.
+// streamable HTTP transports with their protections (HTTP: no Origin
+// unless allowed with --allow-origin, loopback Host on loopback, bounded
+// bodies, at most --max-sessions sessions with idle expiry).
 //
 // Contracts are DESIGN.md's "MCP contract": a success is isError false with
 // columns, rows, the true row_count and a TSV text block; a failure is

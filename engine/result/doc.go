@@ -3,5 +3,10 @@
 // aligned table, JSON (array of objects), CSV and TSV. Every surface (exec,
 // shell, mcp, check) renders results through it.
 //
+// Human-facing encodings (table, line) and the surfaces' error text pass
+// values through Sanitize/SanitizeText, which show control characters as
+// escapes so that API data cannot drive a terminal or forge lines; the
+// machine encodings (JSON, CSV, TSV) keep values exact.
+//
 // result must not import the planner, the executor, providers or MCP.
 package result

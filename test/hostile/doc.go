@@ -7,6 +7,11 @@
 // write (private TMPDIR, HOME and working directory, all empty
 // afterwards), and that the server still answers a normal query.
 //
+// terminal_test.go serves hostile data instead (terminal escapes and
+// forged lines in a row value and in an API error message, a control
+// file whose title forges GitHub workflow commands) and asserts that
+// human-facing output is inert and machine formats exact.
+//
 // It owns no production code; it must not be imported and must not change
 // engine, providers, mcpsurface or cmd.
 package hostile

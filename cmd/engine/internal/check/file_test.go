@@ -3,6 +3,8 @@ package check
 import (
 	"strings"
 	"testing"
+
+	"github.com/enginehq/engine/engine/result"
 )
 
 const goodFile = `defaults:
@@ -153,4 +155,22 @@ func problemText(ps []Problem) string {
 		b.WriteString(p.String() + "\n")
 	}
 	return b.String()
+}
+
+func TestCredentialProblems(t *testing.T) {
+	f, ps := Load("c.yaml", []byte("defaults:\n  auth:\n    github: {type: basic, credentialsenvvar: AWS_SECRET_ACCESS_KEY}\n    other: {type: null_auth}\ncontrols:\n  - id: a\n    sql: SELECT 1\n"))
+	if len(ps) != 0 {
+		t.Fatalf("load: %v", ps)
+	}
+	cp := f.CredentialProblems()
+	if len(cp) != 1 || cp[0].Line != 3 || !strings.Contains(cp[0].Message, "AWS_SECRET_ACCESS_KEY") || !strings.Contains(cp[0].Message, AllowFileCredentialsFlag) {
+		t.Fatalf("%+v", cp)
+	}
+}
+
+func TestScrubRows(t *testing.T) {
+	cols, rows := scrubRows([]result.Column{{Name: "tok_SECRET"}}, [][]any{{"a tok_SECRET b", []byte("tok_SECRET"), int64(1), nil}}, []string{"tok_SECRET"})
+	if cols[0].Name != "[REDACTED]" || rows[0][0] != "a [REDACTED] b" || rows[0][1] != "[REDACTED]" || rows[0][2] != int64(1) || rows[0][3] != nil {
+		t.Fatalf("%v %v", cols, rows)
+	}
 }
