@@ -257,3 +257,14 @@ func TestConcurrent(t *testing.T) {
 		t.Errorf("codes %v, %d logged", codes, len(s.Requests()))
 	}
 }
+
+func TestFaultBody(t *testing.T) {
+	s := New()
+	defer s.Close()
+	s.Inject(Fault{Path: "^/orgs/evil/repos$", Kind: KindBody, Body: `[{"id":1,"name":"x\u001b[2J"}]`})
+	var items []map[string]any
+	resp := getJSON(t, s.URL()+"/orgs/evil/repos", &items)
+	if resp.StatusCode != 200 || len(items) != 1 || items[0]["name"] != "x\x1b[2J" || resp.Header.Get("X-GitHub-Request-Id") == "" {
+		t.Fatalf("%d %v", resp.StatusCode, items)
+	}
+}
