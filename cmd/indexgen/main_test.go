@@ -45,7 +45,7 @@ func TestEmbeddedIndexIsCurrent(t *testing.T) {
 		t.Fatalf("branch_protection: %v", err)
 	}
 	m := bp.Method("get_branch_protection")
-	if m == nil || !reflect.DeepEqual(m.AbsentStatuses, []int{404}) || !reflect.DeepEqual(m.Required(), []string{"owner", "repo", "branch"}) {
+	if m == nil || !reflect.DeepEqual(m.Absent, []providers.AbsentRule{{Status: 404, Message: "Branch not protected"}}) || !reflect.DeepEqual(m.Required(), []string{"owner", "repo", "branch"}) {
 		t.Fatalf("get_branch_protection = %+v", m)
 	}
 	// Only overridden operations carry absent statuses.
@@ -60,7 +60,7 @@ func TestEmbeddedIndexIsCurrent(t *testing.T) {
 	n := 0
 	for _, r := range all {
 		for _, m := range r.Methods {
-			if len(m.AbsentStatuses) > 0 {
+			if len(m.Absent) > 0 {
 				n++
 				if _, ok := ov.Absent[m.OperationID]; !ok {
 					t.Errorf("%s %s has absent statuses without an override", r.FullName(), m.Name)
@@ -85,7 +85,7 @@ func TestOverridesFiles(t *testing.T) {
 	}
 	dir := t.TempDir()
 	bad := filepath.Join(dir, "bad.json")
-	os.WriteFile(bad, []byte(`{"absent": {"repos/get": {"statuses": [403], "reason": "forbidden means private"}}}`), 0o644)
+	os.WriteFile(bad, []byte(`{"absent": {"repos/get": {"status": 403, "message": "Forbidden", "reason": "forbidden means private"}}}`), 0o644)
 	if _, err := loadOverrides("github", bad); err == nil {
 		t.Error("an override declaring 403 absent was accepted")
 	}
