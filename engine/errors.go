@@ -22,8 +22,8 @@ const (
 	// KindIncomplete: the provider answered, but said the answer is partial
 	// (GitHub search's "incomplete_results": true). Never rows; retryable.
 	KindIncomplete Kind = "incomplete"
-	KindTimeout  Kind = "timeout"
-	KindInternal Kind = "internal"
+	KindTimeout    Kind = "timeout"
+	KindInternal   Kind = "internal"
 )
 
 // Error is every error Engine.Query returns.
