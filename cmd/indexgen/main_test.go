@@ -2,9 +2,11 @@ package main
 
 import (
 	"bytes"
+	"flag"
 	"os"
 	"path/filepath"
 	"reflect"
+	"strings"
 	"testing"
 
 	"github.com/enginehq/engine/providers"
@@ -103,5 +105,41 @@ func TestWriteFile(t *testing.T) {
 		if got, _ := os.ReadFile(p); string(got) != s {
 			t.Errorf("file = %q, want %q", got, s)
 		}
+	}
+}
+
+var update = flag.Bool("update", false, "rewrite the generated section of docs/check.md")
+
+const (
+	checkDoc    = "../../docs/check.md"
+	absentBegin = "<!-- absent:begin (generated from cmd/indexgen/github-overrides.json by: go test ./cmd/indexgen -run TestCheckDocAbsence -update) -->\n"
+	absentEnd   = "<!-- absent:end -->"
+)
+
+// TestCheckDocAbsence fails when the list of answers that count as "no
+// rows" in docs/check.md differs from the overrides data.
+func TestCheckDocAbsence(t *testing.T) {
+	ov, err := loadOverrides("github", "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := absentBegin + "\n" + ov.AbsenceTable() + "\nReviewed and left without an absence rule (each of these 404s is an error):\n\n" + ov.NotAbsentTable() + "\n"
+	doc, err := os.ReadFile(checkDoc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := string(doc)
+	i, j := strings.Index(s, absentBegin), strings.Index(s, absentEnd)
+	if i < 0 || j < i {
+		t.Fatalf("%s: no section between %q and %q", checkDoc, strings.TrimSpace(absentBegin), absentEnd)
+	}
+	if got := s[i:j]; got != want {
+		if *update {
+			if err := os.WriteFile(checkDoc, []byte(s[:i]+want+s[j:]), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			return
+		}
+		t.Fatalf("%s: the absence section differs from github-overrides.json; run: go test ./cmd/indexgen -run TestCheckDocAbsence -update", checkDoc)
 	}
 }
