@@ -19,8 +19,11 @@ const (
 	KindSQL      Kind = "sql"
 	KindPlan     Kind = "plan"
 	KindProvider Kind = "provider"
-	KindTimeout  Kind = "timeout"
-	KindInternal Kind = "internal"
+	// KindIncomplete: the provider answered, but said the answer is partial
+	// (GitHub search's "incomplete_results": true). Never rows; retryable.
+	KindIncomplete Kind = "incomplete"
+	KindTimeout    Kind = "timeout"
+	KindInternal   Kind = "internal"
 )
 
 // Error is every error Engine.Query returns.
@@ -39,7 +42,7 @@ func (e *Error) Retryable() bool {
 	if e.Provider != nil {
 		return e.Provider.Retryable
 	}
-	return e.Kind == KindTimeout
+	return e.Kind == KindTimeout || e.Kind == KindIncomplete
 }
 
 // Classify wraps any error from the data path into an *Error.
@@ -54,6 +57,9 @@ func Classify(err error) *Error {
 	var pe *providers.ProviderError
 	if errors.As(err, &pe) {
 		kind := KindProvider
+		if pe.Kind == "incomplete" {
+			kind = KindIncomplete
+		}
 		return &Error{Kind: kind, Err: err, Provider: pe}
 	}
 	var se *sqlfront.Error

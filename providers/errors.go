@@ -25,7 +25,9 @@ type ProviderError struct {
 	RetryAfter time.Duration
 	// RateLimited is true for GitHub primary or secondary rate limits.
 	RateLimited bool
-	// Kind is "http", "transport", "decode", "timeout" or "limit".
+	// Kind is "http", "transport", "decode", "timeout", "limit", "redirect"
+	// (a 3xx that was not followed) or "incomplete" (a 2xx the provider
+	// marks as partial, e.g. GitHub search's "incomplete_results": true).
 	Kind string
 	// Attempts is how many times the request was tried.
 	Attempts int
@@ -54,10 +56,15 @@ func httpMethod(m string) string {
 	return m
 }
 
-// RetryAfterSeconds returns the retry delay rounded up to whole seconds, or 0.
+// RetryAfterSeconds returns the retry delay rounded up to whole seconds, or
+// 0. It is never negative, whatever RetryAfter holds.
 func (e *ProviderError) RetryAfterSeconds() int {
 	if e.RetryAfter <= 0 {
 		return 0
 	}
-	return int((e.RetryAfter + time.Second - 1) / time.Second)
+	s := int64(e.RetryAfter / time.Second)
+	if e.RetryAfter%time.Second != 0 {
+		s++
+	}
+	return int(s)
 }

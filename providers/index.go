@@ -26,8 +26,9 @@ type Header struct {
 	Resources  []ResourceInfo `json:"resources"`
 }
 
-// IndexFormat is the version of the index encoding.
-const IndexFormat = 1
+// IndexFormat is the version of the index encoding. Format 2: absences are
+// rules (status and message), methods may carry an incomplete flag.
+const IndexFormat = 2
 
 // Provider is a loaded provider definition. It is safe for concurrent use.
 type Provider struct {

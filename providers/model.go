@@ -1,6 +1,7 @@
 package providers
 
 import (
+	"regexp"
 	"sort"
 	"strings"
 )
@@ -65,10 +66,48 @@ type Method struct {
 	// that answers with Link headers).
 	Paginated bool     `json:"pg,omitempty"`
 	Columns   []Column `json:"cols,omitempty"`
-	// AbsentStatuses lists HTTP statuses that mean "no rows for this key"
-	// rather than an error (e.g. 404 on branch protection). Never 401, 403,
-	// 429 or 5xx.
-	AbsentStatuses []int `json:"absent,omitempty"`
+	// Absent lists the answers that mean "no rows for this key" rather than
+	// an error: a status together with the exact message (or a message
+	// pattern) the provider documents, e.g. 404 "Branch not protected" on
+	// branch protection. A status alone never means absence; neither does
+	// any answer reached through a redirect. Never 401, 403, 429 or 5xx.
+	Absent []AbsentRule `json:"absent,omitempty"`
+	// IncompleteFlag names a top-level boolean property of a 2xx body that,
+	// when true, says the answer is partial (GitHub search:
+	// "incomplete_results"). Such an answer is an error of kind
+	// "incomplete", never rows.
+	IncompleteFlag string `json:"incomplete,omitempty"`
+	// RedirectAdvice is added to the error when the method is answered with
+	// a redirect that is not followed (e.g. GitHub's membership check
+	// redirects callers who are not org members to the public-membership
+	// check).
+	RedirectAdvice string `json:"redirect,omitempty"`
+}
+
+// AbsentRule is one answer that means "no rows": Status and either the
+// exact Message (compared after trimming spaces) or Pattern, a Go regexp
+// that must match the whole message.
+type AbsentRule struct {
+	Status  int    `json:"status"`
+	Message string `json:"message,omitempty"`
+	Pattern string `json:"pattern,omitempty"`
+}
+
+// Matches reports whether an answer with this status and message is the
+// documented absence.
+func (r AbsentRule) Matches(status int, message string) bool {
+	if status != r.Status {
+		return false
+	}
+	message = strings.TrimSpace(message)
+	switch {
+	case r.Message != "":
+		return message == r.Message
+	case r.Pattern != "":
+		re, err := regexp.Compile(`^(?:` + r.Pattern + `)$`)
+		return err == nil && re.MatchString(message)
+	}
+	return false // a rule without a message never matches
 }
 
 // Resource groups the GET methods of one service/resource pair.
@@ -133,10 +172,12 @@ func (m *Method) Column(name string) *Column {
 	return nil
 }
 
-// IsAbsent reports whether status is declared to mean "no rows".
-func (m *Method) IsAbsent(status int) bool {
-	for _, s := range m.AbsentStatuses {
-		if s == status {
+// IsAbsent reports whether an answer with this status and message (the
+// provider's error message, e.g. GitHub's "message") is declared to mean
+// "no rows".
+func (m *Method) IsAbsent(status int, message string) bool {
+	for _, r := range m.Absent {
+		if r.Matches(status, message) {
 			return true
 		}
 	}

@@ -2,9 +2,11 @@ package main
 
 import (
 	"bytes"
+	"flag"
 	"os"
 	"path/filepath"
 	"reflect"
+	"strings"
 	"testing"
 
 	"github.com/enginehq/engine/providers"
@@ -45,7 +47,7 @@ func TestEmbeddedIndexIsCurrent(t *testing.T) {
 		t.Fatalf("branch_protection: %v", err)
 	}
 	m := bp.Method("get_branch_protection")
-	if m == nil || !reflect.DeepEqual(m.AbsentStatuses, []int{404}) || !reflect.DeepEqual(m.Required(), []string{"owner", "repo", "branch"}) {
+	if m == nil || !reflect.DeepEqual(m.Absent, []providers.AbsentRule{{Status: 404, Message: "Branch not protected"}}) || !reflect.DeepEqual(m.Required(), []string{"owner", "repo", "branch"}) {
 		t.Fatalf("get_branch_protection = %+v", m)
 	}
 	// Only overridden operations carry absent statuses.
@@ -60,7 +62,7 @@ func TestEmbeddedIndexIsCurrent(t *testing.T) {
 	n := 0
 	for _, r := range all {
 		for _, m := range r.Methods {
-			if len(m.AbsentStatuses) > 0 {
+			if len(m.Absent) > 0 {
 				n++
 				if _, ok := ov.Absent[m.OperationID]; !ok {
 					t.Errorf("%s %s has absent statuses without an override", r.FullName(), m.Name)
@@ -85,7 +87,7 @@ func TestOverridesFiles(t *testing.T) {
 	}
 	dir := t.TempDir()
 	bad := filepath.Join(dir, "bad.json")
-	os.WriteFile(bad, []byte(`{"absent": {"repos/get": {"statuses": [403], "reason": "forbidden means private"}}}`), 0o644)
+	os.WriteFile(bad, []byte(`{"absent": {"repos/get": {"status": 403, "message": "Forbidden", "reason": "forbidden means private"}}}`), 0o644)
 	if _, err := loadOverrides("github", bad); err == nil {
 		t.Error("an override declaring 403 absent was accepted")
 	}
@@ -103,5 +105,41 @@ func TestWriteFile(t *testing.T) {
 		if got, _ := os.ReadFile(p); string(got) != s {
 			t.Errorf("file = %q, want %q", got, s)
 		}
+	}
+}
+
+var update = flag.Bool("update", false, "rewrite the generated section of docs/check.md")
+
+const (
+	checkDoc    = "../../docs/check.md"
+	absentBegin = "<!-- absent:begin (generated from cmd/indexgen/github-overrides.json by: go test ./cmd/indexgen -run TestCheckDocAbsence -update) -->\n"
+	absentEnd   = "<!-- absent:end -->"
+)
+
+// TestCheckDocAbsence fails when the list of answers that count as "no
+// rows" in docs/check.md differs from the overrides data.
+func TestCheckDocAbsence(t *testing.T) {
+	ov, err := loadOverrides("github", "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := absentBegin + "\n" + ov.AbsenceTable() + "\nReviewed and left without an absence rule (each of these 404s is an error):\n\n" + ov.NotAbsentTable() + "\n"
+	doc, err := os.ReadFile(checkDoc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := string(doc)
+	i, j := strings.Index(s, absentBegin), strings.Index(s, absentEnd)
+	if i < 0 || j < i {
+		t.Fatalf("%s: no section between %q and %q", checkDoc, strings.TrimSpace(absentBegin), absentEnd)
+	}
+	if got := s[i:j]; got != want {
+		if *update {
+			if err := os.WriteFile(checkDoc, []byte(s[:i]+want+s[j:]), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			return
+		}
+		t.Fatalf("%s: the absence section differs from github-overrides.json; run: go test ./cmd/indexgen -run TestCheckDocAbsence -update", checkDoc)
 	}
 }

@@ -26,22 +26,39 @@ import (
 // Retry policy (DESIGN.md "Provider errors and retryability"):
 //
 //	retryable:     408, 429, 500-599, connection resets, timeouts,
-//	               403 with x-ratelimit-remaining: 0 or a body saying "rate limit"
+//	               403 with x-ratelimit-remaining: 0, with Retry-After, or
+//	               with a body saying "rate limit" or "abuse detection"
 //	not retryable: every other status >= 300, TLS certificate failures,
 //	               redirect loops, invalid URLs, oversized bodies
 //
 // The wait before a retry is Retry-After (seconds or HTTP date), else
 // x-ratelimit-reset when the quota is spent, else 60s for a rate limit
-// without hints, else exponential backoff with jitter between RetryWaitMin
-// and RetryWaitMax. The sum of waits of one request stays within
+// without hints (GitHub: "wait at least one minute"), else exponential
+// backoff with jitter between RetryWaitMin and RetryWaitMax. Server-given
+// waits are clamped to [1s, maxServerWait]. The sum of waits of one request stays within
 // MaxRetryWait: a wait that does not fit ends the retries at once.
 
 // secondaryRateLimitWait is GitHub's advice for a rate limit that names no
 // reset time: wait at least a minute.
 const secondaryRateLimitWait = time.Minute
 
-// bodyExcerpt is how much of a response body a ProviderError keeps.
-const bodyExcerpt = 300
+// maxServerWait bounds a wait read from Retry-After or x-ratelimit-reset, so
+// that a hostile or garbled value cannot overflow retry_after_seconds.
+// GitHub's own resets are at most an hour away.
+const maxServerWait = 24 * time.Hour
+
+// bodyExcerpt is how much of a response body a ProviderError keeps;
+// messageLimit is how much of a provider's message. Both are cut after
+// redaction.
+const (
+	bodyExcerpt  = 300
+	messageLimit = 300
+)
+
+// bodyKeep is how much of an oversized body is kept for the error excerpt:
+// more than bodyExcerpt, so that a secret straddling the excerpt's end is
+// still whole when it is redacted.
+const bodyKeep = 4096
 
 type stateKey struct{}
 
@@ -57,6 +74,8 @@ type attemptState struct {
 	body     []byte
 	readErr  error
 	tooBig   bool
+	// redirected is set when a redirect was followed (checkRedirect).
+	redirected bool
 }
 
 func stateFrom(ctx context.Context) *attemptState {
@@ -68,7 +87,7 @@ func stateFrom(ctx context.Context) *attemptState {
 func countAttempt(_ retryablehttp.Logger, req *http.Request, retry int) {
 	if st := stateFrom(req.Context()); st != nil {
 		st.attempts = retry + 1
-		st.body, st.readErr, st.tooBig = nil, nil, false
+		st.body, st.readErr, st.tooBig, st.redirected = nil, nil, false, false
 	}
 }
 
@@ -180,7 +199,7 @@ func (st *attemptState) readBody(resp *http.Response, limit int64) {
 		st.readErr = fmt.Errorf("reading response body: %w", err)
 	} else if int64(len(data)) > limit {
 		st.tooBig = true
-		data = data[:min(len(data), bodyExcerpt)]
+		data = data[:min(len(data), bodyKeep)]
 	}
 	st.body = data
 	resp.Body = io.NopCloser(bytes.NewReader(data))
@@ -204,10 +223,13 @@ func classifyHTTP(status int, h http.Header, body []byte, now time.Time) decisio
 		return d
 	}
 	spent := strings.TrimSpace(h.Get("X-Ratelimit-Remaining")) == "0"
+	hinted := strings.TrimSpace(h.Get("Retry-After")) != ""
 	switch {
 	case status == http.StatusTooManyRequests:
 		d.retryable, d.rateLimited = true, true
-	case status == http.StatusForbidden && (spent || mentionsRateLimit(body)):
+	case status == http.StatusForbidden && (spent || hinted || mentionsRateLimit(body)):
+		// GitHub: primary (remaining 0) or secondary ("secondary rate
+		// limit", "abuse detection", Retry-After) rate limit.
 		d.retryable, d.rateLimited = true, true
 	case status == http.StatusRequestTimeout, status >= 500 && status <= 599:
 		d.retryable = true
@@ -216,7 +238,7 @@ func classifyHTTP(status int, h http.Header, body []byte, now time.Time) decisio
 		return d
 	}
 	d.retryAfter = parseRetryAfter(h.Get("Retry-After"), now)
-	if d.retryAfter <= 0 && (spent || d.rateLimited) {
+	if d.retryAfter <= 0 && spent {
 		d.retryAfter = resetWait(h.Get("X-Ratelimit-Reset"), now)
 	}
 	if d.retryAfter <= 0 && d.rateLimited {
@@ -229,7 +251,8 @@ func mentionsRateLimit(body []byte) bool {
 	if len(body) > 4096 {
 		body = body[:4096]
 	}
-	return bytes.Contains(bytes.ToLower(body), []byte("rate limit"))
+	b := bytes.ToLower(body)
+	return bytes.Contains(b, []byte("rate limit")) || bytes.Contains(b, []byte("abuse detection"))
 }
 
 // parseRetryAfter reads Retry-After as delay-seconds or an HTTP date; 0
@@ -243,12 +266,15 @@ func parseRetryAfter(v string, now time.Time) time.Duration {
 		if n <= 0 {
 			return 0
 		}
-		if n > 1<<31 {
-			n = 1 << 31
+		if n > int64(maxServerWait/time.Second) {
+			return maxServerWait
 		}
 		return time.Duration(n) * time.Second
 	}
 	if t, err := http.ParseTime(v); err == nil {
+		if t.After(now.Add(maxServerWait)) {
+			return maxServerWait
+		}
 		if d := t.Sub(now); d > 0 {
 			return d
 		}
@@ -256,12 +282,20 @@ func parseRetryAfter(v string, now time.Time) time.Duration {
 	return 0
 }
 
-// resetWait reads x-ratelimit-reset (epoch seconds); a reset in the past
-// waits one second.
+// resetWait reads x-ratelimit-reset (epoch seconds; a value too large to be
+// seconds is read as milliseconds). A reset in the past waits one second;
+// one further than maxServerWait waits maxServerWait.
 func resetWait(v string, now time.Time) time.Duration {
 	n, err := strconv.ParseInt(strings.TrimSpace(v), 10, 64)
 	if err != nil || n <= 0 {
 		return 0
+	}
+	if n >= 1e11 { // epoch seconds reach 1e11 only in the year 5138
+		n /= 1000
+	}
+	limit := now.Add(maxServerWait)
+	if n >= limit.Unix() {
+		return maxServerWait
 	}
 	if d := time.Unix(n, 0).Sub(now); d > 0 {
 		return d.Round(time.Second)
@@ -269,7 +303,8 @@ func resetWait(v string, now time.Time) time.Duration {
 	return time.Second
 }
 
-// apiMessage extracts a JSON body's "message" (GitHub's error format).
+// apiMessage extracts a JSON body's "message" (GitHub's error format) on
+// one line, whole: callers redact before they cut it (oneLine).
 func apiMessage(body []byte) string {
 	b := bytes.TrimSpace(body)
 	if len(b) == 0 || b[0] != '{' {
@@ -281,7 +316,7 @@ func apiMessage(body []byte) string {
 	if json.Unmarshal(b, &v) != nil {
 		return ""
 	}
-	return oneLine(v.Message, 300)
+	return strings.Join(strings.Fields(v.Message), " ")
 }
 
 func oneLine(s string, n int) string {
@@ -337,18 +372,46 @@ func classifyTransport(err error, pe *providers.ProviderError, redact func(strin
 	if (errors.As(err, &ne) && ne.Timeout()) || errors.Is(err, context.DeadlineExceeded) || strings.Contains(err.Error(), "Client.Timeout") {
 		pe.Kind = "timeout"
 	}
-	pe.Message = redact(oneLine(inner.Error(), 300))
+	pe.Message = oneLine(redact(inner.Error()), messageLimit)
 }
 
-// statusError builds the ProviderError of a non-2xx response.
+// statusError builds the ProviderError of a non-2xx response. Provider
+// text (message, body excerpt) is redacted first, then cut.
 func (c *Client) statusError(call Call, r *response) *providers.ProviderError {
 	d := classifyHTTP(r.status, r.header, r.body, time.Now())
-	pe := c.newError(call, r.url.String(), "http", d.message)
+	pe := c.newError(call, r.url.String(), "http", "")
+	pe.Message = oneLine(c.redact(d.message), messageLimit)
 	pe.Status = r.status
-	pe.Body = c.redact(truncateUTF8(string(r.body), bodyExcerpt))
+	pe.Body = truncateUTF8(c.redact(string(r.body)), bodyExcerpt)
 	pe.Retryable = d.retryable
 	pe.RateLimited = d.rateLimited
 	pe.RetryAfter = d.retryAfter
 	pe.Attempts = r.attempts
+	switch {
+	case r.status >= 300 && r.status <= 399:
+		pe.Kind = "redirect"
+		pe.Message = c.redirectMessage(call, r)
+	case r.redirected:
+		pe.Message += " (after a redirect; an answer reached through a redirect is never read as \"no rows\")"
+	}
 	return pe
+}
+
+// redirectMessage explains a redirect that was not followed.
+func (c *Client) redirectMessage(call Call, r *response) string {
+	loc := strings.TrimSpace(r.header.Get("Location"))
+	var msg string
+	target, err := r.url.Parse(loc)
+	switch {
+	case loc == "" || err != nil:
+		msg = "a redirect without a usable Location; the answer is not this request's data"
+	case !sameOrigin(target, c.base):
+		msg = fmt.Sprintf("redirected to another host (%s); data from another origin is not read as this table's rows", c.sanitize(target.Scheme+"://"+target.Host))
+	default:
+		msg = fmt.Sprintf("redirected to %s; a different resource answers there, so the engine cannot tell this request's answer", c.sanitize(target.RequestURI()))
+	}
+	if call.Method != nil && call.Method.RedirectAdvice != "" {
+		msg += ". " + call.Method.RedirectAdvice
+	}
+	return msg
 }

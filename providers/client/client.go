@@ -22,11 +22,24 @@
 //   - A wrapped response whose item key is absent yields zero items only when
 //     the body says "total_count": 0; otherwise it is a decode error.
 //   - Authorization is only sent to the base URL's origin (scheme, host and
-//     port): it is stripped on redirects to any other origin (Go's own rule
-//     ignores the port), and next-page URLs must stay on that origin.
+//     port). Redirects to any other origin are not followed (an error), and
+//     next-page URLs must stay on that origin and on the page's path.
+//   - Redirects: only 301, 307 and 308 on the base origin are followed; a
+//     302, 303 or cross-origin redirect is an error (kind "redirect") whose
+//     message says where it pointed, plus the method's RedirectAdvice. An
+//     absence (Method.Absent) is never read from an answer reached through
+//     a redirect.
+//   - A 2xx whose body sets the method's IncompleteFlag (GitHub search:
+//     "incomplete_results": true) is an error of kind "incomplete",
+//     retryable, on any page.
 //   - A 403 or 429 rate limit without Retry-After or x-ratelimit-reset waits
 //     60s before retrying (GitHub's guidance for secondary rate limits), which
-//     with the default MaxRetryWait is retried once the budget allows.
+//     with the default MaxRetryWait is retried once the budget allows. A 403
+//     with Retry-After, or saying "secondary rate limit" or "abuse
+//     detection", is a (secondary) rate limit. Server-given waits are
+//     clamped to [1s, 24h]; x-ratelimit-reset in milliseconds is read as such.
+//   - Redaction comes before truncation everywhere (messages, body excerpts,
+//     debug lines), so a secret cut by a length limit never leaks a prefix.
 //   - The retry budget (MaxRetryWait) is an upper bound on the waits of one
 //     request: a wait that does not fit ends the retries at once.
 //   - Link rel="next" is followed whenever a response carries it, whatever
@@ -226,15 +239,27 @@ func (c *Client) BaseURL() string { return c.baseStr }
 // CloseIdleConnections closes pooled idle connections (shutdown, tests).
 func (c *Client) CloseIdleConnections() { c.hc.CloseIdleConnections() }
 
-// checkRedirect follows at most maxRedirects redirects and strips
-// credentials from any redirect that leaves the base URL's origin.
+// checkRedirect decides which redirects a data request follows: only a
+// permanent or method-preserving move (301, 307, 308) on the base URL's
+// origin, e.g. a renamed repository, at most maxRedirects times. Anything
+// else (302 Found and 303 See Other, where another resource answers, and
+// every redirect to another origin) is not followed: the 3xx comes back
+// as the response and is reported as an error, because an answer from
+// elsewhere is not this method's answer. A followed redirect is recorded
+// so that no absence is read from the answer it leads to.
 func (c *Client) checkRedirect(req *http.Request, via []*http.Request) error {
 	if len(via) >= maxRedirects {
 		return fmt.Errorf("stopped after %d redirects", maxRedirects)
 	}
-	if !sameOrigin(req.URL, c.base) {
-		req.Header.Del("Authorization")
-		req.Header.Del("Cookie")
+	status := 0
+	if req.Response != nil {
+		status = req.Response.StatusCode
+	}
+	if !sameOrigin(req.URL, c.base) || (status != http.StatusMovedPermanently && status != http.StatusTemporaryRedirect && status != http.StatusPermanentRedirect) {
+		return http.ErrUseLastResponse
+	}
+	if st := stateFrom(req.Context()); st != nil {
+		st.redirected = true
 	}
 	return nil
 }
@@ -257,8 +282,10 @@ func hostPort(u *url.URL) string {
 	return u.Host
 }
 
+// logf sends one debug line, with the credentials' secret redacted from
+// the whole line (provider messages included) before anything can cut it.
 func (c *Client) logf(format string, args ...any) {
 	if c.opts.Logf != nil {
-		c.opts.Logf(format, args...)
+		c.opts.Logf("%s", c.redact(fmt.Sprintf(format, args...)))
 	}
 }

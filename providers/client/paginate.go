@@ -5,10 +5,13 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/url"
+	"regexp"
 	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
+
+	"github.com/buger/jsonparser"
 )
 
 // callStats are the counters of one Do, updated from page goroutines.
@@ -125,7 +128,9 @@ func (p *pager) getPage(ctx context.Context, u string, first bool) (items []json
 		return nil, nil, false, err
 	}
 	if r.status < 200 || r.status > 299 {
-		if first && p.call.Method.IsAbsent(r.status) {
+		// "No rows" only for the answer the method documents (status and
+		// message), on the first page, and never through a redirect.
+		if first && !r.redirected && p.call.Method.IsAbsent(r.status, apiMessage(r.body)) {
 			return nil, r, true, nil
 		}
 		return nil, nil, false, c.statusError(p.call, r)
@@ -134,9 +139,19 @@ func (p *pager) getPage(ctx context.Context, u string, first bool) (items []json
 	if derr != nil {
 		pe := c.newError(p.call, r.url.String(), "decode", derr.Error())
 		pe.Status = r.status
-		pe.Body = c.redact(truncateUTF8(string(r.body), bodyExcerpt))
+		pe.Body = truncateUTF8(c.redact(string(r.body)), bodyExcerpt)
 		pe.Attempts = r.attempts
 		return nil, nil, false, pe
+	}
+	if flag := p.call.Method.IncompleteFlag; flag != "" {
+		if v, err := jsonparser.GetBoolean(r.body, flag); err == nil && v {
+			pe := c.newError(p.call, r.url.String(), "incomplete",
+				fmt.Sprintf("the provider marked this answer as partial (%q: true; GitHub's search timed out before it found every match): the rows would be incomplete; retry, or narrow the query", flag))
+			pe.Status = r.status
+			pe.Retryable = true
+			pe.Attempts = r.attempts
+			return nil, nil, false, pe
+		}
 	}
 	p.stats.pages.Add(1)
 	c.pages.Add(1)
@@ -153,6 +168,10 @@ func (p *pager) resolve(cur *response, raw string) (*url.URL, error) {
 	if !sameOrigin(next, p.c.base) {
 		return nil, p.c.newError(p.call, cur.url.String(), "decode",
 			fmt.Sprintf("refusing to follow Link rel=\"next\" to %s: it leaves %s", p.c.sanitize(next.Scheme+"://"+next.Host), p.c.sanitize(p.c.base.Scheme+"://"+p.c.base.Host)))
+	}
+	if !samePagePath(cur.url, next) {
+		return nil, p.c.newError(p.call, cur.url.String(), "decode",
+			fmt.Sprintf("refusing to follow Link rel=\"next\" to %s: it leaves the request's path %s, so its rows would not be this query's rows", p.c.sanitize(next.EscapedPath()), p.c.sanitize(cur.url.EscapedPath())))
 	}
 	if p.visited[urlKey(next)] {
 		return nil, p.c.newError(p.call, cur.url.String(), "decode",
@@ -268,4 +287,26 @@ func withPage(tmpl *url.URL, page int) *url.URL {
 // urlKey normalizes a URL for loop detection: query parameters sorted.
 func urlKey(u *url.URL) string {
 	return strings.ToLower(u.Scheme) + "://" + strings.ToLower(u.Host) + u.EscapedPath() + "?" + u.Query().Encode()
+}
+
+// repoPrefix matches GitHub's two spellings of a repository's path prefix:
+// /repos/{owner}/{repo} and /repositories/{id}. GitHub may write the Link
+// header of a repository's list in the second form.
+var repoPrefix = regexp.MustCompile(`^(.*?)/(repos/[^/]+/[^/]+|repositories/[0-9]+)(/.*)?$`)
+
+// samePagePath reports whether next stays on cur's path: pagination changes
+// only the query. The one exception is GitHub's /repositories/{id}
+// spelling of /repos/{owner}/{repo} (the id cannot be checked here): a
+// change between the two spellings with the rest equal is allowed; two
+// different /repos/{owner}/{repo} (or two different ids) are not.
+func samePagePath(cur, next *url.URL) bool {
+	a, b := cur.EscapedPath(), next.EscapedPath()
+	if a == b {
+		return true
+	}
+	ma, mb := repoPrefix.FindStringSubmatch(a), repoPrefix.FindStringSubmatch(b)
+	if ma == nil || mb == nil || ma[1] != mb[1] || ma[3] != mb[3] {
+		return false
+	}
+	return strings.HasPrefix(ma[2], "repos/") != strings.HasPrefix(mb[2], "repos/")
 }

@@ -290,13 +290,13 @@ func TestAbsentStatus(t *testing.T) {
 	}))
 	defer srv.Close()
 	c := newTestClient(t, srv, nil)
-	m := &providers.Method{OperationID: "repos/get-branch-protection", Path: "/repos/acme/x/branches/main/protection", Shape: providers.ShapeObject, AbsentStatuses: []int{404}}
+	m := &providers.Method{OperationID: "repos/get-branch-protection", Path: "/repos/acme/x/branches/main/protection", Shape: providers.ShapeObject, Absent: []providers.AbsentRule{{Status: 404, Message: "Branch not protected"}}}
 	items, st, err := collect(t, c, Call{Method: m})
 	if err != nil || len(items) != 0 || st.Requests != 1 {
 		t.Fatalf("absent: items %v stats %+v err %v", items, st, err)
 	}
 	// Absent statuses only apply to the first page.
-	m2 := &providers.Method{OperationID: "x/list", Path: "/p", Shape: providers.ShapeArray, AbsentStatuses: []int{404}}
+	m2 := &providers.Method{OperationID: "x/list", Path: "/p", Shape: providers.ShapeArray, Absent: []providers.AbsentRule{{Status: 404, Message: "Not Found"}}}
 	_, _, err = collect(t, c, Call{Method: m2})
 	var pe *providers.ProviderError
 	if !errors.As(err, &pe) || pe.Status != 404 || pe.Message != "Not Found" {

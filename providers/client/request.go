@@ -114,6 +114,8 @@ type response struct {
 	url    *url.URL
 	// attempts is how many times the request was tried.
 	attempts int
+	// redirected is true when a redirect was followed to get this answer.
+	redirected bool
 }
 
 // fetch GETs one URL with retries. It returns ctx.Err() when ctx is done,
@@ -243,7 +245,7 @@ func (c *Client) send(ctx context.Context, call Call, rawURL string, stats *call
 		pe.Attempts = st.attempts
 		return nil, pe
 	}
-	return &response{status: resp.StatusCode, header: resp.Header, body: st.body, url: final, attempts: st.attempts}, nil
+	return &response{status: resp.StatusCode, header: resp.Header, body: st.body, url: final, attempts: st.attempts, redirected: st.redirected}, nil
 }
 
 // newError starts a ProviderError for a call; URL and message are scrubbed.

@@ -67,6 +67,9 @@ func Derive(doc *openapi3.T, name string) (providers.Header, []*providers.Resour
 		}
 		op := item.Get
 		nGet++
+		if notRows(op) {
+			continue // a download or plain text: not a table (package doc)
+		}
 		service, resource := resourceName(op, path)
 		if service == "" || resource == "" {
 			return h, nil, fmt.Errorf("provider %s: GET %s: cannot name a resource for it", name, path)
@@ -97,7 +100,6 @@ func Derive(doc *openapi3.T, name string) (providers.Header, []*providers.Resour
 	}
 	if isGitHub {
 		h.Pagination = "link"
-		h.TokenEnv = append([]string(nil), githubTokenEnv...)
 		h.Headers = map[string]string{}
 		for k, v := range githubHeaders {
 			h.Headers[k] = v
@@ -106,6 +108,36 @@ func Derive(doc *openapi3.T, name string) (providers.Header, []*providers.Resour
 		h.Pagination = "link"
 	}
 	return h, order, nil
+}
+
+// notRows reports an operation whose success answer cannot be rows: it is
+// only a redirect (archive and log downloads answer 302 to another host)
+// or a binary body (no JSON, no text/* media type). Reading such an answer
+// would download a whole archive to produce one row of WHERE values. A 2xx
+// without a body (204) or with plain text (a ShapeNone method) stays.
+func notRows(op *openapi3.Operation) bool {
+	if op.Responses == nil {
+		return false
+	}
+	documented := false // some 2xx or 3xx answer is documented
+	for code, ref := range op.Responses.Map() {
+		if len(code) != 3 || (code[0] != '2' && code[0] != '3') || code == "304" || ref == nil || ref.Value == nil {
+			continue
+		}
+		documented = true
+		if code[0] != '2' {
+			continue
+		}
+		if len(ref.Value.Content) == 0 || jsonMedia(ref.Value.Content) != nil {
+			return false
+		}
+		for mt := range ref.Value.Content {
+			if strings.HasPrefix(strings.ToLower(mt), "text/") {
+				return false
+			}
+		}
+	}
+	return documented
 }
 
 // xGitHub returns the x-github category and subcategory of op.

@@ -5,6 +5,25 @@
 // Only GET operations become methods. No prose (summaries, descriptions)
 // is copied out of the document.
 //
+// # Downloads are not tables
+//
+// A GET whose documented success answers are only redirects (3xx other
+// than 304) or bodies that are neither JSON nor text/* is left out: its
+// answer is an archive or a binary, not rows, and reading it would
+// download the whole file to produce one row of WHERE values. A 2xx without
+// a body (204) or with plain text stays (ShapeNone). In GitHub's
+// description (639 GETs) this leaves out 9, so the index has 630 methods:
+//
+//	actions/download-artifact                   302 to the archive
+//	actions/download-job-logs-for-workflow-run  302 to the log
+//	actions/download-workflow-run-attempt-logs  302 to the log archive
+//	actions/download-workflow-run-logs          302 to the log archive
+//	migrations/download-archive-for-org         302 to the archive
+//	migrations/get-archive-for-authenticated-user  302 to the archive
+//	repos/download-tarball-archive              302 to codeload
+//	repos/download-zipball-archive              302 to codeload
+//	meta/get-octocat                            application/octocat-stream
+//
 // # Resource naming rule
 //
 // A resource is the set of GET operations that share a service and a
@@ -66,15 +85,23 @@
 //
 // BaseURL is servers[0].url (may be empty; the user then supplies a base
 // URL), Version is info.version. A GitHub document (provider name "github"
-// or operations carrying x-github) gets Link pagination, the token
-// variables GITHUB_TOKEN and GH_TOKEN and the Accept and
-// X-GitHub-Api-Version headers. Other documents get Link pagination only
-// when some method takes page/per_page.
+// or operations carrying x-github) gets Link pagination and the Accept and
+// X-GitHub-Api-Version headers. Only the built-in index (BuildIndex for
+// the name "github", i.e. cmd/indexgen) reads the token variables
+// GITHUB_TOKEN and GH_TOKEN: a document loaded with --provider, x-github
+// or not, gets credentials only from --auth for its name. Other documents
+// get Link pagination only when some method takes page/per_page.
 //
-// # Absent statuses
+// # Absence, redirects and partial answers
 //
-// Which HTTP statuses mean "no rows" is data, not code: an Overrides file
-// (see ParseOverrides) committed next to the generator lists them per
-// operationId, with a reason. 401, 403, 429 and 5xx are refused, as are
-// statuses the operation does not document.
+// Which answers mean "no rows" is data, not code: an Overrides file (see
+// ParseOverrides) committed next to the generator gives, per operationId,
+// one status and the exact message (or a message pattern) the provider
+// sends for "absent", with a reason; a status alone is refused, as are
+// 401, 403, 429, 5xx and statuses the operation does not document. The
+// file also records the operations reviewed and left without a rule
+// (not_absent, with the reason), advice for operations answered with a
+// redirect (redirects), and the provider's "partial answer" flag
+// (incomplete: every method whose 2xx JSON response declares that boolean
+// property gets Method.IncompleteFlag).
 package openapi

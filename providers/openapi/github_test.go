@@ -59,8 +59,10 @@ func TestGitHubCounts(t *testing.T) {
 			seen[m.Name] = true
 		}
 	}
-	if methods != 639 {
-		t.Errorf("GET methods = %d, want 639", methods)
+	// 639 GET operations, of which 9 answer with a download (a redirect or
+	// a binary body) and are not tables.
+	if methods != 630 {
+		t.Errorf("GET methods = %d, want 630", methods)
 	}
 	if len(rs) != 161 {
 		t.Errorf("resources = %d, want 161", len(rs))
@@ -68,8 +70,10 @@ func TestGitHubCounts(t *testing.T) {
 	if h.Provider != "github" || h.BaseURL != "https://api.github.com" || h.Version != "23.0.2" || h.Pagination != "link" {
 		t.Errorf("header = %+v", h)
 	}
-	if !reflect.DeepEqual(h.TokenEnv, []string{"GITHUB_TOKEN", "GH_TOKEN"}) {
-		t.Errorf("token env = %v", h.TokenEnv)
+	if len(h.TokenEnv) != 0 {
+		// Only the built-in index (BuildIndex for "github") reads the token
+		// variables; a document loaded with --provider does not.
+		t.Errorf("Derive set token env %v", h.TokenEnv)
 	}
 	if h.Headers["Accept"] != "application/vnd.github+json" || h.Headers["X-GitHub-Api-Version"] != "2022-11-28" {
 		t.Errorf("headers = %v", h.Headers)
@@ -130,9 +134,9 @@ func TestGitHubMethods(t *testing.T) {
 
 	bp := get("github.branches.branch_protection", "get_branch_protection")
 	required(bp, "owner", "repo", "branch")
-	if !reflect.DeepEqual(bp.AbsentStatuses, []int(nil)) {
-		// Derive alone sets no absent statuses; the generator's overrides do.
-		t.Errorf("Derive set AbsentStatuses %v", bp.AbsentStatuses)
+	if bp.Absent != nil {
+		// Derive alone sets no absence rules; the generator's overrides do.
+		t.Errorf("Derive set Absent %v", bp.Absent)
 	}
 
 	wr := get("github.actions.workflow_runs", "list_workflow_runs_for_repo")

@@ -4,8 +4,10 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"regexp"
 	"sort"
 	"strconv"
+	"strings"
 
 	"github.com/getkin/kin-openapi/openapi3"
 
@@ -15,23 +17,68 @@ import (
 // Overrides is data about a document that the document cannot express. It
 // is committed next to the generator, e.g.
 //
-//	{"absent": {"repos/get-branch-protection": {"statuses": [404], "reason": "..."}}}
+//	{"absent": {"repos/get-branch-protection":
+//	     {"status": 404, "message": "Branch not protected", "reason": "..."}},
+//	 "not_absent": {"pulls/check-if-merged": {"reason": "..."}},
+//	 "incomplete": {"property": "incomplete_results", "reason": "..."}}
 //
-// Absent maps an operationId to the HTTP statuses that mean "no rows for
-// this key" (Method.AbsentStatuses), with the reason they do.
+// Absent maps an operationId to the one answer that means "no rows for
+// this key" (Method.Absent): a status and the exact message, or a message
+// pattern, that the provider documents for it, with the reason. A status
+// alone is never enough: the same 404 "Not Found" also means "no such
+// thing" and "you may not see it".
+//
+// NotAbsent records operations that were reviewed and deliberately left
+// without an absence rule (their "no" cannot be told apart from "not
+// visible"), with the reason. It changes nothing in the index; it keeps
+// the review next to the data and is checked against the document.
+//
+// Redirects maps an operationId to advice shown when GitHub answers it
+// with a redirect (Method.RedirectAdvice), e.g. the membership check's 302
+// for callers who are not org members.
+//
+// Incomplete names the boolean property by which the provider says, in a
+// 2xx answer, that the answer is partial; every method whose 2xx JSON
+// response schema declares that property gets Method.IncompleteFlag.
 type Overrides struct {
-	Absent map[string]AbsentOverride `json:"absent"`
+	Absent     map[string]AbsentOverride   `json:"absent"`
+	NotAbsent  map[string]Reviewed         `json:"not_absent,omitempty"`
+	Redirects  map[string]RedirectOverride `json:"redirects,omitempty"`
+	Incomplete *IncompleteOverride         `json:"incomplete,omitempty"`
 }
 
-// AbsentOverride lists statuses meaning "no rows" for one operation.
+// RedirectOverride is the advice shown when an operation is answered with
+// a redirect (which is never followed as data, see providers/client).
+type RedirectOverride struct {
+	Advice string `json:"advice"`
+	Reason string `json:"reason"`
+}
+
+// AbsentOverride is the answer meaning "no rows" for one operation.
 type AbsentOverride struct {
-	Statuses []int  `json:"statuses"`
+	Status int `json:"status"`
+	// Message is the exact message (GitHub: the body's "message"); Pattern
+	// is a Go regexp the whole message must match. Exactly one is set.
+	Message string `json:"message,omitempty"`
+	Pattern string `json:"pattern,omitempty"`
+	Reason  string `json:"reason"`
+}
+
+// Reviewed is an operation reviewed and left without an absence rule.
+type Reviewed struct {
+	Reason string `json:"reason"`
+}
+
+// IncompleteOverride names the "partial answer" flag of a provider.
+type IncompleteOverride struct {
+	Property string `json:"property"`
 	Reason   string `json:"reason"`
 }
 
 // ParseOverrides decodes and checks an overrides file. Unknown fields, a
-// missing reason, and statuses that can never mean absence (anything but
-// 4xx other than 401, 403 and 429) are refused.
+// missing reason, an absence without a message or pattern (or with both,
+// or with a pattern that does not compile), and statuses that can never
+// mean absence (anything but 4xx other than 401, 403 and 429) are refused.
 func ParseOverrides(data []byte) (*Overrides, error) {
 	var o Overrides
 	dec := json.NewDecoder(bytes.NewReader(data))
@@ -40,25 +87,45 @@ func ParseOverrides(data []byte) (*Overrides, error) {
 		return nil, fmt.Errorf("overrides: %w", err)
 	}
 	for op, a := range o.Absent {
-		if len(a.Statuses) == 0 {
-			return nil, fmt.Errorf("overrides: absent %s: no statuses", op)
-		}
 		if a.Reason == "" {
 			return nil, fmt.Errorf("overrides: absent %s: a reason is required", op)
 		}
-		for _, s := range a.Statuses {
-			if s == 401 || s == 403 || s == 429 || s < 400 || s > 499 {
-				return nil, fmt.Errorf("overrides: absent %s: status %d cannot mean \"no rows\" (only 4xx other than 401, 403 and 429)", op, s)
+		if s := a.Status; s == 401 || s == 403 || s == 429 || s < 400 || s > 499 {
+			return nil, fmt.Errorf("overrides: absent %s: status %d cannot mean \"no rows\" (only 4xx other than 401, 403 and 429)", op, s)
+		}
+		switch {
+		case (a.Message == "") == (a.Pattern == ""):
+			return nil, fmt.Errorf("overrides: absent %s: give exactly one of \"message\" (the exact message the provider documents for \"absent\") or \"pattern\"; a status alone cannot tell \"absent\" from \"not found\" or \"not visible\"", op)
+		case a.Pattern != "":
+			if _, err := regexp.Compile(a.Pattern); err != nil {
+				return nil, fmt.Errorf("overrides: absent %s: pattern: %w", op, err)
 			}
 		}
+		if _, dup := o.NotAbsent[op]; dup {
+			return nil, fmt.Errorf("overrides: %s is listed both in absent and in not_absent", op)
+		}
+	}
+	for op, r := range o.NotAbsent {
+		if r.Reason == "" {
+			return nil, fmt.Errorf("overrides: not_absent %s: a reason is required", op)
+		}
+	}
+	for op, r := range o.Redirects {
+		if r.Advice == "" || r.Reason == "" {
+			return nil, fmt.Errorf("overrides: redirects %s: advice and reason are required", op)
+		}
+	}
+	if in := o.Incomplete; in != nil && (in.Property == "" || in.Reason == "") {
+		return nil, fmt.Errorf("overrides: incomplete: property and reason are required")
 	}
 	return &o, nil
 }
 
-// Apply sets Method.AbsentStatuses on the derived resources. Every listed
-// operation must be a GET of doc that documents each listed status.
+// Apply sets Method.Absent, Method.RedirectAdvice and Method.IncompleteFlag on the derived
+// resources. Every operation named must be a GET of doc, and an absence
+// status must be one the operation documents.
 func (o *Overrides) Apply(doc *openapi3.T, resources []*providers.Resource) error {
-	if o == nil || len(o.Absent) == 0 {
+	if o == nil {
 		return nil
 	}
 	byOp := map[string]*providers.Method{}
@@ -69,34 +136,109 @@ func (o *Overrides) Apply(doc *openapi3.T, resources []*providers.Resource) erro
 			}
 		}
 	}
-	ops := make([]string, 0, len(o.Absent))
-	for op := range o.Absent {
-		ops = append(ops, op)
+	for _, op := range sortedOps(o.NotAbsent) {
+		if byOp[op] == nil {
+			return fmt.Errorf("overrides: not_absent %s: no GET operation with that operationId", op)
+		}
 	}
-	sort.Strings(ops)
-	for _, op := range ops {
+	for _, op := range sortedOps(o.Absent) {
 		m := byOp[op]
 		if m == nil {
 			return fmt.Errorf("overrides: absent %s: no GET operation with that operationId", op)
 		}
-		var declared *openapi3.Responses
-		if item := doc.Paths.Value(m.Path); item != nil && item.Get != nil {
-			declared = item.Get.Responses
+		a := o.Absent[op]
+		op := getOperation(doc, m.Path)
+		if op == nil || op.Responses == nil || op.Responses.Value(strconv.Itoa(a.Status)) == nil {
+			return fmt.Errorf("overrides: absent %s: the operation does not document status %d", m.OperationID, a.Status)
 		}
-		statuses := append([]int(nil), o.Absent[op].Statuses...)
-		sort.Ints(statuses)
-		for _, s := range statuses {
-			if declared == nil || declared.Value(strconv.Itoa(s)) == nil {
-				return fmt.Errorf("overrides: absent %s: the operation does not document status %d", op, s)
+		m.Absent = []providers.AbsentRule{{Status: a.Status, Message: a.Message, Pattern: a.Pattern}}
+	}
+	for _, op := range sortedOps(o.Redirects) {
+		m := byOp[op]
+		if m == nil {
+			return fmt.Errorf("overrides: redirects %s: no GET operation with that operationId", op)
+		}
+		m.RedirectAdvice = o.Redirects[op].Advice
+	}
+	if in := o.Incomplete; in != nil {
+		for _, r := range resources {
+			for _, m := range r.Methods {
+				if op := getOperation(doc, m.Path); op != nil && hasBooleanProperty(op, in.Property) {
+					m.IncompleteFlag = in.Property
+				}
 			}
 		}
-		m.AbsentStatuses = statuses
 	}
 	return nil
 }
 
+func getOperation(doc *openapi3.T, path string) *openapi3.Operation {
+	if item := doc.Paths.Value(path); item != nil {
+		return item.Get
+	}
+	return nil
+}
+
+// hasBooleanProperty reports whether the operation's 2xx JSON response is
+// an object declaring a boolean property name.
+func hasBooleanProperty(op *openapi3.Operation, name string) bool {
+	s, ok := responseSchema(op)
+	if !ok || s == nil {
+		return false
+	}
+	p := s.Properties[name]
+	return p != nil && p.Value != nil && p.Value.Type != nil && p.Value.Type.Is("boolean")
+}
+
+func sortedOps[V any](m map[string]V) []string {
+	ops := make([]string, 0, len(m))
+	for op := range m {
+		ops = append(ops, op)
+	}
+	sort.Strings(ops)
+	return ops
+}
+
+// AbsenceTable renders, as a markdown table, exactly which answers count
+// as "no rows" (docs/check.md embeds it between markers; a test keeps the
+// two equal).
+func (o *Overrides) AbsenceTable() string {
+	var b strings.Builder
+	b.WriteString("| operation | status | message | why |\n|---|---|---|---|\n")
+	if o == nil {
+		return b.String()
+	}
+	cell := func(s string) string { return strings.ReplaceAll(s, "|", `\|`) }
+	for _, op := range sortedOps(o.Absent) {
+		a := o.Absent[op]
+		msg := "exactly `" + a.Message + "`"
+		if a.Pattern != "" {
+			msg = "matching `" + a.Pattern + "`"
+		}
+		fmt.Fprintf(&b, "| `%s` | %d | %s | %s |\n", op, a.Status, cell(msg), cell(a.Reason))
+	}
+	return b.String()
+}
+
+// NotAbsentTable renders the operations reviewed and left without an
+// absence rule, with the reason.
+func (o *Overrides) NotAbsentTable() string {
+	var b strings.Builder
+	b.WriteString("| operation | why its 404 is an error |\n|---|---|\n")
+	if o == nil {
+		return b.String()
+	}
+	for _, op := range sortedOps(o.NotAbsent) {
+		fmt.Fprintf(&b, "| `%s` | %s |\n", op, strings.ReplaceAll(o.NotAbsent[op].Reason, "|", `\|`))
+	}
+	return b.String()
+}
+
 // BuildIndex derives the provider name from doc, applies the overrides (may
-// be nil) and returns the encoded index. The output is deterministic.
+// be nil) and returns the encoded index. The output is deterministic. Only
+// the built-in GitHub index (name "github") reads GitHub's token variables
+// (GITHUB_TOKEN, GH_TOKEN) by default; a document loaded with --provider
+// gets credentials only from --auth.
 func BuildIndex(doc *openapi3.T, name string, o *Overrides) ([]byte, error) {
 	h, resources, err := Derive(doc, name)
 	if err != nil {
@@ -104,6 +246,9 @@ func BuildIndex(doc *openapi3.T, name string, o *Overrides) ([]byte, error) {
 	}
 	if err := o.Apply(doc, resources); err != nil {
 		return nil, err
+	}
+	if name == "github" {
+		h.TokenEnv = append([]string(nil), githubTokenEnv...)
 	}
 	return providers.Encode(h, resources)
 }

@@ -289,15 +289,23 @@ func TestLoadSources(t *testing.T) {
 
 func TestOverrides(t *testing.T) {
 	bad := map[string]string{
-		`{"absent": {"a/b": {"statuses": [401], "reason": "r"}}}`: "401",
-		`{"absent": {"a/b": {"statuses": [403], "reason": "r"}}}`: "403",
-		`{"absent": {"a/b": {"statuses": [429], "reason": "r"}}}`: "429",
-		`{"absent": {"a/b": {"statuses": [503], "reason": "r"}}}`: "503",
-		`{"absent": {"a/b": {"statuses": [200], "reason": "r"}}}`: "200",
-		`{"absent": {"a/b": {"statuses": [404]}}}`:                "reason",
-		`{"absent": {"a/b": {"statuses": [], "reason": "r"}}}`:    "no statuses",
-		`{"absent": {"a/b": [404]}}`:                              "overrides",
-		`{"absnt": {}}`:                                           "unknown field",
+		`{"absent": {"a/b": {"status": 401, "message": "m", "reason": "r"}}}`: "401",
+		`{"absent": {"a/b": {"status": 403, "message": "m", "reason": "r"}}}`: "403",
+		`{"absent": {"a/b": {"status": 429, "message": "m", "reason": "r"}}}`: "429",
+		`{"absent": {"a/b": {"status": 503, "message": "m", "reason": "r"}}}`: "503",
+		`{"absent": {"a/b": {"status": 200, "message": "m", "reason": "r"}}}`: "200",
+		`{"absent": {"a/b": {"status": 404, "message": "m"}}}`:                "reason",
+		// A status alone cannot tell "absent" from "not found".
+		`{"absent": {"a/b": {"status": 404, "reason": "r"}}}`:                                                         "exactly one",
+		`{"absent": {"a/b": {"status": 404, "message": "m", "pattern": "p", "reason": "r"}}}`:                         "exactly one",
+		`{"absent": {"a/b": {"status": 404, "pattern": "(", "reason": "r"}}}`:                                         "pattern",
+		`{"absent": {"a/b": {"statuses": [404], "reason": "r"}}}`:                                                     "unknown field",
+		`{"not_absent": {"a/b": {}}}`:                                                                                 "reason",
+		`{"absent": {"a/b": {"status": 404, "message": "m", "reason": "r"}}, "not_absent": {"a/b": {"reason": "r"}}}`: "both",
+		`{"redirects": {"a/b": {"reason": "r"}}}`:                                                                     "advice",
+		`{"incomplete": {"property": "x"}}`:                                                                           "reason",
+		`{"absent": {"a/b": [404]}}`:                                                                                  "overrides",
+		`{"absnt": {}}`:                                                                                               "unknown field",
 	}
 	for in, want := range bad {
 		if _, err := ParseOverrides([]byte(in)); err == nil || !strings.Contains(err.Error(), want) {
@@ -324,22 +332,25 @@ func TestOverrides(t *testing.T) {
 		}
 		return rs, o.Apply(doc, rs)
 	}
-	rs, err := apply(`{"absent": {"pets/check-vaccinated": {"statuses": [404], "reason": "documented: not vaccinated"}}}`)
+	rs, err := apply(`{"absent": {"pets/check-vaccinated": {"status": 404, "message": "Not vaccinated", "reason": "documented: not vaccinated"}}}`)
 	if err != nil {
 		t.Fatal(err)
 	}
 	for _, r := range rs {
 		for _, m := range r.Methods {
 			want := m.OperationID == "pets/check-vaccinated"
-			if m.IsAbsent(404) != want {
-				t.Errorf("%s %s: IsAbsent(404) = %v", r.FullName(), m.Name, !want)
+			if m.IsAbsent(404, " Not vaccinated ") != want {
+				t.Errorf("%s %s: IsAbsent(404, Not vaccinated) = %v", r.FullName(), m.Name, !want)
+			}
+			if m.IsAbsent(404, "Not Found") || m.IsAbsent(410, "Not vaccinated") {
+				t.Errorf("%s %s: another message or status counts as absent", r.FullName(), m.Name)
 			}
 		}
 	}
-	if _, err := apply(`{"absent": {"nope/nope": {"statuses": [404], "reason": "r"}}}`); err == nil || !strings.Contains(err.Error(), "no GET operation") {
+	if _, err := apply(`{"absent": {"nope/nope": {"status": 404, "message": "m", "reason": "r"}}}`); err == nil || !strings.Contains(err.Error(), "no GET operation") {
 		t.Errorf("unknown operation: %v", err)
 	}
-	if _, err := apply(`{"absent": {"pets/list-toys": {"statuses": [404], "reason": "r"}}}`); err == nil || !strings.Contains(err.Error(), "does not document") {
+	if _, err := apply(`{"absent": {"pets/list-toys": {"status": 404, "message": "m", "reason": "r"}}}`); err == nil || !strings.Contains(err.Error(), "does not document") {
 		t.Errorf("undocumented status: %v", err)
 	}
 }

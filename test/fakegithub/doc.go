@@ -47,6 +47,12 @@
 //	/repos/{o}/{r}/branches[/{b}]      protected=true|false; unknown branch 404 "Branch not found"
 //	/repos/{o}/{r}/branches/{b}/protection   404 "Branch not protected" when not protected
 //	/repos/{o}/{r}/collaborators       affiliation=outside|all
+//	/orgs/{org}/members/{u}            204 member; 404 "Not Found" not a member; 302 to
+//	                                   /orgs/{org}/public_members/{u} when the caller is
+//	                                   not an org member (token NonMemberToken)
+//	/orgs/{org}/public_members/{u}     204 for public members (odd member numbers), else 404
+//	/search/repositories               q required (422); "org:NAME" lists NAME's repos as
+//	                                   {"total_count","incomplete_results":false,"items"}
 //
 // # Admin (out of process; never logged or faulted)
 //
@@ -56,7 +62,11 @@
 // Fault JSON example: {"path":"^/orgs/acme/repos$","page":2,"times":1,
 // "kind":"status","status":502}. Kinds: status, rate_limit,
 // secondary_rate_limit, too_many_requests, reset, slow, malformed,
-// truncated, oversized, link_loop, body (see the Kind constants).
+// truncated, oversized, link_loop, body (Status and Body served as is),
+// link_elsewhere (next link bent to
+// "location", another path), redirect ("status" 3xx to "location"),
+// incomplete_results (search answers "incomplete_results": true) (see the
+// Kind constants). "reset" sets rate_limit's X-RateLimit-Reset verbatim.
 //
 // # Dataset
 //

@@ -7,6 +7,7 @@ import (
 	"net/http"
 	"regexp"
 	"strconv"
+	"strings"
 	"time"
 )
 
@@ -45,6 +46,16 @@ const (
 	// KindBody answers Status (default 200) with Body as the JSON response,
 	// e.g. items whose values hold terminal escapes or a token.
 	KindBody FaultKind = "body"
+	// KindLinkElsewhere serves the normal page with Link rel="next" bent to
+	// Location (a path on this server; default /orgs/tiny/repos): same
+	// host, another path, e.g. another org's list.
+	KindLinkElsewhere FaultKind = "link_elsewhere"
+	// KindRedirect answers Status (default 302) with Location (an absolute
+	// URL or a path on this server) and no body.
+	KindRedirect FaultKind = "redirect"
+	// KindIncompleteResults serves a search normally but with
+	// "incomplete_results": true (GitHub's flag that the search timed out).
+	KindIncompleteResults FaultKind = "incomplete_results"
 )
 
 // DefaultOversize is the body size of KindOversized when Fault.Size is 0.
@@ -58,11 +69,15 @@ type Fault struct {
 	Times      int           `json:"times,omitempty"`       // 0 = forever; n = the first n matching requests
 	Kind       FaultKind     `json:"kind"`                  //
 	Status     int           `json:"status,omitempty"`      // KindStatus
-	Message    string        `json:"message,omitempty"`     // KindStatus: overrides the body message
+	Message    string        `json:"message,omitempty"`     // KindStatus, KindSecondaryRateLimit, KindTooManyRequests: overrides the body message
 	Delay      time.Duration `json:"-"`                     // KindSlow; JSON "delay": "250ms" or "delay_ms": 250
 	RetryAfter int           `json:"retry_after,omitempty"` // seconds; rate limits and 429; default 30
 	Size       int64         `json:"size,omitempty"`        // KindOversized body bytes
 	Body       string        `json:"body,omitempty"`        // KindBody response body
+	Location   string        `json:"location,omitempty"`    // KindRedirect, KindLinkElsewhere
+	// Reset, when set, is sent verbatim as KindRateLimit's
+	// X-RateLimit-Reset (edge values: far future, milliseconds).
+	Reset string `json:"reset,omitempty"`
 }
 
 // MarshalJSON encodes Delay as a Go duration string.
@@ -107,6 +122,7 @@ var knownKinds = map[FaultKind]bool{
 	KindStatus: true, KindRateLimit: true, KindSecondaryRateLimit: true, KindTooManyRequests: true,
 	KindReset: true, KindSlow: true, KindMalformed: true, KindTruncated: true, KindOversized: true, KindLinkLoop: true,
 	KindBody: true,
+	KindLinkElsewhere: true, KindRedirect: true, KindIncompleteResults: true,
 }
 
 type faultRule struct {
@@ -208,6 +224,9 @@ func (s *Server) applyFault(w *recorder, r *http.Request, f *Fault) *http.Reques
 		h.Set("X-RateLimit-Remaining", "0")
 		h.Set("X-RateLimit-Used", strconv.Itoa(rateLimit))
 		h.Set("X-RateLimit-Reset", strconv.FormatInt(time.Now().Unix()+int64(retryAfter(f)), 10))
+		if f.Reset != "" {
+			h.Set("X-RateLimit-Reset", f.Reset)
+		}
 		body := errorBody(http.StatusForbidden,
 			fmt.Sprintf("API rate limit exceeded for user ID %d. If you reach out to GitHub Support for help, please include the request ID %s.", authUserID, h.Get("X-GitHub-Request-Id")))
 		body["documentation_url"] = "https://docs.github.com/rest/overview/rate-limits-for-the-rest-api"
@@ -219,7 +238,11 @@ func (s *Server) applyFault(w *recorder, r *http.Request, f *Fault) *http.Reques
 		}
 		s.setHeaders(w)
 		w.Header().Set("Retry-After", strconv.Itoa(retryAfter(f)))
-		body := errorBody(st, "You have exceeded a secondary rate limit. Please wait a few minutes before you try again. If you reach out to GitHub Support for help, please include the request ID "+w.Header().Get("X-GitHub-Request-Id")+".")
+		msg := f.Message // e.g. GitHub's older "You have triggered an abuse detection mechanism..."
+		if msg == "" {
+			msg = "You have exceeded a secondary rate limit. Please wait a few minutes before you try again. If you reach out to GitHub Support for help, please include the request ID " + w.Header().Get("X-GitHub-Request-Id") + "."
+		}
+		body := errorBody(st, msg)
 		body["documentation_url"] = "https://docs.github.com/free-pro-team@latest/rest/overview/rate-limits-for-the-rest-api#about-secondary-rate-limits"
 		writeRaw(w, st, body)
 	case KindReset:
@@ -252,6 +275,26 @@ func (s *Server) applyFault(w *recorder, r *http.Request, f *Fault) *http.Reques
 		w.Header().Set("Content-Length", strconv.Itoa(len(f.Body)))
 		w.WriteHeader(st)
 		w.Write([]byte(f.Body)) //nolint:errcheck
+	case KindLinkElsewhere:
+		to := f.Location
+		if to == "" {
+			to = "/orgs/tiny/repos"
+		}
+		return r.WithContext(withLinkElsewhere(r.Context(), to))
+	case KindIncompleteResults:
+		return r.WithContext(withIncomplete(r.Context()))
+	case KindRedirect:
+		st := f.Status
+		if st == 0 {
+			st = http.StatusFound
+		}
+		loc := f.Location
+		if strings.HasPrefix(loc, "/") {
+			loc = baseURL(r) + loc
+		}
+		s.setHeaders(w)
+		w.Header().Set("Location", loc)
+		w.WriteHeader(st)
 	}
 	return nil
 }

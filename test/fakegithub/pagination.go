@@ -42,6 +42,18 @@ func withLinkLoop(ctx context.Context) context.Context {
 	return context.WithValue(ctx, linkLoopKey, true)
 }
 
+const linkElsewhereKey ctxKey = 3
+
+func withLinkElsewhere(ctx context.Context, path string) context.Context {
+	return context.WithValue(ctx, linkElsewhereKey, path)
+}
+
+// linkElsewhere returns the path the next link is bent to, or "".
+func linkElsewhere(r *http.Request) string {
+	v, _ := r.Context().Value(linkElsewhereKey).(string)
+	return v
+}
+
 func isLinkLoop(r *http.Request) bool {
 	v, _ := r.Context().Value(linkLoopKey).(bool)
 	return v
@@ -49,7 +61,10 @@ func isLinkLoop(r *http.Request) bool {
 
 // pageURL is the absolute URL of this request with page replaced, built
 // from the request Host like GitHub does.
-func pageURL(r *http.Request, page int) string {
+func pageURL(r *http.Request, page int) string { return pageURLOnPath(r, r.URL.Path, page) }
+
+// pageURLOnPath is pageURL with another path (the link_elsewhere fault).
+func pageURLOnPath(r *http.Request, path string, page int) string {
 	scheme := "http"
 	if r.TLS != nil {
 		scheme = "https"
@@ -60,7 +75,7 @@ func pageURL(r *http.Request, page int) string {
 	if enc != "" {
 		enc += "&"
 	}
-	u := url.URL{Scheme: scheme, Host: r.Host, Path: r.URL.Path, RawQuery: enc + "page=" + strconv.Itoa(page)}
+	u := url.URL{Scheme: scheme, Host: r.Host, Path: path, RawQuery: enc + "page=" + strconv.Itoa(page)}
 	return u.String()
 }
 
@@ -103,10 +118,17 @@ func window(r *http.Request, total int) (page, start, end, last int) {
 // k-th item (0-based, in response order). When wrapKey is not "", the page
 // is wrapped as {"total_count": total, wrapKey: [...]} (Actions style).
 func (s *Server) writeList(w http.ResponseWriter, r *http.Request, total int, wrapKey string, item func(k int) any) {
+	s.writeListPrefix(w, r, total, wrapKey, "", item)
+}
+
+// writeListPrefix is writeList with extra members (JSON text ending in a
+// comma, e.g. `"incomplete_results":false,`) written after total_count in
+// a wrapped page.
+func (s *Server) writeListPrefix(w http.ResponseWriter, r *http.Request, total int, wrapKey, extra string, item func(k int) any) {
 	page, start, end, last := window(r, total)
 	var buf bytes.Buffer
 	if wrapKey != "" {
-		fmt.Fprintf(&buf, `{"total_count":%d,%q:`, total, wrapKey)
+		fmt.Fprintf(&buf, `{"total_count":%d,%s%q:`, total, extra, wrapKey)
 	}
 	buf.WriteByte('[')
 	enc := json.NewEncoder(&buf)
@@ -128,6 +150,8 @@ func (s *Server) writeList(w http.ResponseWriter, r *http.Request, total int, wr
 	s.setHeaders(w)
 	if isLinkLoop(r) {
 		w.Header().Set("Link", fmt.Sprintf("<%s>; rel=\"next\"", pageURL(r, page)))
+	} else if other := linkElsewhere(r); other != "" && page < last {
+		w.Header().Set("Link", fmt.Sprintf("<%s>; rel=\"next\"", pageURLOnPath(r, other, page+1)))
 	} else if l := linkHeader(r, page, last); l != "" {
 		w.Header().Set("Link", l)
 	}

@@ -36,6 +36,8 @@ func Explain(e *engine.Error, cred Credentials, now time.Time) string {
 	switch e.Kind {
 	case engine.KindProvider:
 		explainProvider(e, cred, now, advice)
+	case engine.KindIncomplete:
+		advice("retryable: the provider said its answer is partial (a search that timed out), so no rows are shown; run the statement again, or narrow the search so it finishes in time.")
 	case engine.KindPlan:
 		var pe *plan.Error
 		if errors.As(e, &pe) && pe.Table != "" && len(pe.Missing) > 0 {
@@ -84,6 +86,8 @@ func explainProvider(e *engine.Error, cred Credentials, now time.Time, advice fu
 		advice("retryable: a temporary failure; retry after %s UTC (in %s).", at.Format("15:04"), humanWait(p.RetryAfterSeconds()))
 	case p.Retryable:
 		advice("retryable: a temporary failure; running the statement again may work.")
+	case p.Kind == "redirect":
+		advice("not retryable: the provider answered with a redirect, which is not this method's answer; the message says where it pointed and what to do.")
 	case p.Status == 401:
 		advice("not retryable: the credentials were refused; check %s (or --auth).", token)
 	case p.Status == 403 && cred.Anonymous:

@@ -30,6 +30,8 @@ func TestExplainRateLimit(t *testing.T) {
 func TestExplainOtherKinds(t *testing.T) {
 	now := time.Now()
 	nf := &providers.ProviderError{Provider: "github", Status: 404, URL: "u", Message: "Not Found"}
+	inc := &providers.ProviderError{Provider: "github", Status: 200, URL: "u", Kind: "incomplete", Retryable: true, Message: "partial"}
+	redir := &providers.ProviderError{Provider: "github", Status: 302, URL: "u", Kind: "redirect", Message: "redirected to /x"}
 	cases := []struct {
 		e    *engine.Error
 		cred Credentials
@@ -39,6 +41,8 @@ func TestExplainOtherKinds(t *testing.T) {
 		{&engine.Error{Kind: engine.KindProvider, Err: nf, Provider: nf}, Credentials{}, []string{"not visible to this token"}},
 		{&engine.Error{Kind: engine.KindPlan, Err: &plan.Error{Table: "github.branches.branches", Missing: map[string][]string{"list_branches": {"owner", "repo"}}, Msg: "list_branches needs owner, repo"}}, Credentials{}, []string{"error (plan): list_branches needs owner, repo", "DESCRIBE github.branches.branches"}},
 		{&engine.Error{Kind: engine.KindTimeout, Err: errors.New("query cancelled")}, Credentials{}, []string{"query cancelled"}},
+		{&engine.Error{Kind: engine.KindIncomplete, Err: inc, Provider: inc}, Credentials{}, []string{"error (incomplete)", "retryable", "partial"}},
+		{&engine.Error{Kind: engine.KindProvider, Err: redir, Provider: redir}, Credentials{}, []string{"HTTP 302", "not retryable", "redirect"}},
 		{&engine.Error{Kind: engine.KindTimeout, Err: errors.New("query timed out: context deadline exceeded")}, Credentials{}, []string{"--query-timeout"}},
 	}
 	for _, c := range cases {
