@@ -121,7 +121,7 @@ func (f *Fault) UnmarshalJSON(b []byte) error {
 var knownKinds = map[FaultKind]bool{
 	KindStatus: true, KindRateLimit: true, KindSecondaryRateLimit: true, KindTooManyRequests: true,
 	KindReset: true, KindSlow: true, KindMalformed: true, KindTruncated: true, KindOversized: true, KindLinkLoop: true,
-	KindBody: true,
+	KindBody:          true,
 	KindLinkElsewhere: true, KindRedirect: true, KindIncompleteResults: true,
 }
 
