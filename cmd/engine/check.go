@@ -86,6 +86,9 @@ func runCheck(cmd *cobra.Command, g *globalFlags, cf *checkFlags, path string) e
 	_, ps := check.Select(file, cf.only)
 	problems = append(problems, ps...)
 
+	// A compliance verdict is never based on an unrevalidated cache
+	// entry, whatever --cache-ttl, ENGINE_CACHE_TTL or the config file say.
+	g.cacheTTL = 0
 	opts, err := g.engineOptions()
 	if err != nil {
 		return checkExit(check.ExitError, "%v", err)

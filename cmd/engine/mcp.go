@@ -47,6 +47,9 @@ Logs go to stderr only. See docs/mcp.md for client configuration.`,
 			defer srv.Close()
 			ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 			defer stop()
+			finished := make(chan struct{})
+			defer close(finished)
+			go exitAfterGrace(ctx, finished, func() { srv.Close() })
 			switch transport {
 			case "stdio":
 				t := &mcpsurface.LineTransport{In: os.Stdin, Out: os.Stdout, Log: os.Stderr}
@@ -71,6 +74,30 @@ Logs go to stderr only. See docs/mcp.md for client configuration.`,
 	f.DurationVar(&store.TTL, "keep-for", envDuration("ENGINE_MCP_KEEP_FOR", 30*time.Minute), "how long a result is kept")
 	f.Int64Var(&maxBody, "max-body", mcpsurface.DefaultMaxBody, "largest HTTP request body in bytes")
 	return cmd
+}
+
+// mcpStopGrace is how long in-flight tool calls get after SIGTERM/SIGINT.
+const mcpStopGrace = 2 * time.Second
+
+// exitAfterGrace ends the process mcpStopGrace after a stop signal unless
+// the server has finished by then: the MCP SDK waits for in-flight tool
+// calls when a session closes, and a call waiting on a slow provider
+// would hold the process for minutes. cleanup removes the kept results;
+// the engine's temporary databases are unlinked when opened, so exiting
+// leaves nothing behind.
+func exitAfterGrace(ctx context.Context, finished <-chan struct{}, cleanup func()) {
+	select {
+	case <-finished:
+		return
+	case <-ctx.Done():
+	}
+	select {
+	case <-finished:
+	case <-time.After(mcpStopGrace):
+		cleanup()
+		fmt.Fprintln(os.Stderr, "engine mcp: stopped; in-flight calls abandoned")
+		os.Exit(0)
+	}
 }
 
 func serveMCPHTTP(ctx context.Context, srv *mcpsurface.Server, listen string, allowRemote bool, maxBody int64) error {

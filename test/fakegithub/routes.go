@@ -33,6 +33,7 @@ func (s *Server) routes() {
 	h("/repos/{owner}/{repo}/branches/{branch}", s.withRepo(s.handleBranch))
 	h("/repos/{owner}/{repo}/branches/{branch}/protection", s.withRepo(s.handleProtection))
 	h("/repos/{owner}/{repo}/collaborators", s.withRepo(s.handleCollaborators))
+	h("/search/repositories", s.handleSearchRepos)
 
 	s.mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) { notFound(s, w, r) })
 }
@@ -55,6 +56,7 @@ func (s *Server) withRepo(f func(http.ResponseWriter, *http.Request, repo)) http
 			notFound(s, w, r)
 			return
 		}
+		rp.protOverride = s.protectionOverride(rp.fullName())
 		f(w, r, rp)
 	}
 }
