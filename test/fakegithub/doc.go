@@ -25,6 +25,13 @@
 // secret-scanning lists are paged by page number here (GitHub uses cursors
 // for dependabot).
 //
+// Caching headers are GitHub's: a 200 carries a weak ETag (a hash of the
+// body), "Cache-Control: private, max-age=60, s-maxage=60" and "Vary:
+// Accept, Authorization, Cookie, X-GitHub-OTP"; a GET whose If-None-Match
+// matches gets 304 with no body. Search answers are "Cache-Control:
+// no-cache" without an ETag. The request log records If-None-Match and
+// If-Modified-Since; SetBranchProtection changes data between two runs.
+//
 // WithToken makes Authorization mandatory (401 "Requires authentication" /
 // "Bad credentials"); by default any or no token is accepted.
 //
@@ -47,6 +54,7 @@
 //	/repos/{o}/{r}/branches[/{b}]      protected=true|false; unknown branch 404 "Branch not found"
 //	/repos/{o}/{r}/branches/{b}/protection   404 "Branch not protected" when not protected
 //	/repos/{o}/{r}/collaborators       affiliation=outside|all
+//	/search/repositories               q=org:NAME [topic:T] [words]; {"total_count", "items"}
 //
 // # Admin (out of process; never logged or faulted)
 //
