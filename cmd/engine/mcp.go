@@ -47,11 +47,11 @@ Logs go to stderr only. See docs/mcp.md for client configuration.`,
 			defer srv.Close()
 			ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 			defer stop()
-			finished := make(chan struct{})
-			defer close(finished)
-			go exitAfterGrace(ctx, finished, func() { srv.Close() })
 			switch transport {
 			case "stdio":
+				finished := make(chan struct{})
+				defer close(finished)
+				go exitAfterGrace(ctx, finished, func() { srv.Close() })
 				t := &mcpsurface.LineTransport{In: os.Stdin, Out: os.Stdout, Log: os.Stderr}
 				if err := srv.MCP().Run(ctx, t); err != nil && !errors.Is(err, context.Canceled) {
 					return &exitError{code: exitProvider, msg: "error: mcp: " + err.Error()}
@@ -76,7 +76,8 @@ Logs go to stderr only. See docs/mcp.md for client configuration.`,
 	return cmd
 }
 
-// mcpStopGrace is how long in-flight tool calls get after SIGTERM/SIGINT.
+// mcpStopGrace is how long in-flight tool calls of the stdio transport get
+// after SIGTERM/SIGINT (the HTTP transport has its own graceful shutdown).
 const mcpStopGrace = 2 * time.Second
 
 // exitAfterGrace ends the process mcpStopGrace after a stop signal unless
