@@ -16,9 +16,15 @@ type queryInput struct {
 	SQL string `json:"sql" jsonschema:"one read-only statement: SELECT, SHOW, DESCRIBE or EXPLAIN"`
 }
 
+// statsOutput: fetched pages came from the provider, revalidated ones were
+// answered 304 from the response cache (no rate limit), cache_hits were
+// served by the cache without a request (only with --cache-ttl).
 type statsOutput struct {
 	HTTPRequests int   `json:"http_requests"`
 	Pages        int   `json:"pages"`
+	Fetched      int   `json:"fetched"`
+	Revalidated  int   `json:"revalidated"`
+	CacheHits    int   `json:"cache_hits,omitempty"`
 	ElapsedMS    int64 `json:"elapsed_ms"`
 }
 
@@ -103,12 +109,13 @@ func (s *Server) runSelect(ctx context.Context, req *mcp.CallToolRequest, in que
 	out := queryOutput{
 		Columns: r.Columns, Rows: fr.rows, RowCount: len(r.Rows), ReturnedRows: len(fr.rows),
 		Truncated: len(fr.rows) < len(r.Rows),
-		Stats:     statsOutput{HTTPRequests: r.Stats.HTTPRequests, Pages: r.Stats.Pages, ElapsedMS: r.Stats.ElapsedMS},
+		Stats: statsOutput{HTTPRequests: r.Stats.HTTPRequests, Pages: r.Stats.Pages, Fetched: r.Stats.Fetched,
+			Revalidated: r.Stats.Revalidated, CacheHits: r.Stats.CacheHits, ElapsedMS: r.Stats.ElapsedMS},
 	}
 	if kept {
 		out.ResultID, out.ResultURI = id, ResultURI(id)
 	}
-	summary := fmt.Sprintf("%s; %s, %s, %d ms", plural(out.RowCount, "row"), plural(out.Stats.HTTPRequests, "HTTP request"), plural(out.Stats.Pages, "page"), out.Stats.ElapsedMS)
+	summary := fmt.Sprintf("%s; %s, %s, %s%d ms", plural(out.RowCount, "row"), plural(out.Stats.HTTPRequests, "HTTP request"), plural(out.Stats.Pages, "page"), cacheSummary(out.Stats), out.Stats.ElapsedMS)
 	if out.Truncated {
 		out.Notice = truncationNotice(out.ReturnedRows, out.RowCount, out.ResultID)
 		summary = out.Notice + " " + summary
@@ -127,4 +134,17 @@ func (s *Server) runSelect(ctx context.Context, req *mcp.CallToolRequest, in que
 	s.logResult("run_select_query", res, fmt.Sprintf("rows=%d/%d truncated=%t", out.ReturnedRows, out.RowCount, out.Truncated))
 	res.StructuredContent = nil
 	return res, out, nil
+}
+
+// cacheSummary is "3 revalidated, 1 from cache, " for the summary line,
+// empty when the cache answered nothing.
+func cacheSummary(s statsOutput) string {
+	out := ""
+	if s.Revalidated > 0 {
+		out += fmt.Sprintf("%d revalidated, ", s.Revalidated)
+	}
+	if s.CacheHits > 0 {
+		out += fmt.Sprintf("%d from cache, ", s.CacheHits)
+	}
+	return out
 }

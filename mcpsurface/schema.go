@@ -44,6 +44,9 @@ func QueryOutputSchema() *jsonschema.Schema {
 	p["notice"] = typ("string", "")
 	p["stats"] = obj(map[string]*jsonschema.Schema{
 		"http_requests": typ("integer", ""), "pages": typ("integer", ""), "elapsed_ms": typ("integer", ""),
+		"fetched":     typ("integer", "pages whose body came from the provider"),
+		"revalidated": typ("integer", "pages answered 304 Not Modified from the response cache (no rate limit)"),
+		"cache_hits":  typ("integer", "pages served by the response cache without a request (--cache-ttl)"),
 	})
 	return obj(p)
 }

@@ -95,6 +95,9 @@ func runCheck(cmd *cobra.Command, g *globalFlags, cf *checkFlags, path string) e
 		problems = append(problems, file.CredentialProblems()...)
 	}
 
+	// A compliance verdict is never based on an unrevalidated cache
+	// entry, whatever --cache-ttl, ENGINE_CACHE_TTL or the config file say.
+	g.cacheTTL = 0
 	opts, err := g.engineOptions()
 	if err != nil {
 		return checkExit(check.ExitError, "%v", err)

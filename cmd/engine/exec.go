@@ -28,6 +28,7 @@ const (
 
 func newExecCmd(g *globalFlags) *cobra.Command {
 	var output, file string
+	var showStats bool
 	cmd := &cobra.Command{
 		Use:   `exec [-o table|json|csv|tsv|line] "SQL" | -f FILE`,
 		Short: "Run one statement and print the result (exit 0 ok, 1 usage/SQL/plan error, 2 provider or network error)",
@@ -60,12 +61,28 @@ func newExecCmd(g *globalFlags) *cobra.Command {
 			if err := result.Write(cmd.OutOrStdout(), res, output, width); err != nil {
 				return &exitError{code: exitProvider, msg: "error: writing output: " + err.Error()}
 			}
+			if showStats || g.debug {
+				writeStats(cmd.ErrOrStderr(), res.Stats, output == "json")
+			}
 			return nil
 		},
 	}
 	cmd.Flags().StringVarP(&output, "output", "o", "table", "output format: table, json, csv, tsv, line")
 	cmd.Flags().StringVarP(&file, "file", "f", "", "read the statement from FILE (- for stdin)")
+	cmd.Flags().BoolVar(&showStats, "stats", false, `print what the statement cost to stderr: HTTP requests, and pages fetched, revalidated (304) or served from the cache (with -o json as {"stats":{...}})`)
 	return cmd
+}
+
+// writeStats prints a statement's cost on w (stderr, so stdout holds only
+// data): a JSON object {"stats": {...}} or one line of text.
+func writeStats(w io.Writer, s result.Stats, asJSON bool) {
+	if asJSON {
+		b, _ := json.Marshal(map[string]any{"stats": s})
+		fmt.Fprintln(w, string(b))
+		return
+	}
+	fmt.Fprintf(w, "stats: %d HTTP requests, %d pages (%d fetched, %d revalidated, %d from cache), %d ms\n",
+		s.HTTPRequests, s.Pages, s.Fetched, s.Revalidated, s.CacheHits, s.ElapsedMS)
 }
 
 func validFormat(f string) bool {

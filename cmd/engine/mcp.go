@@ -50,6 +50,9 @@ Logs go to stderr only. See docs/mcp.md for client configuration.`,
 			defer stop()
 			switch transport {
 			case "stdio":
+				finished := make(chan struct{})
+				defer close(finished)
+				go exitAfterGrace(ctx, finished, func() { srv.Close() })
 				t := &mcpsurface.LineTransport{In: os.Stdin, Out: os.Stdout, Log: os.Stderr}
 				if err := srv.MCP().Run(ctx, t); err != nil && !errors.Is(err, context.Canceled) {
 					return &exitError{code: exitProvider, msg: "error: mcp: " + err.Error()}
@@ -79,6 +82,31 @@ Logs go to stderr only. See docs/mcp.md for client configuration.`,
 	f.DurationVar(&httpOpts.SessionIdle, "session-idle", envDuration("ENGINE_MCP_SESSION_IDLE", mcpsurface.DefaultSessionIdle), "HTTP: close a session after this long without a request (0: never; env ENGINE_MCP_SESSION_IDLE)")
 	f.StringArrayVar(&httpOpts.AllowOrigins, "allow-origin", nil, "HTTP: a browser origin (scheme://host:port) allowed to use the server (repeatable); requests with any other Origin header get 403")
 	return cmd
+}
+
+// mcpStopGrace is how long in-flight tool calls of the stdio transport get
+// after SIGTERM/SIGINT (the HTTP transport has its own graceful shutdown).
+const mcpStopGrace = 2 * time.Second
+
+// exitAfterGrace ends the process mcpStopGrace after a stop signal unless
+// the server has finished by then: the MCP SDK waits for in-flight tool
+// calls when a session closes, and a call waiting on a slow provider
+// would hold the process for minutes. cleanup removes the kept results;
+// the engine's temporary databases are unlinked when opened, so exiting
+// leaves nothing behind.
+func exitAfterGrace(ctx context.Context, finished <-chan struct{}, cleanup func()) {
+	select {
+	case <-finished:
+		return
+	case <-ctx.Done():
+	}
+	select {
+	case <-finished:
+	case <-time.After(mcpStopGrace):
+		cleanup()
+		fmt.Fprintln(os.Stderr, "engine mcp: stopped; in-flight calls abandoned")
+		os.Exit(0)
+	}
 }
 
 func serveMCPHTTP(ctx context.Context, srv *mcpsurface.Server, listen string, allowRemote bool, o mcpsurface.HTTPOptions) error {

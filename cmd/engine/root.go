@@ -5,6 +5,7 @@ import (
 	"os"
 	"runtime/pprof"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -34,6 +35,7 @@ type globalFlags struct {
 	cacheTTL       time.Duration
 	noCache        bool
 	cacheDir       string
+	cacheMaxBytes  int64
 	debug          bool
 }
 
@@ -63,9 +65,10 @@ Credentials: GITHUB_TOKEN or GH_TOKEN (bearer), or --auth.`,
 	f.DurationVar(&g.requestTimeout, "request-timeout", envDuration("ENGINE_REQUEST_TIMEOUT", client.DefaultRequestTimeout), "timeout of one HTTP request")
 	f.DurationVar(&g.queryTimeout, "query-timeout", envDuration("ENGINE_QUERY_TIMEOUT", 120*time.Second), "timeout of one statement (0: none)")
 	f.Int64Var(&g.maxBodyBytes, "max-body-bytes", int64(envInt("ENGINE_MAX_BODY_BYTES", client.DefaultMaxBodyBytes)), "largest response body accepted; a larger one is an error")
-	f.DurationVar(&g.cacheTTL, "cache-ttl", envDuration("ENGINE_CACHE_TTL", httpcache.DefaultTTL), "answer identical requests from the response cache for this long, then revalidate with ETags (0 disables the cache)")
+	f.DurationVar(&g.cacheTTL, "cache-ttl", envDuration("ENGINE_CACHE_TTL", httpcache.DefaultTTL), "serve cached responses this long without asking the provider (opt-in, may be stale; never used by check); 0: revalidate every cached response (If-None-Match, a 304 costs no rate limit)")
 	f.BoolVar(&g.noCache, "no-cache", os.Getenv("ENGINE_NO_CACHE") != "", "do not use the response cache for this run")
-	f.StringVar(&g.cacheDir, "cache-dir", os.Getenv("ENGINE_CACHE_DIR"), "response cache directory (default: the user cache dir, engine/http)")
+	f.StringVar(&g.cacheDir, "cache-dir", os.Getenv("ENGINE_CACHE_DIR"), "response cache directory; entries live in its engine-http-v1 subdirectory (default: the user cache dir, engine/http)")
+	f.Int64Var(&g.cacheMaxBytes, "cache-max-bytes", int64(envInt("ENGINE_CACHE_MAX_BYTES", httpcache.DefaultMaxBytes)), "bound of the response cache's entries in bytes; the least recently used go first")
 	f.BoolVar(&g.debug, "debug", os.Getenv("ENGINE_DEBUG") != "", "log requests (never credentials) to stderr")
 
 	var cpuProfile string
@@ -177,23 +180,42 @@ func (g *globalFlags) engineOptions() (engine.Options, error) {
 	if g.retryMax == 0 {
 		opts.Client.RetryMax = -1
 	}
-	if !g.noCache && g.cacheTTL > 0 {
-		dir := g.cacheDir
-		if dir == "" {
-			if dir, err = httpcache.DefaultDir(); err != nil {
-				return engine.Options{}, err
-			}
-		}
-		cache, err := httpcache.Open(dir, g.cacheTTL, httpcache.DefaultMaxBytes)
-		if err != nil {
-			return engine.Options{}, fmt.Errorf("%w (or run with --no-cache)", err)
-		}
-		opts.Client.Cache = cache
+	if !g.noCache {
+		opts.Client.Cache = g.openCache()
 	}
 	if g.debug {
 		opts.Client.Logf = func(format string, args ...any) { fmt.Fprintf(os.Stderr, "debug: "+format+"\n", args...) }
 	}
 	return opts, nil
+}
+
+// cacheWarned makes an unusable cache directory one warning per process,
+// however many engines the command builds.
+var cacheWarned sync.Once
+
+// openCache opens the response cache, or returns nil (no cache) after one
+// warning on stderr when the directory cannot be used: a cache problem
+// never stops a command.
+func (g *globalFlags) openCache() *httpcache.Cache {
+	if g.cacheTTL < 0 {
+		g.cacheTTL = 0
+	}
+	dir := g.cacheDir
+	var err error
+	if dir == "" {
+		dir, err = httpcache.DefaultDir()
+	}
+	var cache *httpcache.Cache
+	if err == nil {
+		cache, err = httpcache.Open(dir, g.cacheTTL, g.cacheMaxBytes)
+	}
+	if err != nil {
+		cacheWarned.Do(func() {
+			fmt.Fprintf(os.Stderr, "warning: response cache disabled: %v\n", err)
+		})
+		return nil
+	}
+	return cache
 }
 
 // newEngine builds the engine from flags and environment; a bad option is

@@ -23,16 +23,19 @@ type Column struct {
 	Type string `json:"type"`
 }
 
-// Stats describe what a statement cost.
+// Stats describe what a statement cost. Every page is one of: Fetched
+// (its body came from the provider), Revalidated (the provider answered
+// 304 Not Modified to a conditional request and the cached body was used:
+// free of GitHub's rate limit) or a CacheHit (answered by the response
+// cache without a request, only with --cache-ttl).
 type Stats struct {
-	HTTPRequests int `json:"http_requests"`
-	Pages        int `json:"pages"`
-	// CacheHits are pages answered by the response cache without a
-	// request; Revalidated are requests answered 304 from the cache.
-	CacheHits   int           `json:"cache_hits,omitempty"`
-	Revalidated int           `json:"revalidated,omitempty"`
-	Elapsed     time.Duration `json:"-"`
-	ElapsedMS   int64         `json:"elapsed_ms"`
+	HTTPRequests int           `json:"http_requests"`
+	Pages        int           `json:"pages"`
+	Fetched      int           `json:"fetched"`
+	Revalidated  int           `json:"revalidated"`
+	CacheHits    int           `json:"cache_hits"`
+	Elapsed      time.Duration `json:"-"`
+	ElapsedMS    int64         `json:"elapsed_ms"`
 }
 
 // Result is a complete result. Values are nil, int64, float64, string or
@@ -49,6 +52,7 @@ type Result struct {
 func (r *Result) Finish(start time.Time) {
 	r.Stats.Elapsed = time.Since(start)
 	r.Stats.ElapsedMS = r.Stats.Elapsed.Milliseconds()
+	r.Stats.Fetched = max(r.Stats.Pages-r.Stats.Revalidated-r.Stats.CacheHits, 0)
 }
 
 // JSONValue returns v for a JSON encoding: JSON columns whose text is

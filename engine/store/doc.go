@@ -1,8 +1,10 @@
 // Package store materialises provider items into an embedded SQLite
 // database (modernc.org/sqlite, pure Go) and runs the user's query there.
 //
-// One Store is one private in-memory database on one connection, made for
-// one statement. Items become rows: one column per top-level property,
+// One Store is one private database on one connection, made for one
+// statement: a temporary file (so memory stays bounded by the page cache)
+// that is unlinked as soon as it is open, so nothing is left in TMPDIR
+// however the process ends. Items become rows: one column per top-level property,
 // nested objects and arrays as JSON text (so json_extract works), booleans
 // as 0/1 integers (so WHERE NOT private works). Rows go in through a
 // prepared statement inside one transaction per table.

@@ -16,14 +16,20 @@ import (
 	"github.com/enginehq/engine/providers"
 )
 
-// Store is a private SQLite database in a temporary file that is removed
-// on Close. A file (rather than memory) bounds the process's memory by the
-// page cache however many rows a statement materialises; with journaling
-// and syncing off it costs little more than memory.
+// Store is a private SQLite database in a temporary file. A file (rather
+// than memory) bounds the process's memory by the page cache however many
+// rows a statement materialises; with journaling and syncing off it costs
+// little more than memory.
+//
+// The file is unlinked as soon as the store's one connection has it open
+// (where the OS allows: everywhere but Windows), so nothing is left in
+// TMPDIR whatever ends the process (SIGTERM, SIGKILL, a crash); where it
+// cannot be unlinked early, Close removes it.
 type Store struct {
-	db   *sql.DB
-	conn *sql.Conn
-	path string
+	db       *sql.DB
+	conn     *sql.Conn
+	path     string
+	unlinked bool
 }
 
 // CacheKiB is SQLite's page cache per store.
@@ -44,20 +50,35 @@ func Open(ctx context.Context) (*Store, error) {
 		return nil, err
 	}
 	db.SetMaxOpenConns(1)
+	// The one connection is held until Close and never returned to the
+	// pool, so the database is never reopened by name.
+	db.SetConnMaxLifetime(0)
+	db.SetConnMaxIdleTime(0)
 	conn, err := db.Conn(ctx)
+	if err == nil {
+		// Make SQLite open the file now (connections open lazily).
+		_, err = conn.ExecContext(ctx, "PRAGMA user_version")
+	}
 	if err != nil {
+		if conn != nil {
+			conn.Close()
+		}
 		db.Close()
 		os.Remove(path)
 		return nil, err
 	}
-	return &Store{db: db, conn: conn, path: path}, nil
+	s := &Store{db: db, conn: conn, path: path}
+	s.unlinked = os.Remove(path) == nil
+	return s, nil
 }
 
-// Close releases the database and removes its file.
+// Close releases the database and removes its file (if still there).
 func (s *Store) Close() error {
 	s.conn.Close()
 	err := s.db.Close()
-	os.Remove(s.path)
+	if !s.unlinked {
+		os.Remove(s.path)
+	}
 	return err
 }
 

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"net/http"
 	"net/url"
+	"reflect"
 	"sort"
 	"strconv"
 	"strings"
@@ -121,50 +122,49 @@ type response struct {
 // fetch GETs one URL with retries. It returns ctx.Err() when ctx is done,
 // a *providers.ProviderError for transport failures and oversized bodies,
 // and otherwise the response whatever its status.
+//
+// With a cache, a stored entry is served without a request only when the
+// cache has a TTL, the entry is within it and the response allowed it
+// (no "no-cache"); otherwise an entry with a validator is revalidated
+// (If-None-Match / If-Modified-Since), and a 304 reuses its body. The
+// rules are in cache.go.
 func (c *Client) fetch(ctx context.Context, call Call, rawURL string, stats *callStats) (*response, error) {
-	var key string
+	cache := c.opts.Cache
+	if cache == nil {
+		return c.send(ctx, call, rawURL, stats, nil)
+	}
+	key := c.cacheKey(rawURL)
 	var cached *httpcache.Entry
-	if cache := c.opts.Cache; cache != nil {
-		key = c.cacheKey(rawURL)
-		if e, ok := cache.Get(key); ok {
-			if cache.Fresh(e) {
-				stats.cacheHits.Add(1)
-				c.cacheHits.Add(1)
-				c.logf("GET %s -> served from cache", c.sanitize(rawURL))
-				u, _ := url.Parse(rawURL)
-				return &response{status: http.StatusOK, header: e.Header, body: e.Body, url: u}, nil
-			}
-			if e.Header.Get("Etag") != "" || e.Header.Get("Last-Modified") != "" {
-				cached = e
-			}
+	if e, ok := cache.Get(key); ok && c.reusable(e) {
+		if cache.Fresh(e) && !noCache(e.Header) {
+			stats.cacheHits.Add(1)
+			c.cacheHits.Add(1)
+			c.logf("GET %s -> served from cache", c.sanitize(rawURL))
+			u, _ := url.Parse(rawURL)
+			return &response{status: http.StatusOK, header: e.Header, body: e.Body, url: u}, nil
+		}
+		if hasValidator(e.Header) {
+			cached = e
 		}
 	}
 	resp, err := c.send(ctx, call, rawURL, stats, cached)
-	if err != nil || c.opts.Cache == nil {
+	if err != nil {
 		return resp, err
 	}
 	switch {
 	case resp.status == http.StatusNotModified && cached != nil:
 		stats.revalidated.Add(1)
 		c.revalidated.Add(1)
-		c.opts.Cache.Touch(key)
-		header := cached.Header.Clone()
-		for _, h := range []string{"Link", "Etag", "Last-Modified"} {
-			if v := resp.header.Values(h); len(v) > 0 {
-				header[h] = v
-			}
+		c.logf("GET %s -> 304, served from cache", c.sanitize(rawURL))
+		header := updatedHeader(cached.Header, resp.header)
+		if reflect.DeepEqual(header, cached.Header) {
+			c.opts.Cache.Touch(key) //nolint:errcheck // a lost touch only costs a revalidation
+		} else {
+			c.store(key, header, cached.Body)
 		}
 		return &response{status: http.StatusOK, header: header, body: cached.Body, url: resp.url, attempts: resp.attempts}, nil
-	case resp.status == http.StatusOK && !strings.Contains(strings.ToLower(resp.header.Get("Cache-Control")), "no-store"):
-		keep := http.Header{}
-		for _, h := range []string{"Link", "Etag", "Last-Modified", "Content-Type"} {
-			if v := resp.header.Values(h); len(v) > 0 {
-				keep[h] = v
-			}
-		}
-		if err := c.opts.Cache.Put(key, keep, resp.body); err != nil {
-			c.logf("cache: not stored: %v", err)
-		}
+	case resp.status == http.StatusOK:
+		c.store(key, storedHeader(resp.header), resp.body)
 	}
 	return resp, nil
 }

@@ -1,17 +1,35 @@
 // Package httpcache is the on-disk store of provider responses used by the
-// HTTP client for its response cache: identical requests within a TTL are
-// answered from the store; after the TTL they are revalidated with
-// If-None-Match / If-Modified-Since, and a 304 reuses the stored body
-// (GitHub does not count 304s against the rate limit).
+// HTTP client for its response cache. The client decides what is cacheable
+// and when an entry may be served; httpcache only stores bytes, and only
+// ever touches files it created.
 //
-// Entries live under the user's cache directory (one file each, written to
-// a temporary file and renamed, so concurrent processes never see half an
-// entry), readable by the user only. Keys are hashes of the request URL,
-// the headers that shape the answer and the credentials' identity (itself
-// a hash): never the token. The store is bounded in bytes; the oldest
-// entries go first.
+// # Layout and ownership
 //
-// httpcache only stores bytes; the client decides what is cacheable.
+// Open(DIR) keeps its entries in DIR/engine-http-v1/, a directory it
+// creates itself (0700) with a marker file, CACHEDIR.TAG (the Cache
+// Directory Tagging Specification, so backup tools skip it), whose exact
+// content names the engine and the format. An entry is
+// engine-http-v1/<first 2 hex digits of its key>/<64 hex digit key>, 0600,
+// written to a temporary file (.tmp-*) in the same directory and renamed,
+// so concurrent processes never see half an entry.
+//
+// The store refuses (Open returns an error, and the caller runs without a
+// cache) when:
+//   - DIR is not a directory, or is writable by group or others (anyone
+//     could plant or swap entries), or is owned by another user;
+//   - DIR/engine-http-v1 exists but is not a directory the user owns,
+//     private to them, carrying the marker (an empty directory is adopted).
+//
+// Nothing outside DIR/engine-http-v1 is ever read, written or removed, and
+// inside it only names of the exact entry layout (and this package's own
+// temporary files) are: the user's files next to the cache, however many
+// and however large, are never counted, evicted or changed.
+//
+// Keys are hashes of the request URL, the headers that shape the answer and
+// the credentials' identity (itself a hash): never the token. The store is
+// bounded in bytes; when a write takes it past the bound, the least
+// recently stored or revalidated entries go first, down to 80% of the
+// bound.
 package httpcache
 
 import (
@@ -22,6 +40,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"net/http"
 	"os"
@@ -34,20 +53,39 @@ import (
 
 // Defaults.
 const (
-	DefaultTTL      = 60 * time.Second
+	// DefaultTTL is how long an entry is served without asking the
+	// provider: 0, every entry is revalidated (If-None-Match /
+	// If-Modified-Since) before use.
+	DefaultTTL      = 0
 	DefaultMaxBytes = 256 << 20
 )
+
+// Subdir is the directory, inside the configured cache directory, that
+// holds the entries; Marker is the file in it that marks it as the
+// engine's.
+const (
+	Subdir = "engine-http-v1"
+	Marker = "CACHEDIR.TAG"
+)
+
+// markerContent is the exact content of the marker file.
+const markerContent = "Signature: 8a477f597d28d172789f06886806bc55\n" +
+	"# This file is a cache directory tag created by engine (HTTP response cache, format v1).\n" +
+	"# Every file in this directory was created by engine and may be removed by it.\n"
+
+// tmpMaxAge is the age past which a temporary file left by a crashed write
+// is removed during eviction.
+const tmpMaxAge = time.Hour
 
 // Cache is a directory of entries. It is safe for concurrent use, within a
 // process and across processes.
 type Cache struct {
-	dir      string
+	root     string // DIR/engine-http-v1
 	ttl      time.Duration
 	maxBytes int64
 
 	mu      sync.Mutex
 	size    int64 // approximate bytes stored; -1 until scanned
-	writes  int
 	nowFunc func() time.Time
 }
 
@@ -60,21 +98,109 @@ func DefaultDir() (string, error) {
 	return filepath.Join(d, "engine", "http"), nil
 }
 
-// Open makes (if needed) and opens the cache directory.
+// Open makes (if needed) and opens the cache in dir. ttl is how long an
+// entry may be served without revalidation (0: never); maxBytes bounds the
+// entries' total size (<= 0: DefaultMaxBytes).
 func Open(dir string, ttl time.Duration, maxBytes int64) (*Cache, error) {
-	if ttl <= 0 {
-		return nil, errors.New("httpcache: TTL must be positive (a zero TTL disables the cache: do not open one)")
+	if ttl < 0 {
+		return nil, errors.New("cache TTL must not be negative")
 	}
 	if maxBytes <= 0 {
 		maxBytes = DefaultMaxBytes
 	}
-	if err := os.MkdirAll(dir, 0o700); err != nil {
+	if dir == "" {
+		return nil, errors.New("empty cache directory")
+	}
+	abs, err := filepath.Abs(dir)
+	if err != nil {
 		return nil, fmt.Errorf("cache directory %s: %w", dir, err)
 	}
-	return &Cache{dir: dir, ttl: ttl, maxBytes: maxBytes, size: -1, nowFunc: time.Now}, nil
+	if err := os.MkdirAll(abs, 0o700); err != nil {
+		return nil, fmt.Errorf("cache directory %s: %w", abs, err)
+	}
+	fi, err := os.Stat(abs)
+	if err != nil {
+		return nil, fmt.Errorf("cache directory %s: %w", abs, err)
+	}
+	if err := private(abs, fi, 0o022); err != nil {
+		return nil, err
+	}
+	root := filepath.Join(abs, Subdir)
+	if err := claim(root); err != nil {
+		return nil, err
+	}
+	return &Cache{root: root, ttl: ttl, maxBytes: maxBytes, size: -1, nowFunc: time.Now}, nil
 }
 
-// TTL is how long an entry is served without revalidation.
+// private checks that fi (of path) is a directory owned by the user and
+// has none of the mode bits in forbidden.
+func private(path string, fi fs.FileInfo, forbidden fs.FileMode) error {
+	if !fi.IsDir() {
+		return fmt.Errorf("cache directory %s is not a directory", path)
+	}
+	if m := fi.Mode().Perm(); m&forbidden != 0 {
+		return fmt.Errorf("cache directory %s is writable by group or others (mode %04o); use a directory only you can write to (chmod go-w), or --no-cache", path, m)
+	}
+	if !ownedByMe(fi) {
+		return fmt.Errorf("cache directory %s belongs to another user; use a directory of your own, or --no-cache", path)
+	}
+	return nil
+}
+
+// claim creates root with its marker, or checks that an existing root is
+// the engine's: a private directory of the user's carrying the marker (or
+// empty, e.g. left by a process that stopped between the two steps).
+func claim(root string) error {
+	if err := os.Mkdir(root, 0o700); err != nil && !errors.Is(err, fs.ErrExist) {
+		return fmt.Errorf("cache directory %s: %w", root, err)
+	}
+	fi, err := os.Lstat(root)
+	if err != nil {
+		return fmt.Errorf("cache directory %s: %w", root, err)
+	}
+	if fi.Mode()&fs.ModeSymlink != 0 {
+		return fmt.Errorf("%s is a symbolic link, not the engine's cache directory; remove it or choose another --cache-dir", root)
+	}
+	if err := private(root, fi, 0o077); err != nil {
+		return err
+	}
+	marker := filepath.Join(root, Marker)
+	data, err := os.ReadFile(marker)
+	switch {
+	case err == nil && string(data) == markerContent:
+		return nil
+	case err == nil || !errors.Is(err, fs.ErrNotExist):
+		return fmt.Errorf("%s exists but was not written by this engine's cache; the cache will not use %s (remove it or choose another --cache-dir)", marker, root)
+	}
+	entries, err := os.ReadDir(root)
+	if err != nil {
+		return fmt.Errorf("cache directory %s: %w", root, err)
+	}
+	if len(entries) > 0 {
+		return fmt.Errorf("%s holds files but no %s marker: it is not the engine's cache, which will not touch it (choose another --cache-dir)", root, Marker)
+	}
+	f, err := os.OpenFile(marker, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
+	if errors.Is(err, fs.ErrExist) {
+		// Another process claimed it first: check its marker.
+		if data, err := os.ReadFile(marker); err == nil && string(data) == markerContent {
+			return nil
+		}
+		return fmt.Errorf("%s exists but was not written by this engine's cache", marker)
+	}
+	if err != nil {
+		return fmt.Errorf("cache directory %s: %w", root, err)
+	}
+	if _, err := f.WriteString(markerContent); err != nil {
+		f.Close()
+		return fmt.Errorf("cache directory %s: %w", root, err)
+	}
+	return f.Close()
+}
+
+// Dir is the directory holding the entries (DIR/engine-http-v1).
+func (c *Cache) Dir() string { return c.root }
+
+// TTL is how long an entry is served without revalidation (0: never).
 func (c *Cache) TTL() time.Duration { return c.ttl }
 
 // Key hashes the parts that identify a request.
@@ -91,45 +217,79 @@ func Key(parts ...string) string {
 type Entry struct {
 	Header http.Header
 	Body   []byte
+	// Vary fingerprints the request header values named by the response's
+	// Vary header (opaque to the store; the client computes it).
+	Vary string
 	// Stored is when the entry was stored or last revalidated.
 	Stored time.Time
 }
 
-// Fresh reports whether the entry may be served without asking.
-func (c *Cache) Fresh(e *Entry) bool { return c.nowFunc().Sub(e.Stored) < c.ttl }
+// meta is the first line of an entry file.
+type meta struct {
+	Header http.Header `json:"header"`
+	Vary   string      `json:"vary,omitempty"`
+}
 
-func (c *Cache) path(key string) string { return filepath.Join(c.dir, key[:2], key) }
+// Fresh reports whether the entry is within the TTL (the client also
+// honours Cache-Control before serving it).
+func (c *Cache) Fresh(e *Entry) bool { return c.ttl > 0 && c.nowFunc().Sub(e.Stored) < c.ttl }
 
-// Get reads an entry; a missing or unreadable entry is a miss.
+// validKey reports whether key has the entries' layout: 64 lowercase hex
+// digits.
+func validKey(key string) bool {
+	if len(key) != 64 {
+		return false
+	}
+	for i := 0; i < len(key); i++ {
+		if ch := key[i]; !(ch >= '0' && ch <= '9' || ch >= 'a' && ch <= 'f') {
+			return false
+		}
+	}
+	return true
+}
+
+func (c *Cache) path(key string) string { return filepath.Join(c.root, key[:2], key) }
+
+// Get reads an entry; a missing, unreadable or malformed entry is a miss.
 func (c *Cache) Get(key string) (*Entry, bool) {
-	p := c.path(key)
-	data, err := os.ReadFile(p)
+	if !validKey(key) {
+		return nil, false
+	}
+	f, err := os.Open(c.path(key))
 	if err != nil {
 		return nil, false
 	}
-	fi, err := os.Stat(p)
-	if err != nil {
+	defer f.Close()
+	fi, err := f.Stat()
+	if err != nil || !fi.Mode().IsRegular() {
+		return nil, false
+	}
+	data := make([]byte, fi.Size())
+	if _, err := io.ReadFull(f, data); err != nil {
 		return nil, false
 	}
 	nl := bytes.IndexByte(data, '\n')
 	if nl < 0 {
 		return nil, false
 	}
-	var h http.Header
-	if err := json.Unmarshal(data[:nl], &h); err != nil {
+	var m meta
+	if err := json.Unmarshal(data[:nl], &m); err != nil || m.Header == nil {
 		return nil, false
 	}
-	return &Entry{Header: h, Body: data[nl+1:], Stored: fi.ModTime()}, true
+	return &Entry{Header: m.Header, Vary: m.Vary, Body: data[nl+1:], Stored: fi.ModTime()}, true
 }
 
-// Put stores an entry atomically.
-func (c *Cache) Put(key string, header http.Header, body []byte) error {
-	head, err := json.Marshal(header)
+// Put stores an entry atomically (Stored is ignored: it is now).
+func (c *Cache) Put(key string, e *Entry) error {
+	if !validKey(key) {
+		return fmt.Errorf("httpcache: invalid key %q", key)
+	}
+	head, err := json.Marshal(meta{Header: e.Header, Vary: e.Vary})
 	if err != nil {
 		return err
 	}
 	p := c.path(key)
-	if err := os.MkdirAll(filepath.Dir(p), 0o700); err != nil {
+	if err := os.Mkdir(filepath.Dir(p), 0o700); err != nil && !errors.Is(err, fs.ErrExist) {
 		return err
 	}
 	tmp, err := os.CreateTemp(filepath.Dir(p), ".tmp-*")
@@ -139,7 +299,7 @@ func (c *Cache) Put(key string, header http.Header, body []byte) error {
 	w := bufio.NewWriter(tmp)
 	w.Write(head)
 	w.WriteByte('\n')
-	w.Write(body)
+	w.Write(e.Body)
 	if err := w.Flush(); err != nil {
 		tmp.Close()
 		os.Remove(tmp.Name())
@@ -153,12 +313,22 @@ func (c *Cache) Put(key string, header http.Header, body []byte) error {
 		os.Remove(tmp.Name())
 		return err
 	}
-	c.grow(int64(len(head) + 1 + len(body)))
+	c.grow(int64(len(head) + 1 + len(e.Body)))
 	return nil
+}
+
+// Delete removes an entry (e.g. one the provider now marks no-store).
+func (c *Cache) Delete(key string) {
+	if validKey(key) {
+		os.Remove(c.path(key))
+	}
 }
 
 // Touch marks an entry as revalidated now.
 func (c *Cache) Touch(key string) error {
+	if !validKey(key) {
+		return fmt.Errorf("httpcache: invalid key %q", key)
+	}
 	now := c.nowFunc()
 	return os.Chtimes(c.path(key), now, now)
 }
@@ -173,7 +343,6 @@ func (c *Cache) grow(n int64) {
 	} else {
 		c.size += n
 	}
-	c.writes++
 	if c.size <= c.maxBytes {
 		return
 	}
@@ -197,22 +366,50 @@ func (c *Cache) grow(n int64) {
 	}
 }
 
-// scan sums the entries' sizes, calling each for every entry.
+// scan sums the sizes of the store's own entries, calling each for every
+// one. It looks only at root/<2 hex>/<64 hex with that prefix>, regular
+// files; anything else is not the store's and is neither counted nor
+// passed to each. Temporary files of crashed writes older than tmpMaxAge
+// are removed.
 func (c *Cache) scan(each func(string, fs.FileInfo)) int64 {
 	var total int64
-	filepath.WalkDir(c.dir, func(path string, d fs.DirEntry, err error) error {
-		if err != nil || d.IsDir() || strings.HasPrefix(d.Name(), ".tmp-") {
-			return nil
+	dirs, err := os.ReadDir(c.root)
+	if err != nil {
+		return 0
+	}
+	for _, d := range dirs {
+		name := d.Name()
+		if !d.IsDir() || len(name) != 2 || !validKey(name+strings.Repeat("0", 62)) {
+			continue
 		}
-		fi, err := d.Info()
+		sub := filepath.Join(c.root, name)
+		files, err := os.ReadDir(sub)
 		if err != nil {
-			return nil
+			continue
 		}
-		total += fi.Size()
-		if each != nil {
-			each(path, fi)
+		for _, f := range files {
+			if !f.Type().IsRegular() {
+				continue
+			}
+			fi, err := f.Info()
+			if err != nil {
+				continue
+			}
+			path := filepath.Join(sub, f.Name())
+			if strings.HasPrefix(f.Name(), ".tmp-") {
+				if c.nowFunc().Sub(fi.ModTime()) > tmpMaxAge {
+					os.Remove(path)
+				}
+				continue
+			}
+			if !validKey(f.Name()) || f.Name()[:2] != name {
+				continue
+			}
+			total += fi.Size()
+			if each != nil {
+				each(path, fi)
+			}
 		}
-		return nil
-	})
+	}
 	return total
 }

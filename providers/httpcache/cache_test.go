@@ -5,6 +5,7 @@ import (
 	"net/http"
 	"os"
 	"path/filepath"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -22,11 +23,11 @@ func TestPutGetFreshAndTouch(t *testing.T) {
 		t.Fatal("hit on an empty cache")
 	}
 	h := http.Header{"Etag": {`"abc"`}, "Link": {`<x>; rel="next"`}}
-	if err := c.Put(k, h, []byte(`[{"id":1}]`)); err != nil {
+	if err := c.Put(k, &Entry{Header: h, Body: []byte(`[{"id":1}]`), Vary: "v"}); err != nil {
 		t.Fatal(err)
 	}
 	e, ok := c.Get(k)
-	if !ok || string(e.Body) != `[{"id":1}]` || e.Header.Get("Etag") != `"abc"` || e.Header.Get("Link") == "" {
+	if !ok || string(e.Body) != `[{"id":1}]` || e.Header.Get("Etag") != `"abc"` || e.Header.Get("Link") == "" || e.Vary != "v" {
 		t.Fatalf("entry: %+v %v", e, ok)
 	}
 	if !c.Fresh(e) {
@@ -43,7 +44,7 @@ func TestPutGetFreshAndTouch(t *testing.T) {
 	if !c.Fresh(e) {
 		t.Fatal("a touched entry is not fresh")
 	}
-	fi, _ := os.Stat(filepath.Join(c.dir, k[:2], k))
+	fi, _ := os.Stat(filepath.Join(c.root, k[:2], k))
 	if fi.Mode().Perm() != 0o600 {
 		t.Fatalf("entry mode %v, want 0600", fi.Mode().Perm())
 	}
@@ -62,7 +63,7 @@ func TestBoundedSize(t *testing.T) {
 	}
 	body := make([]byte, 1000)
 	for i := 0; i < 50; i++ {
-		if err := c.Put(Key(fmt.Sprint(i)), http.Header{}, body); err != nil {
+		if err := c.Put(Key(fmt.Sprint(i)), &Entry{Header: http.Header{}, Body: body}); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -86,7 +87,7 @@ func TestConcurrentWritersNeverShowHalfEntries(t *testing.T) {
 	var wg sync.WaitGroup
 	for i := 0; i < 8; i++ {
 		wg.Add(2)
-		go func() { defer wg.Done(); a.Put(k, http.Header{}, big) }()
+		go func() { defer wg.Done(); a.Put(k, &Entry{Header: http.Header{}, Body: big}) }()
 		go func() {
 			defer wg.Done()
 			if e, ok := b.Get(k); ok && len(e.Body) != len(big) {
@@ -95,4 +96,108 @@ func TestConcurrentWritersNeverShowHalfEntries(t *testing.T) {
 		}()
 	}
 	wg.Wait()
+}
+
+func TestZeroTTLIsNeverFresh(t *testing.T) {
+	c, err := Open(t.TempDir(), 0, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	k := Key("x")
+	c.Put(k, &Entry{Header: http.Header{}, Body: []byte("[]")})
+	e, ok := c.Get(k)
+	if !ok || c.Fresh(e) {
+		t.Fatalf("with TTL 0 an entry must be stored (%v) and never fresh", ok)
+	}
+}
+
+// TestEvictionTouchesOnlyOwnEntries: user files next to the cache, however
+// large and old, and files inside it that do not have the entry layout
+// are neither counted nor evicted.
+func TestEvictionTouchesOnlyOwnEntries(t *testing.T) {
+	dir := t.TempDir()
+	old := time.Now().Add(-24 * time.Hour)
+	user := []string{
+		filepath.Join(dir, "thesis.tex"),
+		filepath.Join(dir, "ab", "ab"+strings.Repeat("0", 62)),
+		filepath.Join(dir, "sub", "deep", "file"),
+	}
+	for _, p := range user {
+		os.MkdirAll(filepath.Dir(p), 0o700)
+		os.WriteFile(p, make([]byte, 50_000), 0o600)
+		os.Chtimes(p, old, old)
+	}
+	c, err := Open(dir, time.Minute, 10_000)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Files in the cache's own directory that are not entries.
+	odd := []string{
+		filepath.Join(c.Dir(), "notes.txt"),
+		filepath.Join(c.Dir(), "zz", "zz"+strings.Repeat("0", 62)),
+		filepath.Join(c.Dir(), "ab", "cd"+strings.Repeat("0", 62)),
+	}
+	for _, p := range odd {
+		os.MkdirAll(filepath.Dir(p), 0o700)
+		os.WriteFile(p, make([]byte, 50_000), 0o600)
+		os.Chtimes(p, old, old)
+	}
+	for i := 0; i < 30; i++ {
+		if err := c.Put(Key(fmt.Sprint(i)), &Entry{Header: http.Header{}, Body: make([]byte, 1000)}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, p := range append(user, odd...) {
+		if fi, err := os.Stat(p); err != nil || fi.Size() != 50_000 {
+			t.Fatalf("%s was touched: %v", p, err)
+		}
+	}
+	if total := c.scan(nil); total > 10_000 || total == 0 {
+		t.Fatalf("own entries hold %d bytes, bound 10000", total)
+	}
+}
+
+func TestOpenRefusesUnsafeDirectories(t *testing.T) {
+	shared := t.TempDir()
+	os.Chmod(shared, 0o777)
+	if _, err := Open(shared, 0, 0); err == nil || !strings.Contains(err.Error(), "writable by group or others") {
+		t.Fatalf("group/world-writable directory: %v", err)
+	}
+	file := filepath.Join(t.TempDir(), "f")
+	os.WriteFile(file, []byte("x"), 0o600)
+	if _, err := Open(file, 0, 0); err == nil {
+		t.Fatal("a file was accepted as cache directory")
+	}
+	foreign := t.TempDir()
+	os.Mkdir(filepath.Join(foreign, Subdir), 0o700)
+	os.WriteFile(filepath.Join(foreign, Subdir, "data"), []byte("x"), 0o600)
+	if _, err := Open(foreign, 0, 0); err == nil || !strings.Contains(err.Error(), "marker") {
+		t.Fatalf("a non-empty directory without the marker: %v", err)
+	}
+	forged := t.TempDir()
+	os.Mkdir(filepath.Join(forged, Subdir), 0o700)
+	os.WriteFile(filepath.Join(forged, Subdir, Marker), []byte("Signature: something else\n"), 0o600)
+	if _, err := Open(forged, 0, 0); err == nil {
+		t.Fatal("a directory with another marker was accepted")
+	}
+	open := t.TempDir()
+	os.Mkdir(filepath.Join(open, Subdir), 0o755)
+	os.Chmod(filepath.Join(open, Subdir), 0o755)
+	if _, err := Open(open, 0, 0); err == nil {
+		t.Fatal("a cache directory readable by others was accepted")
+	}
+	link := t.TempDir()
+	os.Symlink(t.TempDir(), filepath.Join(link, Subdir))
+	if _, err := Open(link, 0, 0); err == nil || !strings.Contains(err.Error(), "symbolic link") {
+		t.Fatalf("a symlinked cache directory: %v", err)
+	}
+	// An empty one (a process stopped between mkdir and marker) is adopted,
+	// and reopening a claimed directory works.
+	empty := t.TempDir()
+	os.Mkdir(filepath.Join(empty, Subdir), 0o700)
+	for i := 0; i < 2; i++ {
+		if _, err := Open(empty, 0, 0); err != nil {
+			t.Fatalf("open %d: %v", i, err)
+		}
+	}
 }

@@ -153,6 +153,8 @@ type repo struct {
 	idx       int
 	name      string
 	id        int64
+	// protOverride, when set, replaces protected() (SetBranchProtection).
+	protOverride *bool
 }
 
 func (o *orgSpec) repo(i int) repo {
@@ -175,7 +177,12 @@ func (r repo) fullName() string { return r.owner + "/" + r.name }
 func (r repo) private() bool    { return r.idx%3 != 0 }
 func (r repo) archived() bool   { return r.idx%10 == 9 }
 func (r repo) fork() bool       { return r.idx%20 == 5 }
-func (r repo) protected() bool  { return r.idx%4 == 0 }
+func (r repo) protected() bool {
+	if r.protOverride != nil {
+		return *r.protOverride
+	}
+	return r.idx%4 == 0
+}
 func (r repo) visibility() string {
 	if r.private() {
 		return "private"

@@ -25,6 +25,13 @@
 // secret-scanning lists are paged by page number here (GitHub uses cursors
 // for dependabot).
 //
+// Caching headers are GitHub's: a 200 carries a weak ETag (a hash of the
+// body), "Cache-Control: private, max-age=60, s-maxage=60" and "Vary:
+// Accept, Authorization, Cookie, X-GitHub-OTP"; a GET whose If-None-Match
+// matches gets 304 with no body. Search answers are "Cache-Control:
+// no-cache" without an ETag. The request log records If-None-Match and
+// If-Modified-Since; SetBranchProtection changes data between two runs.
+//
 // WithToken makes Authorization mandatory (401 "Requires authentication" /
 // "Bad credentials"); by default any or no token is accepted.
 //
@@ -51,8 +58,9 @@
 //	                                   /orgs/{org}/public_members/{u} when the caller is
 //	                                   not an org member (token NonMemberToken)
 //	/orgs/{org}/public_members/{u}     204 for public members (odd member numbers), else 404
-//	/search/repositories               q required (422); "org:NAME" lists NAME's repos as
-//	                                   {"total_count","incomplete_results":false,"items"}
+//	/search/repositories               q required (422); q=org:NAME [topic:T] [words] lists
+//	                                   NAME's matching repos as {"total_count",
+//	                                   "incomplete_results","items"}; no-cache, no ETag
 //
 // # Admin (out of process; never logged or faulted)
 //

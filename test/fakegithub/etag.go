@@ -8,9 +8,10 @@ import (
 	"strconv"
 )
 
-// etagWriter buffers a handler's response so that a 200 gets an ETag
-// (a hash of the body, as GitHub sends) and a request whose If-None-Match
-// matches it gets 304 Not Modified without a body.
+// etagWriter buffers a handler's response so that a 200 gets a weak ETag
+// (a hash of the body, as GitHub sends), Cache-Control and Vary, and a
+// request whose If-None-Match matches it gets 304 Not Modified without a
+// body (see cachehdr.go).
 type etagWriter struct {
 	header http.Header
 	status int
@@ -48,10 +49,23 @@ func serveWithETag(w http.ResponseWriter, r *http.Request, h http.Handler) {
 		w.Write(ew.body.Bytes()) //nolint:errcheck
 		return
 	}
+	// Search answers are no-cache without a validator (see cachehdr.go).
+	if w.Header().Get("Cache-Control") == cacheControlNoCache {
+		w.Header().Set("Vary", "Accept, Accept-Encoding, Accept, X-Requested-With")
+		w.WriteHeader(http.StatusOK)
+		w.Write(ew.body.Bytes()) //nolint:errcheck
+		return
+	}
 	sum := sha256.Sum256(ew.body.Bytes())
-	etag := `"` + hex.EncodeToString(sum[:16]) + `"`
+	etag := `W/"` + hex.EncodeToString(sum[:16]) + `"`
 	w.Header().Set("ETag", etag)
-	if r.Header.Get("If-None-Match") == etag {
+	if w.Header().Get("Cache-Control") == "" {
+		w.Header().Set("Cache-Control", cacheControlPrivate)
+	}
+	if w.Header().Get("Vary") == "" {
+		w.Header().Set("Vary", varyGitHub)
+	}
+	if etagMatches(r.Header.Get("If-None-Match"), etag) {
 		w.Header().Del("Content-Length")
 		w.WriteHeader(http.StatusNotModified)
 		return

@@ -66,11 +66,13 @@ func (s *Server) handlePublicMembership(w http.ResponseWriter, r *http.Request, 
 	w.WriteHeader(http.StatusNoContent)
 }
 
-// handleSearchRepos is GET /search/repositories: q must be given (422
-// otherwise); the qualifier org:NAME lists that org's repositories (in
-// index order), any other query matches nothing. The answer is
-// {"total_count", "incomplete_results", "items"}; incomplete_results is
-// true under the KindIncompleteResults fault.
+// handleSearchRepos is GET /search/repositories?q=org:NAME [topic:T]
+// [WORDS]: q must be given (422 otherwise, with GitHub's errors array); an
+// unknown org is 422 like GitHub's "cannot be searched"; the org's
+// repositories whose name contains every word and that carry every topic
+// come in index order as {"total_count", "incomplete_results", "items"},
+// with Cache-Control: no-cache and no ETag (as GitHub serves search).
+// incomplete_results is true under the KindIncompleteResults fault.
 func (s *Server) handleSearchRepos(w http.ResponseWriter, r *http.Request) {
 	q := r.URL.Query().Get("q")
 	if strings.TrimSpace(q) == "" {
@@ -79,20 +81,32 @@ func (s *Server) handleSearchRepos(w http.ResponseWriter, r *http.Request) {
 		writeJSON(s, w, http.StatusUnprocessableEntity, body)
 		return
 	}
-	var o *orgSpec
+	var org string
+	var topics, words []string
 	for _, f := range strings.Fields(q) {
-		if name, ok := strings.CutPrefix(f, "org:"); ok {
-			if spec, ok := s.org(name); ok {
-				o = spec
-			}
+		switch {
+		case strings.HasPrefix(f, "org:"):
+			org = strings.TrimPrefix(f, "org:")
+		case strings.HasPrefix(f, "topic:"):
+			topics = append(topics, strings.TrimPrefix(f, "topic:"))
+		default:
+			words = append(words, f)
 		}
 	}
-	total := 0
-	if o != nil {
-		total = o.repos
+	o, ok := s.org(org)
+	if !ok {
+		writeError(s, w, r, http.StatusUnprocessableEntity, "Validation Failed")
+		return
 	}
+	var idx []int
+	for i := 0; i < o.repos; i++ {
+		if searchMatch(o.repo(i), topics, words) {
+			idx = append(idx, i)
+		}
+	}
+	w.Header().Set("Cache-Control", cacheControlNoCache)
 	incomplete := strconv.FormatBool(isIncomplete(r))
-	s.writeListPrefix(w, r, total, "items", `"incomplete_results":`+incomplete+`,`, func(k int) any { return o.repo(k).repoJSON() })
+	s.writeListPrefix(w, r, len(idx), "items", `"incomplete_results":`+incomplete+`,`, func(k int) any { return o.repo(idx[k]).repoJSON() })
 }
 
 const incompleteKey ctxKey = 2

@@ -20,7 +20,6 @@ func (s *Server) routes() {
 	h("/orgs/{org}/members", s.withOrg(s.handleMembers))
 	h("/orgs/{org}/members/{username}", s.withOrg(s.handleMembership))
 	h("/orgs/{org}/public_members/{username}", s.withOrg(s.handlePublicMembership))
-	h("/search/repositories", s.handleSearchRepos)
 	h("/orgs/{org}/outside_collaborators", s.withOrg(s.handleOutside))
 	h("/orgs/{org}/teams", s.withOrg(s.handleTeams))
 	h("/orgs/{org}/hooks", s.withOrg(s.handleHooks))
@@ -36,6 +35,7 @@ func (s *Server) routes() {
 	h("/repos/{owner}/{repo}/branches/{branch}", s.withRepo(s.handleBranch))
 	h("/repos/{owner}/{repo}/branches/{branch}/protection", s.withRepo(s.handleProtection))
 	h("/repos/{owner}/{repo}/collaborators", s.withRepo(s.handleCollaborators))
+	h("/search/repositories", s.handleSearchRepos)
 
 	s.mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) { notFound(s, w, r) })
 }
@@ -58,6 +58,7 @@ func (s *Server) withRepo(f func(http.ResponseWriter, *http.Request, repo)) http
 			notFound(s, w, r)
 			return
 		}
+		rp.protOverride = s.protectionOverride(rp.fullName())
 		f(w, r, rp)
 	}
 }

@@ -34,6 +34,12 @@ type Server struct {
 	logged  chan struct{} // closed when a request is logged; see WaitRequests
 	faults  []*faultRule
 	closing sync.Once
+
+	// protection overrides default-branch protection by full name
+	// (SetBranchProtection).
+	protection map[string]bool
+	// started counts API requests received (before any fault or delay).
+	started atomic.Int64
 }
 
 // Request is one logged API request (admin endpoints under /_fake/ are not
@@ -52,6 +58,10 @@ type Request struct {
 	Status     int       `json:"status"`                // 0 when the connection was reset
 	Fault      FaultKind `json:"fault,omitempty"`       // fault applied, if any
 	Time       time.Time `json:"time"`
+	// IfNoneMatch and IfModifiedSince are the validators of a conditional
+	// request, as sent.
+	IfNoneMatch     string `json:"if_none_match,omitempty"`
+	IfModifiedSince string `json:"if_modified_since,omitempty"`
 }
 
 // Option configures a Server.
@@ -193,6 +203,7 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 		s.admin(w, r)
 		return
 	}
+	s.started.Add(1)
 	entry := Request{
 		Method:     r.Method,
 		Path:       r.URL.Path,
@@ -201,6 +212,9 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 		PerPage:    perPageParam(r),
 		AuthHeader: r.Header.Get("Authorization"),
 		Time:       time.Now(),
+
+		IfNoneMatch:     r.Header.Get("If-None-Match"),
+		IfModifiedSince: r.Header.Get("If-Modified-Since"),
 	}
 	entry.HasAuth = entry.AuthHeader != ""
 	if entry.HasAuth {

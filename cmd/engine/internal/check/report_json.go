@@ -30,6 +30,7 @@ type jsonReport struct {
 	File       string        `json:"file"`
 	Controls   []jsonControl `json:"controls"`
 	Totals     Totals        `json:"totals"`
+	Stats      result.Stats  `json:"stats"`
 	ExitCode   int           `json:"exit_code"`
 	DurationMS int64         `json:"duration_ms"`
 }
@@ -38,7 +39,7 @@ type jsonReport struct {
 // Failed controls carry their columns and (capped) rows as arrays, JSON
 // columns as JSON; errored controls carry the DESIGN.md error object.
 func WriteJSON(w io.Writer, r *Report) error {
-	out := jsonReport{File: r.File, Controls: []jsonControl{}, Totals: r.Totals(), ExitCode: r.ExitCode(), DurationMS: r.Duration.Milliseconds()}
+	out := jsonReport{File: r.File, Controls: []jsonControl{}, Totals: r.Totals(), Stats: r.Stats(), ExitCode: r.ExitCode(), DurationMS: r.Duration.Milliseconds()}
 	for _, o := range r.Outcomes {
 		c := o.Control
 		jc := jsonControl{ID: c.ID, Title: c.Title, Severity: c.Severity, Status: o.Status, Expect: c.Expect.String(),

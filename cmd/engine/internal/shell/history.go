@@ -25,9 +25,18 @@ func HistoryPath(getenv func(string) string) (string, error) {
 	return filepath.Join(home, ".local", "state", "engine", "history"), nil
 }
 
+// historyLimit is the number of entries kept (readline's HistoryLimit).
+const historyLimit = 1000
+
 // prepareHistory creates the history file's directory (0700) and the file
 // itself (0600) before readline opens it, so that statements (which may
 // name private organisations) are readable by the user alone.
+//
+// readline, when it opens a file of more than HistoryLimit lines, rewrites
+// it through "<file>.tmp" created with mode 0666 minus the umask (0644, or
+// 0666 under umask 000) and renamed over the file. So the file is trimmed
+// here first, to its last historyLimit entries, through a 0600 temporary
+// file: readline then never rewrites it, and the mode stays 0600.
 func prepareHistory(path string) error {
 	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
 		return err
@@ -39,9 +48,45 @@ func prepareHistory(path string) error {
 	if err := f.Close(); err != nil {
 		return err
 	}
-	// readline rewrites an over-long file through a temporary file created
-	// with the umask's mode; keep ours.
-	return os.Chmod(path, 0o600)
+	if err := os.Chmod(path, 0o600); err != nil {
+		return err
+	}
+	return trimHistory(path, historyLimit)
+}
+
+// trimHistory keeps the last limit non-empty lines of the file, replacing
+// it atomically with a 0600 file when it had more.
+func trimHistory(path string, limit int) error {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return err
+	}
+	// readline counts newline-terminated lines, empty ones included.
+	if strings.Count(string(data), "\n") <= limit {
+		return nil
+	}
+	var lines []string
+	for _, l := range strings.Split(string(data), "\n") {
+		if strings.TrimSpace(l) != "" {
+			lines = append(lines, l)
+		}
+	}
+	if len(lines) > limit {
+		lines = lines[len(lines)-limit:]
+	}
+	tmp, err := os.CreateTemp(filepath.Dir(path), ".history-*")
+	if err != nil {
+		return err
+	}
+	defer os.Remove(tmp.Name()) // gone after the rename; removes it on failure
+	if _, err := tmp.WriteString(strings.Join(lines, "\n") + "\n"); err != nil {
+		tmp.Close()
+		return err
+	}
+	if err := tmp.Close(); err != nil {
+		return err
+	}
+	return os.Rename(tmp.Name(), path)
 }
 
 // historyEntry turns the lines of one input into a single history line

@@ -29,7 +29,7 @@ func (s *Shell) RunInteractive() error {
 		AutoComplete:           comp,
 		DisableAutoSaveHistory: true,
 		HistorySearchFold:      true,
-		HistoryLimit:           1000,
+		HistoryLimit:           historyLimit,
 		Stdout:                 s.opts.Stdout,
 		Stderr:                 s.opts.Stderr,
 	}

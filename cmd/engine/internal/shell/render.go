@@ -10,11 +10,16 @@ import (
 )
 
 // footer is the line after every result:
-// "250 rows (3 HTTP requests, 3 pages, 0.42 s)".
+// "250 rows (3 HTTP requests, 3 pages, 0.42 s)"; pages answered 304 from
+// the response cache add "3 revalidated", pages served by it without a
+// request (--cache-ttl) "3 from cache".
 func footer(r *result.Result, timer bool) string {
 	parts := []string{plural(r.Stats.HTTPRequests, "HTTP request")}
 	if r.Stats.Pages > 0 {
 		parts = append(parts, plural(r.Stats.Pages, "page"))
+	}
+	if r.Stats.Revalidated > 0 {
+		parts = append(parts, fmt.Sprintf("%d revalidated", r.Stats.Revalidated))
 	}
 	if r.Stats.CacheHits > 0 {
 		parts = append(parts, fmt.Sprintf("%d from cache", r.Stats.CacheHits))

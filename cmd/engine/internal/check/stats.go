@@ -1,0 +1,37 @@
+package check
+
+import (
+	"strconv"
+
+	"github.com/enginehq/engine/engine/result"
+)
+
+// Stats sums the HTTP work of the evaluated controls: requests, and pages
+// fetched, revalidated (304 from the response cache; check always
+// revalidates, it never serves an entry without asking) or served from
+// the cache.
+func (r *Report) Stats() result.Stats {
+	s := result.Stats{ElapsedMS: r.Duration.Milliseconds()}
+	for _, o := range r.Outcomes {
+		if o.Status == Error {
+			continue
+		}
+		s.HTTPRequests += o.Stats.HTTPRequests
+		s.Pages += o.Stats.Pages
+		s.Fetched += o.Stats.Fetched
+		s.Revalidated += o.Stats.Revalidated
+		s.CacheHits += o.Stats.CacheHits
+	}
+	return s
+}
+
+// statsProperties are the JUnit suite properties of Stats.
+func statsProperties(s result.Stats) []JUnitProperty {
+	return []JUnitProperty{
+		{Name: "http_requests", Value: strconv.Itoa(s.HTTPRequests)},
+		{Name: "pages", Value: strconv.Itoa(s.Pages)},
+		{Name: "fetched", Value: strconv.Itoa(s.Fetched)},
+		{Name: "revalidated", Value: strconv.Itoa(s.Revalidated)},
+		{Name: "cache_hits", Value: strconv.Itoa(s.CacheHits)},
+	}
+}

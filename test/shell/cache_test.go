@@ -1,0 +1,28 @@
+package shell
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/enginehq/engine/test/fakegithub"
+	"github.com/enginehq/engine/test/testutil"
+)
+
+// TestFooterCountsRevalidations: the same statement twice in one session
+// with the response cache on: the second is revalidated page by page
+// (304s, no rate limit) and its footer says so.
+func TestFooterCountsRevalidations(t *testing.T) {
+	gh := fakegithub.New()
+	defer gh.Close()
+	env := append(shellEnv(t, gh.URL()), "ENGINE_NO_CACHE=", "ENGINE_CACHE_DIR="+t.TempDir())
+	q := "SELECT count(*) AS n FROM github.repos.repos WHERE org = 'acme';\n"
+	r := testutil.Run(t, env, q+q, "shell")
+	if r.Code != 0 {
+		t.Fatalf("exit %d: %s", r.Code, r.Stderr)
+	}
+	footers := strings.Split(strings.TrimSpace(r.Stderr), "\n")
+	if len(footers) != 2 || !strings.HasPrefix(footers[0], "1 row (3 HTTP requests, 3 pages, ") || strings.Contains(footers[0], "revalidated") ||
+		!strings.HasPrefix(footers[1], "1 row (3 HTTP requests, 3 pages, 3 revalidated, ") {
+		t.Fatalf("footers:\n%s", r.Stderr)
+	}
+}

@@ -1,0 +1,69 @@
+package shell
+
+import (
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/creack/pty"
+
+	"github.com/enginehq/engine/test/fakegithub"
+	"github.com/enginehq/engine/test/testutil"
+)
+
+// TestHistoryStaysPrivatePastTheLimit: a history file past readline's
+// 1,000 entries is rewritten when the shell opens it; under umask 000 the
+// file must still be 0600 afterwards (and hold the newest entries).
+func TestHistoryStaysPrivatePastTheLimit(t *testing.T) {
+	gh := fakegithub.New()
+	defer gh.Close()
+	env := shellEnv(t, gh.URL())
+	state := t.TempDir()
+	env = append(env, "XDG_STATE_HOME="+state)
+	hist := filepath.Join(state, "engine", "history")
+	os.MkdirAll(filepath.Dir(hist), 0o700)
+	var b strings.Builder
+	for i := 0; i < 1500; i++ {
+		fmt.Fprintf(&b, "SELECT %d;\n", i)
+	}
+	if err := os.WriteFile(hist, []byte(b.String()), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	// umask 000, as some containers and CI runners have it.
+	cmd := exec.Command("/bin/sh", "-c", `umask 000 && exec "$0" shell`, testutil.EngineBinary(t))
+	cmd.Env = env
+	tty, err := pty.Start(cmd)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := &session{t: t, cmd: cmd, tty: tty, more: make(chan struct{}, 1), done: make(chan struct{})}
+	go s.readLoop()
+	go func() { s.err = cmd.Wait(); close(s.done) }()
+	t.Cleanup(func() { cmd.Process.Kill(); tty.Close() })
+	s.expect(prompt, wait)
+	s.send("SELECT 'new entry' AS x;\r")
+	s.expect("1 row", wait)
+	s.send(ctrlD)
+	if code := s.waitExit(wait); code != 0 {
+		t.Fatalf("exit %d", code)
+	}
+	fi, err := os.Stat(hist)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if fi.Mode().Perm() != 0o600 {
+		t.Fatalf("history file mode %04o after the rewrite, want 0600", fi.Mode().Perm())
+	}
+	data, _ := os.ReadFile(hist)
+	lines := strings.Split(strings.TrimSpace(string(data)), "\n")
+	if len(lines) > 1001 || lines[len(lines)-1] != "SELECT 'new entry' AS x;" || !strings.Contains(string(data), "SELECT 1499;") || strings.Contains(string(data), "SELECT 499;\n") {
+		t.Fatalf("history: %d lines, last %q", len(lines), lines[len(lines)-1])
+	}
+	entries, _ := os.ReadDir(filepath.Dir(hist))
+	if len(entries) != 1 {
+		t.Fatalf("history directory holds %v; want only the history file", entries)
+	}
+}
