@@ -12,6 +12,8 @@ import (
 	"sync/atomic"
 
 	"github.com/buger/jsonparser"
+
+	"github.com/enginehq/engine/providers"
 )
 
 // callStats are the counters of one Do, updated from page goroutines.
@@ -143,15 +145,13 @@ func (p *pager) getPage(ctx context.Context, u string, first bool) (items []json
 		pe.Attempts = r.attempts
 		return nil, nil, false, pe
 	}
-	if flag := p.call.Method.IncompleteFlag; flag != "" {
-		if v, err := jsonparser.GetBoolean(r.body, flag); err == nil && v {
-			pe := c.newError(p.call, r.url.String(), "incomplete",
-				fmt.Sprintf("the provider marked this answer as partial (%q: true; GitHub's search timed out before it found every match): the rows would be incomplete; retry, or narrow the query", flag))
-			pe.Status = r.status
-			pe.Retryable = true
-			pe.Attempts = r.attempts
-			return nil, nil, false, pe
-		}
+	if markedPartial(p.call.Method, r.body) {
+		pe := c.newError(p.call, r.url.String(), "incomplete",
+			fmt.Sprintf("the provider marked this answer as partial (%q: true; GitHub's search timed out before it found every match): the rows would be incomplete; retry, or narrow the query", p.call.Method.IncompleteFlag))
+		pe.Status = r.status
+		pe.Retryable = true
+		pe.Attempts = r.attempts
+		return nil, nil, false, pe
 	}
 	p.stats.pages.Add(1)
 	c.pages.Add(1)
@@ -309,4 +309,14 @@ func samePagePath(cur, next *url.URL) bool {
 		return false
 	}
 	return strings.HasPrefix(ma[2], "repos/") != strings.HasPrefix(mb[2], "repos/")
+}
+
+// markedPartial reports whether a 2xx body carries the method's
+// incomplete flag set to true (GitHub search: "incomplete_results").
+func markedPartial(m *providers.Method, body []byte) bool {
+	if m == nil || m.IncompleteFlag == "" {
+		return false
+	}
+	v, err := jsonparser.GetBoolean(body, m.IncompleteFlag)
+	return err == nil && v
 }

@@ -9,10 +9,12 @@ import (
 	"net/url"
 	"strconv"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
 	"github.com/enginehq/engine/providers"
+	"github.com/enginehq/engine/providers/httpcache"
 )
 
 func TestResetWaitEdges(t *testing.T) {
@@ -152,5 +154,38 @@ func TestIncompleteFlag(t *testing.T) {
 	var pe *providers.ProviderError
 	if !errors.As(err, &pe) || pe.Kind != "incomplete" || !pe.Retryable || pe.Status != 200 {
 		t.Fatalf("incomplete: %v", err)
+	}
+}
+
+// A partial answer is never stored in the response cache: the retry its
+// error advises must ask the provider again, even with a TTL that would
+// serve a stored answer unasked.
+func TestIncompleteNotCached(t *testing.T) {
+	var requests atomic.Int32
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		n := requests.Add(1)
+		w.Header().Set("Etag", fmt.Sprintf(`"v%d"`, n))
+		w.Header().Set("Cache-Control", "private, max-age=60")
+		fmt.Fprintf(w, `{"total_count":1,"incomplete_results":%v,"items":[{"a":1}]}`, n == 1)
+	}))
+	defer srv.Close()
+	cache, err := httpcache.Open(t.TempDir(), time.Hour, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := newTestClient(t, srv, func(o *Options) { o.Cache = cache })
+	m := &providers.Method{OperationID: "search/repos", Path: "/search/repositories", Shape: providers.ShapeWrapped, ItemKey: "items",
+		Params: []providers.Param{{Name: "q", In: providers.InQuery, Required: true}}, IncompleteFlag: "incomplete_results"}
+	call := Call{Method: m, Params: map[string]string{"q": "x"}}
+	if _, _, err := collect(t, c, call); err == nil {
+		t.Fatal("first answer is partial: want an error")
+	}
+	items, st, err := collect(t, c, call)
+	if err != nil || len(items) != 1 || st.CacheHits != 0 || requests.Load() != 2 {
+		t.Fatalf("retry: items %v err %v stats %+v requests %d; want a fresh complete answer", items, err, st, requests.Load())
+	}
+	// The complete answer is stored and, within the TTL, served unasked.
+	if _, st, err := collect(t, c, call); err != nil || st.CacheHits != 1 || requests.Load() != 2 {
+		t.Fatalf("third: %v %+v requests %d", err, st, requests.Load())
 	}
 }
