@@ -177,7 +177,11 @@ func (e *Engine) query(ctx context.Context, text string, qo QueryOptions) (*resu
 		}
 		return explainResult(p), nil
 	}
-	return e.discover(st)
+	res, err := e.discover(ctx, st)
+	if err == nil && ctx.Err() != nil {
+		return nil, ctx.Err()
+	}
+	return res, err
 }
 
 // Plan plans a parsed SELECT or EXPLAIN.
