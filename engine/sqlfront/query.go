@@ -41,6 +41,16 @@ type TableRef struct {
 	// anywhere in the statement).
 	AllColumns bool
 	Columns    map[string]bool
+	// ColumnRefs are the column references that can only mean a column of
+	// this table (see attributeColumns); the planner refuses those that
+	// the chosen method does not return.
+	ColumnRefs []ColumnRef
+}
+
+// ColumnRef is one column reference as written (e.g. "r.stat" or "stat").
+type ColumnRef struct {
+	Name    string // lower-cased column name
+	Written string
 }
 
 // Reads reports whether the query may read the named column of the table.
@@ -90,6 +100,10 @@ type Scope struct {
 	// the qualifiers of t.* entries.
 	star   bool
 	starOf []string
+	// cols are the column references of this SELECT's own expressions
+	// (not those of its subqueries); aliases its select-list aliases.
+	cols    []*sqlparser.ColName
+	aliases map[string]bool
 }
 
 // Conjunct is a predicate `[q.]col = literal`, `[q.]col IN (literals)`,
@@ -114,6 +128,10 @@ type Conjunct struct {
 	expr    sqlparser.Expr
 	// InOn is true for conjuncts of a JOIN ... ON clause.
 	InOn bool
+	// Raw holds the literals of an "=" or "in" conjunct as written (e.g.
+	// 'acme', "acme", TRUE, 1.5e3), parallel to Values, when the text could
+	// be matched; nil otherwise.
+	Raw []string
 }
 
 func (c *Conjunct) String() string {
@@ -257,7 +275,123 @@ func parseQuery(text string, toks []token, isProvider func(string) bool) (*Query
 	}
 	q.Limit = simpleLimit(sel, q)
 	q.markColumns()
+	q.attributeColumns(a.scopes)
+	q.rawLiterals(a.scopes)
 	return q, nil
+}
+
+// attributeColumns records, for each provider table, the column references
+// that can only be its own: qualified with its name or alias (resolved
+// through the enclosing scopes as SQL does), or unqualified in a SELECT
+// whose FROM holds only that table and that has no enclosing FROM a
+// correlated name could come from. Select-list aliases and SQLite's rowid
+// names are not column references.
+func (q *Query) attributeColumns(scopes []*Scope) {
+	for _, s := range scopes {
+		for _, c := range s.cols {
+			if !c.Qualifier.DbQualifier.IsEmpty() {
+				continue
+			}
+			name := colOf(c)
+			switch name {
+			case "rowid", "oid", "_rowid_":
+				continue
+			}
+			written := c.Name.String()
+			var owner *TableRef
+			if ql := qualOf(c); ql != "" {
+				written = c.Qualifier.Name.String() + "." + written
+				owner = resolveQualifier(s, ql)
+			} else {
+				if s.aliases[name] || len(s.Names) != 1 || len(s.Tables) != 1 {
+					continue
+				}
+				outer := false
+				for p := s.Parent; p != nil; p = p.Parent {
+					if len(p.Names) > 0 {
+						outer = true
+					}
+				}
+				if outer {
+					continue
+				}
+				owner = s.Tables[0]
+			}
+			if owner != nil {
+				owner.ColumnRefs = append(owner.ColumnRefs, ColumnRef{Name: name, Written: written})
+			}
+		}
+	}
+}
+
+// resolveQualifier finds the provider table a qualifier names, looking in
+// the scope then its parents; nil when the nearest scope that has the name
+// gives it to something else (a CTE, a derived table) or to several tables.
+func resolveQualifier(s *Scope, ql string) *TableRef {
+	for ; s != nil; s = s.Parent {
+		n := 0
+		for _, name := range s.Names {
+			if name == ql {
+				n++
+			}
+		}
+		if n == 0 {
+			continue
+		}
+		if n > 1 {
+			return nil
+		}
+		for _, t := range s.Tables {
+			if strings.ToLower(t.RefName()) == ql {
+				return t
+			}
+		}
+		return nil
+	}
+	return nil
+}
+
+// rawLiterals fills Conjunct.Raw from the statement's tokens.
+func (q *Query) rawLiterals(scopes []*Scope) {
+	for _, s := range scopes {
+		for _, c := range s.Conjuncts {
+			if c.Op != "=" && c.Op != "in" {
+				continue
+			}
+			spans := q.matchConjunct(c)
+			if len(spans) == 0 {
+				continue
+			}
+			// Every occurrence must be written alike; take the first and
+			// let a differently written twin make Raw unknown.
+			var raw []string
+			for si, sp := range spans {
+				var lits []string
+				for _, t := range q.toks {
+					if t.start < sp[0] || t.end > sp[1] {
+						continue
+					}
+					switch {
+					case t.typ == sqlparser.STRING, t.typ == sqlparser.INTEGRAL, t.typ == sqlparser.FLOAT,
+						strings.EqualFold(t.raw(q.text), "true"), strings.EqualFold(t.raw(q.text), "false"):
+						lits = append(lits, t.raw(q.text))
+					}
+				}
+				if len(lits) != len(c.Values) {
+					raw = nil
+					break
+				}
+				if si == 0 {
+					raw = lits
+				} else if strings.Join(raw, "\x00") != strings.Join(lits, "\x00") {
+					// Differently written occurrences: keep the odd one,
+					// so that a refusal is not missed.
+					raw = lits
+				}
+			}
+			c.Raw = raw
+		}
+	}
 }
 
 // markColumns records, for each table, the columns the query may read.
@@ -320,6 +454,7 @@ func hintFor(s string) string {
 
 type analyser struct {
 	q         *Query
+	scopes    []*Scope // every scope, in the order met
 	byIndex   map[int]*TableRef
 	subScopes map[*sqlparser.Subquery]*Scope
 	subConjs  []*Conjunct
@@ -328,6 +463,7 @@ type analyser struct {
 func (a *analyser) statement(s sqlparser.SelectStatement, scope *Scope) error {
 	switch n := s.(type) {
 	case *sqlparser.Select:
+		a.scopes = append(a.scopes, scope)
 		if n.Into != nil {
 			return &Error{Pos: -1, Msg: "SELECT ... INTO is not allowed"}
 		}
@@ -374,6 +510,12 @@ func (a *analyser) selectStmt(sel *sqlparser.Select, scope *Scope) error {
 		return err
 	}
 	for _, se := range sel.SelectExprs {
+		if ae, ok := se.(*sqlparser.AliasedExpr); ok && !ae.As.IsEmpty() {
+			if scope.aliases == nil {
+				scope.aliases = map[string]bool{}
+			}
+			scope.aliases[strings.ToLower(ae.As.String())] = true
+		}
 		if st, ok := se.(*sqlparser.StarExpr); ok {
 			if st.TableName.IsEmpty() {
 				scope.star = true
@@ -401,6 +543,9 @@ func (a *analyser) selectStmt(sel *sqlparser.Select, scope *Scope) error {
 func (a *analyser) exprs(scope *Scope, nodes ...sqlparser.SQLNode) error {
 	var firstErr error
 	visit := func(node sqlparser.SQLNode) (bool, error) {
+		if c, ok := node.(*sqlparser.ColName); ok {
+			scope.cols = append(scope.cols, c)
+		}
 		if sq, ok := node.(*sqlparser.Subquery); ok {
 			if err := a.subquery(sq, scope); err != nil && firstErr == nil {
 				firstErr = err
@@ -459,6 +604,8 @@ func (a *analyser) tableExpr(te sqlparser.TableExpr, scope *Scope) error {
 		case *sqlparser.Subquery:
 			scope.Names = append(scope.Names, strings.ToLower(n.As.String()))
 			return a.subquery(e, scope)
+		default:
+			scope.Names = append(scope.Names, strings.ToLower(n.As.String()))
 		}
 		return nil
 	case *sqlparser.JoinTableExpr:
@@ -483,7 +630,16 @@ func (a *analyser) tableExpr(te sqlparser.TableExpr, scope *Scope) error {
 		}
 		return nil
 	}
-	// Table functions and other forms: look for subqueries inside.
+	// Table functions and other forms: they name rows too (so an
+	// unqualified column may be theirs); look for subqueries inside.
+	switch n := te.(type) {
+	case *sqlparser.TableFuncExpr:
+		scope.Names = append(scope.Names, strings.ToLower(n.Alias.String()))
+	case *sqlparser.JSONTableExpr:
+		scope.Names = append(scope.Names, strings.ToLower(n.Alias.String()))
+	default:
+		scope.Names = append(scope.Names, "")
+	}
 	return a.exprs(scope, te)
 }
 
