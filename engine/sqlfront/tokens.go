@@ -182,3 +182,29 @@ func code(toks []token) []token {
 	}
 	return out
 }
+
+// Token is one lexical token of a statement, comments included, with its
+// byte span. Callers compare statement structures with it (check's --var
+// substitution: a value must land as exactly one string literal).
+type Token struct {
+	Start, End int
+	// String is set for a quoted string literal ('...' or "...").
+	String bool
+	// Comment is set for a comment.
+	Comment bool
+	// Text is the token as written.
+	Text string
+}
+
+// Tokens splits text into tokens with the same tokenizer Parse uses.
+func Tokens(text string) ([]Token, error) {
+	toks, err := tokenize(text)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]Token, len(toks))
+	for i, t := range toks {
+		out[i] = Token{Start: t.start, End: t.end, String: t.typ == sqlparser.STRING, Comment: t.typ == sqlparser.COMMENT, Text: t.raw(text)}
+	}
+	return out, nil
+}
