@@ -2,6 +2,7 @@ package store
 
 import (
 	"context"
+	"strings"
 	"testing"
 
 	"github.com/enginehq/engine/providers"
@@ -29,6 +30,20 @@ func TestPlainScan(t *testing.T) {
 		}
 		if got != want {
 			t.Errorf("%s: plain scan %v, want %v", q, got, want)
+		}
+	}
+}
+
+func TestUnusableValuesAreDecodeErrors(t *testing.T) {
+	for _, raw := range []string{"1e999", "-1e999", "[" + strings.Repeat("[", 1000) + strings.Repeat("]", 1001)} {
+		_, err := Value([]byte(raw))
+		if _, ok := err.(*DecodeError); !ok {
+			t.Errorf("%.20s: error %v, want a DecodeError", raw, err)
+		}
+	}
+	for _, raw := range []string{"1e308", "12", `"x"`, strings.Repeat("[", 1000) + strings.Repeat("]", 1000), `["` + strings.Repeat("[", 3000) + `"]`} {
+		if _, err := Value([]byte(raw)); err != nil {
+			t.Errorf("%.20s: %v", raw, err)
 		}
 	}
 }

@@ -56,7 +56,8 @@
 // Fault JSON example: {"path":"^/orgs/acme/repos$","page":2,"times":1,
 // "kind":"status","status":502}. Kinds: status, rate_limit,
 // secondary_rate_limit, too_many_requests, reset, slow, malformed,
-// truncated, oversized, link_loop (see the Kind constants).
+// truncated, oversized, link_loop, huge_number, deep_nesting (see the Kind
+// constants).
 //
 // # Dataset
 //

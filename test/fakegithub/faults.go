@@ -42,6 +42,14 @@ const (
 	// KindLinkLoop serves the normal page with Link rel="next" pointing at
 	// the same page.
 	KindLinkLoop FaultKind = "link_loop"
+	// KindHugeNumber serves the normal body with the first item's
+	// stargazers_count (or id) replaced by 1e999: valid JSON, but beyond
+	// a 64-bit float.
+	KindHugeNumber FaultKind = "huge_number"
+	// KindDeepNesting serves the normal body with the first item's topics
+	// (or description) replaced by arrays nested 1,500 deep: valid JSON,
+	// deeper than SQLite's JSON functions read (1,000).
+	KindDeepNesting FaultKind = "deep_nesting"
 )
 
 // DefaultOversize is the body size of KindOversized when Fault.Size is 0.
@@ -102,6 +110,7 @@ func (f *Fault) UnmarshalJSON(b []byte) error {
 var knownKinds = map[FaultKind]bool{
 	KindStatus: true, KindRateLimit: true, KindSecondaryRateLimit: true, KindTooManyRequests: true,
 	KindReset: true, KindSlow: true, KindMalformed: true, KindTruncated: true, KindOversized: true, KindLinkLoop: true,
+	KindHugeNumber: true, KindDeepNesting: true,
 }
 
 type faultRule struct {
@@ -238,6 +247,8 @@ func (s *Server) applyFault(w *recorder, r *http.Request, f *Fault) *http.Reques
 		s.oversized(w, f)
 	case KindLinkLoop:
 		return r.WithContext(withLinkLoop(r.Context()))
+	case KindHugeNumber, KindDeepNesting:
+		s.rewriteFirstItem(w, r, f.Kind)
 	}
 	return nil
 }
