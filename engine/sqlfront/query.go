@@ -13,7 +13,9 @@ import (
 type Query struct {
 	text string // the original statement text
 	toks []token
-	AST  sqlparser.SelectStatement
+	// subTexts caches subqueryTexts.
+	subTexts map[string][2]int
+	AST      sqlparser.SelectStatement
 	// Tables are the provider tables the query reads, in text order.
 	Tables []*TableRef
 	// Root is the outermost scope; every TableRef belongs to one scope.
@@ -102,8 +104,9 @@ type Scope struct {
 	starOf []string
 	// cols are the column references of this SELECT's own expressions
 	// (not those of its subqueries); aliases its select-list aliases.
-	cols    []*sqlparser.ColName
-	aliases map[string]bool
+	cols      []*sqlparser.ColName
+	aliases   map[string]bool
+	nameCount map[string]int // Names counted, made on first use
 }
 
 // Conjunct is a predicate `[q.]col = literal`, `[q.]col IN (literals)`,
@@ -196,37 +199,54 @@ func withPlaceholders(text string, refs []*TableRef, start, end int) string {
 }
 
 // findSubquery locates the text of a subquery: a parenthesised SELECT or
-// WITH whose own parse prints like the node.
+// WITH whose own parse prints like the node. The candidates are found and
+// parsed once per statement (subqueryTexts), so that many subqueries do
+// not cost a parse of every candidate each.
 func (q *Query) findSubquery(node *sqlparser.Subquery) [2]int {
-	want := sqlparser.String(node.Select)
+	if q.subTexts == nil {
+		q.subTexts = q.subqueryTexts()
+	}
+	if span, ok := q.subTexts[sqlparser.String(node.Select)]; ok {
+		return span
+	}
+	return [2]int{-1, -1}
+}
+
+// subqueryTexts maps the printed form of each parenthesised SELECT or WITH
+// in the text to its first span.
+func (q *Query) subqueryTexts() map[string][2]int {
+	out := map[string][2]int{}
 	toks := q.toks
-	for i := 0; i+1 < len(toks); i++ {
-		if toks[i].typ != '(' {
-			continue
-		}
-		w := strings.ToLower(toks[i+1].raw(q.text))
-		if w != "select" && w != "with" {
-			continue
-		}
-		depth := 0
-		for j := i; j < len(toks); j++ {
-			switch toks[j].typ {
-			case '(':
-				depth++
-			case ')':
-				depth--
+	var open []int // indexes of unmatched '('
+	for j, t := range toks {
+		switch t.typ {
+		case '(':
+			open = append(open, j)
+		case ')':
+			if len(open) == 0 {
+				continue
 			}
-			if depth == 0 {
-				span := [2]int{toks[i+1].start, toks[j-1].end}
-				st, err := sqlparser.Parse(withPlaceholders(q.text, q.Tables, span[0], span[1]))
-				if err == nil && sqlparser.String(st) == want {
-					return span
-				}
-				break
+			i := open[len(open)-1]
+			open = open[:len(open)-1]
+			if i+1 >= j {
+				continue
+			}
+			w := strings.ToLower(toks[i+1].raw(q.text))
+			if w != "select" && w != "with" {
+				continue
+			}
+			span := [2]int{toks[i+1].start, toks[j-1].end}
+			st, err := sqlparser.Parse(withPlaceholders(q.text, q.Tables, span[0], span[1]))
+			if err != nil {
+				continue
+			}
+			key := sqlparser.String(st)
+			if prev, ok := out[key]; !ok || span[0] < prev[0] {
+				out[key] = span
 			}
 		}
 	}
-	return [2]int{-1, -1}
+	return out
 }
 
 func placeholder(r *TableRef) string {
@@ -329,12 +349,13 @@ func (q *Query) attributeColumns(scopes []*Scope) {
 // gives it to something else (a CTE, a derived table) or to several tables.
 func resolveQualifier(s *Scope, ql string) *TableRef {
 	for ; s != nil; s = s.Parent {
-		n := 0
-		for _, name := range s.Names {
-			if name == ql {
-				n++
+		if s.nameCount == nil {
+			s.nameCount = make(map[string]int, len(s.Names))
+			for _, name := range s.Names {
+				s.nameCount[name]++
 			}
 		}
+		n := s.nameCount[ql]
 		if n == 0 {
 			continue
 		}
@@ -351,47 +372,90 @@ func resolveQualifier(s *Scope, ql string) *TableRef {
 	return nil
 }
 
-// rawLiterals fills Conjunct.Raw from the statement's tokens.
+// rawLiterals fills Conjunct.Raw from the statement's tokens, in one pass
+// over them: each `[q.]col = lit`, `lit = [q.]col` and `[q.]col IN (lit,
+// ...)` is keyed like the conjunct it parses to. When the same predicate is
+// written twice, differently, the form that is not a single-quoted string
+// is kept, so that a refusal is not missed.
 func (q *Query) rawLiterals(scopes []*Scope) {
-	for _, s := range scopes {
-		for _, c := range s.Conjuncts {
-			if c.Op != "=" && c.Op != "in" {
-				continue
-			}
-			spans := q.matchConjunct(c)
-			if len(spans) == 0 {
-				continue
-			}
-			// Every occurrence must be written alike; take the first and
-			// let a differently written twin make Raw unknown.
-			var raw []string
-			for si, sp := range spans {
-				var lits []string
-				for _, t := range q.toks {
-					if t.start < sp[0] || t.end > sp[1] {
-						continue
-					}
-					switch {
-					case t.typ == sqlparser.STRING, t.typ == sqlparser.INTEGRAL, t.typ == sqlparser.FLOAT,
-						strings.EqualFold(t.raw(q.text), "true"), strings.EqualFold(t.raw(q.text), "false"):
-						lits = append(lits, t.raw(q.text))
-					}
-				}
-				if len(lits) != len(c.Values) {
-					raw = nil
-					break
-				}
-				if si == 0 {
-					raw = lits
-				} else if strings.Join(raw, "\x00") != strings.Join(lits, "\x00") {
-					// Differently written occurrences: keep the odd one,
-					// so that a refusal is not missed.
-					raw = lits
-				}
-			}
-			c.Raw = raw
+	toks, text := q.toks, q.text
+	raws := map[string][]string{}
+	record := func(key string, lits []string) {
+		prev, ok := raws[key]
+		if !ok || (allSingleQuoted(prev) && !allSingleQuoted(lits)) {
+			raws[key] = lits
 		}
 	}
+	colref := func(i int) (string, int, bool) { // key prefix, index after
+		if i >= len(toks) || !toks[i].isWord(text) || (i > 0 && toks[i-1].typ == '.') {
+			return "", 0, false
+		}
+		if i+2 < len(toks) && toks[i+1].typ == '.' && toks[i+2].isWord(text) {
+			return strings.ToLower(identText(text, toks[i])) + "\x00" + strings.ToLower(identText(text, toks[i+2])), i + 3, true
+		}
+		return "\x00" + strings.ToLower(identText(text, toks[i])), i + 1, true
+	}
+	lit := func(i int) (string, bool) { // the value as the conjunct holds it
+		if i >= len(toks) {
+			return "", false
+		}
+		t := toks[i]
+		switch t.typ {
+		case sqlparser.STRING, sqlparser.INTEGRAL, sqlparser.FLOAT:
+			return t.val, true
+		}
+		if r := strings.ToLower(t.raw(text)); r == "true" || r == "false" {
+			return r, true
+		}
+		return "", false
+	}
+	for i := range toks {
+		if k, j, ok := colref(i); ok {
+			if j+1 < len(toks) && toks[j].typ == '=' {
+				if v, ok := lit(j + 1); ok {
+					record(k+"\x00=\x00"+v, []string{toks[j+1].raw(text)})
+				}
+			}
+			if j+1 < len(toks) && strings.EqualFold(toks[j].raw(text), "in") && toks[j+1].typ == '(' {
+				var vals, lits []string
+				for n := j + 2; n < len(toks); n += 2 {
+					v, ok := lit(n)
+					if !ok {
+						break
+					}
+					vals, lits = append(vals, v), append(lits, toks[n].raw(text))
+					if n+1 < len(toks) && toks[n+1].typ == ')' {
+						record(k+"\x00in\x00"+strings.Join(vals, "\x00"), lits)
+						break
+					}
+					if n+1 >= len(toks) || toks[n+1].typ != ',' {
+						break
+					}
+				}
+			}
+		}
+		if v, ok := lit(i); ok && i+1 < len(toks) && toks[i+1].typ == '=' {
+			if k, _, ok := colref(i + 2); ok {
+				record(k+"\x00=\x00"+v, []string{toks[i].raw(text)})
+			}
+		}
+	}
+	for _, s := range scopes {
+		for _, c := range s.Conjuncts {
+			if c.Op == "=" || c.Op == "in" {
+				c.Raw = raws[c.Qualifier+"\x00"+c.Column+"\x00"+c.Op+"\x00"+strings.Join(c.Values, "\x00")]
+			}
+		}
+	}
+}
+
+func allSingleQuoted(lits []string) bool {
+	for _, l := range lits {
+		if !strings.HasPrefix(l, "'") {
+			return false
+		}
+	}
+	return true
 }
 
 // markColumns records, for each table, the columns the query may read.
