@@ -236,7 +236,7 @@ func (q *Query) subqueryTexts() map[string][2]int {
 				continue
 			}
 			span := [2]int{toks[i+1].start, toks[j-1].end}
-			st, err := sqlparser.Parse(withPlaceholders(q.text, q.Tables, span[0], span[1]))
+			st, err := parseSQL(withPlaceholders(q.text, q.Tables, span[0], span[1]))
 			if err != nil {
 				continue
 			}
@@ -262,7 +262,7 @@ func parseQuery(text string, toks []token, isProvider func(string) bool) (*Query
 	// The text vitess parses: the statement with each table name replaced
 	// by one quoted identifier that carries its occurrence index.
 	vtext := withPlaceholders(text, refs, start, end)
-	ast, err := sqlparser.Parse(vtext)
+	ast, err := parseSQL(vtext)
 	if err != nil {
 		msg := err.Error()
 		if i := strings.Index(msg, "syntax error"); i >= 0 {
@@ -928,4 +928,16 @@ func intLiteral(e sqlparser.Expr) (int64, bool) {
 	}
 	n, err := strconv.ParseInt(string(v.Val), 10, 64)
 	return n, err == nil && n >= 0
+}
+
+// parseSQL is sqlparser.Parse with the parser's own panics (it has some,
+// e.g. on SELECT'') turned into an error, so that no statement can crash
+// the process.
+func parseSQL(text string) (st sqlparser.Statement, err error) {
+	defer func() {
+		if p := recover(); p != nil {
+			st, err = nil, fmt.Errorf("the SQL parser failed on this statement (%v); try writing it differently, e.g. with spaces around quoted strings", p)
+		}
+	}()
+	return sqlparser.Parse(text)
 }

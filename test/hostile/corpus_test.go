@@ -105,6 +105,7 @@ func corpus(dir string) []hostile {
 		sql("60,000 NOTs", "SELECT "+strings.Repeat("NOT ", 60000)+"1"),
 		sql("60,000 parentheses", "SELECT "+strings.Repeat("(", 60000)+"1"+strings.Repeat(")", 60000)),
 		sql("unterminated string", tiny+" AND name = 'x"),
+		sql("statement the parser panics on", "SELECT''"),
 		sql("empty", ";"),
 		sql("NUL after statement", "SELECT 1\x00; DROP TABLE "+table),
 		sql("NUL in literal", "SELECT name FROM github.repos.repos WHERE org = 'ti\x00ny'"),
