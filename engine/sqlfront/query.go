@@ -931,8 +931,8 @@ func intLiteral(e sqlparser.Expr) (int64, bool) {
 }
 
 // parseSQL is sqlparser.Parse with the parser's own panics (it has some,
-// e.g. on SELECT”) turned into an error, so that no statement can crash
-// the process.
+// e.g. on an empty string right after SELECT, with no space) turned into
+// an error, so that no statement can crash the process.
 func parseSQL(text string) (st sqlparser.Statement, err error) {
 	defer func() {
 		if p := recover(); p != nil {
