@@ -68,6 +68,12 @@ func TestLimitPushdownFollowsSQLite(t *testing.T) {
 			if n := requestsTo("/orgs/acme/repos"); n != c.requests {
 				t.Fatalf("%d requests, want %d", n, c.requests)
 			}
+			// EXPLAIN tells the same, without a request.
+			fake.ResetRequests()
+			e := run(t, "-o", "csv", "EXPLAIN "+c.sql)
+			if stops := strings.Contains(e.Stdout, "stops after"); e.Code != 0 || stops != (c.requests == 1) || len(fake.Requests()) != 0 {
+				t.Fatalf("EXPLAIN (exit %d, %d requests): %s", e.Code, len(fake.Requests()), e.Stdout)
+			}
 		})
 	}
 }
