@@ -3,6 +3,7 @@ module github.com/enginehq/engine
 go 1.26.8
 
 require (
+	github.com/agnivade/levenshtein v1.2.2
 	github.com/buger/jsonparser v1.6.1
 	github.com/chzyer/readline v1.5.1
 	github.com/creack/pty v1.1.24

@@ -1,8 +1,8 @@
 package engine
 
 import (
+	"context"
 	"fmt"
-	"regexp"
 	"sort"
 	"strings"
 
@@ -20,30 +20,95 @@ func textCols(names ...string) []result.Column {
 	return cols
 }
 
-// likeMatcher compiles a SQL LIKE pattern (case-insensitive).
+// likeMatcher compiles a SQL LIKE pattern (case-insensitive; % is any
+// run of characters, _ is one character, there is no escape character).
+//
+// Matching takes time linear in the pattern and at most quadratic in the
+// (short) name, whatever the pattern: runs of % collapse into one, a
+// pattern with more fixed characters than the name is rejected at once,
+// and the pieces between % are matched greedily, leftmost first, which is
+// exact for LIKE (no backtracking is needed).
 func likeMatcher(st *sqlfront.Statement) func(string) bool {
 	if !st.HasLike {
 		return func(string) bool { return true }
 	}
-	var b strings.Builder
-	b.WriteString("(?is)^")
-	for _, r := range st.Like {
-		switch r {
-		case '%':
-			b.WriteString(".*")
-		case '_':
-			b.WriteString(".")
-		default:
-			b.WriteString(regexp.QuoteMeta(string(r)))
-		}
-	}
-	b.WriteString("$")
-	re := regexp.MustCompile(b.String())
-	return re.MatchString
+	return compileLike(st.Like)
 }
 
-func (e *Engine) discover(st *sqlfront.Statement) (*result.Result, error) {
-	match := likeMatcher(st)
+func compileLike(pattern string) func(string) bool {
+	// Split on %: pieces[0] must match at the start, the last piece at the
+	// end, the others in order anywhere in between.
+	var pieces [][]rune
+	cur := []rune{}
+	fixed := 0
+	for _, r := range strings.ToLower(pattern) {
+		if r == '%' {
+			pieces = append(pieces, cur)
+			cur = []rune{}
+			continue
+		}
+		cur = append(cur, r)
+		fixed++
+	}
+	pieces = append(pieces, cur)
+	if len(pieces) > 2 { // drop the empty pieces of %% runs
+		kept := [][]rune{pieces[0]}
+		for _, p := range pieces[1 : len(pieces)-1] {
+			if len(p) > 0 {
+				kept = append(kept, p)
+			}
+		}
+		pieces = append(kept, pieces[len(pieces)-1])
+	}
+	return func(name string) bool {
+		s := []rune(strings.ToLower(name))
+		if fixed > len(s) {
+			return false
+		}
+		if len(pieces) == 1 {
+			return len(s) == len(pieces[0]) && pieceAt(s, 0, pieces[0])
+		}
+		first, last := pieces[0], pieces[len(pieces)-1]
+		if !pieceAt(s, 0, first) {
+			return false
+		}
+		pos, end := len(first), len(s)-len(last)
+		if end < pos || !pieceAt(s, end, last) {
+			return false
+		}
+		for _, p := range pieces[1 : len(pieces)-1] {
+			found := false
+			for ; pos+len(p) <= end; pos++ {
+				if pieceAt(s, pos, p) {
+					found = true
+					break
+				}
+			}
+			if !found {
+				return false
+			}
+			pos += len(p)
+		}
+		return true
+	}
+}
+
+// pieceAt reports whether p (with _ as any one character) matches s at i.
+func pieceAt(s []rune, i int, p []rune) bool {
+	if i+len(p) > len(s) {
+		return false
+	}
+	for j, r := range p {
+		if r != '_' && s[i+j] != r {
+			return false
+		}
+	}
+	return true
+}
+
+func (e *Engine) discover(ctx context.Context, st *sqlfront.Statement) (*result.Result, error) {
+	like := likeMatcher(st)
+	match := func(s string) bool { return ctx.Err() == nil && like(s) }
 	res := &result.Result{}
 	target := func(n int) (*providers.Provider, error) {
 		if len(st.Target) < n {

@@ -12,6 +12,7 @@ import (
 	"github.com/enginehq/engine/engine/plan"
 	"github.com/enginehq/engine/engine/result"
 	"github.com/enginehq/engine/engine/sqlfront"
+	"github.com/enginehq/engine/engine/store"
 	"github.com/enginehq/engine/providers"
 	"github.com/enginehq/engine/providers/client"
 	"github.com/enginehq/engine/registry"
@@ -185,15 +186,25 @@ func (e *Engine) query(ctx context.Context, text string, qo QueryOptions) (*resu
 		if err != nil {
 			return nil, err
 		}
+		if err := checkLimits(ctx, p); err != nil {
+			return nil, err
+		}
 		return exec.Run(ctx, p, e.Client, exec.Options{Concurrency: e.opts.Concurrency, Progress: qo.Progress})
 	case sqlfront.KindExplain:
 		p, err := e.Plan(st)
 		if err != nil {
 			return nil, err
 		}
+		if err := checkLimits(ctx, p); err != nil {
+			return nil, err
+		}
 		return explainResult(p), nil
 	}
-	return e.discover(st)
+	res, err := e.discover(ctx, st)
+	if err == nil && ctx.Err() != nil {
+		return nil, ctx.Err()
+	}
+	return res, err
 }
 
 // Plan plans a parsed SELECT or EXPLAIN.
@@ -208,4 +219,25 @@ func (e *Engine) Parse(text string) (*sqlfront.Statement, error) {
 		return nil, Classify(err)
 	}
 	return st, nil
+}
+
+// checkLimits keeps a LIMIT pushdown (stop paginating after n rows) only
+// when SQLite will run the statement as a plain scan of the table: the
+// front end's syntactic test cannot know every aggregate or window
+// function SQLite has (json_group_array, string_agg, ...), SQLite's own
+// compiled program can. It runs before the first request.
+func checkLimits(ctx context.Context, p *plan.Plan) error {
+	for _, s := range p.Scans {
+		if s.Limit <= 0 {
+			continue
+		}
+		ok, err := store.PlainScan(ctx, s.Table, s.Columns(), p.SQL)
+		if err != nil {
+			return err
+		}
+		if !ok {
+			s.Limit = 0
+		}
+	}
+	return nil
 }

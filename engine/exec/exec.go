@@ -3,7 +3,9 @@ package exec
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
+	"net/url"
 	"sort"
 	"strings"
 	"sync"
@@ -13,6 +15,7 @@ import (
 	"github.com/enginehq/engine/engine/plan"
 	"github.com/enginehq/engine/engine/result"
 	"github.com/enginehq/engine/engine/store"
+	"github.com/enginehq/engine/providers"
 	"github.com/enginehq/engine/providers/client"
 )
 
@@ -126,7 +129,7 @@ func runScan(ctx context.Context, st *store.Store, s *plan.Scan, calls []map[str
 				err = tbl.InsertJSON(ctx, raw, fixed)
 			}
 			if err != nil {
-				return fmt.Errorf("%s: %w", s.Ref.Name(), err)
+				return loadError(s, params, err)
 			}
 		}
 		return nil
@@ -246,4 +249,20 @@ func callKey(c map[string]string) string {
 		b.WriteByte(0)
 	}
 	return b.String()
+}
+
+// loadError names the table of a failed insert; a response value SQLite
+// cannot hold (store.DecodeError) is the provider's fault and becomes a
+// decode ProviderError that names the request.
+func loadError(s *plan.Scan, params map[string]string, err error) error {
+	var de *store.DecodeError
+	if !errors.As(err, &de) {
+		return fmt.Errorf("%s: %w", s.Ref.Name(), err)
+	}
+	path := s.Method.Path
+	for k, v := range params {
+		path = strings.ReplaceAll(path, "{"+k+"}", url.PathEscape(v))
+	}
+	return &providers.ProviderError{Provider: s.Resource.Provider, Operation: s.Method.OperationID, URL: path, Status: 200, Kind: "decode",
+		Message: fmt.Sprintf("the response for %s cannot be loaded: %s", s.Ref.Name(), de.Error())}
 }

@@ -80,6 +80,9 @@ func Build(q *sqlfront.Query, cat Catalog, opts Options) (*Plan, error) {
 	total := 0
 	for _, n := range order {
 		s := n.scan
+		if err := checkColumns(s); err != nil {
+			return nil, err
+		}
 		names[s.Ref.Index] = s.Table
 		consumed = append(consumed, s.Consumed...)
 		if !s.Dependent() {
@@ -363,6 +366,11 @@ func (n *node) plan() error {
 			for _, v := range vals {
 				if p.In == providers.InPath && v == "" {
 					return errorf(ref.Name(), "%s: %s cannot be empty", ref.Name(), p.Name)
+				}
+			}
+			for _, x := range cs {
+				if err := checkLiteral(s, p, x, c.m.Column(p.Name) != nil); err != nil {
+					return err
 				}
 			}
 			s.Bindings = append(s.Bindings, Binding{Param: p, Values: vals, Conjunct: cs[0]})

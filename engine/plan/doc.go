@@ -12,5 +12,17 @@
 // the shortest path. A four-part name (github.repos.repos.list_tags)
 // forces a method.
 //
+// Before anything is sent, Build refuses what cannot be right: a column
+// reference that can only mean a table (sqlfront.TableRef.ColumnRefs) but
+// that its chosen method does not return (the error names the nearest
+// columns by edit distance), an unbound parameter read as a column, and a
+// parameter bound from a literal that SQLite reads differently from the
+// API (double-quoted strings, TRUE/FALSE for non-boolean parameters,
+// floats, integers not written as SQLite prints them).
+//
+// Scan.Limit is the syntactic LIMIT pushdown; the engine confirms it with
+// SQLite (store.PlainScan) before the first request, since only SQLite
+// knows which of its functions aggregate.
+//
 // plan must not perform I/O: no HTTP, no SQLite.
 package plan

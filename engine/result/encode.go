@@ -74,6 +74,34 @@ func WriteJSON(w io.Writer, r *Result) error {
 	return err
 }
 
+// UniqueNames returns the column names made unique for use as JSON keys:
+// a repeated name gets _2, _3, ... (skipping names the result already
+// has), so that `SELECT name, name` gives {"name": .., "name_2": ..}
+// instead of an object with a duplicate key.
+func UniqueNames(cols []Column) []string {
+	out := make([]string, len(cols))
+	taken := make(map[string]bool, len(cols))
+	for _, c := range cols {
+		taken[c.Name] = true
+	}
+	seen := make(map[string]bool, len(cols))
+	for i, c := range cols {
+		name := c.Name
+		if seen[name] {
+			for n := 2; ; n++ {
+				cand := c.Name + "_" + strconv.Itoa(n)
+				if !taken[cand] {
+					name = cand
+					break
+				}
+			}
+		}
+		seen[name], taken[name] = true, true
+		out[i] = name
+	}
+	return out
+}
+
 // CompactJSON renders rows as a compact JSON array of objects with keys
 // in column order (the shape agents are usually given, for comparisons).
 func CompactJSON(cols []Column, rows [][]any) ([]byte, error) {
@@ -89,6 +117,10 @@ func appendObjects(b *bytes.Buffer, cols []Column, rows [][]any, pretty bool, fl
 	if pretty {
 		rowSep, fieldSep, kvSep = ",\n  ", ", ", ": "
 	}
+	keys := make([][]byte, len(cols))
+	for j, name := range UniqueNames(cols) {
+		keys[j], _ = json.Marshal(name)
+	}
 	b.WriteString("[")
 	for i, row := range rows {
 		switch {
@@ -102,8 +134,7 @@ func appendObjects(b *bytes.Buffer, cols []Column, rows [][]any, pretty bool, fl
 			if j > 0 {
 				b.WriteString(fieldSep)
 			}
-			k, _ := json.Marshal(c.Name)
-			b.Write(k)
+			b.Write(keys[j])
 			b.WriteString(kvSep)
 			v, err := json.Marshal(JSONValue(c, row[j]))
 			if err != nil {

@@ -18,6 +18,13 @@
 // first part is a known provider and the text handed to vitess carries one
 // quoted identifier per occurrence instead.
 //
+// Column references that can only mean one provider table (qualified with
+// its name or alias, or unqualified in a SELECT whose only FROM item it is,
+// with no enclosing FROM; select aliases and rowid excepted) are listed in
+// TableRef.ColumnRefs for the planner to check. Tokens exposes the
+// tokenizer, so that callers can compare statement structures (check's
+// --var substitution).
+//
 // sqlfront knows nothing of providers beyond their names, nothing of HTTP,
 // SQLite or MCP.
 package sqlfront

@@ -13,7 +13,9 @@ import (
 type Query struct {
 	text string // the original statement text
 	toks []token
-	AST  sqlparser.SelectStatement
+	// subTexts caches subqueryTexts.
+	subTexts map[string][2]int
+	AST      sqlparser.SelectStatement
 	// Tables are the provider tables the query reads, in text order.
 	Tables []*TableRef
 	// Root is the outermost scope; every TableRef belongs to one scope.
@@ -41,6 +43,16 @@ type TableRef struct {
 	// anywhere in the statement).
 	AllColumns bool
 	Columns    map[string]bool
+	// ColumnRefs are the column references that can only mean a column of
+	// this table (see attributeColumns); the planner refuses those that
+	// the chosen method does not return.
+	ColumnRefs []ColumnRef
+}
+
+// ColumnRef is one column reference as written (e.g. "r.stat" or "stat").
+type ColumnRef struct {
+	Name    string // lower-cased column name
+	Written string
 }
 
 // Reads reports whether the query may read the named column of the table.
@@ -90,6 +102,11 @@ type Scope struct {
 	// the qualifiers of t.* entries.
 	star   bool
 	starOf []string
+	// cols are the column references of this SELECT's own expressions
+	// (not those of its subqueries); aliases its select-list aliases.
+	cols      []*sqlparser.ColName
+	aliases   map[string]bool
+	nameCount map[string]int // Names counted, made on first use
 }
 
 // Conjunct is a predicate `[q.]col = literal`, `[q.]col IN (literals)`,
@@ -114,6 +131,10 @@ type Conjunct struct {
 	expr    sqlparser.Expr
 	// InOn is true for conjuncts of a JOIN ... ON clause.
 	InOn bool
+	// Raw holds the literals of an "=" or "in" conjunct as written (e.g.
+	// 'acme', "acme", TRUE, 1.5e3), parallel to Values, when the text could
+	// be matched; nil otherwise.
+	Raw []string
 }
 
 func (c *Conjunct) String() string {
@@ -178,37 +199,54 @@ func withPlaceholders(text string, refs []*TableRef, start, end int) string {
 }
 
 // findSubquery locates the text of a subquery: a parenthesised SELECT or
-// WITH whose own parse prints like the node.
+// WITH whose own parse prints like the node. The candidates are found and
+// parsed once per statement (subqueryTexts), so that many subqueries do
+// not cost a parse of every candidate each.
 func (q *Query) findSubquery(node *sqlparser.Subquery) [2]int {
-	want := sqlparser.String(node.Select)
+	if q.subTexts == nil {
+		q.subTexts = q.subqueryTexts()
+	}
+	if span, ok := q.subTexts[sqlparser.String(node.Select)]; ok {
+		return span
+	}
+	return [2]int{-1, -1}
+}
+
+// subqueryTexts maps the printed form of each parenthesised SELECT or WITH
+// in the text to its first span.
+func (q *Query) subqueryTexts() map[string][2]int {
+	out := map[string][2]int{}
 	toks := q.toks
-	for i := 0; i+1 < len(toks); i++ {
-		if toks[i].typ != '(' {
-			continue
-		}
-		w := strings.ToLower(toks[i+1].raw(q.text))
-		if w != "select" && w != "with" {
-			continue
-		}
-		depth := 0
-		for j := i; j < len(toks); j++ {
-			switch toks[j].typ {
-			case '(':
-				depth++
-			case ')':
-				depth--
+	var open []int // indexes of unmatched '('
+	for j, t := range toks {
+		switch t.typ {
+		case '(':
+			open = append(open, j)
+		case ')':
+			if len(open) == 0 {
+				continue
 			}
-			if depth == 0 {
-				span := [2]int{toks[i+1].start, toks[j-1].end}
-				st, err := sqlparser.Parse(withPlaceholders(q.text, q.Tables, span[0], span[1]))
-				if err == nil && sqlparser.String(st) == want {
-					return span
-				}
-				break
+			i := open[len(open)-1]
+			open = open[:len(open)-1]
+			if i+1 >= j {
+				continue
+			}
+			w := strings.ToLower(toks[i+1].raw(q.text))
+			if w != "select" && w != "with" {
+				continue
+			}
+			span := [2]int{toks[i+1].start, toks[j-1].end}
+			st, err := parseSQL(withPlaceholders(q.text, q.Tables, span[0], span[1]))
+			if err != nil {
+				continue
+			}
+			key := sqlparser.String(st)
+			if prev, ok := out[key]; !ok || span[0] < prev[0] {
+				out[key] = span
 			}
 		}
 	}
-	return [2]int{-1, -1}
+	return out
 }
 
 func placeholder(r *TableRef) string {
@@ -224,7 +262,7 @@ func parseQuery(text string, toks []token, isProvider func(string) bool) (*Query
 	// The text vitess parses: the statement with each table name replaced
 	// by one quoted identifier that carries its occurrence index.
 	vtext := withPlaceholders(text, refs, start, end)
-	ast, err := sqlparser.Parse(vtext)
+	ast, err := parseSQL(vtext)
 	if err != nil {
 		msg := err.Error()
 		if i := strings.Index(msg, "syntax error"); i >= 0 {
@@ -257,7 +295,167 @@ func parseQuery(text string, toks []token, isProvider func(string) bool) (*Query
 	}
 	q.Limit = simpleLimit(sel, q)
 	q.markColumns()
+	q.attributeColumns(a.scopes)
+	q.rawLiterals(a.scopes)
 	return q, nil
+}
+
+// attributeColumns records, for each provider table, the column references
+// that can only be its own: qualified with its name or alias (resolved
+// through the enclosing scopes as SQL does), or unqualified in a SELECT
+// whose FROM holds only that table and that has no enclosing FROM a
+// correlated name could come from. Select-list aliases and SQLite's rowid
+// names are not column references.
+func (q *Query) attributeColumns(scopes []*Scope) {
+	for _, s := range scopes {
+		for _, c := range s.cols {
+			if !c.Qualifier.DbQualifier.IsEmpty() {
+				continue
+			}
+			name := colOf(c)
+			switch name {
+			case "rowid", "oid", "_rowid_":
+				continue
+			}
+			written := c.Name.String()
+			var owner *TableRef
+			if ql := qualOf(c); ql != "" {
+				written = c.Qualifier.Name.String() + "." + written
+				owner = resolveQualifier(s, ql)
+			} else {
+				if s.aliases[name] || len(s.Names) != 1 || len(s.Tables) != 1 {
+					continue
+				}
+				outer := false
+				for p := s.Parent; p != nil; p = p.Parent {
+					if len(p.Names) > 0 {
+						outer = true
+					}
+				}
+				if outer {
+					continue
+				}
+				owner = s.Tables[0]
+			}
+			if owner != nil {
+				owner.ColumnRefs = append(owner.ColumnRefs, ColumnRef{Name: name, Written: written})
+			}
+		}
+	}
+}
+
+// resolveQualifier finds the provider table a qualifier names, looking in
+// the scope then its parents; nil when the nearest scope that has the name
+// gives it to something else (a CTE, a derived table) or to several tables.
+func resolveQualifier(s *Scope, ql string) *TableRef {
+	for ; s != nil; s = s.Parent {
+		if s.nameCount == nil {
+			s.nameCount = make(map[string]int, len(s.Names))
+			for _, name := range s.Names {
+				s.nameCount[name]++
+			}
+		}
+		n := s.nameCount[ql]
+		if n == 0 {
+			continue
+		}
+		if n > 1 {
+			return nil
+		}
+		for _, t := range s.Tables {
+			if strings.ToLower(t.RefName()) == ql {
+				return t
+			}
+		}
+		return nil
+	}
+	return nil
+}
+
+// rawLiterals fills Conjunct.Raw from the statement's tokens, in one pass
+// over them: each `[q.]col = lit`, `lit = [q.]col` and `[q.]col IN (lit,
+// ...)` is keyed like the conjunct it parses to. When the same predicate is
+// written twice, differently, the form that is not a single-quoted string
+// is kept, so that a refusal is not missed.
+func (q *Query) rawLiterals(scopes []*Scope) {
+	toks, text := q.toks, q.text
+	raws := map[string][]string{}
+	record := func(key string, lits []string) {
+		prev, ok := raws[key]
+		if !ok || (allSingleQuoted(prev) && !allSingleQuoted(lits)) {
+			raws[key] = lits
+		}
+	}
+	colref := func(i int) (string, int, bool) { // key prefix, index after
+		if i >= len(toks) || !toks[i].isWord(text) || (i > 0 && toks[i-1].typ == '.') {
+			return "", 0, false
+		}
+		if i+2 < len(toks) && toks[i+1].typ == '.' && toks[i+2].isWord(text) {
+			return strings.ToLower(identText(text, toks[i])) + "\x00" + strings.ToLower(identText(text, toks[i+2])), i + 3, true
+		}
+		return "\x00" + strings.ToLower(identText(text, toks[i])), i + 1, true
+	}
+	lit := func(i int) (string, bool) { // the value as the conjunct holds it
+		if i >= len(toks) {
+			return "", false
+		}
+		t := toks[i]
+		switch t.typ {
+		case sqlparser.STRING, sqlparser.INTEGRAL, sqlparser.FLOAT:
+			return t.val, true
+		}
+		if r := strings.ToLower(t.raw(text)); r == "true" || r == "false" {
+			return r, true
+		}
+		return "", false
+	}
+	for i := range toks {
+		if k, j, ok := colref(i); ok {
+			if j+1 < len(toks) && toks[j].typ == '=' {
+				if v, ok := lit(j + 1); ok {
+					record(k+"\x00=\x00"+v, []string{toks[j+1].raw(text)})
+				}
+			}
+			if j+1 < len(toks) && strings.EqualFold(toks[j].raw(text), "in") && toks[j+1].typ == '(' {
+				var vals, lits []string
+				for n := j + 2; n < len(toks); n += 2 {
+					v, ok := lit(n)
+					if !ok {
+						break
+					}
+					vals, lits = append(vals, v), append(lits, toks[n].raw(text))
+					if n+1 < len(toks) && toks[n+1].typ == ')' {
+						record(k+"\x00in\x00"+strings.Join(vals, "\x00"), lits)
+						break
+					}
+					if n+1 >= len(toks) || toks[n+1].typ != ',' {
+						break
+					}
+				}
+			}
+		}
+		if v, ok := lit(i); ok && i+1 < len(toks) && toks[i+1].typ == '=' {
+			if k, _, ok := colref(i + 2); ok {
+				record(k+"\x00=\x00"+v, []string{toks[i].raw(text)})
+			}
+		}
+	}
+	for _, s := range scopes {
+		for _, c := range s.Conjuncts {
+			if c.Op == "=" || c.Op == "in" {
+				c.Raw = raws[c.Qualifier+"\x00"+c.Column+"\x00"+c.Op+"\x00"+strings.Join(c.Values, "\x00")]
+			}
+		}
+	}
+}
+
+func allSingleQuoted(lits []string) bool {
+	for _, l := range lits {
+		if !strings.HasPrefix(l, "'") {
+			return false
+		}
+	}
+	return true
 }
 
 // markColumns records, for each table, the columns the query may read.
@@ -320,6 +518,7 @@ func hintFor(s string) string {
 
 type analyser struct {
 	q         *Query
+	scopes    []*Scope // every scope, in the order met
 	byIndex   map[int]*TableRef
 	subScopes map[*sqlparser.Subquery]*Scope
 	subConjs  []*Conjunct
@@ -328,6 +527,7 @@ type analyser struct {
 func (a *analyser) statement(s sqlparser.SelectStatement, scope *Scope) error {
 	switch n := s.(type) {
 	case *sqlparser.Select:
+		a.scopes = append(a.scopes, scope)
 		if n.Into != nil {
 			return &Error{Pos: -1, Msg: "SELECT ... INTO is not allowed"}
 		}
@@ -374,6 +574,12 @@ func (a *analyser) selectStmt(sel *sqlparser.Select, scope *Scope) error {
 		return err
 	}
 	for _, se := range sel.SelectExprs {
+		if ae, ok := se.(*sqlparser.AliasedExpr); ok && !ae.As.IsEmpty() {
+			if scope.aliases == nil {
+				scope.aliases = map[string]bool{}
+			}
+			scope.aliases[strings.ToLower(ae.As.String())] = true
+		}
 		if st, ok := se.(*sqlparser.StarExpr); ok {
 			if st.TableName.IsEmpty() {
 				scope.star = true
@@ -401,6 +607,9 @@ func (a *analyser) selectStmt(sel *sqlparser.Select, scope *Scope) error {
 func (a *analyser) exprs(scope *Scope, nodes ...sqlparser.SQLNode) error {
 	var firstErr error
 	visit := func(node sqlparser.SQLNode) (bool, error) {
+		if c, ok := node.(*sqlparser.ColName); ok {
+			scope.cols = append(scope.cols, c)
+		}
 		if sq, ok := node.(*sqlparser.Subquery); ok {
 			if err := a.subquery(sq, scope); err != nil && firstErr == nil {
 				firstErr = err
@@ -459,6 +668,8 @@ func (a *analyser) tableExpr(te sqlparser.TableExpr, scope *Scope) error {
 		case *sqlparser.Subquery:
 			scope.Names = append(scope.Names, strings.ToLower(n.As.String()))
 			return a.subquery(e, scope)
+		default:
+			scope.Names = append(scope.Names, strings.ToLower(n.As.String()))
 		}
 		return nil
 	case *sqlparser.JoinTableExpr:
@@ -483,7 +694,16 @@ func (a *analyser) tableExpr(te sqlparser.TableExpr, scope *Scope) error {
 		}
 		return nil
 	}
-	// Table functions and other forms: look for subqueries inside.
+	// Table functions and other forms: they name rows too (so an
+	// unqualified column may be theirs); look for subqueries inside.
+	switch n := te.(type) {
+	case *sqlparser.TableFuncExpr:
+		scope.Names = append(scope.Names, strings.ToLower(n.Alias.String()))
+	case *sqlparser.JSONTableExpr:
+		scope.Names = append(scope.Names, strings.ToLower(n.Alias.String()))
+	default:
+		scope.Names = append(scope.Names, "")
+	}
 	return a.exprs(scope, te)
 }
 
@@ -708,4 +928,16 @@ func intLiteral(e sqlparser.Expr) (int64, bool) {
 	}
 	n, err := strconv.ParseInt(string(v.Val), 10, 64)
 	return n, err == nil && n >= 0
+}
+
+// parseSQL is sqlparser.Parse with the parser's own panics (it has some,
+// e.g. on an empty string right after SELECT, with no space) turned into
+// an error, so that no statement can crash the process.
+func parseSQL(text string) (st sqlparser.Statement, err error) {
+	defer func() {
+		if p := recover(); p != nil {
+			st, err = nil, fmt.Errorf("the SQL parser failed on this statement (%v); try writing it differently, e.g. with spaces around quoted strings", p)
+		}
+	}()
+	return sqlparser.Parse(text)
 }

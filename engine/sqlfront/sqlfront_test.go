@@ -223,3 +223,58 @@ func TestTokenSpans(t *testing.T) {
 		}
 	}
 }
+
+func TestColumnRefsOnlyWhatIsUnambiguous(t *testing.T) {
+	cases := map[string]string{
+		"SELECT stat, r.x, name AS n FROM github.repos.repos r WHERE org = 'a' ORDER BY n":                                "stat,r.x,name,org",
+		"SELECT t.value, value FROM github.repos.repos r, json_each(r.topics) t WHERE r.org = 'a'":                        "r.topics,r.org",
+		"WITH x AS (SELECT nm FROM github.repos.repos WHERE org = 'a') SELECT nm FROM x":                                  "",
+		"SELECT name FROM github.repos.repos r WHERE EXISTS (SELECT 1 FROM github.orgs.members m WHERE r.nm = 1)":         "name,r.nm",
+		"SELECT rowid, oid FROM github.repos.repos WHERE org = 'a'":                                                       "org",
+		"SELECT name FROM github.repos.repos WHERE org = 'a' UNION SELECT login FROM github.orgs.members WHERE org = 'a'": "name,org|login,org",
+	}
+	for q, want := range cases {
+		st, err := Parse(q, isGH)
+		if err != nil {
+			t.Fatalf("%s: %v", q, err)
+		}
+		var per []string
+		for _, tb := range st.Query.Tables {
+			var refs []string
+			for _, r := range tb.ColumnRefs {
+				refs = append(refs, r.Written)
+			}
+			per = append(per, strings.Join(refs, ","))
+		}
+		if got := strings.Trim(strings.Join(per, "|"), "|"); got != want {
+			t.Errorf("%s:\n got %q\nwant %q", q, got, want)
+		}
+	}
+}
+
+func TestRawLiterals(t *testing.T) {
+	st, err := Parse(`SELECT 1 FROM github.repos.repos WHERE org = "acme" AND x IN ('a', 1.5e3, TRUE, 007)`, isGH)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, c := range st.Query.Root.Conjuncts {
+		got = append(got, strings.Join(c.Raw, " "))
+	}
+	if want := `"acme"|'a' 1.5e3 TRUE 007`; strings.Join(got, "|") != want {
+		t.Fatalf("raw %q, want %q", strings.Join(got, "|"), want)
+	}
+}
+
+func TestUnterminatedTokensNamed(t *testing.T) {
+	for q, want := range map[string]string{
+		"SELECT 'abc":   "unterminated string",
+		`SELECT "abc`:   "unterminated quoted name",
+		"SELECT 1 /* x": "unterminated comment",
+	} {
+		_, err := Parse(q, isGH)
+		if err == nil || !strings.Contains(err.Error(), want) || strings.Contains(err.Error(), "/*!") {
+			t.Errorf("%s: %v, want %q", q, err, want)
+		}
+	}
+}

@@ -62,6 +62,17 @@ func tokenize(text string) ([]token, error) {
 		for e > s && isSpace(text[e-1]) {
 			e--
 		}
+		if typ == sqlparser.LEX_ERROR {
+			// Report the error where the unreadable token starts (an
+			// unterminated string or quoted name runs to the end).
+			if s < prevEnd {
+				s = prevEnd
+			}
+			for s < len(text) && isSpace(text[s]) {
+				s++
+			}
+			return nil, &Error{Pos: s, Msg: lexErrorMsg(text[s:])}
+		}
 		if !plausible(text, typ, string(val), s, e, prevEnd) {
 			// The tokenizer reports stale positions for tokens it read
 			// ahead (NOT NULL, FOR UPDATE): those are plain words, so
@@ -70,7 +81,9 @@ func tokenize(text string) ([]token, error) {
 			for s < len(text) && isSpace(text[s]) {
 				s++
 			}
-			if len(val) == 0 || !strings.HasPrefix(strings.ToLower(text[s:]), strings.ToLower(string(val))) {
+			// Compare only len(val) bytes: lower-casing the whole rest of
+			// the text for each such token made long statements quadratic.
+			if len(val) == 0 || len(text)-s < len(val) || !strings.EqualFold(text[s:s+len(val)], string(val)) {
 				// Only MySQL's executable comments (/*! ... */) are
 				// scanned out of order otherwise; SQLite ignores them.
 				return nil, &Error{Pos: prevEnd, Msg: "'/*!' version comments are not supported"}
@@ -78,11 +91,26 @@ func tokenize(text string) ([]token, error) {
 			e = s + len(val)
 		}
 		prevEnd = e
-		if typ == sqlparser.LEX_ERROR {
-			return nil, &Error{Pos: s, Msg: "cannot read the statement near " + quoteExcerpt(text[s:]) + ": check quotes and special characters"}
-		}
 		out = append(out, token{typ: typ, val: string(val), start: s, end: e})
 	}
+}
+
+// lexErrorMsg explains a token the tokenizer cannot read, starting at rest.
+func lexErrorMsg(rest string) string {
+	if rest != "" {
+		switch rest[0] {
+		case '\'':
+			return "unterminated string starting at " + quoteExcerpt(rest) + ": close it with ' (write a quote inside a string as '')"
+		case '"':
+			return "unterminated quoted name starting at " + quoteExcerpt(rest) + ": close it with \""
+		case '`':
+			return "unterminated quoted name starting at " + quoteExcerpt(rest) + ": close it with `"
+		}
+		if strings.HasPrefix(rest, "/*") {
+			return "unterminated comment starting at " + quoteExcerpt(rest) + ": close it with */"
+		}
+	}
+	return "cannot read the statement near " + quoteExcerpt(rest) + ": check quotes and special characters"
 }
 
 // plausible checks a token's reported span against its value.
@@ -153,4 +181,30 @@ func code(toks []token) []token {
 		}
 	}
 	return out
+}
+
+// Token is one lexical token of a statement, comments included, with its
+// byte span. Callers compare statement structures with it (check's --var
+// substitution: a value must land as exactly one string literal).
+type Token struct {
+	Start, End int
+	// String is set for a quoted string literal ('...' or "...").
+	String bool
+	// Comment is set for a comment.
+	Comment bool
+	// Text is the token as written.
+	Text string
+}
+
+// Tokens splits text into tokens with the same tokenizer Parse uses.
+func Tokens(text string) ([]Token, error) {
+	toks, err := tokenize(text)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]Token, len(toks))
+	for i, t := range toks {
+		out[i] = Token{Start: t.start, End: t.end, String: t.typ == sqlparser.STRING, Comment: t.typ == sqlparser.COMMENT, Text: t.raw(text)}
+	}
+	return out, nil
 }

@@ -9,5 +9,13 @@
 // as 0/1 integers (so WHERE NOT private works). Rows go in through a
 // prepared statement inside one transaction per table.
 //
+// A value SQLite cannot hold faithfully (a number beyond a 64-bit float,
+// JSON nested deeper than MaxJSONDepth) is a DecodeError: the response is
+// at fault, and the executor reports it as a provider decode error.
+//
+// PlainScan compiles a statement with EXPLAIN against an empty in-memory
+// copy of a table and tells whether its program is a plain scan (an
+// allowlist of opcodes), which is when a LIMIT may stop the fetch early.
+//
 // store must not know about HTTP, providers' HTTP clients or MCP.
 package store

@@ -191,7 +191,10 @@ func (t *Table) InsertJSON(ctx context.Context, raw []byte, fixed map[string]any
 		}
 		x, err := scalar(v, typ)
 		if err != nil {
-			convErr = fmt.Errorf("property %s: %w", key, err)
+			if de, ok := err.(*DecodeError); ok {
+				de.Property = string(key)
+			}
+			convErr = err
 			return convErr
 		}
 		t.vals[i] = x

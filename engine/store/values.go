@@ -21,10 +21,7 @@ func scalar(v []byte, typ jsonparser.ValueType) (any, error) {
 		}
 		return jsonparser.ParseString(v)
 	case jsonparser.Number:
-		if i, err := strconv.ParseInt(string(v), 10, 64); err == nil {
-			return i, nil
-		}
-		return strconv.ParseFloat(string(v), 64)
+		return number(v)
 	case jsonparser.Boolean:
 		if len(v) > 0 && v[0] == 't' {
 			return int64(1), nil
@@ -33,9 +30,79 @@ func scalar(v []byte, typ jsonparser.ValueType) (any, error) {
 	case jsonparser.Null:
 		return nil, nil
 	case jsonparser.Object, jsonparser.Array:
+		if err := checkDepth(v); err != nil {
+			return nil, err
+		}
 		return string(v), nil
 	}
-	return nil, fmt.Errorf("unexpected JSON value %.20q", v)
+	return nil, &DecodeError{Msg: fmt.Sprintf("unexpected JSON value %.20q", v)}
+}
+
+// MaxJSONDepth is the deepest nesting SQLite's JSON functions read; a
+// deeper response value would make json_extract fail as if the user's
+// SQL were wrong, so it is refused when loaded, as the provider's fault.
+const MaxJSONDepth = 1000
+
+// DecodeError is a response value that SQLite cannot hold faithfully (a
+// number beyond a 64-bit float, JSON nested deeper than MaxJSONDepth):
+// the provider's response is at fault, not the statement.
+type DecodeError struct {
+	Property string // "" for a whole item
+	Msg      string
+}
+
+func (e *DecodeError) Error() string {
+	if e.Property != "" {
+		return "property " + e.Property + ": " + e.Msg
+	}
+	return e.Msg
+}
+
+// number converts a JSON number: an integer when it is one that fits in
+// 64 bits, else a float; a number beyond a float's range is an error.
+func number(v []byte) (any, error) {
+	if i, err := strconv.ParseInt(string(v), 10, 64); err == nil {
+		return i, nil
+	}
+	f, err := strconv.ParseFloat(string(v), 64)
+	if err != nil {
+		if ne, ok := err.(*strconv.NumError); ok && ne.Err == strconv.ErrRange {
+			return nil, &DecodeError{Msg: fmt.Sprintf("the number %.40s is out of the range of a 64-bit float", v)}
+		}
+		return nil, &DecodeError{Msg: fmt.Sprintf("invalid JSON number %.40q", v)}
+	}
+	return f, nil
+}
+
+// checkDepth refuses JSON nested deeper than MaxJSONDepth. A value
+// shorter than 2*MaxJSONDepth bytes cannot be, so most are not scanned.
+func checkDepth(v []byte) error {
+	if len(v) <= 2*MaxJSONDepth {
+		return nil
+	}
+	depth, deepest, inString := 0, 0, false
+	for i := 0; i < len(v); i++ {
+		c := v[i]
+		switch {
+		case inString:
+			if c == '\\' {
+				i++
+			} else if c == '"' {
+				inString = false
+			}
+		case c == '"':
+			inString = true
+		case c == '{' || c == '[':
+			depth++
+			deepest = max(deepest, depth)
+		case c == '}' || c == ']':
+			depth--
+		}
+	}
+	if deepest > MaxJSONDepth {
+		return &DecodeError{Msg: fmt.Sprintf("JSON nested %d levels deep; SQLite's JSON functions read at most %d", deepest, MaxJSONDepth)}
+	}
+	return nil
 }
 
 // Value converts one JSON value to its SQLite form.
@@ -59,18 +126,14 @@ func Value(raw json.RawMessage) (any, error) {
 		return s, nil
 	case '{', '[':
 		if !json.Valid(raw) {
-			return nil, fmt.Errorf("invalid JSON")
+			return nil, &DecodeError{Msg: "invalid JSON"}
+		}
+		if err := checkDepth(raw); err != nil {
+			return nil, err
 		}
 		return string(raw), nil
 	}
-	if i, err := strconv.ParseInt(string(raw), 10, 64); err == nil {
-		return i, nil
-	}
-	f, err := strconv.ParseFloat(string(raw), 64)
-	if err != nil {
-		return nil, fmt.Errorf("invalid JSON value %.20q", raw)
-	}
-	return f, nil
+	return number(raw)
 }
 
 // ParamValue converts a bound parameter value to its column form.

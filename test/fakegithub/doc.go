@@ -74,7 +74,7 @@
 // link_elsewhere (next link bent to
 // "location", another path), redirect ("status" 3xx to "location"),
 // incomplete_results (search answers "incomplete_results": true) (see the
-// Kind constants). "reset" sets rate_limit's X-RateLimit-Reset verbatim.
+// Kind constants), huge_number, deep_nesting. "reset" sets rate_limit's X-RateLimit-Reset verbatim.
 //
 // # Dataset
 //

@@ -56,6 +56,14 @@ const (
 	// KindIncompleteResults serves a search normally but with
 	// "incomplete_results": true (GitHub's flag that the search timed out).
 	KindIncompleteResults FaultKind = "incomplete_results"
+	// KindHugeNumber serves the normal body with the first item's
+	// stargazers_count (or id) replaced by 1e999: valid JSON, but beyond
+	// a 64-bit float.
+	KindHugeNumber FaultKind = "huge_number"
+	// KindDeepNesting serves the normal body with the first item's topics
+	// (or description) replaced by arrays nested 1,500 deep: valid JSON,
+	// deeper than SQLite's JSON functions read (1,000).
+	KindDeepNesting FaultKind = "deep_nesting"
 )
 
 // DefaultOversize is the body size of KindOversized when Fault.Size is 0.
@@ -123,6 +131,7 @@ var knownKinds = map[FaultKind]bool{
 	KindReset: true, KindSlow: true, KindMalformed: true, KindTruncated: true, KindOversized: true, KindLinkLoop: true,
 	KindBody:          true,
 	KindLinkElsewhere: true, KindRedirect: true, KindIncompleteResults: true,
+	KindHugeNumber: true, KindDeepNesting: true,
 }
 
 type faultRule struct {
@@ -295,6 +304,8 @@ func (s *Server) applyFault(w *recorder, r *http.Request, f *Fault) *http.Reques
 		s.setHeaders(w)
 		w.Header().Set("Location", loc)
 		w.WriteHeader(st)
+	case KindHugeNumber, KindDeepNesting:
+		s.rewriteFirstItem(w, r, f.Kind)
 	}
 	return nil
 }

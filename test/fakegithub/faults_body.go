@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"net/http"
 	"strconv"
+	"strings"
 )
 
 // bufWriter captures a whole response in memory.
@@ -75,4 +76,49 @@ func (s *Server) oversized(w http.ResponseWriter, f *Fault) {
 		}
 	}
 	fmt.Fprintf(w, "%s]", item) //nolint:errcheck
+}
+
+// rewriteFirstItem renders the real response and replaces one property of
+// its first item (of a list, or the object itself) with a value that is
+// valid JSON but unusable: 1e999 (KindHugeNumber) or arrays nested 1,500
+// deep (KindDeepNesting). Everything else, headers included, is as served.
+func (s *Server) rewriteFirstItem(w http.ResponseWriter, r *http.Request, kind FaultKind) {
+	bw := &bufWriter{header: http.Header{}}
+	s.mux.ServeHTTP(bw, r)
+	body := bw.buf.Bytes()
+	var list []map[string]json.RawMessage
+	var one map[string]json.RawMessage
+	item := one
+	if json.Unmarshal(body, &list) == nil && len(list) > 0 {
+		item = list[0]
+	} else if json.Unmarshal(body, &one) == nil {
+		item = one
+	}
+	if item != nil {
+		switch kind {
+		case KindHugeNumber:
+			key := "stargazers_count"
+			if _, ok := item[key]; !ok {
+				key = "id"
+			}
+			item[key] = json.RawMessage("1e999")
+		case KindDeepNesting:
+			key := "topics"
+			if _, ok := item[key]; !ok {
+				key = "description"
+			}
+			item[key] = json.RawMessage(strings.Repeat("[", 1500) + strings.Repeat("]", 1500))
+		}
+		if list != nil {
+			body, _ = json.Marshal(list)
+		} else {
+			body, _ = json.Marshal(one)
+		}
+	}
+	for k, v := range bw.header {
+		w.Header()[k] = v
+	}
+	w.Header().Set("Content-Length", strconv.Itoa(len(body)))
+	w.WriteHeader(bw.status)
+	w.Write(body) //nolint:errcheck
 }

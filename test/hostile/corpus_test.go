@@ -9,7 +9,7 @@ import (
 type hostile struct {
 	name string
 	sql  string
-	// kind is the error kind: sql, timeout, or provider (a value that is
+	// kind is the error kind: sql, plan, timeout, or provider (a value that is
 	// escaped into one path segment and refused by the API with status).
 	kind   string
 	status int
@@ -41,6 +41,7 @@ func nest(n int) string {
 func corpus(dir string) []hostile {
 	sql := func(name, s string) hostile { return hostile{name: name, sql: s, kind: "sql"} }
 	bomb := func(name, s string) hostile { return hostile{name: name, sql: s, kind: "timeout"} }
+	plan := func(name, s string) hostile { return hostile{name: name, sql: s, kind: "plan"} }
 	f := func(p string) string { return "'" + dir + "/" + p + "'" }
 	return []hostile{
 		// More than one statement.
@@ -101,6 +102,10 @@ func corpus(dir string) []hostile {
 		sql("1 MB comment", "SELECT 1 /*"+strings.Repeat("*", 1<<20)+"*/"),
 		sql("deep parentheses", "SELECT "+strings.Repeat("(", 3000)+"1"+strings.Repeat(")", 3000)),
 		sql("deep derived tables", nest(300)),
+		sql("60,000 NOTs", "SELECT "+strings.Repeat("NOT ", 60000)+"1"),
+		sql("60,000 parentheses", "SELECT "+strings.Repeat("(", 60000)+"1"+strings.Repeat(")", 60000)),
+		sql("unterminated string", tiny+" AND name = 'x"),
+		sql("statement the parser panics on", "SELECT''"),
 		sql("empty", ";"),
 		sql("NUL after statement", "SELECT 1\x00; DROP TABLE "+table),
 		sql("NUL in literal", "SELECT name FROM github.repos.repos WHERE org = 'ti\x00ny'"),
@@ -111,6 +116,13 @@ func corpus(dir string) []hostile {
 		sql("version comment", tiny+" /*!50000 UNION SELECT sql FROM sqlite_master */"),
 		sql("backslash quote escape", `SELECT name FROM github.repos.repos WHERE org = 'ti\' OR 1=1 -- '`),
 		sql("union into attach", tiny+" UNION SELECT 1; ATTACH "+f("u.db")+" AS u"),
+		// Refused at plan time, before any request: a column the method
+		// does not return, and literals SQLite reads differently.
+		plan("unknown column", "SELECT stat FROM github.repos.repos WHERE org = 'tiny'"),
+		plan("per_page as a column", tiny+" AND per_page = 3"),
+		plan("double-quoted value", `SELECT name FROM github.repos.repos WHERE org = "tiny"`),
+		plan("TRUE as a value", "SELECT name FROM github.repos.repos WHERE org = TRUE"),
+		plan("float as a value", "SELECT name FROM github.repos.repos WHERE org = 1.5e3"),
 		// Injection through a parameter value: one escaped path segment.
 		{name: "union smuggled in a value", sql: "SELECT name FROM github.repos.repos WHERE org = 'tiny'' UNION SELECT 1 --'", kind: "provider", status: 404, path: "/orgs/tiny%27%20UNION%20SELECT%201%20--/repos"},
 		{name: "path traversal in a value", sql: "SELECT name FROM github.repos.repos WHERE org = '../../admin'", kind: "provider", status: 404, path: "/orgs/..%2F..%2Fadmin/repos"},

@@ -5,6 +5,8 @@ import (
 	"regexp"
 	"sort"
 	"strings"
+
+	"github.com/enginehq/engine/engine/sqlfront"
 )
 
 // placeholder is {{name}} (spaces allowed inside the braces).
@@ -84,21 +86,32 @@ func (f *File) Resolve(cli map[string]string) []Problem {
 			continue
 		}
 		var missing []string
-		c.SQL = placeholder.ReplaceAllStringFunc(c.RawSQL, func(m string) string {
-			name := placeholder.FindStringSubmatch(m)[1]
+		var out strings.Builder
+		var spans []valueSpan
+		pos := 0
+		for _, loc := range placeholder.FindAllStringSubmatchIndex(c.RawSQL, -1) {
+			out.WriteString(c.RawSQL[pos:loc[0]])
+			pos = loc[1]
+			name := c.RawSQL[loc[2]:loc[3]]
 			v := vals[name]
 			if v == nil || !v.Set {
 				if !contains(missing, name) {
 					missing = append(missing, name)
 				}
-				return m
+				out.WriteString(c.RawSQL[loc[0]:loc[1]])
+				continue
 			}
 			q := make([]string, len(v.Values))
 			for i, s := range v.Values {
 				q[i] = SQLString(s)
 			}
-			return strings.Join(q, ", ")
-		})
+			start := out.Len()
+			out.WriteString(strings.Join(q, ", "))
+			spans = append(spans, valueSpan{name: name, start: start, end: out.Len(), n: len(q)})
+		}
+		out.WriteString(c.RawSQL[pos:])
+		c.SQL = out.String()
+
 		for _, name := range missing {
 			msg := fmt.Sprintf("variable %s has no value: pass --var %s=VALUE", name, name)
 			if _, declared := f.Vars[name]; !declared {
@@ -106,14 +119,72 @@ func (f *File) Resolve(cli map[string]string) []Problem {
 			}
 			ps = append(ps, Problem{File: f.Name, Line: c.SQLLine, Control: c.ID, Message: msg})
 		}
+		quoted := false
 		for _, loc := range placeholder.FindAllStringIndex(c.RawSQL, -1) {
 			before, after := c.RawSQL[:loc[0]], c.RawSQL[loc[1]:]
 			if strings.HasSuffix(before, "'") || strings.HasPrefix(after, "'") || strings.HasSuffix(before, `"`) || strings.HasPrefix(after, `"`) {
 				ps = append(ps, Problem{File: f.Name, Line: c.SQLLine, Control: c.ID,
 					Message: fmt.Sprintf("write %s without quotes: a variable is substituted as a quoted SQL string", c.RawSQL[loc[0]:loc[1]])})
+				quoted = true
 				break
+			}
+		}
+		if len(missing) == 0 && !quoted {
+			if msg := checkSpans(c.SQL, spans); msg != "" {
+				ps = append(ps, Problem{File: f.Name, Line: c.SQLLine, Control: c.ID, Message: msg})
 			}
 		}
 	}
 	return ps
+}
+
+// valueSpan is where a variable's value (n quoted literals) landed in the
+// substituted SQL.
+type valueSpan struct {
+	name       string
+	start, end int
+	n          int
+}
+
+// checkSpans tokenises the substituted statement and requires each value
+// to be exactly its string literal tokens (a list: literals separated by
+// commas), starting and ending on token boundaries. A placeholder inside
+// a comment or a string literal fails this (the value would be part of
+// another token, or could close it and add SQL of its own), so a value can
+// never change the statement's structure.
+func checkSpans(sql string, spans []valueSpan) string {
+	if len(spans) == 0 {
+		return ""
+	}
+	toks, err := sqlfront.Tokens(sql)
+	if err != nil {
+		return fmt.Sprintf("after substituting the variables the statement does not read: %v", err)
+	}
+	for _, sp := range spans {
+		var in []sqlfront.Token
+		good := true
+		for _, t := range toks {
+			switch {
+			case t.End <= sp.start || t.Start >= sp.end:
+				continue
+			case t.Start < sp.start || t.End > sp.end:
+				good = false // a token straddles the value: comment or string
+			default:
+				in = append(in, t)
+			}
+		}
+		if good && len(in) == 2*sp.n-1 && in[0].Start == sp.start && in[len(in)-1].End == sp.end {
+			for i, t := range in {
+				if (i%2 == 0) != t.String || (i%2 == 1 && t.Text != ",") {
+					good = false
+				}
+			}
+		} else {
+			good = false
+		}
+		if !good {
+			return fmt.Sprintf("variable %s: {{%s}} must stand where a value goes (e.g. WHERE org = {{%s}}), not inside a comment, a string or a name; its value must be substituted as exactly one quoted SQL string", sp.name, sp.name, sp.name)
+		}
+	}
+	return ""
 }

@@ -1,0 +1,159 @@
+package plan
+
+import (
+	"fmt"
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/agnivade/levenshtein"
+
+	"github.com/enginehq/engine/engine/sqlfront"
+	"github.com/enginehq/engine/providers"
+)
+
+// checkColumns refuses, before any request, a column reference that can
+// only mean this scan's table (see sqlfront.TableRef.ColumnRefs) when the
+// chosen method does not produce it: its rows hold the method's response
+// columns, the bound parameters and, for non-object items, "value".
+func checkColumns(s *Scan) error {
+	known := map[string]bool{}
+	var names []string
+	add := func(n string) {
+		if l := strings.ToLower(n); !known[l] {
+			known[l] = true
+			names = append(names, n)
+		}
+	}
+	for _, c := range s.Method.Columns {
+		add(c.Name)
+	}
+	for _, p := range s.ParamColumns {
+		add(p.Name)
+	}
+	if s.ValueColumn() {
+		add("value")
+	}
+	for _, b := range s.Bindings {
+		add(b.Param.Name)
+	}
+	for _, ref := range s.Ref.ColumnRefs {
+		if known[ref.Name] {
+			continue
+		}
+		name := s.Ref.Name()
+		if p := s.Method.Param(ref.Name); p != nil {
+			return errorf(name, "%s: %s is a parameter of the API method %s, not a column of its rows, and this query does not bind it; bind it at the top level of WHERE (%s = '...' or %s IN (...)) or leave it out",
+				ref.Written, ref.Name, s.Method.Name, ref.Name, ref.Name)
+		}
+		msg := fmt.Sprintf("no such column: %s: the rows of %s (method %s) have no column %s", ref.Written, name, s.Method.Name, ref.Name)
+		if near := nearest(ref.Name, names, 3); len(near) > 0 {
+			msg += "; nearest: " + strings.Join(near, ", ")
+		}
+		if others := otherMethods(s, ref.Name); len(others) > 0 {
+			msg += fmt.Sprintf("; %s is a column of method %s, which needs %s", ref.Name, others[0].Name, needs(others[0]))
+		}
+		msg += ". DESCRIBE " + name + " lists its columns and WHERE keys"
+		return errorf(name, "%s", msg)
+	}
+	return nil
+}
+
+// otherMethods lists the table's other methods whose rows have the column.
+func otherMethods(s *Scan, col string) []*providers.Method {
+	var out []*providers.Method
+	for _, m := range s.Resource.Methods {
+		if m != s.Method && m.Column(col) != nil {
+			out = append(out, m)
+		}
+	}
+	return out
+}
+
+func needs(m *providers.Method) string {
+	req := m.Required()
+	if len(req) == 0 {
+		return "no WHERE keys"
+	}
+	return "WHERE " + strings.Join(req, ", ")
+}
+
+// nearest returns up to n candidates closest to name by edit distance
+// (ties by name), leaving out those too far to be a typo.
+func nearest(name string, candidates []string, n int) []string {
+	type cand struct {
+		s string
+		d int
+	}
+	var cs []cand
+	for _, c := range candidates {
+		d := levenshtein.ComputeDistance(name, strings.ToLower(c))
+		if strings.Contains(strings.ToLower(c), name) || strings.Contains(name, strings.ToLower(c)) {
+			d = min(d, 2)
+		}
+		if d <= max(2, len(name)/2) {
+			cs = append(cs, cand{c, d})
+		}
+	}
+	sort.Slice(cs, func(i, j int) bool {
+		if cs[i].d != cs[j].d {
+			return cs[i].d < cs[j].d
+		}
+		return cs[i].s < cs[j].s
+	})
+	var out []string
+	for i := 0; i < len(cs) && i < n; i++ {
+		out = append(out, cs[i].s)
+	}
+	return out
+}
+
+// checkLiteral refuses binding a parameter from a literal that the API
+// and SQLite would read differently (the predicate may also run in
+// SQLite, or be shown as what was asked): only single-quoted strings and
+// plain integers bind, plus TRUE/FALSE for boolean parameters.
+func checkLiteral(s *Scan, p providers.Param, c *sqlfront.Conjunct, consumed bool) error {
+	for i, raw := range c.Raw {
+		if raw == "" {
+			continue
+		}
+		v := c.Values[i]
+		pred := fmt.Sprintf("`%s = %s`", c.Column, raw)
+		if c.Op == "in" {
+			pred = fmt.Sprintf("`%s IN (... %s ...)`", c.Column, raw)
+		}
+		switch {
+		case raw[0] == '\'':
+			if p.Type == providers.TypeBoolean && !consumed && ParamBool(v) == "" {
+				return errorf(s.Ref.Name(), "%s: %s is a boolean (0/1 in SQLite); write %s = TRUE or %s = FALSE", pred, p.Name, p.Name, p.Name)
+			}
+			if p.Type == providers.TypeBoolean && !consumed {
+				return errorf(s.Ref.Name(), "%s: %s is a boolean, stored as 0/1, so SQLite would compare it with the text %s; write %s = %s", pred, p.Name, raw, p.Name, strings.ToUpper(ParamBool(v)))
+			}
+		case raw[0] == '"':
+			return errorf(s.Ref.Name(), "%s: double quotes name a column in SQLite; write '%s'", pred, strings.ReplaceAll(v, "'", "''"))
+		case strings.EqualFold(raw, "true") || strings.EqualFold(raw, "false"):
+			if p.Type != providers.TypeBoolean {
+				return errorf(s.Ref.Name(), "%s: %s is the number %d in SQLite; write '%s' for the text", pred, strings.ToUpper(raw), map[bool]int{true: 1, false: 0}[strings.EqualFold(raw, "true")], strings.ToLower(raw))
+			}
+		default: // a number
+			n, err := strconv.ParseInt(raw, 10, 64)
+			if err != nil || strconv.FormatInt(n, 10) != raw {
+				return errorf(s.Ref.Name(), "%s: SQLite reads %s as a number, whose text is not %s; write the value as a string, '%s'", pred, raw, raw, raw)
+			}
+		}
+	}
+	return nil
+}
+
+// ParamBool is "true" or "false" for the texts a boolean parameter
+// accepts, else "".
+func ParamBool(v string) string {
+	switch strings.ToLower(v) {
+	case "true", "1":
+		return "true"
+	case "false", "0":
+		return "false"
+	}
+	return ""
+}

@@ -1,0 +1,49 @@
+package check
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/enginehq/engine/test/testutil"
+)
+
+// A --var value is substituted as one quoted string; a placeholder inside
+// a block comment or a string literal would let the value close it and add
+// SQL. Such controls are refused before anything runs (exit 2, no request),
+// whatever the value; a placeholder where a value goes still works.
+func TestVarCannotChangeStatementStructure(t *testing.T) {
+	s := server(t)
+	env := testutil.Env(t, "ENGINE_BASE_URL_GITHUB="+s.URL())
+	hostile := "*/ SELECT 42 AS name UNION ALL --"
+	cases := []struct{ name, sql string }{
+		// Unchecked, the hostile value closes the comment and the statement
+		// becomes SELECT 42 AS name UNION ALL SELECT name ...: a row.
+		{"block comment", "/* {{org}} */\n      SELECT name FROM github.repos.repos WHERE org = 'tiny' AND name = 'none'"},
+		{"inside LIKE", "SELECT name FROM github.repos.repos WHERE org = 'tiny' AND name LIKE '%{{org}}%' AND private"},
+		{"line comment", "SELECT name FROM github.repos.repos WHERE org = 'tiny' AND private -- {{org}}"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			file := writeFile(t, "v.yaml", "vars:\n  org:\ncontrols:\n  - id: inject\n    title: no private repos\n    sql: |\n      "+c.sql+"\n")
+			for _, v := range []string{hostile, "acme"} {
+				r := runCheck(t, env, append(fast, file, "--var", "org="+v)...)
+				if r.Code != 2 || !strings.Contains(r.Stderr, "{{org}} must stand where a value goes") {
+					t.Fatalf("--var org=%q: exit %d, want 2 and a problem\nstdout %s\nstderr %s", v, r.Code, r.Stdout, r.Stderr)
+				}
+				if strings.Contains(r.Stdout, "42") || strings.Contains(r.Stdout, "PASS") {
+					t.Fatalf("the control ran:\n%s", r.Stdout)
+				}
+			}
+			if n := len(s.Requests()); n != 0 {
+				t.Fatalf("%d requests sent", n)
+			}
+		})
+	}
+	// Where a value goes, even the hostile value is one string literal.
+	file := writeFile(t, "ok.yaml", "vars:\n  org:\n  names: [x]\ncontrols:\n  - id: fine\n    title: no repos named so\n    sql: SELECT name FROM github.repos.repos WHERE org = 'tiny' AND name IN ({{names}}) AND name <> {{org}}\n")
+	r := runCheck(t, env, append(fast, file, "-o", "json", "--var", "org="+hostile, "--var", "names=alpha,beta")...)
+	rep := parseJSON(t, r)
+	if r.Code != 1 || len(rep.Controls) != 1 || rep.Controls[0].Status != "fail" || rep.Controls[0].RowCount == nil || *rep.Controls[0].RowCount != 2 {
+		t.Fatalf("exit %d: %+v\n%s", r.Code, rep, r.Stderr)
+	}
+}

@@ -1,0 +1,92 @@
+package exec_test
+
+import (
+	"encoding/json"
+	"strings"
+	"testing"
+)
+
+// Statements that cannot be right are refused at plan time, exit 1 kind
+// plan, before any request is sent: a column the chosen method does not
+// return (with the nearest names), and a parameter bound from a literal
+// that SQLite reads differently from the API.
+func TestRefusedBeforeAnyRequest(t *testing.T) {
+	cases := []struct {
+		name, sql string
+		want      []string
+	}{
+		{"unknown column", `SELECT stat FROM github.issues.issues WHERE owner = 'acme' AND repo = 'repo-001'`,
+			[]string{"no such column: stat", "nearest: state"}},
+		{"unknown qualified column", `SELECT r.nme FROM github.repos.repos r WHERE r.org = 'acme'`,
+			[]string{"no such column: r.nme", "nearest: name"}},
+		{"per_page is no column", `SELECT name FROM github.repos.repos WHERE org = 'acme' AND per_page = 3`,
+			[]string{"no such column: per_page"}},
+		{"unknown column in WHERE", `SELECT name FROM github.repos.repos WHERE org = 'acme' AND stargazer_count > 3`,
+			[]string{"no such column: stargazer_count", "stargazers_count"}},
+		{"unbound parameter read", `SELECT sort FROM github.pulls.pulls WHERE owner = 'acme' AND repo = 'repo-001'`,
+			[]string{"sort is a parameter", "does not bind it"}},
+		{"double-quoted value", `SELECT name FROM github.repos.repos WHERE org = "acme"`,
+			[]string{`org = "acme"`, "double quotes name a column in SQLite; write 'acme'"}},
+		{"TRUE for a text parameter", `SELECT name FROM github.repos.repos WHERE org = TRUE`,
+			[]string{"org = TRUE", "number 1"}},
+		{"float literal", `SELECT name FROM github.repos.repos WHERE org = 1.5e3`,
+			[]string{"org = 1.5e3", "'1.5e3'"}},
+		{"integer not written canonically", `SELECT name FROM github.repos.repos WHERE org IN ('acme', 007)`,
+			[]string{"007", "'007'"}},
+		{"text for a boolean parameter", `SELECT count(*) FROM github.actions.workflow_runs WHERE owner = 'acme' AND repo = 'repo-005' AND exclude_pull_requests = 'true'`,
+			[]string{"exclude_pull_requests = TRUE"}},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			fake.ResetRequests()
+			r := run(t, "-o", "json", c.sql)
+			if r.Code != 1 {
+				t.Fatalf("exit %d, want 1\nstdout %s\nstderr %s", r.Code, r.Stdout, r.Stderr)
+			}
+			var body struct {
+				Error struct{ Message, Kind string }
+			}
+			if err := json.Unmarshal([]byte(r.Stderr), &body); err != nil {
+				t.Fatalf("stderr: %v: %s", err, r.Stderr)
+			}
+			if body.Error.Kind != "plan" {
+				t.Fatalf("kind %q, want plan: %s", body.Error.Kind, body.Error.Message)
+			}
+			for _, w := range c.want {
+				if !strings.Contains(body.Error.Message, w) {
+					t.Fatalf("message %q does not say %q", body.Error.Message, w)
+				}
+			}
+			if n := len(fake.Requests()); n != 0 {
+				t.Fatalf("%d requests sent before the refusal", n)
+			}
+		})
+	}
+}
+
+// Names that are not this table's columns but are right in SQLite are not
+// refused: select aliases, table-function columns, CTE and derived-table
+// columns, correlated outer columns, rowid, bound parameters, integers.
+func TestColumnCheckAcceptsWhatSQLiteAccepts(t *testing.T) {
+	cases := []struct{ name, sql, want string }{
+		{"alias in ORDER BY", `SELECT name AS n FROM github.repos.repos WHERE org = 'tiny' ORDER BY n`, "n\nalpha\nbeta\ngamma\n"},
+		{"table function column", `SELECT value FROM github.repos.repos r, json_each(r.topics) WHERE r.org = 'tiny' AND r.name = 'beta'`, "value\npython\n"},
+		{"cte column", `WITH x AS (SELECT name AS nm FROM github.repos.repos WHERE org = 'tiny') SELECT nm FROM x ORDER BY nm LIMIT 1`, "nm\nalpha\n"},
+		{"derived table column", `SELECT nm FROM (SELECT name AS nm FROM github.repos.repos WHERE org = 'tiny') d ORDER BY nm LIMIT 1`, "nm\nalpha\n"},
+		{"correlated outer column", `SELECT name FROM github.repos.repos r WHERE org = 'tiny' AND EXISTS (SELECT 1 FROM github.orgs.members m WHERE m.org = 'tiny' AND r.name = 'alpha')`, "name\nalpha\n"},
+		{"rowid", `SELECT count(rowid) AS c FROM github.repos.repos WHERE org = 'tiny'`, "c\n3\n"},
+		{"bound parameter as a column", `SELECT DISTINCT org FROM github.repos.repos WHERE org = 'tiny'`, "org\ntiny\n"},
+		{"integer parameter", `SELECT title FROM github.issues.issues WHERE owner = 'acme' AND repo = 'repo-001' AND issue_number = 3`, ""},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			r := run(t, "-o", "csv", c.sql)
+			if r.Code != 0 {
+				t.Fatalf("exit %d: %s", r.Code, r.Stderr)
+			}
+			if c.want != "" && r.Stdout != c.want {
+				t.Fatalf("got %q, want %q", r.Stdout, c.want)
+			}
+		})
+	}
+}

@@ -1,0 +1,58 @@
+package hostile
+
+import (
+	"bytes"
+	"context"
+	"os/exec"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/enginehq/engine/test/fakegithub"
+	"github.com/enginehq/engine/test/testutil"
+)
+
+// TestParserAndLikeCPUBounded: statements that once cost 10-90 s of CPU in
+// the front end (a quadratic look-ahead in the tokenizer; a LIKE pattern of
+// 260,000 '%' compiled to a regexp; every IN subquery's text searched by
+// parsing every candidate) finish well within --query-timeout 2s.
+// The bound is generous for a loaded 2-core machine: each took 10 s or more
+// before the fix and well under 1 s after.
+func TestParserAndLikeCPUBounded(t *testing.T) {
+	fake := fakegithub.New()
+	t.Cleanup(fake.Close)
+	cases := []struct {
+		name, sql, wantOut, wantErr string
+	}{
+		{"60,000 NOTs", "SELECT " + strings.Repeat("NOT ", 60000) + "1", "", `"kind":"sql"`},
+		{"260,000 % in LIKE", "SHOW RESOURCES IN github LIKE '" + strings.Repeat("%", 260000) + "'", `"full_name": "github.repos.repos"`, ""},
+		{"130,000 %a in LIKE", "SHOW RESOURCES IN github LIKE '" + strings.Repeat("%a", 130000) + "'", "[", ""},
+		{"60,000 IS NOT NULL look-aheads", "SELECT 1 WHERE " + strings.Repeat("1 IS NOT NULL AND ", 14000) + "1", "", ""},
+		{"3,000 IN subqueries", tiny + strings.Repeat(" AND name IN (SELECT name FROM github.repos.repos WHERE org = 'tiny')", 3000), "", `"kind":"plan"`},
+		{"16,000 literal predicates", tiny + strings.Repeat(" AND n = 'x'", 16000), "", `"kind":"plan"`},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+			defer cancel()
+			cmd := exec.CommandContext(ctx, testutil.EngineBinary(t), "exec", "-o", "json", "--query-timeout", "2s", "-f", "-")
+			cmd.Env = testutil.Env(t, "ENGINE_BASE_URL_GITHUB="+fake.URL())
+			cmd.Stdin = strings.NewReader(c.sql)
+			var out, errb bytes.Buffer
+			cmd.Stdout, cmd.Stderr = &out, &errb
+			start := time.Now()
+			_ = cmd.Run()
+			took := time.Since(start)
+			if took > 5*time.Second {
+				t.Fatalf("took %v with --query-timeout 2s", took)
+			}
+			if c.wantOut != "" && !strings.Contains(out.String(), c.wantOut) {
+				t.Fatalf("stdout %.300q does not hold %q; stderr %.300s", out.String(), c.wantOut, errb.String())
+			}
+			if c.wantErr != "" && !strings.Contains(errb.String(), c.wantErr) {
+				t.Fatalf("stderr %.300q does not hold %q", errb.String(), c.wantErr)
+			}
+			t.Logf("%s: %v", c.name, took)
+		})
+	}
+}
