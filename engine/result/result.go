@@ -33,6 +33,23 @@ type Stats struct {
 	Revalidated int           `json:"revalidated,omitempty"`
 	Elapsed     time.Duration `json:"-"`
 	ElapsedMS   int64         `json:"elapsed_ms"`
+	// RateLimit is the statement's use of each provider rate-limit bucket
+	// it touched.
+	RateLimit []RateLimit `json:"rate_limit,omitempty"`
+}
+
+// RateLimit is a statement's use of one rate-limit bucket (GitHub's
+// x-ratelimit-resource: core, search, code_search, ...): the requests it
+// spent (304 revalidations are free and not counted) and, when the
+// provider reported them, the bucket's limit, what remains and when it
+// resets (RFC 3339, UTC).
+type RateLimit struct {
+	Provider  string `json:"provider"`
+	Bucket    string `json:"bucket"`
+	Used      int    `json:"used"`
+	Limit     int    `json:"limit,omitempty"`
+	Remaining *int   `json:"remaining,omitempty"`
+	Reset     string `json:"reset,omitempty"`
 }
 
 // Result is a complete result. Values are nil, int64, float64, string or

@@ -89,6 +89,9 @@ type Options struct {
 	// Logf, when set, receives debug lines (URLs without secrets, statuses,
 	// retry decisions). Headers and credentials are never logged.
 	Logf func(format string, args ...any)
+	// Governor, when set, paces and bounds the requests of the credential
+	// process-wide (see governor.go); nil sends requests ungoverned.
+	Governor *GovernorOptions
 }
 
 // Defaults.
@@ -122,6 +125,7 @@ type Client struct {
 	headers  map[string]string
 	hc       *http.Client
 	rc       *retryablehttp.Client
+	gov      *Governor
 
 	requests    atomic.Int64
 	pages       atomic.Int64
@@ -169,10 +173,13 @@ func New(p *providers.Provider, opts Options) (*Client, error) {
 		RetryWaitMin:   opts.RetryWaitMin,
 		RetryWaitMax:   opts.RetryWaitMax,
 		RetryMax:       opts.RetryMax,
-		CheckRetry:     c.checkRetry,
+		CheckRetry:     c.afterAttempt,
 		Backoff:        c.backoff,
 		ErrorHandler:   keepLastResponse,
-		RequestLogHook: countAttempt,
+		RequestLogHook: c.beforeAttempt,
+	}
+	if opts.Governor != nil {
+		c.gov = SharedGovernor(governorKey(base, opts.Credentials.Identity()), *opts.Governor, opts.Logf)
 	}
 	return c, nil
 }

@@ -200,7 +200,9 @@ func (c *Client) send(ctx context.Context, call Call, rawURL string, stats *call
 		req.Header.Set(k, v)
 	}
 	if sameOrigin(req.URL, c.base) {
-		c.opts.Credentials.Apply(req.Request)
+		if err := c.authorize(ctx, req.Request); err != nil {
+			return nil, err
+		}
 	}
 	if cached != nil {
 		if et := cached.Header.Get("Etag"); et != "" {

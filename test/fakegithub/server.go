@@ -33,6 +33,7 @@ type Server struct {
 	reqs    []Request
 	logged  chan struct{} // closed when a request is logged; see WaitRequests
 	faults  []*faultRule
+	lim     *limiter // WithLimits
 	closing sync.Once
 }
 
@@ -227,6 +228,13 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 	defer logEntry(0)
 	if r.URL.Path != "/rate_limit" {
 		s.used.Add(1)
+	}
+	if s.lim != nil {
+		ok, done := s.limit(rec, r)
+		defer done()
+		if !ok {
+			return
+		}
 	}
 	if s.latency > 0 {
 		if !sleepCtx(r.Context(), s.latency) {

@@ -1,0 +1,71 @@
+package client
+
+import (
+	"context"
+	"net/http"
+	"sync"
+	"time"
+
+	"github.com/hashicorp/go-retryablehttp"
+)
+
+// The governor's hooks into the retrying client: beforeAttempt runs before
+// every attempt (retries included) and waits for the governor's admission;
+// afterAttempt runs after every attempt, once the body was read by
+// checkRetry, and reports the response to the governor.
+
+// admitted is the governor's record of one attempt, keyed by the request's
+// attemptState (one per send).
+type admitted struct {
+	bucket string
+	at     time.Time
+}
+
+var admissions sync.Map // *attemptState -> admitted
+
+// beforeAttempt is the RequestLogHook.
+func (c *Client) beforeAttempt(l retryablehttp.Logger, req *http.Request, retry int) {
+	countAttempt(l, req, retry)
+	st := stateFrom(req.Context())
+	if c.gov == nil || st == nil {
+		return
+	}
+	bucket := BucketOf(req.URL.Path)
+	at, err := c.gov.Acquire(req.Context(), bucket)
+	if err != nil {
+		return // the context is done: the attempt fails at once
+	}
+	admissions.Store(st, admitted{bucket: bucket, at: at})
+}
+
+// afterAttempt is the CheckRetry policy: checkRetry's decision, after which
+// the governor learns what the response said.
+func (c *Client) afterAttempt(ctx context.Context, resp *http.Response, err error) (bool, error) {
+	retry, cerr := c.checkRetry(ctx, resp, err)
+	st := stateFrom(ctx)
+	if st == nil || c.gov == nil {
+		return retry, cerr
+	}
+	v, ok := admissions.LoadAndDelete(st)
+	if !ok {
+		return retry, cerr
+	}
+	a := v.(admitted)
+	if resp != nil {
+		c.gov.Done(a.bucket, a.at, resp.StatusCode, resp.Header, st.body)
+	} else {
+		c.gov.Done(a.bucket, a.at, 0, nil, nil)
+	}
+	return retry, cerr
+}
+
+// Governor returns the governor shared by every client of this client's
+// credential and origin (nil when governing is off).
+func (c *Client) Governor() *Governor { return c.gov }
+
+// authorize sets the request's credentials (minting a GitHub App
+// installation token first when needed).
+func (c *Client) authorize(_ context.Context, req *http.Request) error {
+	c.opts.Credentials.Apply(req)
+	return nil
+}

@@ -1,0 +1,64 @@
+package ratelimit
+
+import (
+	"encoding/json"
+	"fmt"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/enginehq/engine/test/fakegithub"
+)
+
+// repoIn is a statement estimated at n requests: one per repository of an
+// IN list.
+func repoIn(n int) string {
+	names := make([]string, n)
+	for i := range names {
+		names[i] = fmt.Sprintf("'repo-%03d'", i)
+	}
+	return "SELECT name FROM github.repos.repos WHERE owner = 'big' AND repo IN (" + strings.Join(names, ",") + ")"
+}
+
+// A statement estimated at 600 requests while core has 100 left before
+// its reset (in an hour) is refused before its first request: exit 2, a
+// retryable provider error whose retry_after_seconds is the time to the
+// reset, and nothing sent but the free /rate_limit. Before the budget
+// check it sent 100 requests and then failed half-way on 403s.
+func TestStatementOverBudgetRefusedBeforeFirstRequest(t *testing.T) {
+	left := 100
+	fake := fakegithub.New(fakegithub.WithRepos("big", 600), fakegithub.WithLimits(fakegithub.Limits{Buckets: map[string]fakegithub.BucketLimit{
+		"core": {Limit: 5000, Remaining: &left, Window: time.Hour},
+	}}))
+	defer fake.Close()
+	r := run(t, env(t, fake, "ENGINE_RETRY_MAX=0"), "exec", "-o", "json", repoIn(600))
+	if r.Code != 2 {
+		t.Fatalf("exit %d, want 2\n%s%s", r.Code, r.Stdout, r.Stderr)
+	}
+	var out struct {
+		Error struct {
+			Message           string `json:"message"`
+			Kind              string `json:"kind"`
+			Retryable         bool   `json:"retryable"`
+			RetryAfterSeconds int    `json:"retry_after_seconds"`
+		} `json:"error"`
+	}
+	if err := json.Unmarshal([]byte(r.Stderr), &out); err != nil {
+		t.Fatalf("stderr is not the error object: %v\n%s", err, r.Stderr)
+	}
+	e := out.Error
+	if e.Kind != "provider" || !e.Retryable || e.RetryAfterSeconds < 3500 || e.RetryAfterSeconds > 3600 ||
+		!strings.Contains(e.Message, "600") || !strings.Contains(e.Message, "only 100 of 5000 remain") || !strings.Contains(e.Message, "nothing was sent") {
+		t.Fatalf("error %+v", e)
+	}
+	for _, q := range fake.Requests() {
+		if q.Path != "/rate_limit" {
+			t.Fatalf("request sent: %s %s", q.Method, q.Path)
+		}
+	}
+	// A statement that fits the budget runs.
+	r = run(t, env(t, fake), "exec", "-o", "csv", repoIn(50))
+	if r.Code != 0 || strings.Count(r.Stdout, "\n") != 51 {
+		t.Fatalf("exit %d\n%.300s%s", r.Code, r.Stdout, r.Stderr)
+	}
+}
