@@ -126,6 +126,7 @@ type Client struct {
 	hc       *http.Client
 	rc       *retryablehttp.Client
 	gov      *Governor
+	app      *appTokens // GitHub App installation tokens
 
 	requests    atomic.Int64
 	pages       atomic.Int64
@@ -177,6 +178,9 @@ func New(p *providers.Provider, opts Options) (*Client, error) {
 		Backoff:        c.backoff,
 		ErrorHandler:   keepLastResponse,
 		RequestLogHook: c.beforeAttempt,
+	}
+	if app := opts.Credentials.App(); app != nil {
+		c.app = sharedAppTokens(governorKey(base, opts.Credentials.Identity()), app)
 	}
 	if opts.Governor != nil {
 		c.gov = SharedGovernor(governorKey(base, opts.Credentials.Identity()), *opts.Governor, opts.Logf)

@@ -3,6 +3,7 @@ package client
 import (
 	"context"
 	"net/http"
+	"strings"
 	"sync"
 	"time"
 
@@ -42,6 +43,9 @@ func (c *Client) beforeAttempt(l retryablehttp.Logger, req *http.Request, retry 
 // the governor learns what the response said.
 func (c *Client) afterAttempt(ctx context.Context, resp *http.Response, err error) (bool, error) {
 	retry, cerr := c.checkRetry(ctx, resp, err)
+	if resp != nil && resp.StatusCode == http.StatusUnauthorized && resp.Request != nil {
+		c.dropAppToken(strings.TrimPrefix(resp.Request.Header.Get("Authorization"), "Bearer "))
+	}
 	st := stateFrom(ctx)
 	if st == nil || c.gov == nil {
 		return retry, cerr
@@ -63,9 +67,3 @@ func (c *Client) afterAttempt(ctx context.Context, resp *http.Response, err erro
 // credential and origin (nil when governing is off).
 func (c *Client) Governor() *Governor { return c.gov }
 
-// authorize sets the request's credentials (minting a GitHub App
-// installation token first when needed).
-func (c *Client) authorize(_ context.Context, req *http.Request) error {
-	c.opts.Credentials.Apply(req)
-	return nil
-}

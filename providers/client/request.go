@@ -268,13 +268,15 @@ func (c *Client) newError(call Call, rawURL, kind, msg string) *providers.Provid
 // redact removes the credentials' secret from s: raw, as sent in a Basic
 // Authorization header, and the password part of user:password.
 func (c *Client) redact(s string) string {
-	sec := c.opts.Credentials.Secret()
-	if sec == "" {
-		return s
+	secrets := c.appSecrets()
+	if sec := c.opts.Credentials.Secret(); sec != "" {
+		secrets = append(secrets, sec, base64.StdEncoding.EncodeToString([]byte(sec)))
+		if _, pw, ok := strings.Cut(sec, ":"); ok {
+			secrets = append(secrets, pw)
+		}
 	}
-	secrets := []string{sec, base64.StdEncoding.EncodeToString([]byte(sec))}
-	if _, pw, ok := strings.Cut(sec, ":"); ok {
-		secrets = append(secrets, pw)
+	if len(secrets) == 0 {
+		return s
 	}
 	return providers.Redact(s, secrets...)
 }

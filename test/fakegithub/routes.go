@@ -14,6 +14,7 @@ func (s *Server) routes() {
 	h("/user/repos", s.handleAuthUserRepos)
 	h("/users/{username}", s.handleUser)
 	h("/users/{username}/repos", s.handleUserRepos)
+	s.mux.HandleFunc("POST /app/installations/{id}/access_tokens", s.handleAccessTokens)
 	h("/search/repositories", s.handleSearch)
 	h("/search/code", s.handleSearch)
 

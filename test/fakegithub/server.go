@@ -33,7 +33,8 @@ type Server struct {
 	reqs    []Request
 	logged  chan struct{} // closed when a request is logged; see WaitRequests
 	faults  []*faultRule
-	lim     *limiter // WithLimits
+	lim     *limiter  // WithLimits
+	app     *appState // WithApp
 	closing sync.Once
 }
 
@@ -248,6 +249,9 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 		}
 	}
 	if s.token != "" && !s.authorized(rec, r) {
+		return
+	}
+	if s.app != nil && !s.appAuthorized(rec, r) {
 		return
 	}
 	serveWithETag(rec, r, s.mux)
