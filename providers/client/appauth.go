@@ -209,4 +209,3 @@ func (c *Client) Secrets() []string {
 	}
 	return append(out, c.appSecrets()...)
 }
-

@@ -66,4 +66,3 @@ func (c *Client) afterAttempt(ctx context.Context, resp *http.Response, err erro
 // Governor returns the governor shared by every client of this client's
 // credential and origin (nil when governing is off).
 func (c *Client) Governor() *Governor { return c.gov }
-

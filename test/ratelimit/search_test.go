@@ -19,7 +19,7 @@ import (
 func TestSearchBucketPacedSeparately(t *testing.T) {
 	fake := fakegithub.New(fakegithub.WithLimits(fakegithub.Limits{Buckets: map[string]fakegithub.BucketLimit{
 		"code_search": {Limit: 5, Window: time.Second},
-		"core":   {Limit: 5000, Window: time.Hour},
+		"core":        {Limit: 5000, Window: time.Hour},
 	}}))
 	defer fake.Close()
 	qs := make([]string, 10)
