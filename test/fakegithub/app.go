@@ -4,6 +4,7 @@ import (
 	"crypto/rand"
 	"crypto/rsa"
 	"net/http"
+	"regexp"
 	"strconv"
 	"strings"
 	"sync"
@@ -29,6 +30,10 @@ type App struct {
 	PublicKey      *rsa.PublicKey
 	// TokenTTL is the lifetime of installation tokens (default 1h).
 	TokenTTL time.Duration
+	// EchoPath, when set, is a regexp of paths answered 403 with a message
+	// that quotes the request's installation token (a provider that echoes
+	// credentials: the secrets suite checks it is scrubbed).
+	EchoPath string
 }
 
 // WithApp makes the server require GitHub App installation tokens on
@@ -110,6 +115,12 @@ func (s *Server) appAuthorized(w http.ResponseWriter, r *http.Request) bool {
 	if !ok || !time.Now().Before(exp) {
 		writeError(s, w, r, http.StatusUnauthorized, "Bad credentials")
 		return false
+	}
+	if s.app.cfg.EchoPath != "" {
+		if m, _ := regexp.MatchString(s.app.cfg.EchoPath, r.URL.Path); m {
+			writeError(s, w, r, http.StatusForbidden, "Resource not accessible by integration (token "+tok+", Authorization: "+r.Header.Get("Authorization")+")")
+			return false
+		}
 	}
 	return true
 }
