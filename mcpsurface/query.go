@@ -20,6 +20,9 @@ type statsOutput struct {
 	HTTPRequests int   `json:"http_requests"`
 	Pages        int   `json:"pages"`
 	ElapsedMS    int64 `json:"elapsed_ms"`
+	// RateLimit is the statement's use of each rate-limit bucket and what
+	// remains (result.RateLimit).
+	RateLimit []result.RateLimit `json:"rate_limit,omitempty"`
 }
 
 // queryOutput is run_select_query's success (DESIGN.md).
@@ -103,12 +106,15 @@ func (s *Server) runSelect(ctx context.Context, req *mcp.CallToolRequest, in que
 	out := queryOutput{
 		Columns: r.Columns, Rows: fr.rows, RowCount: len(r.Rows), ReturnedRows: len(fr.rows),
 		Truncated: len(fr.rows) < len(r.Rows),
-		Stats:     statsOutput{HTTPRequests: r.Stats.HTTPRequests, Pages: r.Stats.Pages, ElapsedMS: r.Stats.ElapsedMS},
+		Stats:     statsOutput{HTTPRequests: r.Stats.HTTPRequests, Pages: r.Stats.Pages, ElapsedMS: r.Stats.ElapsedMS, RateLimit: r.Stats.RateLimit},
 	}
 	if kept {
 		out.ResultID, out.ResultURI = id, ResultURI(id)
 	}
 	summary := fmt.Sprintf("%s; %s, %s, %d ms", plural(out.RowCount, "row"), plural(out.Stats.HTTPRequests, "HTTP request"), plural(out.Stats.Pages, "page"), out.Stats.ElapsedMS)
+	if rl := r.Stats.RateLimitSummary(); rl != "" {
+		summary += "; " + rl
+	}
 	if out.Truncated {
 		out.Notice = truncationNotice(out.ReturnedRows, out.RowCount, out.ResultID)
 		summary = out.Notice + " " + summary

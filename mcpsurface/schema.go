@@ -44,6 +44,11 @@ func QueryOutputSchema() *jsonschema.Schema {
 	p["notice"] = typ("string", "")
 	p["stats"] = obj(map[string]*jsonschema.Schema{
 		"http_requests": typ("integer", ""), "pages": typ("integer", ""), "elapsed_ms": typ("integer", ""),
+		"rate_limit": {Type: "array", Description: "per rate-limit bucket: requests this statement used, what remains and when it resets", Items: obj(map[string]*jsonschema.Schema{
+			"provider": typ("string", ""), "bucket": typ("string", "e.g. core, search, code_search"),
+			"used": typ("integer", "requests of this statement"), "limit": typ("integer", ""),
+			"remaining": typ("integer", ""), "reset": typ("string", "RFC 3339, UTC"),
+		}, "provider", "bucket", "used")},
 	})
 	return obj(p)
 }

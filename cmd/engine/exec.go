@@ -28,6 +28,7 @@ const (
 
 func newExecCmd(g *globalFlags) *cobra.Command {
 	var output, file string
+	var stats bool
 	cmd := &cobra.Command{
 		Use:   `exec [-o table|json|csv|tsv|line] "SQL" | -f FILE`,
 		Short: "Run one statement and print the result (exit 0 ok, 1 usage/SQL/plan error, 2 provider or network error)",
@@ -60,11 +61,15 @@ func newExecCmd(g *globalFlags) *cobra.Command {
 			if err := result.Write(cmd.OutOrStdout(), res, output, width); err != nil {
 				return &exitError{code: exitProvider, msg: "error: writing output: " + err.Error()}
 			}
+			if stats || g.debug {
+				writeStats(cmd.ErrOrStderr(), res, output == "json")
+			}
 			return nil
 		},
 	}
 	cmd.Flags().StringVarP(&output, "output", "o", "table", "output format: table, json, csv, tsv, line")
 	cmd.Flags().StringVarP(&file, "file", "f", "", "read the statement from FILE (- for stdin)")
+	cmd.Flags().BoolVar(&stats, "stats", false, "print the statement's cost to stderr: requests, pages, time and rate-limit budget (JSON with -o json; also with --debug)")
 	return cmd
 }
 
@@ -140,4 +145,19 @@ func credentialsOf(eng *engine.Engine, opts engine.Options, name string) advice.
 	creds, err := providers.ResolveCredentials(cfg, p.TokenEnv, os.Getenv)
 	c.Anonymous = err == nil && creds.Anonymous()
 	return c
+}
+
+// writeStats prints what the statement cost: one line, or {"stats":{...}}
+// when the output is JSON.
+func writeStats(w io.Writer, res *result.Result, asJSON bool) {
+	if asJSON {
+		b, _ := json.Marshal(map[string]any{"stats": res.Stats})
+		fmt.Fprintln(w, string(b))
+		return
+	}
+	line := fmt.Sprintf("stats: %d rows; %d HTTP requests, %d pages, %d ms", len(res.Rows), res.Stats.HTTPRequests, res.Stats.Pages, res.Stats.ElapsedMS)
+	if rl := res.Stats.RateLimitSummary(); rl != "" {
+		line += "; " + rl
+	}
+	fmt.Fprintln(w, line)
 }

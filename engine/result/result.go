@@ -2,6 +2,8 @@ package result
 
 import (
 	"encoding/json"
+	"fmt"
+	"strings"
 	"time"
 )
 
@@ -75,4 +77,25 @@ func JSONValue(col Column, v any) any {
 		return json.RawMessage(s)
 	}
 	return v
+}
+
+// RateLimitSummary renders the statement's rate-limit use for humans, e.g.
+// "rate limit github core: 13 used, 4987 of 5000 left, resets 15:58 UTC";
+// "" when the statement touched no bucket.
+func (s Stats) RateLimitSummary() string {
+	var parts []string
+	for _, rl := range s.RateLimit {
+		p := fmt.Sprintf("%s %s: %d used", rl.Provider, rl.Bucket, rl.Used)
+		if rl.Remaining != nil {
+			p += fmt.Sprintf(", %d of %d left", *rl.Remaining, rl.Limit)
+		}
+		if t, err := time.Parse(time.RFC3339, rl.Reset); err == nil {
+			p += ", resets " + t.UTC().Format("15:04:05") + " UTC"
+		}
+		parts = append(parts, p)
+	}
+	if len(parts) == 0 {
+		return ""
+	}
+	return "rate limit " + strings.Join(parts, "; ")
 }
