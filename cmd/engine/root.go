@@ -40,6 +40,7 @@ type globalFlags struct {
 	searchRate     string
 	codeSearchRate string
 	maxConc        int
+	governor       bool
 }
 
 func newRootCmd() *cobra.Command {
@@ -74,6 +75,7 @@ Credentials: GITHUB_TOKEN or GH_TOKEN (bearer), or --auth.`,
 	f.StringVar(&g.rate, "rate", envString("ENGINE_RATE", strconv.Itoa(client.DefaultRate)), "requests per minute of one credential across the process (GitHub's secondary limit is 900 points/min), or N/DURATION (e.g. 60/1s); 0 turns pacing off")
 	f.StringVar(&g.searchRate, "search-rate", envString("ENGINE_SEARCH_RATE", strconv.Itoa(client.DefaultSearchRate)), "search requests per minute (GitHub: 30), or N/DURATION")
 	f.StringVar(&g.codeSearchRate, "code-search-rate", envString("ENGINE_CODE_SEARCH_RATE", strconv.Itoa(client.DefaultCodeSearchRate)), "code search requests per minute (GitHub: 10), or N/DURATION")
+	f.BoolVar(&g.governor, "governor", envBool("ENGINE_GOVERNOR", true), "pace and bound requests per credential under the provider's rate limits (--rate, --max-concurrency), pause every request after a secondary limit, refuse statements the budget cannot cover; off only for tests and private APIs without limits")
 	f.IntVar(&g.maxConc, "max-concurrency", envInt("ENGINE_MAX_CONCURRENCY", client.DefaultMaxConcurrency), "requests in flight per credential across the process (all fan-outs, pages, sessions); -1: no cap")
 	f.BoolVar(&g.debug, "debug", os.Getenv("ENGINE_DEBUG") != "", "log requests (never credentials) to stderr")
 
@@ -127,6 +129,16 @@ func envInt(name string, def int) int {
 		if _, err := fmt.Sscan(v, &n); err == nil {
 			return n
 		}
+	}
+	return def
+}
+
+func envBool(name string, def bool) bool {
+	switch strings.ToLower(strings.TrimSpace(os.Getenv(name))) {
+	case "0", "off", "false", "no":
+		return false
+	case "1", "on", "true", "yes":
+		return true
 	}
 	return def
 }
@@ -235,6 +247,9 @@ func (g *globalFlags) newEngine() (*engine.Engine, engine.Options, error) {
 // --max-concurrency. A rate of 0 turns that pacing off; a negative
 // --max-concurrency removes the cap.
 func (g *globalFlags) governorOptions() (*client.GovernorOptions, error) {
+	if !g.governor {
+		return nil, nil
+	}
 	o := &client.GovernorOptions{MaxConcurrency: g.maxConc}
 	if o.MaxConcurrency == 0 {
 		return nil, fmt.Errorf("--max-concurrency 0: give a positive number of requests in flight, or -1 for no cap")

@@ -60,8 +60,13 @@ func sharedAppTokens(key string, app *providers.AppCredentials) *appTokens {
 }
 
 // authorize sets the request's credentials; for a GitHub App it mints or
-// reuses the installation token first.
+// reuses the installation token first. A request that would have to wait
+// out a governor pause longer than the retry budget fails at once,
+// unsent (pausedError).
 func (c *Client) authorize(ctx context.Context, req *http.Request) error {
+	if err := c.pausedError(req); err != nil {
+		return err
+	}
 	if c.app == nil {
 		c.opts.Credentials.Apply(req)
 		return nil

@@ -2,6 +2,7 @@ package client
 
 import (
 	"context"
+	"fmt"
 	"net/http"
 	"strings"
 	"sync"
@@ -66,3 +67,22 @@ func (c *Client) afterAttempt(ctx context.Context, resp *http.Response, err erro
 // Governor returns the governor shared by every client of this client's
 // credential and origin (nil when governing is off).
 func (c *Client) Governor() *Governor { return c.gov }
+
+// pausedError is the error of a request that would wait out a secondary-
+// limit pause longer than MaxRetryWait: nothing is sent, and the error is
+// retryable after the pause.
+func (c *Client) pausedError(req *http.Request) error {
+	if c.gov == nil || BucketOf(req.URL.Path) == "" {
+		return nil
+	}
+	until := c.gov.PausedUntil()
+	wait := time.Until(until)
+	if until.IsZero() || wait <= c.opts.MaxRetryWait {
+		return nil
+	}
+	pe := c.newError(Call{}, req.URL.String(), "http", fmt.Sprintf(
+		"not sent: every request of this credential is paused until %s (in %s) after GitHub answered a secondary rate limit; retry after the pause (GitHub bans clients that keep requesting while limited)",
+		until.UTC().Format("15:04:05 UTC"), wait.Round(time.Second)))
+	pe.Retryable, pe.RateLimited, pe.RetryAfter = true, true, wait
+	return pe
+}

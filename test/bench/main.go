@@ -113,7 +113,7 @@ func (b *bench) env(extra ...string) []string {
 		"XDG_CACHE_HOME=" + filepath.Join(home, "cache"),
 		"ENGINE_BASE_URL_GITHUB=" + b.fake.URL(),
 		"ENGINE_NO_CACHE=1",
-		"ENGINE_RATE=0", // pacing off: this fake has no limiter (the limiter rows set their own)
+		"ENGINE_GOVERNOR=off", // this fake has no limiter (the limiter rows turn it on)
 	}, extra...)
 }
 

@@ -1,6 +1,7 @@
 package ratelimit
 
 import (
+	"context"
 	"strings"
 	"testing"
 	"time"
@@ -43,7 +44,7 @@ func TestSecondaryLimitPausesAndDegrades(t *testing.T) {
 	fake := fakegithub.New(fakegithub.WithRepos("big", 600), fakegithub.WithLatency(25*time.Millisecond),
 		fakegithub.WithLimits(fakegithub.Limits{TripConcurrent: 50, RetryAfter: 1}))
 	defer fake.Close()
-	e := env(t, fake, "ENGINE_MAX_CONCURRENCY=64", "ENGINE_CONCURRENCY=64", "ENGINE_RETRY_MAX=3", "ENGINE_MAX_RETRY_WAIT=20s", "ENGINE_MAX_REQUESTS=5000")
+	e := env(t, fake, "ENGINE_RATE=0", "ENGINE_MAX_CONCURRENCY=64", "ENGINE_CONCURRENCY=64", "ENGINE_RETRY_MAX=3", "ENGINE_MAX_RETRY_WAIT=20s", "ENGINE_MAX_REQUESTS=5000")
 	r := run(t, e, "exec", "--debug", "-o", "csv", joinPulls("big"))
 	if r.Code != 0 || r.Stdout != "repos\n600\n" {
 		t.Fatalf("exit %d\n%s%.2000s", r.Code, r.Stdout, r.Stderr)
@@ -62,5 +63,31 @@ func TestSecondaryLimitPausesAndDegrades(t *testing.T) {
 	got := statuses(reqs)
 	if got[200] != 606 {
 		t.Errorf("requests by status %v, want 606 answered 200 (6 pages of repos, 600 pulls)", got)
+	}
+}
+
+// The pause outlives the statement that met the limit: in one MCP server,
+// a statement answered with a secondary limit (Retry-After 30 s, more than
+// the 2 s retry budget) fails retryable, and the next statement, of
+// another session, fails at once, retryable after the pause, without a
+// request: GitHub bans clients that keep requesting while limited. Before
+// the governor the second statement was sent (and answered 403 again).
+func TestPauseHoldsLaterStatementsUnsent(t *testing.T) {
+	fake := fakegithub.New()
+	defer fake.Close()
+	fake.Inject(fakegithub.Fault{Path: "^/orgs/acme/repos$", Kind: fakegithub.KindSecondaryRateLimit, RetryAfter: 30})
+	endpoint, _ := mcpHTTPEnv(t, env(t, fake, "ENGINE_MAX_RETRY_WAIT=2s"))
+	ctx := context.Background()
+	first := mcpClient(t, endpoint).Call(t, ctx, "run_select_query", map[string]any{"sql": "SELECT name FROM github.repos.repos WHERE org = 'acme'"})
+	if !first.IsError || !first.Error.Retryable || first.Error.HTTPStatus != 403 {
+		t.Fatalf("first: %+v", first.Error)
+	}
+	sent := len(fake.Requests())
+	second := mcpClient(t, endpoint).Call(t, ctx, "run_select_query", map[string]any{"sql": "SELECT login FROM github.users.users WHERE username = 'octocat'"})
+	if !second.IsError || !second.Error.Retryable || second.Error.RetryAfterSeconds < 20 || !strings.Contains(second.Error.Message, "paused") {
+		t.Fatalf("second: %+v", second.Error)
+	}
+	if n := len(fake.Requests()); n != sent {
+		t.Fatalf("%d requests sent during the pause", n-sent)
 	}
 }

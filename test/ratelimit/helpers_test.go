@@ -16,6 +16,7 @@ func env(t *testing.T, fake *fakegithub.Server, extra ...string) []string {
 	return testutil.Env(t, append([]string{
 		"ENGINE_BASE_URL_GITHUB=" + fake.URL(),
 		"GITHUB_TOKEN=" + token,
+		"ENGINE_GOVERNOR=on",
 	}, extra...)...)
 }
 
