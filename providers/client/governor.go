@@ -20,8 +20,8 @@ import (
 //   - Pacing: a token bucket per rate: all requests ("points", default 900
 //     per minute, GitHub's secondary limit for REST), and in addition the
 //     search bucket (30 per minute) and the code_search bucket (10 per
-//     minute). The bucket's burst is 5% of the window's budget and its rate
-//     the other 95% spread over the window, so that no window of that
+//     minute). The bucket's burst is 2% of the window's budget and its rate
+//     the other 98% spread over the window, so that no window of that
 //     length ever holds more than the budget.
 //   - Concurrency: at most MaxConcurrency requests in flight (default 16;
 //     GitHub allows 100 and asks for serial requests where possible).
@@ -177,13 +177,13 @@ func NewGovernor(opts GovernorOptions) *Governor {
 }
 
 // newLimiter returns a token bucket that never lets more than r.N requests
-// into any window of r.Window (burst 5%, rate 95% of the budget), or nil
+// into any window of r.Window (burst 2%, rate 98% of the budget), or nil
 // when pacing is off.
 func newLimiter(r Rate, factor float64) *rate.Limiter {
 	if r.N <= 0 {
 		return nil
 	}
-	burst := max(1, r.N/20)
+	burst := max(1, r.N/50)
 	return rate.NewLimiter(limitOf(r, burst, factor), burst)
 }
 
