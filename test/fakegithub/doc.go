@@ -28,6 +28,19 @@
 // WithToken makes Authorization mandatory (401 "Requires authentication" /
 // "Bad credentials"); by default any or no token is accepted.
 //
+// WithLimits models GitHub's rate limiter (limiter.go): a concurrency
+// limit, points per window (scaled down: e.g. 200 per second for 900 per
+// minute), and primary buckets (core, search, code_search) with their
+// x-ratelimit-* headers and /rate_limit. A secondary limit is answered 403
+// "You have exceeded a secondary rate limit" with Retry-After, and so is
+// every request during that wait; a spent bucket is answered 403 "API
+// rate limit exceeded" with x-ratelimit-remaining: 0. LimiterStats counts
+// trips and limited answers.
+//
+// WithApp requires GitHub App installation tokens (app.go): POST
+// /app/installations/{id}/access_tokens verifies the app's RS256 JWT with
+// its public key and issues tokens that expire after TokenTTL.
+//
 // # Endpoints (GET)
 //
 //	/rate_limit                        resources{core,search,graphql,...}, rate
@@ -47,6 +60,8 @@
 //	/repos/{o}/{r}/branches[/{b}]      protected=true|false; unknown branch 404 "Branch not found"
 //	/repos/{o}/{r}/branches/{b}/protection   404 "Branch not protected" when not protected
 //	/repos/{o}/{r}/collaborators       affiliation=outside|all
+//	/search/repositories, /search/code one item echoing q (search buckets)
+//	POST /app/installations/{id}/access_tokens   WithApp only
 //
 // # Admin (out of process; never logged or faulted)
 //

@@ -92,4 +92,5 @@ func TestGitHubAppSecretsNeverPrinted(t *testing.T) {
 	if total < 20000 {
 		t.Errorf("only %d bytes scanned", total)
 	}
+	t.Logf("scanned %d outputs, %d bytes, for %d secrets", len(out.items), total, len(secrets))
 }
