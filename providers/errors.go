@@ -25,7 +25,11 @@ type ProviderError struct {
 	RetryAfter time.Duration
 	// RateLimited is true for GitHub primary or secondary rate limits.
 	RateLimited bool
-	// Kind is "http", "transport", "decode", "timeout" or "limit".
+	// Kind is "http", "transport", "decode", "timeout" or "limit"; for
+	// requests never sent, "budget" (the rate-limit bucket cannot cover
+	// the statement before its reset) or "paused" (every request of the
+	// credential waits out a secondary rate limit); "auth" when GitHub App
+	// credentials could not be exchanged for a token.
 	Kind string
 	// Attempts is how many times the request was tried.
 	Attempts int

@@ -57,7 +57,7 @@ func (c *Client) CheckBudget(ctx context.Context, path string, n int) error {
 	pe := &providers.ProviderError{
 		Provider:    c.provider,
 		Method:      http.MethodGet,
-		URL:         c.sanitize(c.baseStr + path),
+		URL:         c.redact(c.baseStr + path), // the method's path template
 		Kind:        "budget",
 		Retryable:   true,
 		RateLimited: true,

@@ -34,6 +34,10 @@
 //     earliest failing page is returned.
 //   - Invalid calls (missing or unknown parameters, empty, "." or ".." path
 //     values) are plain errors, not ProviderErrors: they are caller bugs.
+//   - With Options.Governor, every attempt of the credential, process-wide,
+//     is paced, bounded and paused by one Governor (governor.go); budget.go
+//     refuses statements the rate-limit bucket cannot cover; appauth.go
+//     mints GitHub App installation tokens.
 package client
 
 import (

@@ -80,7 +80,7 @@ func (c *Client) pausedError(req *http.Request) error {
 	if until.IsZero() || wait <= c.opts.MaxRetryWait {
 		return nil
 	}
-	pe := c.newError(Call{}, req.URL.String(), "http", fmt.Sprintf(
+	pe := c.newError(Call{}, req.URL.String(), "paused", fmt.Sprintf(
 		"not sent: every request of this credential is paused until %s (in %s) after GitHub answered a secondary rate limit; retry after the pause (GitHub bans clients that keep requesting while limited)",
 		until.UTC().Format("15:04:05 UTC"), wait.Round(time.Second)))
 	pe.Retryable, pe.RateLimited, pe.RetryAfter = true, true, wait

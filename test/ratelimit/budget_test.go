@@ -62,3 +62,22 @@ func TestStatementOverBudgetRefusedBeforeFirstRequest(t *testing.T) {
 		t.Fatalf("exit %d\n%.300s%s", r.Code, r.Stdout, r.Stderr)
 	}
 }
+
+// A dependent fan-out is checked once its bindings are known: the 6 pages
+// of repositories are fetched, then the 600 pulls requests they bind are
+// refused before the first of them is sent (300 left).
+func TestDependentFanOutOverBudgetRefused(t *testing.T) {
+	left := 300
+	fake := fakegithub.New(fakegithub.WithRepos("big", 600), fakegithub.WithLimits(fakegithub.Limits{Buckets: map[string]fakegithub.BucketLimit{
+		"core": {Limit: 5000, Remaining: &left, Window: time.Hour},
+	}}))
+	defer fake.Close()
+	r := run(t, env(t, fake, "ENGINE_RETRY_MAX=0"), "exec", joinPulls("big"))
+	if r.Code != 2 || !strings.Contains(r.Stderr, "needs about 600 requests") || !strings.Contains(r.Stderr, "only 294 of 5000 remain") || !strings.Contains(r.Stderr, "retryable") {
+		t.Fatalf("exit %d\n%s", r.Code, r.Stderr)
+	}
+	got := statuses(fake.Requests())
+	if got[200] != 6 || len(got) != 1 {
+		t.Fatalf("requests by status %v, want only the 6 repository pages", got)
+	}
+}

@@ -2,6 +2,7 @@ package ratelimit
 
 import (
 	"context"
+	"fmt"
 	"strings"
 	"testing"
 	"time"
@@ -89,5 +90,11 @@ func TestPauseHoldsLaterStatementsUnsent(t *testing.T) {
 	}
 	if n := len(fake.Requests()); n != sent {
 		t.Fatalf("%d requests sent during the pause", n-sent)
+	}
+	// /rate_limit is free of every limit: the github.rate_limit table still
+	// answers during the pause.
+	rl := mcpClient(t, endpoint).Call(t, ctx, "run_select_query", map[string]any{"sql": "SELECT json_extract(resources, '$.core.limit') AS core FROM github.rate_limit.rate_limit"})
+	if rl.IsError || len(rl.Rows) != 1 || fmt.Sprint(rl.Rows[0][0]) != "5000" {
+		t.Fatalf("rate_limit during the pause: %+v %+v", rl.Rows, rl.Error)
 	}
 }
