@@ -28,9 +28,7 @@ type BucketBudget struct {
 // requests of path's rate-limit bucket when fewer remain before the
 // bucket's reset and the reset is further away than the retry budget
 // (MaxRetryWait) could wait: it fails fast instead of spending the rest of
-// the hour half-way. (A statement of fewer than BudgetProbeMin requests on
-// a bucket known to be spent is let through: its first request gets the
-// provider's own answer, free of charge.) The error is a retryable *providers.ProviderError of
+// the hour half-way. The error is a retryable *providers.ProviderError of
 // Kind "budget" whose RetryAfter is the time until the reset. When the
 // bucket is unknown and n >= BudgetProbeMin, /rate_limit is asked first.
 // Without a governor, or for free requests, it returns nil.
@@ -44,10 +42,7 @@ func (c *Client) CheckBudget(ctx context.Context, path string, n int) error {
 		c.probeRateLimit(ctx)
 		b, ok = c.gov.Bucket(bucket)
 	}
-	if !ok || n <= b.Remaining || (b.Remaining <= 0 && n < BudgetProbeMin) {
-		// A small statement on a spent bucket is sent: its first request
-		// gets the provider's own answer (a 403 on a spent bucket costs
-		// nothing), which also shows a bucket refilled early.
+	if !ok || n <= b.Remaining {
 		return nil
 	}
 	wait := time.Until(b.Reset)

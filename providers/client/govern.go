@@ -72,8 +72,17 @@ func (c *Client) Governor() *Governor { return c.gov }
 // limit pause longer than MaxRetryWait: nothing is sent, and the error is
 // retryable after the pause.
 func (c *Client) pausedError(req *http.Request) error {
-	if c.gov == nil || BucketOf(req.URL.Path) == "" {
+	bucket := BucketOf(req.URL.Path)
+	if c.gov == nil || bucket == "" {
 		return nil
+	}
+	if reset := c.gov.SpentUntil(bucket); time.Until(reset) > c.opts.MaxRetryWait {
+		wait := time.Until(reset)
+		pe := c.newError(Call{}, req.URL.String(), "budget", fmt.Sprintf(
+			"not sent: the %q rate-limit bucket of this credential is spent until its reset at %s (in %s); retry after the reset, or use another credential (e.g. a GitHub App installation)",
+			bucket, reset.UTC().Format("15:04:05 UTC"), wait.Round(time.Second)))
+		pe.Retryable, pe.RateLimited, pe.RetryAfter = true, true, wait
+		return pe
 	}
 	until := c.gov.PausedUntil()
 	wait := time.Until(until)

@@ -30,7 +30,8 @@ import (
 //     stops every request of the credential until the wait is over (Retry-
 //     After, else at least a minute, doubled for each further limit hit
 //     after a pause: exponential backoff). Requests already in flight when
-//     the pause began do not count as new hits.
+//     the pause began do not count as new hits. A bucket reported spent
+//     (x-ratelimit-remaining: 0) holds its requests until its reset.
 //   - Adaptive: each new secondary limit halves the concurrency cap and the
 //     rate for the rest of the run; after each quiet RecoverAfter (default
 //     a minute) an eighth of the configured values comes back.
@@ -240,6 +241,9 @@ func (g *Governor) Acquire(ctx context.Context, bucket string) (time.Time, error
 		if err := g.waitPause(ctx); err != nil {
 			return time.Time{}, err
 		}
+		if err := g.waitSpent(ctx, bucket); err != nil {
+			return time.Time{}, err
+		}
 		if err := g.acquireSlot(ctx); err != nil {
 			return time.Time{}, err
 		}
@@ -301,6 +305,35 @@ func (g *Governor) waitPause(ctx context.Context) error {
 	}
 }
 
+// waitSpent waits for the reset of a bucket the provider reported spent
+// (x-ratelimit-remaining: 0): a request before it would only be refused.
+func (g *Governor) waitSpent(ctx context.Context, bucket string) error {
+	until := g.SpentUntil(bucket)
+	if until.IsZero() {
+		return nil
+	}
+	t := time.NewTimer(time.Until(until))
+	defer t.Stop()
+	select {
+	case <-t.C:
+		return nil
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+}
+
+// SpentUntil returns the reset of bucket when the provider last reported
+// it spent, else the zero time.
+func (g *Governor) SpentUntil(bucket string) time.Time {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	b, ok := g.buckets[bucket]
+	if !ok || b.Remaining > 0 || b.Reset.IsZero() || !g.now().Before(b.Reset) {
+		return time.Time{}
+	}
+	return b.Reset
+}
+
 func (g *Governor) acquireSlot(ctx context.Context) error {
 	for {
 		g.mu.Lock()
@@ -348,12 +381,20 @@ func (g *Governor) Done(bucket string, sent time.Time, status int, h http.Header
 	if h != nil {
 		g.recordLocked(h, now)
 	}
+	wait := parseRetryAfter(h.Get("Retry-After"), now)
 	if !secondaryLimit(status, h, body) {
+		if status >= 400 && wait > 0 && !sent.Before(g.pauseStart) && now.Add(wait).After(g.pauseUntil) {
+			// Any other error that asks to wait (503 with Retry-After):
+			// every request waits, without adapting.
+			g.pauseStart, g.pauseUntil = now, now.Add(wait)
+			g.pauses++
+			g.logfLocked("governor: HTTP %d with Retry-After: pausing every request of this credential for %s", status, wait)
+			return
+		}
 		g.recoverLocked(now)
 		return
 	}
 	g.secondary++
-	wait := parseRetryAfter(h.Get("Retry-After"), now)
 	if sent.Before(g.pauseStart) {
 		// In flight when the current pause began: the same episode.
 		if until := now.Add(wait); wait > 0 && until.After(g.pauseUntil) && now.Before(g.pauseUntil) {

@@ -122,3 +122,30 @@ func TestGovernorRecordsBuckets(t *testing.T) {
 		t.Fatal("search bucket known without a response")
 	}
 }
+
+// A 503 with Retry-After pauses every request without adapting; a bucket
+// reported spent holds its requests until the reset.
+func TestGovernorRetryAfterAndSpentBucket(t *testing.T) {
+	g := NewGovernor(GovernorOptions{MaxConcurrency: 8})
+	at, _ := g.Acquire(context.Background(), "core")
+	g.Done("core", at, 503, http.Header{"Retry-After": []string{"2"}}, nil)
+	if st := g.Stats(); st.Pauses != 1 || st.SecondaryLimits != 0 || st.Concurrency != 8 || time.Until(g.PausedUntil()) < 1500*time.Millisecond {
+		t.Fatalf("stats %+v, pause %s", st, time.Until(g.PausedUntil()))
+	}
+	h := http.Header{}
+	h.Set("X-Ratelimit-Limit", "5000")
+	h.Set("X-Ratelimit-Remaining", "0")
+	h.Set("X-Ratelimit-Reset", strconv.FormatInt(time.Now().Add(time.Hour).Unix(), 10))
+	g.Done("core", at, 200, h, nil)
+	if d := time.Until(g.SpentUntil("core")); d < 59*time.Minute {
+		t.Fatalf("core spent for %s, want until the reset", d)
+	}
+	if !g.SpentUntil("search").IsZero() {
+		t.Fatal("search held by core's reset")
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 50*time.Millisecond)
+	defer cancel()
+	if _, err := g.Acquire(ctx, "core"); err == nil {
+		t.Fatal("admitted on a spent bucket")
+	}
+}

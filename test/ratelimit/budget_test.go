@@ -1,6 +1,7 @@
 package ratelimit
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"strings"
@@ -79,5 +80,37 @@ func TestDependentFanOutOverBudgetRefused(t *testing.T) {
 	got := statuses(fake.Requests())
 	if got[200] != 6 || len(got) != 1 {
 		t.Fatalf("requests by status %v, want only the 6 repository pages", got)
+	}
+}
+
+// A bucket that runs out (x-ratelimit-remaining: 0, reset in an hour)
+// holds every later request of the credential: in one MCP server, a
+// statement of 12 requests, one at a time, gets 10 answers and then fails,
+// retryable after the reset, without sending the 11th; the next
+// statement is refused before its first request (the budget check knows
+// the bucket from the headers), with nothing sent. Before the governor both sent a request
+// that was refused with 403.
+func TestSpentBucketHoldsLaterRequests(t *testing.T) {
+	left := 10
+	fake := fakegithub.New(fakegithub.WithLimits(fakegithub.Limits{Buckets: map[string]fakegithub.BucketLimit{
+		"core": {Limit: 5000, Remaining: &left, Window: time.Hour},
+	}}))
+	defer fake.Close()
+	endpoint, _ := mcpHTTPEnv(t, env(t, fake, "ENGINE_RETRY_MAX=0", "ENGINE_CONCURRENCY=1"))
+	ctx := context.Background()
+	first := mcpClient(t, endpoint).Call(t, ctx, "run_select_query", map[string]any{"sql": repoInAcme(12)})
+	if !first.IsError || !first.Error.Retryable || first.Error.RetryAfterSeconds < 3500 || !strings.Contains(first.Error.Message, "spent") {
+		t.Fatalf("first: %+v", first.Error)
+	}
+	sent := len(fake.Requests())
+	if st := statuses(fake.Requests()); st[200] != 10 || len(st) != 1 {
+		t.Fatalf("first statement: requests by status %v, want the 10 the bucket allowed and no 403", st)
+	}
+	second := mcpClient(t, endpoint).Call(t, ctx, "run_select_query", map[string]any{"sql": repoInAcme(3)})
+	if !second.IsError || !second.Error.Retryable || second.Error.RetryAfterSeconds < 3500 || !strings.Contains(second.Error.Message, "only 0 of 5000 remain") {
+		t.Fatalf("second: %+v", second.Error)
+	}
+	if n := len(fake.Requests()); n != sent {
+		t.Fatalf("%d requests sent on a spent bucket", n-sent)
 	}
 }
