@@ -112,16 +112,34 @@ func (c *Client) appToken(ctx context.Context) (string, error) {
 	return tok, nil
 }
 
-// dropAppToken forgets the current token (after a 401).
-func (c *Client) dropAppToken(tok string) {
-	if c.app == nil {
-		return
+// dropAppToken forgets tok when it is the current token (after a 401),
+// and reports whether it was.
+func (c *Client) dropAppToken(tok string) bool {
+	if c.app == nil || tok == "" {
+		return false
 	}
 	c.app.mu.Lock()
-	if c.app.token == tok {
-		c.app.token = ""
+	defer c.app.mu.Unlock()
+	if c.app.token != tok {
+		return false
 	}
-	c.app.mu.Unlock()
+	c.app.token = ""
+	return true
+}
+
+// prepareRetry is retryablehttp's PrepareRetry: a retry of a GitHub App
+// request carries the current installation token (refreshed during a long
+// wait, or new after a 401).
+func (c *Client) prepareRetry(req *http.Request) error {
+	if c.app == nil || !sameOrigin(req.URL, c.base) {
+		return nil
+	}
+	tok, err := c.appToken(req.Context())
+	if err != nil {
+		return err
+	}
+	req.Header.Set("Authorization", "Bearer "+tok)
+	return nil
 }
 
 func (c *Client) mintAppToken(ctx context.Context) (string, time.Time, error) {

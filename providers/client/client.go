@@ -185,6 +185,7 @@ func New(p *providers.Provider, opts Options) (*Client, error) {
 	}
 	if app := opts.Credentials.App(); app != nil {
 		c.app = sharedAppTokens(governorKey(base, opts.Credentials.Identity()), app)
+		c.rc.PrepareRetry = c.prepareRetry
 	}
 	if opts.Governor != nil {
 		c.gov = SharedGovernor(governorKey(base, opts.Credentials.Identity()), *opts.Governor, opts.Logf)

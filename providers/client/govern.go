@@ -44,10 +44,17 @@ func (c *Client) beforeAttempt(l retryablehttp.Logger, req *http.Request, retry 
 // the governor learns what the response said.
 func (c *Client) afterAttempt(ctx context.Context, resp *http.Response, err error) (bool, error) {
 	retry, cerr := c.checkRetry(ctx, resp, err)
-	if resp != nil && resp.StatusCode == http.StatusUnauthorized && resp.Request != nil {
-		c.dropAppToken(strings.TrimPrefix(resp.Request.Header.Get("Authorization"), "Bearer "))
-	}
 	st := stateFrom(ctx)
+	if resp != nil && resp.StatusCode == http.StatusUnauthorized && resp.Request != nil && c.app != nil {
+		// The installation token was refused (expired early or revoked):
+		// drop it, and retry a first attempt once with a new one
+		// (PrepareRetry re-signs; concurrent requests share the new one).
+		c.dropAppToken(strings.TrimPrefix(resp.Request.Header.Get("Authorization"), "Bearer "))
+		if !retry && cerr == nil && st != nil && st.attempts == 1 && c.opts.RetryMax > 0 {
+			retry, st.nextWait = true, 0
+			c.logf("auth: the GitHub App installation token was refused; retrying with a new one")
+		}
+	}
 	if st == nil || c.gov == nil {
 		return retry, cerr
 	}

@@ -147,7 +147,8 @@ func TestAppAuthBadSettings(t *testing.T) {
 // One MCP server process: the token minted for the first session is
 // reused by a second session, and refreshed before the fake expires it
 // (the fake's tokens live 3 s here; GitHub's an hour), so no request is
-// ever refused.
+// refused. A token revoked early costs one 401 per request in flight: each
+// is retried with the one new token.
 func TestAppAuthSharedAcrossMCPSessionsAndRefreshed(t *testing.T) {
 	fake, path, pemText := appFake(t, 3*time.Second)
 	endpoint, stderr := mcpHTTP(t, fake, "--auth", appAuth(path), "--debug")
@@ -174,6 +175,20 @@ func TestAppAuthSharedAcrossMCPSessionsAndRefreshed(t *testing.T) {
 		if r.Status == 401 {
 			t.Fatalf("request refused with 401: %s", r.Path)
 		}
+	}
+	// Revoked early: the refused request is retried once with a new token.
+	fake.ExpireAppTokens()
+	if res := c.Call(t, ctx, "run_select_query", query); res.IsError || res.RowCount != 4 {
+		t.Fatalf("after revocation: %+v", res)
+	}
+	refused := 0
+	for _, r := range fake.Requests() {
+		if r.Status == 401 {
+			refused++
+		}
+	}
+	if n := fake.AppTokensMinted(); n != 3 || refused < 1 || refused > 4 {
+		t.Fatalf("%d tokens minted, %d requests refused; want 3 (one new token for all) and 1 to 4 (the statement's requests in flight)", n, refused)
 	}
 	time.Sleep(200 * time.Millisecond)
 	noAppSecrets(t, fake, pemText, stderr.String())
