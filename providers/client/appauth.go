@@ -23,8 +23,8 @@ import (
 // every request. The token is minted once per credential and origin for
 // the whole process (every request, fan-out and MCP session), and
 // refreshed before it expires: at 80% of its lifetime, and at most 5
-// minutes before expires_at. A 401 drops it so that the next request
-// mints a new one. Neither the JWT nor a token is logged; tokens are
+// minutes before expires_at. A 401 drops it, and the refused request's
+// first attempt is retried once with a new token (PrepareRetry). Neither the JWT nor a token is logged; tokens are
 // scrubbed from every error and output (Client.Secrets).
 
 const (
