@@ -88,7 +88,11 @@ func (e *Engine) Provider(name string) (*providers.Provider, error) { return e.c
 func (e *Engine) Secrets() []string {
 	e.mu.Lock()
 	defer e.mu.Unlock()
-	return append([]string(nil), e.secrets...)
+	out := append([]string(nil), e.secrets...)
+	for _, c := range e.clients {
+		out = append(out, c.Secrets()...) // GitHub App installation tokens
+	}
+	return out
 }
 
 // Client returns (creating on first use) the HTTP client of a provider.

@@ -26,6 +26,9 @@ type statsOutput struct {
 	Revalidated  int   `json:"revalidated"`
 	CacheHits    int   `json:"cache_hits,omitempty"`
 	ElapsedMS    int64 `json:"elapsed_ms"`
+	// RateLimit is the statement's use of each rate-limit bucket and what
+	// remains (result.RateLimit).
+	RateLimit []result.RateLimit `json:"rate_limit,omitempty"`
 }
 
 // queryOutput is run_select_query's success (DESIGN.md).
@@ -110,12 +113,15 @@ func (s *Server) runSelect(ctx context.Context, req *mcp.CallToolRequest, in que
 		Columns: r.Columns, Rows: fr.rows, RowCount: len(r.Rows), ReturnedRows: len(fr.rows),
 		Truncated: len(fr.rows) < len(r.Rows),
 		Stats: statsOutput{HTTPRequests: r.Stats.HTTPRequests, Pages: r.Stats.Pages, Fetched: r.Stats.Fetched,
-			Revalidated: r.Stats.Revalidated, CacheHits: r.Stats.CacheHits, ElapsedMS: r.Stats.ElapsedMS},
+			Revalidated: r.Stats.Revalidated, CacheHits: r.Stats.CacheHits, ElapsedMS: r.Stats.ElapsedMS, RateLimit: r.Stats.RateLimit},
 	}
 	if kept {
 		out.ResultID, out.ResultURI = id, ResultURI(id)
 	}
 	summary := fmt.Sprintf("%s; %s, %s, %s%d ms", plural(out.RowCount, "row"), plural(out.Stats.HTTPRequests, "HTTP request"), plural(out.Stats.Pages, "page"), cacheSummary(out.Stats), out.Stats.ElapsedMS)
+	if rl := r.Stats.RateLimitSummary(); rl != "" {
+		summary += "; " + rl
+	}
 	if out.Truncated {
 		out.Notice = truncationNotice(out.ReturnedRows, out.RowCount, out.ResultID)
 		summary = out.Notice + " " + summary

@@ -47,6 +47,11 @@ func QueryOutputSchema() *jsonschema.Schema {
 		"fetched":     typ("integer", "pages whose body came from the provider"),
 		"revalidated": typ("integer", "pages answered 304 Not Modified from the response cache (no rate limit)"),
 		"cache_hits":  typ("integer", "pages served by the response cache without a request (--cache-ttl)"),
+		"rate_limit": {Type: "array", Description: "per rate-limit bucket: requests this statement used, what remains and when it resets", Items: obj(map[string]*jsonschema.Schema{
+			"provider": typ("string", ""), "bucket": typ("string", "e.g. core, search, code_search"),
+			"used": typ("integer", "requests of this statement"), "limit": typ("integer", ""),
+			"remaining": typ("integer", ""), "reset": typ("string", "RFC 3339, UTC"),
+		}, "provider", "bucket", "used")},
 	})
 	return obj(p)
 }

@@ -17,6 +17,10 @@ const (
 	AuthNull   = "null_auth"
 	AuthBearer = "bearer"
 	AuthBasic  = "basic"
+	// AuthApp is a GitHub App installation: the engine signs a JWT with
+	// the app's private key and exchanges it for installation tokens
+	// (appauth.go).
+	AuthApp = "app"
 )
 
 // AuthConfig is one provider's entry of --auth, e.g.
@@ -24,6 +28,13 @@ const (
 type AuthConfig struct {
 	Type              string `json:"type"`
 	CredentialsEnvVar string `json:"credentialsenvvar,omitempty"`
+	// GitHub App installation (type "app"): the app's ID, the
+	// installation's ID, and its private key (PEM) from a file or from an
+	// environment variable.
+	AppID          FlexID `json:"app_id,omitempty"`
+	InstallationID FlexID `json:"installation_id,omitempty"`
+	PrivateKeyPath string `json:"private_key_path,omitempty"`
+	PrivateKeyEnv  string `json:"private_key_env,omitempty"`
 }
 
 // ParseAuthFlag parses the --auth JSON object keyed by provider name.
@@ -44,8 +55,12 @@ func ParseAuthFlag(s string) (map[string]AuthConfig, error) {
 			if a.CredentialsEnvVar == "" {
 				return nil, fmt.Errorf("--auth %s: type %q needs credentialsenvvar naming the environment variable that holds the secret", name, a.Type)
 			}
+		case AuthApp:
+			if err := a.checkApp(); err != nil {
+				return nil, fmt.Errorf("--auth %s: %v", name, err)
+			}
 		default:
-			return nil, fmt.Errorf("--auth %s: unknown type %q (use bearer, basic or null_auth)", name, a.Type)
+			return nil, fmt.Errorf("--auth %s: unknown type %q (use bearer, basic, app or null_auth)", name, a.Type)
 		}
 	}
 	return out, nil
@@ -57,6 +72,7 @@ type Credentials struct {
 	kind   string
 	secret string
 	source string // where the secret came from, e.g. "env GITHUB_TOKEN"
+	app    *AppCredentials
 }
 
 // ResolveCredentials turns an auth config (or, when cfg is nil, the
@@ -68,6 +84,9 @@ func ResolveCredentials(cfg *AuthConfig, defaultEnv []string, getenv func(string
 		getenv = os.Getenv
 	}
 	if cfg == nil {
+		if app, ok, err := appFromEnv(defaultEnv, getenv); ok || err != nil {
+			return app, err
+		}
 		for _, v := range defaultEnv {
 			if s := strings.TrimSpace(getenv(v)); s != "" {
 				return Credentials{kind: AuthBearer, secret: s, source: "env " + v}, nil
@@ -87,6 +106,8 @@ func ResolveCredentials(cfg *AuthConfig, defaultEnv []string, getenv func(string
 			return Credentials{}, fmt.Errorf("auth: basic credentials in %s must be user:password", cfg.CredentialsEnvVar)
 		}
 		return Credentials{kind: cfg.Type, secret: s, source: "env " + cfg.CredentialsEnvVar}, nil
+	case AuthApp:
+		return resolveApp(cfg, getenv)
 	}
 	return Credentials{}, fmt.Errorf("auth: unknown type %q", cfg.Type)
 }
@@ -118,6 +139,9 @@ func (c Credentials) Identity() string {
 	if c.Anonymous() {
 		return "anonymous"
 	}
+	if c.app != nil {
+		return c.app.identity
+	}
 	sum := sha256.Sum256([]byte(c.kind + "\x00" + c.secret))
 	return hex.EncodeToString(sum[:8])
 }
@@ -130,6 +154,9 @@ func (c Credentials) Secret() string { return c.secret }
 func (c Credentials) String() string {
 	if c.Anonymous() {
 		return "anonymous"
+	}
+	if c.app != nil {
+		return fmt.Sprintf("github app %s installation %s (%s)", c.app.AppID, c.app.InstallationID, c.source)
 	}
 	return c.kind + " (" + c.source + ")"
 }

@@ -27,7 +27,11 @@ type ProviderError struct {
 	RateLimited bool
 	// Kind is "http", "transport", "decode", "timeout", "limit", "redirect"
 	// (a 3xx that was not followed) or "incomplete" (a 2xx the provider
-	// marks as partial, e.g. GitHub search's "incomplete_results": true).
+	// marks as partial, e.g. GitHub search's "incomplete_results": true);
+	// for requests never sent, "budget" (the rate-limit bucket cannot cover
+	// the statement before its reset) or "paused" (every request of the
+	// credential waits out a secondary rate limit); "auth" when GitHub App
+	// credentials could not be exchanged for a token.
 	Kind string
 	// Attempts is how many times the request was tried.
 	Attempts int

@@ -62,27 +62,15 @@ func newExecCmd(g *globalFlags) *cobra.Command {
 				return &exitError{code: exitProvider, msg: "error: writing output: " + err.Error()}
 			}
 			if showStats || g.debug {
-				writeStats(cmd.ErrOrStderr(), res.Stats, output == "json")
+				writeStats(cmd.ErrOrStderr(), res, output == "json")
 			}
 			return nil
 		},
 	}
 	cmd.Flags().StringVarP(&output, "output", "o", "table", "output format: table, json, csv, tsv, line")
 	cmd.Flags().StringVarP(&file, "file", "f", "", "read the statement from FILE (- for stdin)")
-	cmd.Flags().BoolVar(&showStats, "stats", false, `print what the statement cost to stderr: HTTP requests, and pages fetched, revalidated (304) or served from the cache (with -o json as {"stats":{...}})`)
+	cmd.Flags().BoolVar(&showStats, "stats", false, `print what the statement cost to stderr: rows, HTTP requests, pages fetched, revalidated (304) or served from the cache, time and rate-limit budget (with -o json as {"stats":{...}}; also with --debug)`)
 	return cmd
-}
-
-// writeStats prints a statement's cost on w (stderr, so stdout holds only
-// data): a JSON object {"stats": {...}} or one line of text.
-func writeStats(w io.Writer, s result.Stats, asJSON bool) {
-	if asJSON {
-		b, _ := json.Marshal(map[string]any{"stats": s})
-		fmt.Fprintln(w, string(b))
-		return
-	}
-	fmt.Fprintf(w, "stats: %d HTTP requests, %d pages (%d fetched, %d revalidated, %d from cache), %d ms\n",
-		s.HTTPRequests, s.Pages, s.Fetched, s.Revalidated, s.CacheHits, s.ElapsedMS)
 }
 
 func validFormat(f string) bool {
@@ -157,4 +145,21 @@ func credentialsOf(eng *engine.Engine, opts engine.Options, name string) advice.
 	creds, err := providers.ResolveCredentials(cfg, p.TokenEnv, os.Getenv)
 	c.Anonymous = err == nil && creds.Anonymous()
 	return c
+}
+
+// writeStats prints what the statement cost: one line, or {"stats":{...}}
+// when the output is JSON.
+func writeStats(w io.Writer, res *result.Result, asJSON bool) {
+	if asJSON {
+		b, _ := json.Marshal(map[string]any{"stats": res.Stats})
+		fmt.Fprintln(w, string(b))
+		return
+	}
+	st := res.Stats
+	line := fmt.Sprintf("stats: %d rows; %d HTTP requests, %d pages (%d fetched, %d revalidated, %d from cache), %d ms",
+		len(res.Rows), st.HTTPRequests, st.Pages, st.Fetched, st.Revalidated, st.CacheHits, st.ElapsedMS)
+	if rl := res.Stats.RateLimitSummary(); rl != "" {
+		line += "; " + rl
+	}
+	fmt.Fprintln(w, line)
 }

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"os"
 	"runtime/pprof"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -37,6 +38,11 @@ type globalFlags struct {
 	cacheDir       string
 	cacheMaxBytes  int64
 	debug          bool
+	rate           string
+	searchRate     string
+	codeSearchRate string
+	maxConc        int
+	governor       bool
 }
 
 func newRootCmd() *cobra.Command {
@@ -69,6 +75,11 @@ Credentials: GITHUB_TOKEN or GH_TOKEN (bearer), or --auth.`,
 	f.BoolVar(&g.noCache, "no-cache", os.Getenv("ENGINE_NO_CACHE") != "", "do not use the response cache for this run")
 	f.StringVar(&g.cacheDir, "cache-dir", os.Getenv("ENGINE_CACHE_DIR"), "response cache directory; entries live in its engine-http-v1 subdirectory (default: the user cache dir, engine/http)")
 	f.Int64Var(&g.cacheMaxBytes, "cache-max-bytes", int64(envInt("ENGINE_CACHE_MAX_BYTES", httpcache.DefaultMaxBytes)), "bound of the response cache's entries in bytes; the least recently used go first")
+	f.StringVar(&g.rate, "rate", envString("ENGINE_RATE", strconv.Itoa(client.DefaultRate)), "requests per minute of one credential across the process (GitHub's secondary limit is 900 points/min), or N/DURATION (e.g. 60/1s); 0 turns pacing off")
+	f.StringVar(&g.searchRate, "search-rate", envString("ENGINE_SEARCH_RATE", strconv.Itoa(client.DefaultSearchRate)), "search requests per minute (GitHub: 30), or N/DURATION")
+	f.StringVar(&g.codeSearchRate, "code-search-rate", envString("ENGINE_CODE_SEARCH_RATE", strconv.Itoa(client.DefaultCodeSearchRate)), "code search requests per minute (GitHub: 10), or N/DURATION")
+	f.BoolVar(&g.governor, "governor", envBool("ENGINE_GOVERNOR", true), "pace and bound requests per credential under the provider's rate limits (--rate, --max-concurrency), pause every request after a secondary limit, refuse statements the budget cannot cover; off only for tests and private APIs without limits")
+	f.IntVar(&g.maxConc, "max-concurrency", envInt("ENGINE_MAX_CONCURRENCY", client.DefaultMaxConcurrency), "requests in flight per credential across the process (all fan-outs, pages, sessions); -1: no cap")
 	f.BoolVar(&g.debug, "debug", os.Getenv("ENGINE_DEBUG") != "", "log requests (never credentials) to stderr")
 
 	var cpuProfile string
@@ -121,6 +132,23 @@ func envInt(name string, def int) int {
 		if _, err := fmt.Sscan(v, &n); err == nil {
 			return n
 		}
+	}
+	return def
+}
+
+func envBool(name string, def bool) bool {
+	switch strings.ToLower(strings.TrimSpace(os.Getenv(name))) {
+	case "0", "off", "false", "no":
+		return false
+	case "1", "on", "true", "yes":
+		return true
+	}
+	return def
+}
+
+func envString(name, def string) string {
+	if v, ok := os.LookupEnv(name); ok {
+		return v
 	}
 	return def
 }
@@ -180,6 +208,11 @@ func (g *globalFlags) engineOptions() (engine.Options, error) {
 	if g.retryMax == 0 {
 		opts.Client.RetryMax = -1
 	}
+	gov, err := g.governorOptions()
+	if err != nil {
+		return engine.Options{}, err
+	}
+	opts.Client.Governor = gov
 	if !g.noCache {
 		opts.Client.Cache = g.openCache()
 	}
@@ -230,4 +263,31 @@ func (g *globalFlags) newEngine() (*engine.Engine, engine.Options, error) {
 		return nil, opts, &exitError{code: exitUsage, msg: "error: " + err.Error()}
 	}
 	return eng, opts, nil
+}
+
+// governorOptions reads --rate, --search-rate, --code-search-rate and
+// --max-concurrency. A rate of 0 turns that pacing off; a negative
+// --max-concurrency removes the cap.
+func (g *globalFlags) governorOptions() (*client.GovernorOptions, error) {
+	if !g.governor {
+		return nil, nil
+	}
+	o := &client.GovernorOptions{MaxConcurrency: g.maxConc}
+	if o.MaxConcurrency == 0 {
+		return nil, fmt.Errorf("--max-concurrency 0: give a positive number of requests in flight, or -1 for no cap")
+	}
+	for _, x := range []struct {
+		flag, v string
+		r       *client.Rate
+	}{{"--rate", g.rate, &o.Rate}, {"--search-rate", g.searchRate, &o.SearchRate}, {"--code-search-rate", g.codeSearchRate, &o.CodeSearchRate}} {
+		r, err := client.ParseRate(x.v)
+		if err != nil {
+			return nil, fmt.Errorf("%s: %v", x.flag, err)
+		}
+		if r.N == 0 {
+			r.N = -1 // off
+		}
+		*x.r = r
+	}
+	return o, nil
 }

@@ -45,6 +45,10 @@ func Run(ctx context.Context, p *plan.Plan, clients Clients, opts Options) (*res
 	var stats result.Stats
 	var pages atomic.Int64
 	planned := 0 // first-page requests of the statement so far
+	if err := checkBudgets(ctx, p, clients); err != nil {
+		return nil, err
+	}
+	var use budgetUse
 	for _, s := range p.Scans {
 		c, err := clients(s.Resource.Provider)
 		if err != nil {
@@ -60,7 +64,13 @@ func Run(ctx context.Context, p *plan.Plan, clients Clients, opts Options) (*res
 				"the query needs at least %d requests (%d for %s, one per distinct binding from other tables), more than the limit of %d; nothing was sent for %s. Narrow the source tables in WHERE (or with an IN list) or raise --max-requests",
 				planned, len(calls), s.Ref, p.MaxRequests, s.Ref.Name())}
 		}
+		if s.Dependent() {
+			if err := c.CheckBudget(ctx, s.Method.Path, len(calls)); err != nil {
+				return nil, err
+			}
+		}
 		n, err := runScan(ctx, st, s, calls, c, opts, &pages)
+		use.add(s.Resource.Provider, s.Method.Path, n.Requests-n.Revalidated)
 		stats.HTTPRequests += n.Requests
 		stats.Pages += n.Pages
 		stats.CacheHits += n.CacheHits
@@ -76,6 +86,7 @@ func Run(ctx context.Context, p *plan.Plan, clients Clients, opts Options) (*res
 		}
 		return nil, err
 	}
+	stats.RateLimit = use.stats(clients)
 	res.Stats = stats
 	res.Finish(start)
 	return res, nil

@@ -2,6 +2,8 @@ package result
 
 import (
 	"encoding/json"
+	"fmt"
+	"strings"
 	"time"
 )
 
@@ -36,6 +38,23 @@ type Stats struct {
 	CacheHits    int           `json:"cache_hits"`
 	Elapsed      time.Duration `json:"-"`
 	ElapsedMS    int64         `json:"elapsed_ms"`
+	// RateLimit is the statement's use of each provider rate-limit bucket
+	// it touched.
+	RateLimit []RateLimit `json:"rate_limit,omitempty"`
+}
+
+// RateLimit is a statement's use of one rate-limit bucket (GitHub's
+// x-ratelimit-resource: core, search, code_search, ...): the requests it
+// spent (304 revalidations are free and not counted) and, when the
+// provider reported them, the bucket's limit, what remains and when it
+// resets (RFC 3339, UTC).
+type RateLimit struct {
+	Provider  string `json:"provider"`
+	Bucket    string `json:"bucket"`
+	Used      int    `json:"used"`
+	Limit     int    `json:"limit,omitempty"`
+	Remaining *int   `json:"remaining,omitempty"`
+	Reset     string `json:"reset,omitempty"`
 }
 
 // Result is a complete result. Values are nil, int64, float64, string or
@@ -62,4 +81,25 @@ func JSONValue(col Column, v any) any {
 		return json.RawMessage(s)
 	}
 	return v
+}
+
+// RateLimitSummary renders the statement's rate-limit use for humans, e.g.
+// "rate limit github core: 13 used, 4987 of 5000 left, resets 15:58 UTC";
+// "" when the statement touched no bucket.
+func (s Stats) RateLimitSummary() string {
+	var parts []string
+	for _, rl := range s.RateLimit {
+		p := fmt.Sprintf("%s %s: %d used", rl.Provider, rl.Bucket, rl.Used)
+		if rl.Remaining != nil {
+			p += fmt.Sprintf(", %d of %d left", *rl.Remaining, rl.Limit)
+		}
+		if t, err := time.Parse(time.RFC3339, rl.Reset); err == nil {
+			p += ", resets " + t.UTC().Format("15:04:05") + " UTC"
+		}
+		parts = append(parts, p)
+	}
+	if len(parts) == 0 {
+		return ""
+	}
+	return "rate limit " + strings.Join(parts, "; ")
 }

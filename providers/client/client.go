@@ -47,6 +47,10 @@
 //     earliest failing page is returned.
 //   - Invalid calls (missing or unknown parameters, empty, "." or ".." path
 //     values) are plain errors, not ProviderErrors: they are caller bugs.
+//   - With Options.Governor, every attempt of the credential, process-wide,
+//     is paced, bounded and paused by one Governor (governor.go); budget.go
+//     refuses statements the rate-limit bucket cannot cover; appauth.go
+//     mints GitHub App installation tokens.
 package client
 
 import (
@@ -102,6 +106,9 @@ type Options struct {
 	// Logf, when set, receives debug lines (URLs without secrets, statuses,
 	// retry decisions). Headers and credentials are never logged.
 	Logf func(format string, args ...any)
+	// Governor, when set, paces and bounds the requests of the credential
+	// process-wide (see governor.go); nil sends requests ungoverned.
+	Governor *GovernorOptions
 }
 
 // Defaults.
@@ -135,6 +142,8 @@ type Client struct {
 	headers  map[string]string
 	hc       *http.Client
 	rc       *retryablehttp.Client
+	gov      *Governor
+	app      *appTokens // GitHub App installation tokens
 
 	requests    atomic.Int64
 	pages       atomic.Int64
@@ -182,10 +191,17 @@ func New(p *providers.Provider, opts Options) (*Client, error) {
 		RetryWaitMin:   opts.RetryWaitMin,
 		RetryWaitMax:   opts.RetryWaitMax,
 		RetryMax:       opts.RetryMax,
-		CheckRetry:     c.checkRetry,
+		CheckRetry:     c.afterAttempt,
 		Backoff:        c.backoff,
 		ErrorHandler:   keepLastResponse,
-		RequestLogHook: countAttempt,
+		RequestLogHook: c.beforeAttempt,
+	}
+	if app := opts.Credentials.App(); app != nil {
+		c.app = sharedAppTokens(governorKey(base, opts.Credentials.Identity()), app)
+		c.rc.PrepareRetry = c.prepareRetry
+	}
+	if opts.Governor != nil {
+		c.gov = SharedGovernor(governorKey(base, opts.Credentials.Identity()), *opts.Governor, opts.Logf)
 	}
 	return c, nil
 }

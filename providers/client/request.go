@@ -204,7 +204,9 @@ func (c *Client) send(ctx context.Context, call Call, rawURL string, stats *call
 		req.Header.Set(k, v)
 	}
 	if sameOrigin(req.URL, c.base) {
-		c.opts.Credentials.Apply(req.Request)
+		if err := c.authorize(ctx, req.Request); err != nil {
+			return nil, err
+		}
 	}
 	if cached != nil {
 		if et := cached.Header.Get("Etag"); et != "" {
@@ -270,13 +272,15 @@ func (c *Client) newError(call Call, rawURL, kind, msg string) *providers.Provid
 // redact removes the credentials' secret from s: raw, as sent in a Basic
 // Authorization header, and the password part of user:password.
 func (c *Client) redact(s string) string {
-	sec := c.opts.Credentials.Secret()
-	if sec == "" {
-		return s
+	secrets := c.appSecrets()
+	if sec := c.opts.Credentials.Secret(); sec != "" {
+		secrets = append(secrets, sec, base64.StdEncoding.EncodeToString([]byte(sec)))
+		if _, pw, ok := strings.Cut(sec, ":"); ok {
+			secrets = append(secrets, pw)
+		}
 	}
-	secrets := []string{sec, base64.StdEncoding.EncodeToString([]byte(sec))}
-	if _, pw, ok := strings.Cut(sec, ":"); ok {
-		secrets = append(secrets, pw)
+	if len(secrets) == 0 {
+		return s
 	}
 	return providers.Redact(s, secrets...)
 }

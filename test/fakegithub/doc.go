@@ -35,6 +35,19 @@
 // WithToken makes Authorization mandatory (401 "Requires authentication" /
 // "Bad credentials"); by default any or no token is accepted.
 //
+// WithLimits models GitHub's rate limiter (limiter.go): a concurrency
+// limit, points per window (scaled down: e.g. 200 per second for 900 per
+// minute), and primary buckets (core, search, code_search) with their
+// x-ratelimit-* headers and /rate_limit. A secondary limit is answered 403
+// "You have exceeded a secondary rate limit" with Retry-After, and so is
+// every request during that wait; a spent bucket is answered 403 "API
+// rate limit exceeded" with x-ratelimit-remaining: 0. LimiterStats counts
+// trips and limited answers.
+//
+// WithApp requires GitHub App installation tokens (app.go): POST
+// /app/installations/{id}/access_tokens verifies the app's RS256 JWT with
+// its public key and issues tokens that expire after TokenTTL.
+//
 // # Endpoints (GET)
 //
 //	/rate_limit                        resources{core,search,graphql,...}, rate
@@ -61,6 +74,8 @@
 //	/search/repositories               q required (422); q=org:NAME [topic:T] [words] lists
 //	                                   NAME's matching repos as {"total_count",
 //	                                   "incomplete_results","items"}; no-cache, no ETag
+//	/search/code                       one item echoing q (code_search bucket)
+//	POST /app/installations/{id}/access_tokens   WithApp only
 //
 // # Admin (out of process; never logged or faulted)
 //

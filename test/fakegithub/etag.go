@@ -6,6 +6,7 @@ import (
 	"encoding/hex"
 	"net/http"
 	"strconv"
+	"strings"
 )
 
 // etagWriter buffers a handler's response so that a 200 gets a weak ETag
@@ -42,6 +43,9 @@ func serveWithETag(w http.ResponseWriter, r *http.Request, h http.Handler) {
 		ew.status = http.StatusOK
 	}
 	for k, v := range ew.header {
+		if _, set := w.Header()[k]; set && strings.HasPrefix(k, "X-Ratelimit-") {
+			continue // the limiter's bucket headers (WithLimits)
+		}
 		w.Header()[k] = v
 	}
 	if ew.status != http.StatusOK || r.Method != http.MethodGet {

@@ -12,15 +12,14 @@ func (s *Server) handleRateLimit(w http.ResponseWriter, r *http.Request) {
 		return obj{"limit": limit, "used": used, "remaining": limit - used, "reset": reset}
 	}
 	core := res(rateLimit, used)
-	writeJSON(s, w, http.StatusOK, obj{
-		"resources": obj{
-			"core": core, "search": res(30, 0), "graphql": res(5000, 0), "integration_manifest": res(5000, 0),
-			"source_import": res(100, 0), "code_scanning_upload": res(1000, 0),
-			"actions_runner_registration": res(10000, 0), "scim": res(15000, 0),
-			"dependency_snapshots": res(100, 0), "code_search": res(10, 0),
-		},
-		"rate": core,
-	})
+	resources := obj{
+		"core": core, "search": res(30, 0), "graphql": res(5000, 0), "integration_manifest": res(5000, 0),
+		"source_import": res(100, 0), "code_scanning_upload": res(1000, 0),
+		"actions_runner_registration": res(10000, 0), "scim": res(15000, 0),
+		"dependency_snapshots": res(100, 0), "code_search": res(10, 0),
+	}
+	s.rateLimitResources(resources)
+	writeJSON(s, w, http.StatusOK, obj{"resources": resources, "rate": resources["core"]})
 }
 
 func (s *Server) handleAuthUser(w http.ResponseWriter, r *http.Request) {

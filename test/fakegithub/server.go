@@ -33,6 +33,8 @@ type Server struct {
 	reqs    []Request
 	logged  chan struct{} // closed when a request is logged; see WaitRequests
 	faults  []*faultRule
+	lim     *limiter  // WithLimits
+	app     *appState // WithApp
 	closing sync.Once
 
 	// protection overrides default-branch protection by full name
@@ -242,6 +244,13 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 	if r.URL.Path != "/rate_limit" {
 		s.used.Add(1)
 	}
+	if s.lim != nil {
+		ok, done := s.limit(rec, r)
+		defer done()
+		if !ok {
+			return
+		}
+	}
 	if s.latency > 0 {
 		if !sleepCtx(r.Context(), s.latency) {
 			return
@@ -254,6 +263,9 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 		}
 	}
 	if s.token != "" && !s.authorized(rec, r) {
+		return
+	}
+	if s.app != nil && !s.appAuthorized(rec, r) {
 		return
 	}
 	serveWithETag(rec, r, s.mux)

@@ -65,7 +65,9 @@ type Result struct {
 // Env is a clean environment for the binary: no tokens from the caller's
 // environment, HOME and XDG dirs in a temp dir, the response cache off
 // (so that every run really asks the server; cache tests turn it on with
-// ENGINE_NO_CACHE=), plus extra (later entries win).
+// ENGINE_NO_CACHE=), the rate-limit governor off (ENGINE_GOVERNOR=off: the fake
+// models GitHub's limiter only when asked; test/ratelimit turns it on and
+// tests it), plus extra (later entries win).
 func Env(t testing.TB, extra ...string) []string {
 	t.Helper()
 	home := t.TempDir()
@@ -77,6 +79,7 @@ func Env(t testing.TB, extra ...string) []string {
 		"XDG_CONFIG_HOME=" + filepath.Join(home, "config"),
 		"TERM=dumb",
 		"ENGINE_NO_CACHE=1",
+		"ENGINE_GOVERNOR=off", // test/ratelimit turns the rate-limit governor on
 	}
 	return append(env, extra...)
 }

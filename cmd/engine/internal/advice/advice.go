@@ -66,7 +66,11 @@ func explainProvider(e *engine.Error, cred Credentials, now time.Time, advice fu
 	if p.Attempts > 1 {
 		what += fmt.Sprintf(" after %d attempts", p.Attempts)
 	}
-	advice("provider %s answered %s.", p.Provider, what)
+	if p.Kind == "budget" || p.Kind == "paused" {
+		advice("nothing was sent to %s: the credential's rate-limit budget does not allow it now.", p.Provider)
+	} else {
+		advice("provider %s answered %s.", p.Provider, what)
+	}
 	token := cred.TokenEnv
 	if token == "" {
 		token = "GITHUB_TOKEN"

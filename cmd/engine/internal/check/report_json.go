@@ -33,13 +33,15 @@ type jsonReport struct {
 	Stats      result.Stats  `json:"stats"`
 	ExitCode   int           `json:"exit_code"`
 	DurationMS int64         `json:"duration_ms"`
+	// RateLimit is the run's use of each rate-limit bucket (all controls).
+	RateLimit []result.RateLimit `json:"rate_limit,omitempty"`
 }
 
 // WriteJSON writes one object per control plus totals and the exit code.
 // Failed controls carry their columns and (capped) rows as arrays, JSON
 // columns as JSON; errored controls carry the DESIGN.md error object.
 func WriteJSON(w io.Writer, r *Report) error {
-	out := jsonReport{File: r.File, Controls: []jsonControl{}, Totals: r.Totals(), Stats: r.Stats(), ExitCode: r.ExitCode(), DurationMS: r.Duration.Milliseconds()}
+	out := jsonReport{File: r.File, Controls: []jsonControl{}, Totals: r.Totals(), Stats: r.Stats(), ExitCode: r.ExitCode(), DurationMS: r.Duration.Milliseconds(), RateLimit: rateLimitTotals(r)}
 	for _, o := range r.Outcomes {
 		c := o.Control
 		jc := jsonControl{ID: c.ID, Title: c.Title, Severity: c.Severity, Status: o.Status, Expect: c.Expect.String(),

@@ -73,7 +73,7 @@ func WriteJUnit(w io.Writer, r *Report) error {
 	t := r.Totals()
 	s := JUnitSuite{Name: suiteName(r.File), Tests: t.Controls, Failures: t.Fail, Errors: t.Error,
 		Time: seconds(r.Duration.Milliseconds()), Timestamp: r.Started.UTC().Format("2006-01-02T15:04:05"),
-		Props: append([]JUnitProperty{{Name: "file", Value: r.File}}, statsProperties(r.Stats())...)}
+		Props: append(append([]JUnitProperty{{Name: "file", Value: r.File}}, statsProperties(r.Stats())...), rateLimitProps(r)...)}
 	for _, o := range r.Outcomes {
 		c := o.Control
 		tc := JUnitCase{Name: c.ID + ": " + c.Title, Classname: "engine.check." + suiteName(r.File), Time: seconds(o.Duration.Milliseconds())}

@@ -12,7 +12,9 @@ import (
 // footer is the line after every result:
 // "250 rows (3 HTTP requests, 3 pages, 0.42 s)"; pages answered 304 from
 // the response cache add "3 revalidated", pages served by it without a
-// request (--cache-ttl) "3 from cache".
+// request (--cache-ttl) "3 from cache". When the statement used a
+// rate-limit bucket, a second line gives its budget:
+// "rate limit github core: 3 used, 4997 of 5000 left, resets 15:58:00 UTC".
 func footer(r *result.Result, timer bool) string {
 	parts := []string{plural(r.Stats.HTTPRequests, "HTTP request")}
 	if r.Stats.Pages > 0 {
@@ -27,7 +29,11 @@ func footer(r *result.Result, timer bool) string {
 	if timer {
 		parts = append(parts, fmt.Sprintf("%.2f s", r.Stats.Elapsed.Seconds()))
 	}
-	return plural(len(r.Rows), "row") + " (" + strings.Join(parts, ", ") + ")"
+	line := plural(len(r.Rows), "row") + " (" + strings.Join(parts, ", ") + ")"
+	if rl := r.Stats.RateLimitSummary(); rl != "" {
+		line += "\n" + rl
+	}
+	return line
 }
 
 func plural(n int, word string) string {

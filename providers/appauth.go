@@ -1,0 +1,147 @@
+package providers
+
+import (
+	"crypto/rsa"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"strconv"
+	"strings"
+
+	"github.com/golang-jwt/jwt/v5"
+)
+
+// GitHub App installation credentials. --auth
+// '{"github":{"type":"app","app_id":123,"installation_id":456,"private_key_path":"key.pem"}}'
+// (or "private_key_env":"VAR" naming a variable that holds the PEM), or,
+// without --auth, the environment variables GITHUB_APP_ID,
+// GITHUB_APP_INSTALLATION_ID and GITHUB_APP_PRIVATE_KEY_PATH (or
+// GITHUB_APP_PRIVATE_KEY holding the PEM) for providers whose token
+// variables include GITHUB_TOKEN; these take precedence over the token
+// variables. The key is read and parsed when the credentials are
+// resolved, so a bad key is an error before any request. The HTTP client
+// (providers/client) signs the JWT and exchanges it for installation
+// tokens; neither the key, the JWT nor a token is ever printed.
+
+// Environment variables of GitHub App credentials.
+const (
+	EnvAppID          = "GITHUB_APP_ID"
+	EnvInstallationID = "GITHUB_APP_INSTALLATION_ID"
+	EnvAppKeyPath     = "GITHUB_APP_PRIVATE_KEY_PATH"
+	EnvAppKey         = "GITHUB_APP_PRIVATE_KEY"
+)
+
+// FlexID is an ID given as a JSON number or string.
+type FlexID string
+
+// UnmarshalJSON accepts 123 or "123".
+func (f *FlexID) UnmarshalJSON(b []byte) error {
+	var n json.Number
+	if err := json.Unmarshal(b, &n); err == nil {
+		*f = FlexID(n.String())
+		return nil
+	}
+	var s string
+	if err := json.Unmarshal(b, &s); err != nil {
+		return errors.New("an ID must be a number or a string of digits")
+	}
+	*f = FlexID(strings.TrimSpace(s))
+	return nil
+}
+
+func validID(s FlexID) bool {
+	n, err := strconv.ParseUint(string(s), 10, 63)
+	return err == nil && n > 0
+}
+
+// AppCredentials are a GitHub App installation's: IDs and the parsed key.
+type AppCredentials struct {
+	AppID          string
+	InstallationID string
+	Key            *rsa.PrivateKey
+	identity       string
+}
+
+// GoString and String never print the key.
+func (a *AppCredentials) String() string {
+	return "github app " + a.AppID + " installation " + a.InstallationID
+}
+
+// GoString redacts the key.
+func (a *AppCredentials) GoString() string { return "&providers.AppCredentials{" + a.String() + "}" }
+
+// App returns the GitHub App credentials, or nil.
+func (c Credentials) App() *AppCredentials { return c.app }
+
+func (a AuthConfig) checkApp() error {
+	const example = `e.g. {"type":"app","app_id":123,"installation_id":456,"private_key_path":"app.pem"}`
+	switch {
+	case !validID(a.AppID):
+		return fmt.Errorf("type app needs app_id, the GitHub App's numeric ID (%s)", example)
+	case !validID(a.InstallationID):
+		return fmt.Errorf("type app needs installation_id, the numeric ID of the app's installation on the org (%s)", example)
+	case (a.PrivateKeyPath == "") == (a.PrivateKeyEnv == ""):
+		return fmt.Errorf("type app needs exactly one of private_key_path (a PEM file) or private_key_env (a variable holding the PEM) (%s)", example)
+	case a.CredentialsEnvVar != "":
+		return fmt.Errorf("type app takes no credentialsenvvar; use private_key_env")
+	}
+	return nil
+}
+
+func resolveApp(cfg *AuthConfig, getenv func(string) string) (Credentials, error) {
+	if err := cfg.checkApp(); err != nil {
+		return Credentials{}, fmt.Errorf("auth: %v", err)
+	}
+	var pem []byte
+	var source string
+	if cfg.PrivateKeyPath != "" {
+		b, err := os.ReadFile(cfg.PrivateKeyPath)
+		if err != nil {
+			return Credentials{}, fmt.Errorf("auth: GitHub App private key: %v; private_key_path must name the PEM file downloaded from the app's settings", err)
+		}
+		pem, source = b, "key file "+cfg.PrivateKeyPath
+	} else {
+		pem, source = []byte(getenv(cfg.PrivateKeyEnv)), "key env "+cfg.PrivateKeyEnv
+		if strings.TrimSpace(string(pem)) == "" {
+			return Credentials{}, fmt.Errorf("auth: environment variable %s (the GitHub App's private key) is empty or unset", cfg.PrivateKeyEnv)
+		}
+	}
+	key, err := jwt.ParseRSAPrivateKeyFromPEM(pem)
+	if err != nil {
+		// Never echo the key or the parser's view of it.
+		return Credentials{}, fmt.Errorf("auth: the GitHub App private key (%s) is not an RSA private key in PEM form; download a new key from the app's settings", source)
+	}
+	app := &AppCredentials{AppID: string(cfg.AppID), InstallationID: string(cfg.InstallationID), Key: key}
+	sum := sha256.Sum256([]byte("app\x00" + app.AppID + "\x00" + app.InstallationID + "\x00" + key.N.String()))
+	app.identity = hex.EncodeToString(sum[:8])
+	return Credentials{kind: AuthApp, source: source, app: app}, nil
+}
+
+// appFromEnv reads the GITHUB_APP_* variables (only for providers whose
+// token variables include GITHUB_TOKEN). ok is false when none is set.
+func appFromEnv(defaultEnv []string, getenv func(string) string) (Credentials, bool, error) {
+	github := false
+	for _, v := range defaultEnv {
+		github = github || v == "GITHUB_TOKEN"
+	}
+	if !github {
+		return Credentials{}, false, nil
+	}
+	id, inst := strings.TrimSpace(getenv(EnvAppID)), strings.TrimSpace(getenv(EnvInstallationID))
+	path, pemEnv := strings.TrimSpace(getenv(EnvAppKeyPath)), ""
+	if path == "" && strings.TrimSpace(getenv(EnvAppKey)) != "" {
+		pemEnv = EnvAppKey
+	}
+	if id == "" && inst == "" && path == "" && pemEnv == "" {
+		return Credentials{}, false, nil
+	}
+	cfg := &AuthConfig{Type: AuthApp, AppID: FlexID(id), InstallationID: FlexID(inst), PrivateKeyPath: path, PrivateKeyEnv: pemEnv}
+	if err := cfg.checkApp(); err != nil {
+		return Credentials{}, true, fmt.Errorf("auth: %s, %s and %s (or %s) must all be set for GitHub App auth: %v", EnvAppID, EnvInstallationID, EnvAppKeyPath, EnvAppKey, err)
+	}
+	c, err := resolveApp(cfg, getenv)
+	return c, true, err
+}

@@ -1,0 +1,94 @@
+package providers
+
+import (
+	"crypto/rand"
+	"crypto/rsa"
+	"crypto/x509"
+	"encoding/pem"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+func testKey(t *testing.T) (string, string) {
+	t.Helper()
+	key, err := rsa.GenerateKey(rand.Reader, 2048)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := string(pem.EncodeToMemory(&pem.Block{Type: "RSA PRIVATE KEY", Bytes: x509.MarshalPKCS1PrivateKey(key)}))
+	path := filepath.Join(t.TempDir(), "k.pem")
+	if err := os.WriteFile(path, []byte(p), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	return p, path
+}
+
+func TestParseAuthFlagApp(t *testing.T) {
+	_, path := testKey(t)
+	cfg, err := ParseAuthFlag(`{"github":{"type":"app","app_id":123,"installation_id":"456","private_key_path":"` + path + `"}}`)
+	if err != nil || cfg["github"].AppID != "123" || cfg["github"].InstallationID != "456" {
+		t.Fatalf("%+v %v", cfg, err)
+	}
+	for in, want := range map[string]string{
+		`{"github":{"type":"app","installation_id":1,"private_key_path":"x"}}`:                                  "needs app_id",
+		`{"github":{"type":"app","app_id":"x1","installation_id":1,"private_key_path":"x"}}`:                    "needs app_id",
+		`{"github":{"type":"app","app_id":1,"private_key_path":"x"}}`:                                           "needs installation_id",
+		`{"github":{"type":"app","app_id":1,"installation_id":1}}`:                                              "exactly one of private_key_path",
+		`{"github":{"type":"app","app_id":1,"installation_id":1,"private_key_path":"x","private_key_env":"Y"}}`: "exactly one of private_key_path",
+		`{"github":{"type":"app","app_id":[1],"installation_id":1,"private_key_path":"x"}}`:                     "number or a string",
+	} {
+		if _, err := ParseAuthFlag(in); err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("%s: %v, want %q", in, err, want)
+		}
+	}
+}
+
+func TestResolveAppCredentials(t *testing.T) {
+	pemText, path := testKey(t)
+	env := map[string]string{"KEY": pemText}
+	getenv := func(k string) string { return env[k] }
+	for _, cfg := range []*AuthConfig{
+		{Type: AuthApp, AppID: "1", InstallationID: "2", PrivateKeyPath: path},
+		{Type: AuthApp, AppID: "1", InstallationID: "2", PrivateKeyEnv: "KEY"},
+	} {
+		c, err := ResolveCredentials(cfg, nil, getenv)
+		if err != nil || c.App() == nil || c.Anonymous() || c.Secret() != "" || c.Identity() == "anonymous" {
+			t.Fatalf("%+v: %v %v", cfg, c, err)
+		}
+		for _, s := range []string{c.String(), fmt.Sprintf("%#v %v %+v", c, c.App(), c.App())} {
+			if strings.Contains(s, "PRIVATE") || strings.Contains(s, c.App().Key.N.String()[:20]) {
+				t.Fatalf("key in %q", s)
+			}
+		}
+	}
+	env["BAD"] = "-----BEGIN RSA PRIVATE KEY-----\nc2VjcmV0c2VjcmV0\n-----END RSA PRIVATE KEY-----\n"
+	_, err := ResolveCredentials(&AuthConfig{Type: AuthApp, AppID: "1", InstallationID: "2", PrivateKeyEnv: "BAD"}, nil, getenv)
+	if err == nil || strings.Contains(err.Error(), "c2VjcmV0") || !strings.Contains(err.Error(), "not an RSA private key") {
+		t.Fatalf("bad key: %v", err)
+	}
+}
+
+func TestAppFromEnv(t *testing.T) {
+	pemText, path := testKey(t)
+	env := map[string]string{"GITHUB_TOKEN": "ghp_x", EnvAppID: "7", EnvInstallationID: "8", EnvAppKeyPath: path}
+	getenv := func(k string) string { return env[k] }
+	c, err := ResolveCredentials(nil, []string{"GITHUB_TOKEN"}, getenv)
+	if err != nil || c.App() == nil || c.App().AppID != "7" {
+		t.Fatalf("%v %v: the app variables win over GITHUB_TOKEN", c, err)
+	}
+	// Only for GitHub-like providers.
+	if c, err := ResolveCredentials(nil, []string{"OTHER_TOKEN"}, getenv); err != nil || c.App() != nil {
+		t.Fatalf("other provider: %v %v", c, err)
+	}
+	delete(env, EnvAppKeyPath)
+	if _, err := ResolveCredentials(nil, []string{"GITHUB_TOKEN"}, getenv); err == nil || !strings.Contains(err.Error(), "must all be set") {
+		t.Fatalf("partial: %v", err)
+	}
+	env[EnvAppKey] = pemText
+	if c, err := ResolveCredentials(nil, []string{"GITHUB_TOKEN"}, getenv); err != nil || c.App() == nil {
+		t.Fatalf("PEM in the environment: %v", err)
+	}
+}

@@ -1,0 +1,125 @@
+package client
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net/http"
+	"time"
+
+	"github.com/enginehq/engine/providers"
+)
+
+// BudgetProbeMin is the smallest estimate for which CheckBudget asks
+// /rate_limit (free on GitHub) when nothing is known yet of the bucket:
+// smaller statements cannot burn much of an hour's budget.
+const BudgetProbeMin = 100
+
+// BucketBudget is what a statement learns of one rate-limit bucket.
+type BucketBudget struct {
+	Bucket    string
+	Limit     int
+	Remaining int
+	Reset     time.Time
+}
+
+// CheckBudget refuses, before any request, a statement that needs n
+// requests of path's rate-limit bucket when fewer remain before the
+// bucket's reset and the reset is further away than the retry budget
+// (MaxRetryWait) could wait: it fails fast instead of spending the rest of
+// the hour half-way. The error is a retryable *providers.ProviderError of
+// Kind "budget" whose RetryAfter is the time until the reset. When the
+// bucket is unknown and n >= BudgetProbeMin, /rate_limit is asked first.
+// Without a governor, or for free requests, it returns nil.
+func (c *Client) CheckBudget(ctx context.Context, path string, n int) error {
+	bucket := BucketOf(path)
+	if c.gov == nil || bucket == "" || n <= 0 {
+		return nil
+	}
+	b, ok := c.gov.Bucket(bucket)
+	if !ok && n >= BudgetProbeMin {
+		c.probeRateLimit(ctx)
+		b, ok = c.gov.Bucket(bucket)
+	}
+	if !ok || n <= b.Remaining {
+		return nil
+	}
+	wait := time.Until(b.Reset)
+	if b.Reset.IsZero() || wait <= c.opts.MaxRetryWait {
+		return nil // the pacing and the retries can wait for this reset
+	}
+	pe := &providers.ProviderError{
+		Provider:    c.provider,
+		Method:      http.MethodGet,
+		URL:         c.redact(c.baseStr + path), // the method's path template
+		Kind:        "budget",
+		Retryable:   true,
+		RateLimited: true,
+		RetryAfter:  wait.Round(time.Second),
+		Message: fmt.Sprintf("the statement needs about %d requests of the %q rate-limit bucket but only %d of %d remain until the reset at %s (in %s); nothing was sent. Retry after the reset, narrow the statement, or use another credential (e.g. a GitHub App installation)",
+			n, bucket, b.Remaining, b.Limit, b.Reset.UTC().Format(time.RFC3339), wait.Round(time.Second)),
+	}
+	return pe
+}
+
+// Budget returns what is known of path's bucket (ok false when unknown).
+func (c *Client) Budget(path string) (BucketBudget, bool) {
+	bucket := BucketOf(path)
+	if c.gov == nil || bucket == "" {
+		return BucketBudget{}, false
+	}
+	b, ok := c.gov.Bucket(bucket)
+	if !ok {
+		return BucketBudget{Bucket: bucket}, false
+	}
+	return BucketBudget{Bucket: bucket, Limit: b.Limit, Remaining: b.Remaining, Reset: b.Reset}, true
+}
+
+// probeRateLimit asks GET /rate_limit (free of any rate limit on GitHub)
+// and records its buckets. Failures are ignored (providers without the
+// endpoint answer 404): the statement then runs unchecked.
+func (c *Client) probeRateLimit(ctx context.Context) {
+	if !c.gov.startProbe() {
+		return
+	}
+	ctx, cancel := context.WithTimeout(ctx, c.opts.RequestTimeout)
+	defer cancel()
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, c.baseStr+"/rate_limit", nil)
+	if err != nil {
+		return
+	}
+	req.Header.Set("User-Agent", c.opts.UserAgent)
+	req.Header.Set("Accept", "application/json")
+	for k, v := range c.headers {
+		req.Header.Set(k, v)
+	}
+	if err := c.authorize(ctx, req); err != nil {
+		return
+	}
+	c.requests.Add(1)
+	resp, err := c.hc.Do(req)
+	if err != nil {
+		c.logf("GET %s: %v", c.sanitize(req.URL.String()), c.redact(err.Error()))
+		return
+	}
+	defer resp.Body.Close()
+	c.logf("GET %s -> %d (rate-limit probe, free)", c.sanitize(req.URL.String()), resp.StatusCode)
+	if resp.StatusCode != http.StatusOK {
+		return
+	}
+	var body struct {
+		Resources map[string]struct {
+			Limit     int   `json:"limit"`
+			Remaining int   `json:"remaining"`
+			Used      int   `json:"used"`
+			Reset     int64 `json:"reset"`
+		} `json:"resources"`
+	}
+	if json.NewDecoder(io.LimitReader(resp.Body, 1<<20)).Decode(&body) != nil {
+		return
+	}
+	for name, r := range body.Resources {
+		c.gov.Record(Bucket{Name: name, Limit: r.Limit, Remaining: r.Remaining, Used: r.Used, Reset: time.Unix(r.Reset, 0)})
+	}
+}

@@ -1,0 +1,275 @@
+package fakegithub
+
+import (
+	"fmt"
+	"net/http"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+)
+
+// Limits model GitHub's REST rate limiter (WithLimits), scaled down for
+// tests. GitHub documents (docs.github.com, "Rate limits for the REST
+// API"):
+//
+//   - primary limits per bucket (x-ratelimit-resource): core 5,000 per hour
+//     for a token, search 30 per minute, code_search 10 per minute, each
+//     reported in x-ratelimit-limit, -remaining, -used, -reset and
+//     -resource; a spent bucket answers 403 "API rate limit exceeded ..."
+//     with x-ratelimit-remaining: 0 until the reset;
+//   - secondary limits: at most 100 concurrent requests and 900 points per
+//     minute (a GET is one point); exceeding one answers 403 "You have
+//     exceeded a secondary rate limit ..." with Retry-After, and requests
+//     that keep coming during that wait get the same answer;
+//   - /rate_limit costs nothing, and a 304 does not count.
+type Limits struct {
+	// TripConcurrent > 0: the TripConcurrent-th request in flight at once
+	// trips a secondary limit.
+	TripConcurrent int
+	// Points > 0: more than Points requests within any Window trip a
+	// secondary limit (GitHub: 900 per minute; tests scale the window).
+	Points int
+	Window time.Duration
+	// RetryAfter is the Retry-After of a secondary limit (whole seconds,
+	// default 1; GitHub's is typically 60) and the length of the penalty
+	// during which every request gets the same 403.
+	RetryAfter int
+	// Buckets are the primary limits by resource name; absent names fall
+	// back to the server's usual core 5000/h headers.
+	Buckets map[string]BucketLimit
+}
+
+// BucketLimit is one primary rate-limit bucket.
+type BucketLimit struct {
+	Limit int
+	// Remaining at start (default Limit).
+	Remaining *int `json:"remaining,omitempty"`
+	// Window until the bucket refills (core: 1h, search: 1m).
+	Window time.Duration
+}
+
+// LimiterStats count what the limiter did.
+type LimiterStats struct {
+	// Trips are secondary limits started (each begins a penalty);
+	// SecondaryResponses every 403 answered for a secondary limit (trips
+	// and requests during a penalty); PrimaryResponses 403s of a spent
+	// bucket.
+	Trips, SecondaryResponses, PrimaryResponses int
+	// MaxInFlight is the most requests in flight at once.
+	MaxInFlight int
+	// Used is the requests counted per bucket.
+	Used map[string]int
+}
+
+// WithLimits turns on the rate limiter model.
+func WithLimits(l Limits) Option {
+	return func(s *Server) {
+		s.lim = newLimiter(l)
+	}
+}
+
+type bucketState struct {
+	limit, used int
+	window      time.Duration
+	reset       time.Time
+}
+
+type limiter struct {
+	cfg Limits
+
+	mu          sync.Mutex
+	inflight    int
+	maxInflight int
+	arrivals    []time.Time // of admitted requests, for the points window
+	penaltyEnd  time.Time
+	trips       int
+	secondary   int
+	primary     int
+	buckets     map[string]*bucketState
+}
+
+func newLimiter(l Limits) *limiter {
+	if l.RetryAfter <= 0 {
+		l.RetryAfter = 1
+	}
+	if l.Points > 0 && l.Window <= 0 {
+		l.Window = time.Minute
+	}
+	lim := &limiter{cfg: l, buckets: map[string]*bucketState{}}
+	now := time.Now()
+	for name, b := range l.Buckets {
+		w := b.Window
+		if w <= 0 {
+			w = time.Hour
+		}
+		st := &bucketState{limit: b.Limit, window: w, reset: now.Add(w)}
+		if b.Remaining != nil {
+			st.used = b.Limit - *b.Remaining
+		}
+		lim.buckets[name] = st
+	}
+	return lim
+}
+
+// bucketOf is GitHub's bucket of a request path.
+func bucketOf(path string) string {
+	switch {
+	case strings.HasPrefix(path, "/search/code"):
+		return "code_search"
+	case strings.HasPrefix(path, "/search/"):
+		return "search"
+	}
+	return "core"
+}
+
+// admit decides a request: it returns false after answering it with a
+// rate-limit 403. done must be called when an admitted request ends.
+func (s *Server) limit(w http.ResponseWriter, r *http.Request) (ok bool, done func()) {
+	l := s.lim
+	now := time.Now()
+	l.mu.Lock()
+	l.inflight++
+	if l.inflight > l.maxInflight {
+		l.maxInflight = l.inflight
+	}
+	done = func() {
+		l.mu.Lock()
+		l.inflight--
+		l.mu.Unlock()
+	}
+	if r.URL.Path == "/rate_limit" {
+		l.mu.Unlock()
+		return true, done
+	}
+	name := bucketOf(r.URL.Path)
+	b := l.buckets[name]
+	if b != nil {
+		for !now.Before(b.reset) {
+			b.reset = b.reset.Add(b.window)
+			b.used = 0
+		}
+	}
+	secondary := now.Before(l.penaltyEnd)
+	if !secondary {
+		trip := l.cfg.TripConcurrent > 0 && l.inflight >= l.cfg.TripConcurrent
+		if !trip && l.cfg.Points > 0 {
+			cut := now.Add(-l.cfg.Window)
+			i := 0
+			for i < len(l.arrivals) && !l.arrivals[i].After(cut) {
+				i++
+			}
+			l.arrivals = l.arrivals[i:]
+			trip = len(l.arrivals) >= l.cfg.Points
+		}
+		if trip {
+			l.trips++
+			l.penaltyEnd = now.Add(time.Duration(l.cfg.RetryAfter) * time.Second)
+			secondary = true
+		}
+	}
+	if secondary {
+		l.secondary++
+		l.mu.Unlock()
+		s.setBucketHeaders(w, name)
+		w.Header().Set("Retry-After", strconv.Itoa(l.cfg.RetryAfter))
+		body := errorBody(http.StatusForbidden, "You have exceeded a secondary rate limit. Please wait a few minutes before you try again. If you reach out to GitHub Support for help, please include the request ID "+w.Header().Get("X-GitHub-Request-Id")+".")
+		body["documentation_url"] = "https://docs.github.com/free-pro-team@latest/rest/overview/rate-limits-for-the-rest-api#about-secondary-rate-limits"
+		writeRaw(w, http.StatusForbidden, body)
+		return false, done
+	}
+	if l.cfg.Points > 0 {
+		l.arrivals = append(l.arrivals, now)
+	}
+	if b != nil && b.used >= b.limit {
+		l.primary++
+		l.mu.Unlock()
+		s.setBucketHeaders(w, name)
+		body := errorBody(http.StatusForbidden, fmt.Sprintf("API rate limit exceeded for user ID %d. If you reach out to GitHub Support for help, please include the request ID %s.", authUserID, w.Header().Get("X-GitHub-Request-Id")))
+		body["documentation_url"] = "https://docs.github.com/rest/overview/rate-limits-for-the-rest-api"
+		writeRaw(w, http.StatusForbidden, body)
+		return false, done
+	}
+	if b != nil && r.Header.Get("If-None-Match") == "" && r.Header.Get("If-Modified-Since") == "" {
+		// A 304 costs nothing; the fake's data never changes, so every
+		// conditional request is answered 304.
+		b.used++
+	}
+	l.mu.Unlock()
+	s.setBucketHeaders(w, name)
+	return true, done
+}
+
+// setBucketHeaders writes the x-ratelimit-* headers of bucket name (and
+// GitHub's other usual headers) before the handler runs; setHeaders keeps
+// them.
+func (s *Server) setBucketHeaders(w http.ResponseWriter, name string) {
+	l := s.lim
+	l.mu.Lock()
+	b := l.buckets[name]
+	var limit, used int
+	var reset int64
+	if b != nil {
+		limit, used, reset = b.limit, min(b.used, b.limit), b.reset.Unix()
+	}
+	l.mu.Unlock()
+	if b == nil {
+		s.setHeaders(w)
+		return
+	}
+	h := w.Header()
+	h.Set("X-RateLimit-Limit", strconv.Itoa(limit))
+	h.Set("X-RateLimit-Remaining", strconv.Itoa(limit-used))
+	h.Set("X-RateLimit-Used", strconv.Itoa(used))
+	h.Set("X-RateLimit-Reset", strconv.FormatInt(reset, 10))
+	h.Set("X-RateLimit-Resource", name)
+	s.setHeaders(w)
+}
+
+// LimiterStats returns the limiter's counters (zero without WithLimits).
+func (s *Server) LimiterStats() LimiterStats {
+	if s.lim == nil {
+		return LimiterStats{}
+	}
+	l := s.lim
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	st := LimiterStats{Trips: l.trips, SecondaryResponses: l.secondary, PrimaryResponses: l.primary, MaxInFlight: l.maxInflight, Used: map[string]int{}}
+	for name, b := range l.buckets {
+		st.Used[name] = b.used
+	}
+	return st
+}
+
+// rateLimitResources is /rate_limit's view of the limiter's buckets.
+func (s *Server) rateLimitResources(res obj) {
+	if s.lim == nil {
+		return
+	}
+	l := s.lim
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	now := time.Now()
+	for name, b := range l.buckets {
+		for !now.Before(b.reset) {
+			b.reset = b.reset.Add(b.window)
+			b.used = 0
+		}
+		used := min(b.used, b.limit)
+		res[name] = obj{"limit": b.limit, "used": used, "remaining": b.limit - used, "reset": b.reset.Unix()}
+	}
+}
+
+// handleSearch serves GET /search/code: one item echoing the query
+// (/search/repositories is handleSearchRepos).
+func (s *Server) handleSearch(w http.ResponseWriter, r *http.Request) {
+	q := r.URL.Query().Get("q")
+	if q == "" {
+		body := errorBody(http.StatusUnprocessableEntity, "Validation Failed")
+		body["errors"] = []obj{{"resource": "Search", "field": "q", "code": "missing"}}
+		writeJSON(s, w, http.StatusUnprocessableEntity, body)
+		return
+	}
+	item := obj{"id": len(q), "name": q, "full_name": "acme/" + q, "path": q}
+	writeJSON(s, w, http.StatusOK, obj{"total_count": 1, "incomplete_results": false, "items": []obj{item}})
+}

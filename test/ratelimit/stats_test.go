@@ -1,0 +1,140 @@
+package ratelimit
+
+import (
+	"context"
+	"encoding/json"
+	"encoding/xml"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/enginehq/engine/test/fakegithub"
+	"github.com/enginehq/engine/test/mcp/mcptest"
+	"github.com/enginehq/engine/test/testutil"
+)
+
+type rateLimit struct {
+	Provider  string `json:"provider"`
+	Bucket    string `json:"bucket"`
+	Used      int    `json:"used"`
+	Limit     int    `json:"limit"`
+	Remaining *int   `json:"remaining"`
+	Reset     string `json:"reset"`
+}
+
+// budgetFake has 4000 of 5000 core requests left, resetting in an hour.
+func budgetFake(t *testing.T) (*fakegithub.Server, time.Time) {
+	left := 4000
+	start := time.Now()
+	fake := fakegithub.New(fakegithub.WithLimits(fakegithub.Limits{Buckets: map[string]fakegithub.BucketLimit{
+		"core": {Limit: 5000, Remaining: &left, Window: time.Hour},
+	}}))
+	t.Cleanup(fake.Close)
+	return fake, start.Add(time.Hour)
+}
+
+func checkRL(t *testing.T, label string, got []rateLimit, used, remaining int, reset time.Time) {
+	t.Helper()
+	if len(got) != 1 {
+		t.Fatalf("%s: rate_limit %+v, want one bucket", label, got)
+	}
+	rl := got[0]
+	r, err := time.Parse(time.RFC3339, rl.Reset)
+	if rl.Provider != "github" || rl.Bucket != "core" || rl.Used != used || rl.Limit != 5000 || rl.Remaining == nil || *rl.Remaining != remaining ||
+		err != nil || r.Sub(reset) > 2*time.Second || reset.Sub(r) > 2*time.Second {
+		t.Fatalf("%s: rate_limit %+v (remaining %v), want core used %d, %d of 5000 left, reset about %s", label, rl, rl.Remaining, used, remaining, reset.UTC().Format(time.RFC3339))
+	}
+}
+
+// Every surface reports the statement's bucket, the requests it used,
+// what remains and the reset: exec --stats (a line, or JSON with -o
+// json), MCP stats.rate_limit, check's JSON (per control and totals) and
+// JUnit properties.
+func TestRateLimitBudgetInEverySurface(t *testing.T) {
+	fake, reset := budgetFake(t)
+	e := env(t, fake)
+
+	r := run(t, e, "exec", "--stats", "-o", "csv", repoInAcme(3))
+	want := regexp.MustCompile(`(?m)^stats: 3 rows; 3 HTTP requests, 3 pages \(3 fetched, 0 revalidated, 0 from cache\), \d+ ms; rate limit github core: 3 used, 3997 of 5000 left, resets \d\d:\d\d:\d\d UTC$`)
+	if r.Code != 0 || !want.MatchString(r.Stderr) {
+		t.Fatalf("exec --stats: exit %d\n%s", r.Code, r.Stderr)
+	}
+	r = run(t, e, "exec", "--stats", "-o", "json", repoInAcme(2))
+	var js struct {
+		Stats struct {
+			RateLimit []rateLimit `json:"rate_limit"`
+		} `json:"stats"`
+	}
+	if err := json.Unmarshal([]byte(r.Stderr), &js); r.Code != 0 || err != nil {
+		t.Fatalf("exec --stats -o json: exit %d %v\n%s", r.Code, err, r.Stderr)
+	}
+	checkRL(t, "exec json", js.Stats.RateLimit, 2, 3995, reset)
+
+	cmd := exec.Command(testutil.EngineBinary(t), "mcp")
+	cmd.Env = e
+	c, _, _ := mcptest.StartStdio(t, cmd)
+	res := c.Call(t, context.Background(), "run_select_query", map[string]any{"sql": repoInAcme(4)})
+	raw, _ := json.Marshal(res.Raw["stats"])
+	var ms struct {
+		RateLimit []rateLimit `json:"rate_limit"`
+	}
+	if err := json.Unmarshal(raw, &ms); res.IsError || err != nil {
+		t.Fatalf("mcp: %+v %v", res, err)
+	}
+	checkRL(t, "mcp", ms.RateLimit, 4, 3991, reset)
+	if !strings.Contains(res.Text, "rate limit github core: 4 used, 3991 of 5000 left") {
+		t.Errorf("mcp text lacks the budget:\n%s", res.Text)
+	}
+
+	file := filepath.Join(t.TempDir(), "c.yaml")
+	os.WriteFile(file, []byte("controls:\n  - id: two\n    title: two repos\n    expect: count == 2\n    sql: "+repoInAcme(2)+"\n  - id: one\n    title: one repo\n    expect: count == 1\n    sql: "+repoInAcme(1)+"\n"), 0o644) //nolint:errcheck
+	r = run(t, e, "check", file, "-o", "json")
+	var rep struct {
+		Controls []struct {
+			Stats struct {
+				RateLimit []rateLimit `json:"rate_limit"`
+			} `json:"stats"`
+		} `json:"controls"`
+		RateLimit []rateLimit `json:"rate_limit"`
+	}
+	if err := json.Unmarshal([]byte(r.Stdout), &rep); r.Code != 0 || err != nil || len(rep.Controls) != 2 {
+		t.Fatalf("check -o json: exit %d %v\n%s%s", r.Code, err, r.Stdout, r.Stderr)
+	}
+	checkRL(t, "check total", rep.RateLimit, 3, 3988, reset)
+	if rl := rep.Controls[0].Stats.RateLimit; len(rl) != 1 || rl[0].Used != 2 {
+		t.Errorf("check control stats %+v", rl)
+	}
+	r = run(t, e, "check", file, "-o", "junit")
+	var doc struct {
+		Suites []struct {
+			Props []struct {
+				Name  string `xml:"name,attr"`
+				Value string `xml:"value,attr"`
+			} `xml:"properties>property"`
+		} `xml:"testsuite"`
+	}
+	if err := xml.Unmarshal([]byte(r.Stdout), &doc); r.Code != 0 || err != nil || len(doc.Suites) != 1 {
+		t.Fatalf("check -o junit: exit %d %v\n%s", r.Code, err, r.Stdout)
+	}
+	props := map[string]string{}
+	for _, p := range doc.Suites[0].Props {
+		props[p.Name] = p.Value
+	}
+	if props["rate_limit.github.core.used"] != "3" || props["rate_limit.github.core.remaining"] != "3985" || props["rate_limit.github.core.limit"] != "5000" || props["rate_limit.github.core.reset"] == "" {
+		t.Errorf("junit properties %v", props)
+	}
+}
+
+// The shell's footer carries the budget on a second line.
+func TestRateLimitBudgetInShellFooter(t *testing.T) {
+	fake, _ := budgetFake(t)
+	r := testutil.Run(t, env(t, fake), repoInAcme(2)+";\n", "shell")
+	want := regexp.MustCompile(`2 rows \(2 HTTP requests, 2 pages[^)]*\)\nrate limit github core: 2 used, 3998 of 5000 left, resets \d\d:\d\d:\d\d UTC\n`)
+	if r.Code != 0 || !want.MatchString(r.Stderr) {
+		t.Fatalf("exit %d\n%s", r.Code, r.Stderr)
+	}
+}

@@ -1,0 +1,96 @@
+package secrets
+
+import (
+	"context"
+	"crypto/rand"
+	"crypto/rsa"
+	"crypto/x509"
+	"encoding/json"
+	"encoding/pem"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/enginehq/engine/test/fakegithub"
+	"github.com/enginehq/engine/test/mcp/mcptest"
+	"github.com/enginehq/engine/test/testutil"
+)
+
+// TestGitHubAppSecretsNeverPrinted runs exec (table, JSON, --debug) and
+// MCP with GitHub App auth against a fake that echoes the installation
+// token in a 403, and scans every output for any installation token the
+// fake issued, any JWT it was shown, and any line of the private key.
+func TestGitHubAppSecretsNeverPrinted(t *testing.T) {
+	t.Parallel()
+	key, err := rsa.GenerateKey(rand.Reader, 2048)
+	if err != nil {
+		t.Fatal(err)
+	}
+	pemText := string(pem.EncodeToMemory(&pem.Block{Type: "RSA PRIVATE KEY", Bytes: x509.MarshalPKCS1PrivateKey(key)}))
+	keyPath := filepath.Join(t.TempDir(), "app.pem")
+	if err := os.WriteFile(keyPath, []byte(pemText), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	fake := fakegithub.New(fakegithub.WithApp(fakegithub.App{AppID: 99, InstallationID: 5, PublicKey: &key.PublicKey, EchoPath: echoPath}))
+	t.Cleanup(fake.Close)
+	auth := `{"github":{"type":"app","app_id":99,"installation_id":5,"private_key_path":"` + keyPath + `"}}`
+	e := testutil.Env(t, "ENGINE_BASE_URL_GITHUB="+fake.URL(), "ENGINE_RETRY_MAX=0")
+	var out outputs
+	for _, args := range [][]string{
+		{"exec", "--debug", okSQL},
+		{"exec", "-o", "json", okSQL},
+		{"exec", "--debug", echoSQL},
+		{"exec", "-o", "json", echoSQL},
+	} {
+		r := out.run(strings.Join(args, " "), testutil.Run(t, e, "", append([]string{"--auth", auth}, args...)...))
+		if wantErr := strings.Contains(strings.Join(args, " "), "members"); (r.Code != 0) != wantErr {
+			t.Fatalf("%v: exit %d\n%.1000s", args, r.Code, r.Stderr)
+		}
+	}
+	cmd := exec.Command(testutil.EngineBinary(t), "--debug", "--auth", auth, "mcp")
+	cmd.Env = e
+	c, cs, stderr := mcptest.StartStdio(t, cmd)
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	for _, sql := range []string{okSQL, echoSQL} {
+		res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "run_select_query", Arguments: map[string]any{"sql": sql}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		raw, _ := json.Marshal(res)
+		out.add("mcp "+sql, string(raw))
+		c.Check(t, "run_select_query", res)
+	}
+	cs.Close()
+	time.Sleep(100 * time.Millisecond)
+	out.add("mcp stderr", stderr.String())
+
+	secrets := fake.AppSecrets()
+	if len(secrets) < 2 || fake.AppTokensMinted() < 5 {
+		t.Fatalf("%d secrets, %d tokens minted: the scan would be vacuous", len(secrets), fake.AppTokensMinted())
+	}
+	for _, line := range strings.Split(pemText, "\n") {
+		if len(line) > 20 && !strings.HasPrefix(line, "-----") {
+			secrets = append(secrets, line)
+		}
+	}
+	total := 0
+	for label, text := range out.items {
+		total += len(text)
+		for _, s := range secrets {
+			if strings.Contains(text, s) {
+				t.Errorf("a GitHub App secret (token, JWT or key) in %s", label)
+			}
+		}
+	}
+	mustContain(t, "exec echo", out.items["exec --debug "+echoSQL+" stderr"], "Resource not accessible by integration", "[REDACTED]")
+	if total < 20000 {
+		t.Errorf("only %d bytes scanned", total)
+	}
+	t.Logf("scanned %d outputs, %d bytes, for %d secrets", len(out.items), total, len(secrets))
+}
