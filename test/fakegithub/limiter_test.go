@@ -78,7 +78,7 @@ func TestLimiterPrimaryBuckets(t *testing.T) {
 		t.Fatalf("spent core: %d %s", resp.StatusCode, body)
 	}
 	// search is its own bucket.
-	resp, _ = get(t, s.URL()+"/search/repositories?q=x")
+	resp, _ = get(t, s.URL()+"/search/repositories?q=org:tiny")
 	if resp.StatusCode != 200 || resp.Header.Get("X-RateLimit-Resource") != "search" || resp.Header.Get("X-RateLimit-Remaining") != "1" || resp.Header.Get("X-RateLimit-Limit") != "2" {
 		t.Fatalf("search: %d %v", resp.StatusCode, resp.Header)
 	}
