@@ -15,7 +15,7 @@ func typ(t, desc string) *jsonschema.Schema { return &jsonschema.Schema{Type: t,
 func errorSchema() *jsonschema.Schema {
 	return obj(map[string]*jsonschema.Schema{
 		"message":             typ("string", ""),
-		"kind":                {Type: "string", Enum: []any{"provider", "incomplete", "sql", "plan", "timeout", "internal"}},
+		"kind":                {Type: "string", Enum: []any{"provider", "incomplete", "sql", "plan", "timeout", "cancelled", "internal"}},
 		"http_status":         typ("integer", ""),
 		"provider":            typ("string", ""),
 		"retryable":           typ("boolean", ""),
