@@ -35,10 +35,12 @@ type queryOutput struct {
 	RowCount     int             `json:"row_count"`
 	ReturnedRows int             `json:"returned_rows"`
 	Truncated    bool            `json:"truncated"`
-	Notice       string          `json:"notice,omitempty"`
-	ResultID     string          `json:"result_id,omitempty"`
-	ResultURI    string          `json:"result_uri,omitempty"`
-	Stats        statsOutput     `json:"stats"`
+	// TruncatedCells counts cells cut by the cell cap (Caps.MaxCell).
+	TruncatedCells int         `json:"truncated_cells,omitempty"`
+	Notice         string      `json:"notice,omitempty"`
+	ResultID       string      `json:"result_id,omitempty"`
+	ResultURI      string      `json:"result_uri,omitempty"`
+	Stats          statsOutput `json:"stats"`
 }
 
 // ResultURI is the resource URI of a kept result.
@@ -108,7 +110,7 @@ func (s *Server) runSelect(ctx context.Context, req *mcp.CallToolRequest, in que
 	fr := fit(r.Columns, r.Rows, s.cfg.Caps)
 	out := queryOutput{
 		Columns: r.Columns, Rows: fr.rows, RowCount: len(r.Rows), ReturnedRows: len(fr.rows),
-		Truncated: len(fr.rows) < len(r.Rows),
+		Truncated: len(fr.rows) < len(r.Rows) || fr.cutCells > 0, TruncatedCells: fr.cutCells,
 		Stats: statsOutput{HTTPRequests: r.Stats.HTTPRequests, Pages: r.Stats.Pages, Fetched: r.Stats.Fetched,
 			Revalidated: r.Stats.Revalidated, CacheHits: r.Stats.CacheHits, ElapsedMS: r.Stats.ElapsedMS},
 	}
@@ -116,8 +118,13 @@ func (s *Server) runSelect(ctx context.Context, req *mcp.CallToolRequest, in que
 		out.ResultID, out.ResultURI = id, ResultURI(id)
 	}
 	summary := fmt.Sprintf("%s; %s, %s, %s%d ms", plural(out.RowCount, "row"), plural(out.Stats.HTTPRequests, "HTTP request"), plural(out.Stats.Pages, "page"), cacheSummary(out.Stats), out.Stats.ElapsedMS)
-	if out.Truncated {
+	if out.ReturnedRows < out.RowCount {
 		out.Notice = truncationNotice(out.ReturnedRows, out.RowCount, out.ResultID)
+	}
+	if fr.cutCells > 0 {
+		out.Notice = strings.TrimSpace(out.Notice + " " + cellsNotice(fr.cutCells, s.cfg.Caps.MaxCell, out.ResultURI))
+	}
+	if out.Notice != "" {
 		summary = out.Notice + " " + summary
 	}
 	if kept {
