@@ -29,6 +29,9 @@ type Options struct {
 	// Progress, when set, is called after each page with the running
 	// number of pages fetched by the statement.
 	Progress func(pages int)
+	// Rows, when set, receives the result's rows as SQLite produces them
+	// (store.QueryRows) and the returned result holds none.
+	Rows func(row []any) error
 }
 
 // Run executes p and returns its result.
@@ -73,7 +76,12 @@ func Run(ctx context.Context, p *plan.Plan, clients Clients, opts Options) (*res
 			return nil, err
 		}
 	}
-	res, err := st.Query(ctx, p.SQL)
+	var res *result.Result
+	if opts.Rows != nil {
+		res, err = st.QueryRows(ctx, p.SQL, opts.Rows)
+	} else {
+		res, err = st.Query(ctx, p.SQL)
+	}
 	if err != nil {
 		if ctx.Err() != nil {
 			return nil, ctx.Err()
