@@ -53,7 +53,7 @@ func Run(ctx context.Context, p *plan.Plan, clients Clients, opts Options) (*res
 		if err != nil {
 			return nil, err
 		}
-		budget := 0
+		budget := -1 // no bound
 		if p.MaxRequests > 0 {
 			budget = max(p.MaxRequests-planned, 0)
 		}
@@ -210,25 +210,28 @@ func runScan(ctx context.Context, st *store.Store, s *plan.Scan, calls []map[str
 // Tuples with a NULL value are skipped (there is nothing to ask for), and
 // duplicates are removed so that each distinct tuple is fetched once.
 //
-// With budget > 0 the requests are counted before anything is read into
-// memory: the literal combinations by arithmetic, the tuples by SQLite
-// (count(*), stopping past the budget, or past exactCount so that the
-// refusal can name the number). When the product exceeds the
-// budget no call is built and need is that product, a lower bound of the
-// requests the scan would make; otherwise need is len(calls).
+// With budget >= 0 (the requests still allowed) the requests are counted
+// before anything is read into memory: the literal combinations by
+// arithmetic, the tuples by SQLite (count(*), stopping past the budget, or
+// past exactCount so that the refusal can name the number). When the
+// product exceeds the budget no call is built and need is that product, a
+// lower bound of the requests the scan would make; otherwise need is
+// len(calls). A source without tuples makes no request whatever the
+// budget.
 func scanCalls(ctx context.Context, st *store.Store, s *plan.Scan, budget int) (calls []map[string]string, need int, err error) {
 	tqs := s.TupleQueries()
 	texts := make([]string, len(tqs))
 	for i, tq := range tqs {
 		texts[i] = nonNullTuples(tq)
 	}
-	if budget > 0 && s.Dependent() {
+	if budget >= 0 && s.Dependent() {
 		need = s.EstimatedRequests()
 		for i, tq := range tqs {
-			if need == 0 || need > budget {
-				break
+			limit := exactCount + 1
+			if need <= budget {
+				limit = max(budget/need, exactCount) + 1
 			}
-			n, err := countTuples(ctx, st, &texts[i], tq.SQL, max(budget/need, exactCount)+1)
+			n, err := countTuples(ctx, st, &texts[i], tq.SQL, limit)
 			if err != nil {
 				return nil, 0, fmt.Errorf("computing the bindings of %s: %w", s.Ref, err)
 			}
