@@ -93,13 +93,14 @@ func (s *Server) HTTPHandlerOpts(o HTTPOptions) http.Handler {
 		MaxRequestBodyBytes:          o.MaxBody,
 		PropagateRequestCancellation: true,
 	})
-	h := byProtocol(sessions, stateless)
+	var h http.Handler = sessions
 	if o.MaxSessions > 0 {
-		// A stateless request in flight counts like an open session.
+		// Only kept sessions are bounded: a stateless request holds
+		// nothing once answered, like one call of a session.
 		h = &sessionLimit{next: h, srv: s.mcp, max: o.MaxSessions, retryAfter: retryAfterFor(o.SessionIdle)}
 	}
 	mux := http.NewServeMux()
-	mux.Handle(HTTPPath, originGuard(h, o.AllowOrigins))
+	mux.Handle(HTTPPath, originGuard(byProtocol(h, stateless), o.AllowOrigins))
 	mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
 		http.Error(w, "engine mcp: the MCP endpoint is "+HTTPPath, http.StatusNotFound)
 	})
@@ -135,10 +136,10 @@ func retryAfterFor(idle time.Duration) int {
 }
 
 // sessionLimit refuses requests that would open a session beyond max. A
-// POST without Mcp-Session-Id opens one in the SDK's handler (a kept
-// session, or under 2026-07-28 a stateless one that lasts the request);
-// the open sessions are the MCP server's kept sessions (those with an
-// id), plus those being opened or served statelessly.
+// POST without Mcp-Session-Id opens one in the SDK's handler; the open
+// sessions are the MCP server's kept sessions (those with an id: the
+// stateless handler's per-request sessions have none and are not
+// counted), plus those being opened.
 type sessionLimit struct {
 	next       http.Handler
 	srv        *mcp.Server
