@@ -121,6 +121,10 @@ func (s *Store) Put(ctx context.Context, res *result.Result) (id string, kept bo
 	return s.Keep(ctx, sp, res.Columns)
 }
 
+// keepBatch is how many rows one INSERT of Keep carries (3 parameters
+// each, well under SQLite's 32766).
+const keepBatch = 200
+
 // Spool collects the rows of one result for keeping while the result is
 // produced: each row is encoded and appended to a file in the store's
 // private directory, never held in memory. Once the encoded rows pass
@@ -207,18 +211,35 @@ func (s *Store) Keep(ctx context.Context, sp *Spool, columns []result.Column) (i
 	if _, err := tx.Exec(`INSERT INTO results VALUES(?,?,?,?,?,?)`, id, string(cols), sp.rows, sp.bytes, now, now); err != nil {
 		return "", false, err
 	}
-	st, err := tx.Prepare(`INSERT INTO rows VALUES(?,?,?)`)
+	// Rows go in keepBatch to a statement: one Exec per row costs more
+	// than SQLite's work for it.
+	batch, err := tx.Prepare(`INSERT INTO rows VALUES(?,?,?)` + strings.Repeat(`,(?,?,?)`, keepBatch-1))
 	if err != nil {
 		return "", false, err
 	}
-	defer st.Close()
+	defer batch.Close()
+	one, err := tx.Prepare(`INSERT INTO rows VALUES(?,?,?)`)
+	if err != nil {
+		return "", false, err
+	}
+	defer one.Close()
 	r := bufio.NewReaderSize(sp.f, 64<<10)
+	args := make([]any, 0, 3*keepBatch)
 	for i := 0; i < sp.rows; i++ {
 		line, err := r.ReadString('\n')
 		if err != nil {
 			return "", false, fmt.Errorf("result store: reading the spool: %w", err)
 		}
-		if _, err := st.Exec(id, i, line[:len(line)-1]); err != nil {
+		args = append(args, id, i, line[:len(line)-1])
+		if len(args) == cap(args) {
+			if _, err := batch.Exec(args...); err != nil {
+				return "", false, err
+			}
+			args = args[:0]
+		}
+	}
+	for k := 0; k < len(args); k += 3 {
+		if _, err := one.Exec(args[k : k+3]...); err != nil {
 			return "", false, err
 		}
 	}
