@@ -134,6 +134,13 @@ func (e *Engine) Client(name string) (*client.Client, error) {
 type QueryOptions struct {
 	// Progress is called after each page with the pages fetched so far.
 	Progress func(pages int)
+	// Rows, when set, receives every row of the result in order, as it is
+	// produced (a SELECT's rows stream out of SQLite; other statements'
+	// rows follow their computation), credentials already redacted, and
+	// the returned Result holds no rows. An error from Rows stops the
+	// statement and is returned (classified). The MCP surface uses it to
+	// keep its memory bounded whatever the size of a result.
+	Rows func(row []any) error
 }
 
 // Query runs one statement. Errors are always *Error.
@@ -144,7 +151,19 @@ func (e *Engine) Query(ctx context.Context, text string, qo QueryOptions) (*resu
 		ctx, cancel = context.WithTimeout(ctx, e.opts.QueryTimeout)
 		defer cancel()
 	}
+	if qo.Rows != nil {
+		qo.Rows = e.redactRows(qo.Rows)
+	}
 	res, err := e.query(ctx, text, qo)
+	if err == nil && qo.Rows != nil && res.Rows != nil {
+		// Not a streamed SELECT: hand over the (small) computed rows.
+		for _, row := range res.Rows {
+			if err = qo.Rows(row); err != nil {
+				break
+			}
+		}
+		res.Rows = nil
+	}
 	if err != nil {
 		ce := Classify(err)
 		if s := e.Secrets(); len(s) > 0 {
@@ -158,6 +177,32 @@ func (e *Engine) Query(ctx context.Context, text string, qo QueryOptions) (*resu
 		res.MapText(func(v string) string { return redactText(v, s) })
 	}
 	return res, nil
+}
+
+// redactRows wraps a row sink so that the text values it receives are
+// redacted like Result.MapText does (the secrets are known once the
+// scans have made their clients, before the first row).
+func (e *Engine) redactRows(emit func([]any) error) func([]any) error {
+	var secrets []string
+	first := true
+	return func(row []any) error {
+		if first {
+			secrets, first = e.Secrets(), false
+		}
+		if len(secrets) > 0 {
+			for j, v := range row {
+				switch x := v.(type) {
+				case string:
+					row[j] = redactText(x, secrets)
+				case []byte:
+					if y := redactText(string(x), secrets); y != string(x) {
+						row[j] = []byte(y)
+					}
+				}
+			}
+		}
+		return emit(row)
+	}
 }
 
 // redactText is providers.Redact, with a fast path for the usual value
@@ -193,7 +238,7 @@ func (e *Engine) query(ctx context.Context, text string, qo QueryOptions) (*resu
 		if err := checkLimits(ctx, p); err != nil {
 			return nil, err
 		}
-		return exec.Run(ctx, p, e.Client, exec.Options{Concurrency: e.opts.Concurrency, Progress: qo.Progress})
+		return exec.Run(ctx, p, e.Client, exec.Options{Concurrency: e.opts.Concurrency, Progress: qo.Progress, Rows: qo.Rows})
 	case sqlfront.KindExplain:
 		p, err := e.Plan(st)
 		if err != nil {

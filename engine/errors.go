@@ -23,7 +23,11 @@ const (
 	// (GitHub search's "incomplete_results": true). Never rows; retryable.
 	KindIncomplete Kind = "incomplete"
 	KindTimeout    Kind = "timeout"
-	KindInternal   Kind = "internal"
+	// KindCancelled: the caller cancelled the statement (MCP
+	// notifications/cancelled, a closed HTTP request, Ctrl-C). Not
+	// retryable: nothing failed, and the caller no longer wants the answer.
+	KindCancelled Kind = "cancelled"
+	KindInternal  Kind = "internal"
 )
 
 // Error is every error Engine.Query returns.
@@ -78,7 +82,7 @@ func Classify(err error) *Error {
 	case errors.Is(err, context.DeadlineExceeded):
 		return &Error{Kind: KindTimeout, Err: fmt.Errorf("query timed out: %w", err)}
 	case errors.Is(err, context.Canceled):
-		return &Error{Kind: KindTimeout, Err: fmt.Errorf("query cancelled")}
+		return &Error{Kind: KindCancelled, Err: fmt.Errorf("query cancelled")}
 	}
 	return &Error{Kind: KindInternal, Err: err}
 }

@@ -8,6 +8,15 @@
 // unless allowed with --allow-origin, loopback Host on loopback, bounded
 // bodies, at most --max-sessions sessions with idle expiry).
 //
+// Memory does not grow with a result: run_select_query takes the rows as
+// they stream out of SQLite (engine.QueryOptions.Rows), keeps in memory
+// only those the caps could show, and spools every row to a file in the
+// result store's private directory, which is loaded into the store
+// (Store.Keep) when the statement ends, unless it passed --keep-bytes.
+// A cell longer than --max-cell-bytes is cut, with a marker, in the reply
+// only. Protocol 2026-07-28 is served over HTTP statelessly, next to the
+// sessions of older versions.
+//
 // Contracts are DESIGN.md's "MCP contract": a success is isError false with
 // columns, rows, the true row_count and a TSV text block; a failure is
 // isError true with {"error": engine.ErrorBody}, never empty rows.

@@ -62,6 +62,10 @@ func (s *Server) HTTPHandler(maxBody int64) http.Handler {
 //   - Bodies are bounded by MaxBody (413).
 //   - Sessions are bounded by MaxSessions (503 + Retry-After beyond it)
 //     and closed after SessionIdle without a request.
+//   - Protocol versions up to 2025-11-25 use sessions (initialize, then
+//     Mcp-Session-Id). Protocol 2026-07-28 is served statelessly alongside
+//     (see byProtocol): no session is kept, and closing the POST cancels
+//     the tool call, as notifications/cancelled does.
 func (s *Server) HTTPHandlerOpts(o HTTPOptions) http.Handler {
 	if o.MaxBody <= 0 {
 		o.MaxBody = DefaultMaxBody
@@ -76,21 +80,50 @@ func (s *Server) HTTPHandlerOpts(o HTTPOptions) http.Handler {
 	if idle < 0 {
 		idle = 0 // the SDK's "never"
 	}
-	var h http.Handler = mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return s.mcp }, &mcp.StreamableHTTPOptions{
+	server := func(*http.Request) *mcp.Server { return s.mcp }
+	sessions := mcp.NewStreamableHTTPHandler(server, &mcp.StreamableHTTPOptions{
 		MaxRequestBodyBytes: o.MaxBody,
 		SessionTimeout:      idle,
-		// Under the 2026-07-28 protocol a closed POST cancels its tool call.
+	})
+	// Protocol 2026-07-28 has no sessions: each POST is a whole request,
+	// served by a stateless handler, and closing the POST cancels the
+	// tool call (its HTTP calls and SQLite work).
+	stateless := mcp.NewStreamableHTTPHandler(server, &mcp.StreamableHTTPOptions{
+		Stateless:                    true,
+		MaxRequestBodyBytes:          o.MaxBody,
 		PropagateRequestCancellation: true,
 	})
+	var h http.Handler = sessions
 	if o.MaxSessions > 0 {
+		// Only kept sessions are bounded: a stateless request holds
+		// nothing once answered, like one call of a session.
 		h = &sessionLimit{next: h, srv: s.mcp, max: o.MaxSessions, retryAfter: retryAfterFor(o.SessionIdle)}
 	}
 	mux := http.NewServeMux()
-	mux.Handle(HTTPPath, originGuard(h, o.AllowOrigins))
+	mux.Handle(HTTPPath, originGuard(byProtocol(h, stateless), o.AllowOrigins))
 	mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
 		http.Error(w, "engine mcp: the MCP endpoint is "+HTTPPath, http.StatusNotFound)
 	})
 	return mux
+}
+
+// StatelessProtocol is the first MCP protocol version served without
+// sessions over HTTP (SEP-2575/SEP-2567).
+const StatelessProtocol = "2026-07-28"
+
+// byProtocol routes a request that carries no session and names protocol
+// StatelessProtocol or later in its Mcp-Protocol-Version header to the
+// stateless handler, and every other request (initialize, session
+// traffic, older versions) to the session handler. Versions are ISO
+// dates, so they compare as strings.
+func byProtocol(sessions, stateless http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.Header.Get("Mcp-Session-Id") == "" && r.Header.Get("Mcp-Protocol-Version") >= StatelessProtocol {
+			stateless.ServeHTTP(w, r)
+			return
+		}
+		sessions.ServeHTTP(w, r)
+	})
 }
 
 // retryAfterFor is the Retry-After of a refused session: a minute, or the
@@ -104,7 +137,9 @@ func retryAfterFor(idle time.Duration) int {
 
 // sessionLimit refuses requests that would open a session beyond max. A
 // POST without Mcp-Session-Id opens one in the SDK's handler; the open
-// sessions are the MCP server's own list, plus those being opened.
+// sessions are the MCP server's kept sessions (those with an id: the
+// stateless handler's per-request sessions have none and are not
+// counted), plus those being opened.
 type sessionLimit struct {
 	next       http.Handler
 	srv        *mcp.Server
@@ -122,8 +157,10 @@ func (l *sessionLimit) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 	l.mu.Lock()
 	open := 0
-	for range l.srv.Sessions() {
-		open++
+	for ss := range l.srv.Sessions() {
+		if ss.ID() != "" {
+			open++
+		}
 	}
 	if open+l.opening >= l.max {
 		l.mu.Unlock()

@@ -30,6 +30,9 @@ type pageOutput struct {
 	NextOffset   int             `json:"next_offset,omitempty"`
 	ResultID     string          `json:"result_id"`
 	ResultURI    string          `json:"result_uri"`
+	// TruncatedCells and Notice: cells cut by the cell cap.
+	TruncatedCells int    `json:"truncated_cells,omitempty"`
+	Notice         string `json:"notice,omitempty"`
 }
 
 // resultID accepts an id or its engine://results/ URI.
@@ -89,7 +92,7 @@ func (s *Server) page(ctx context.Context, in pageInput) (*mcp.CallToolResult, a
 	if probe {
 		rows = rows[:limit]
 	}
-	fr := fit(k.Columns, rows, Caps{MaxBytes: s.cfg.Caps.MaxBytes})
+	fr := fit(k.Columns, rows, Caps{MaxBytes: s.cfg.Caps.MaxBytes, MaxCell: s.cfg.Caps.MaxCell})
 	out := pageOutput{
 		Columns: k.Columns, Rows: fr.rows, RowCount: k.RowCount, ReturnedRows: len(fr.rows),
 		Offset: in.Offset, Limit: limit, HasMore: probe || len(fr.rows) < len(rows),
@@ -98,6 +101,11 @@ func (s *Server) page(ctx context.Context, in pageInput) (*mcp.CallToolResult, a
 	summary := fmt.Sprintf("rows %d-%d of %d", in.Offset+1, in.Offset+len(fr.rows), k.RowCount)
 	if len(fr.rows) == 0 {
 		summary = fmt.Sprintf("no rows at offset %d of %d", in.Offset, k.RowCount)
+	}
+	if fr.cutCells > 0 {
+		out.TruncatedCells = fr.cutCells
+		out.Notice = cellsNotice(fr.cutCells, s.cfg.Caps.MaxCell, out.ResultURI)
+		summary = out.Notice + " " + summary
 	}
 	if out.HasMore {
 		out.NextOffset = in.Offset + len(fr.rows)

@@ -92,7 +92,7 @@ func TestCancelStopsHTTPCalls(t *testing.T) {
 	for logged := false; !logged; {
 		select {
 		case line := <-e.log.lines:
-			logged = strings.Contains(line, "tool=run_select_query status=error") && strings.Contains(line, "kind=timeout")
+			logged = strings.Contains(line, "tool=run_select_query status=error") && strings.Contains(line, "kind=cancelled")
 		case <-deadline:
 			t.Fatalf("no cancelled result logged:\n%s", e.log.String())
 		}

@@ -38,10 +38,12 @@ type queryOutput struct {
 	RowCount     int             `json:"row_count"`
 	ReturnedRows int             `json:"returned_rows"`
 	Truncated    bool            `json:"truncated"`
-	Notice       string          `json:"notice,omitempty"`
-	ResultID     string          `json:"result_id,omitempty"`
-	ResultURI    string          `json:"result_uri,omitempty"`
-	Stats        statsOutput     `json:"stats"`
+	// TruncatedCells counts cells cut by the cell cap (Caps.MaxCell).
+	TruncatedCells int         `json:"truncated_cells,omitempty"`
+	Notice         string      `json:"notice,omitempty"`
+	ResultID       string      `json:"result_id,omitempty"`
+	ResultURI      string      `json:"result_uri,omitempty"`
+	Stats          statsOutput `json:"stats"`
 }
 
 // ResultURI is the resource URI of a kept result.
@@ -94,24 +96,45 @@ func (s *Server) runSelect(ctx context.Context, req *mcp.CallToolRequest, in que
 		s.logResult("run_select_query", res, "")
 		return res, out, nil
 	}
-	r, err := s.eng.Query(ctx, in.SQL, engine.QueryOptions{Progress: progress(ctx, req)})
+	// The rows stream out of the engine: the first ones (as many as the
+	// caps could show) stay in memory for the reply, and every row goes
+	// to a spool on disk for keeping, so memory does not grow with the
+	// result (3 concurrent 10-million-row results: see docs/performance.md).
+	sp, err := s.store.NewSpool()
+	if err != nil {
+		fmt.Fprintf(s.cfg.Log, "engine mcp: keeping result: %v\n", err)
+	} else {
+		defer sp.Close()
+	}
+	var h head
+	h.caps = s.cfg.Caps
+	r, err := s.eng.Query(ctx, in.SQL, engine.QueryOptions{Progress: progress(ctx, req), Rows: func(row []any) error {
+		h.add(row)
+		if sp != nil {
+			sp.Add(row)
+		}
+		return nil
+	}})
 	if err != nil {
 		res, out := s.errorResult(engineError(err))
 		s.logResult("run_select_query", res, "kind="+string(out.(errorOutput).Error.Kind))
 		return res, out, nil
 	}
-	id, kept, err := s.store.Put(ctx, r)
-	if err != nil {
-		fmt.Fprintf(s.cfg.Log, "engine mcp: keeping result: %v\n", err)
-		kept = false
+	var id string
+	kept := false
+	if sp != nil {
+		if id, kept, err = s.store.Keep(ctx, sp, r.Columns); err != nil {
+			fmt.Fprintf(s.cfg.Log, "engine mcp: keeping result: %v\n", err)
+			kept = false
+		}
 	}
 	if !kept {
 		id = ""
 	}
-	fr := fit(r.Columns, r.Rows, s.cfg.Caps)
+	fr := fit(r.Columns, h.rows, s.cfg.Caps)
 	out := queryOutput{
-		Columns: r.Columns, Rows: fr.rows, RowCount: len(r.Rows), ReturnedRows: len(fr.rows),
-		Truncated: len(fr.rows) < len(r.Rows),
+		Columns: r.Columns, Rows: fr.rows, RowCount: h.count, ReturnedRows: len(fr.rows),
+		Truncated: len(fr.rows) < h.count || fr.cutCells > 0, TruncatedCells: fr.cutCells,
 		Stats: statsOutput{HTTPRequests: r.Stats.HTTPRequests, Pages: r.Stats.Pages, Fetched: r.Stats.Fetched,
 			Revalidated: r.Stats.Revalidated, CacheHits: r.Stats.CacheHits, ElapsedMS: r.Stats.ElapsedMS, RateLimit: r.Stats.RateLimit},
 	}
@@ -122,8 +145,16 @@ func (s *Server) runSelect(ctx context.Context, req *mcp.CallToolRequest, in que
 	if rl := r.Stats.RateLimitSummary(); rl != "" {
 		summary += "; " + rl
 	}
-	if out.Truncated {
+	if out.ReturnedRows < out.RowCount {
 		out.Notice = truncationNotice(out.ReturnedRows, out.RowCount, out.ResultID)
+	}
+	if fr.cutCells > 0 {
+		out.Notice = strings.TrimSpace(out.Notice + " " + cellsNotice(fr.cutCells, s.cfg.Caps.MaxCell, out.ResultURI))
+	}
+	if out.Truncated && !kept && sp != nil && sp.TooLarge() {
+		out.Notice += fmt.Sprintf(" The whole result is larger than the server keeps for paging (over %d bytes encoded), so it has no result_id: narrow the query (WHERE, fewer columns, LIMIT) or aggregate in SQL to see the rest.", s.store.Options().MaxBytes)
+	}
+	if out.Notice != "" {
 		summary = out.Notice + " " + summary
 	}
 	if kept {
@@ -140,6 +171,36 @@ func (s *Server) runSelect(ctx context.Context, req *mcp.CallToolRequest, in que
 	s.logResult("run_select_query", res, fmt.Sprintf("rows=%d/%d truncated=%t", out.ReturnedRows, out.RowCount, out.Truncated))
 	res.StructuredContent = nil
 	return res, out, nil
+}
+
+// head keeps the first rows of a streamed result, as many as the caps
+// could show (fit then takes its exact share), and counts them all.
+type head struct {
+	caps  Caps
+	rows  [][]any
+	bytes int
+	count int
+}
+
+func (h *head) add(row []any) {
+	h.count++
+	if h.caps.MaxRows > 0 && len(h.rows) >= h.caps.MaxRows {
+		return
+	}
+	if h.caps.MaxBytes > 0 && len(h.rows) > 0 && h.bytes > h.caps.MaxBytes {
+		return
+	}
+	h.rows = append(h.rows, row)
+	for _, v := range row {
+		n := 8
+		if s, ok := v.(string); ok {
+			n = len(s)
+			if h.caps.MaxCell > 0 {
+				n = min(n, h.caps.MaxCell)
+			}
+		}
+		h.bytes += n
+	}
 }
 
 // cacheSummary is "3 revalidated, 1 from cache, " for the summary line,

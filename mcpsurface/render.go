@@ -15,12 +15,19 @@ type Caps struct {
 	// MaxBytes is mcp_max_bytes: the approximate bytes of one response
 	// (the TSV text plus the JSON rows); at least one row is always kept.
 	MaxBytes int
+	// MaxCell bounds one cell (bytes) in both encodings: a longer value
+	// is cut and ends with "…[cut: N of M bytes shown]", and the result
+	// carries truncated_cells and a notice; the kept result holds the whole
+	// value (0: no bound). It keeps one huge cell from bypassing MaxBytes
+	// through the "at least one row" rule.
+	MaxCell int
 }
 
 // Defaults of Caps.
 const (
 	DefaultMaxRows  = 100
 	DefaultMaxBytes = 256 << 10
+	DefaultMaxCell  = 16 << 10
 )
 
 // fixedOverhead approximates the bytes of a response besides rows and
@@ -43,6 +50,7 @@ func jsonRow(cols []result.Column, row []any) []any {
 type rendered struct {
 	rows     [][]any  // JSON-ready rows
 	tsvLines []string // one TSV line per row
+	cutCells int      // cells cut by Caps.MaxCell in these rows
 }
 
 // fit takes rows while the caps hold, always at least one.
@@ -54,6 +62,7 @@ func fit(cols []result.Column, rows [][]any, caps Caps) rendered {
 		if caps.MaxRows > 0 && len(r.rows) >= caps.MaxRows {
 			break
 		}
+		row, cut := result.CutRow(row, caps.MaxCell)
 		jr := jsonRow(cols, row)
 		b, _ := json.Marshal(jr)
 		line := result.TSVRow(row)
@@ -62,6 +71,7 @@ func fit(cols []result.Column, rows [][]any, caps Caps) rendered {
 			break
 		}
 		used += cost
+		r.cutCells += cut
 		r.rows = append(r.rows, jr)
 		r.tsvLines = append(r.tsvLines, line)
 	}
@@ -100,6 +110,19 @@ func truncationNotice(shown, total int, id string) string {
 		msg += fmt.Sprintf(", or page this result with fetch_result_page(result_id=%q, offset=%d)", id, shown)
 	}
 	return msg + "."
+}
+
+// cellsNotice says which cells were cut and where the whole values are.
+func cellsNotice(n, max int, uri string) string {
+	what := "1 cell is"
+	if n != 1 {
+		what = fmt.Sprintf("%d cells are", n)
+	}
+	msg := fmt.Sprintf("%s longer than %d bytes and cut; each ends with \"…[cut: N of M bytes shown]\". ", what, max)
+	if uri != "" {
+		return msg + fmt.Sprintf("The whole values are in the kept result: read the resource %s (?format=json or csv), or select length(column) or substr(column, start, length) in SQL.", uri)
+	}
+	return msg + "Select length(column) or substr(column, start, length) in SQL to read them in parts."
 }
 
 func itoa(n int) string { return fmt.Sprint(n) }

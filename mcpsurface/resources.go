@@ -3,9 +3,10 @@ package mcpsurface
 import (
 	"bytes"
 	"context"
-	"errors"
 	"net/url"
+	"strconv"
 
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/enginehq/engine/engine/result"
@@ -39,7 +40,8 @@ func (s *Server) readResult(ctx context.Context, req *mcp.ReadResourceRequest) (
 	}
 	mime, ok := resultFormats[format]
 	if !ok {
-		return nil, errors.New("format must be tsv, csv or json")
+		// Invalid params (-32602), not a failure of the server.
+		return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: "format " + strconv.Quote(format) + " is not served: use ?format=tsv (the default), csv or json"}
 	}
 	k, err := s.store.Info(ctx, resultID(u.Path[1:]))
 	if err != nil {

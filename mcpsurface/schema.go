@@ -15,7 +15,7 @@ func typ(t, desc string) *jsonschema.Schema { return &jsonschema.Schema{Type: t,
 func errorSchema() *jsonschema.Schema {
 	return obj(map[string]*jsonschema.Schema{
 		"message":             typ("string", ""),
-		"kind":                {Type: "string", Enum: []any{"provider", "incomplete", "sql", "plan", "timeout", "internal"}},
+		"kind":                {Type: "string", Enum: []any{"provider", "incomplete", "sql", "plan", "timeout", "cancelled", "internal"}},
 		"http_status":         typ("integer", ""),
 		"provider":            typ("string", ""),
 		"retryable":           typ("boolean", ""),
@@ -28,20 +28,21 @@ func resultProps() map[string]*jsonschema.Schema {
 		"columns": {Type: "array", Items: obj(map[string]*jsonschema.Schema{
 			"name": typ("string", ""), "type": typ("string", ""),
 		}, "name", "type")},
-		"rows":          {Type: "array", Items: &jsonschema.Schema{Type: "array"}, Description: "rows as arrays in column order"},
-		"row_count":     typ("integer", "true total rows of the result"),
-		"returned_rows": typ("integer", ""),
-		"result_id":     typ("string", ""),
-		"result_uri":    typ("string", ""),
-		"error":         errorSchema(),
+		"rows":            {Type: "array", Items: &jsonschema.Schema{Type: "array"}, Description: "rows as arrays in column order"},
+		"row_count":       typ("integer", "true total rows of the result"),
+		"returned_rows":   typ("integer", ""),
+		"result_id":       typ("string", ""),
+		"result_uri":      typ("string", ""),
+		"truncated_cells": typ("integer", "cells longer than the server's cell cap, cut and marked \"…[cut: N of M bytes shown]\"; the kept result holds them whole"),
+		"notice":          typ("string", ""),
+		"error":           errorSchema(),
 	}
 }
 
 // QueryOutputSchema is run_select_query's output schema.
 func QueryOutputSchema() *jsonschema.Schema {
 	p := resultProps()
-	p["truncated"] = typ("boolean", "")
-	p["notice"] = typ("string", "")
+	p["truncated"] = typ("boolean", "rows or cells were cut (see notice)")
 	p["stats"] = obj(map[string]*jsonschema.Schema{
 		"http_requests": typ("integer", ""), "pages": typ("integer", ""), "elapsed_ms": typ("integer", ""),
 		"fetched":     typ("integer", "pages whose body came from the provider"),

@@ -137,6 +137,13 @@ func (c *lineConn) decode(line []byte, tooLong bool) jsonrpc.Message {
 		c.reject(probe.ID, jsonrpc.CodeInvalidRequest, "invalid request: "+err.Error())
 		return nil
 	}
+	if r, ok := msg.(*jsonrpc.Response); ok && r.Result == nil && r.Error == nil {
+		// {"jsonrpc":"2.0","id":3}: no method, so not a request, and
+		// neither result nor error, so not a response. The SDK would drop
+		// it as a response to nothing; JSON-RPC says -32600.
+		c.reject(r.ID.Raw(), jsonrpc.CodeInvalidRequest, `invalid request: no "method" (a request needs one; a response needs "result" or "error")`)
+		return nil
+	}
 	return msg
 }
 

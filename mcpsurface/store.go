@@ -1,6 +1,7 @@
 package mcpsurface
 
 import (
+	"bufio"
 	"bytes"
 	"context"
 	"crypto/rand"
@@ -9,6 +10,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -108,20 +110,95 @@ func newID() string {
 // Put keeps res and returns its id; kept is false when res alone exceeds
 // MaxBytes.
 func (s *Store) Put(ctx context.Context, res *result.Result) (id string, kept bool, err error) {
-	enc := make([][]byte, len(res.Rows))
-	var total int64
-	for i, row := range res.Rows {
-		b, err := json.Marshal(row)
-		if err != nil {
-			return "", false, err
-		}
-		enc[i] = b
-		total += int64(len(b))
+	sp, err := s.NewSpool()
+	if err != nil {
+		return "", false, err
 	}
-	if total > s.opts.MaxBytes {
+	defer sp.Close()
+	for _, row := range res.Rows {
+		sp.Add(row)
+	}
+	return s.Keep(ctx, sp, res.Columns)
+}
+
+// keepBatch is how many rows one INSERT of Keep carries (3 parameters
+// each, well under SQLite's 32766).
+const keepBatch = 200
+
+// Spool collects the rows of one result for keeping while the result is
+// produced: each row is encoded and appended to a file in the store's
+// private directory, never held in memory. Once the encoded rows pass
+// MaxBytes the spool stops writing and drops what it has: the result is
+// too large to keep. Close removes the file.
+type Spool struct {
+	max   int64
+	f     *os.File
+	w     *bufio.Writer
+	bytes int64
+	rows  int
+	over  bool
+	err   error
+}
+
+// NewSpool starts collecting one result.
+func (s *Store) NewSpool() (*Spool, error) {
+	f, err := os.CreateTemp(s.dir, "spool-")
+	if err != nil {
+		return nil, err
+	}
+	return &Spool{max: s.opts.MaxBytes, f: f, w: bufio.NewWriterSize(f, 64<<10)}, nil
+}
+
+// Add appends one row (JSON array, one line).
+func (sp *Spool) Add(row []any) {
+	if sp.over || sp.err != nil {
+		return
+	}
+	b, err := json.Marshal(row)
+	if err != nil {
+		sp.err = err
+		return
+	}
+	sp.bytes += int64(len(b))
+	if sp.bytes > sp.max {
+		sp.over = true
+		sp.w.Reset(sp.f)
+		sp.err = sp.f.Truncate(0) // free the disk at once
+		return
+	}
+	sp.w.Write(b)        //nolint:errcheck // the first error sticks in w
+	sp.w.WriteByte('\n') //nolint:errcheck
+	sp.rows++
+}
+
+// TooLarge reports whether the rows passed MaxBytes.
+func (sp *Spool) TooLarge() bool { return sp.over }
+
+// Bytes is the size of the encoded rows so far.
+func (sp *Spool) Bytes() int64 { return sp.bytes }
+
+// Close removes the spool's file.
+func (sp *Spool) Close() {
+	sp.f.Close()
+	os.Remove(sp.f.Name())
+}
+
+// Keep stores a spool's rows under a new id; kept is false when they
+// passed MaxBytes.
+func (s *Store) Keep(ctx context.Context, sp *Spool, columns []result.Column) (id string, kept bool, err error) {
+	if sp.err != nil {
+		return "", false, sp.err
+	}
+	if sp.over {
 		return "", false, nil
 	}
-	cols, _ := json.Marshal(res.Columns)
+	if err := sp.w.Flush(); err != nil {
+		return "", false, err
+	}
+	if _, err := sp.f.Seek(0, io.SeekStart); err != nil {
+		return "", false, err
+	}
+	cols, _ := json.Marshal(columns)
 	id = newID()
 	now := s.opts.Now().UnixNano()
 	s.mu.Lock()
@@ -131,19 +208,41 @@ func (s *Store) Put(ctx context.Context, res *result.Result) (id string, kept bo
 		return "", false, err
 	}
 	defer tx.Rollback() //nolint:errcheck
-	if _, err := tx.Exec(`INSERT INTO results VALUES(?,?,?,?,?,?)`, id, string(cols), len(res.Rows), total, now, now); err != nil {
+	if _, err := tx.Exec(`INSERT INTO results VALUES(?,?,?,?,?,?)`, id, string(cols), sp.rows, sp.bytes, now, now); err != nil {
 		return "", false, err
 	}
-	st, err := tx.Prepare(`INSERT INTO rows VALUES(?,?,?)`)
+	// Rows go in keepBatch to a statement: one Exec per row costs more
+	// than SQLite's work for it.
+	batch, err := tx.Prepare(`INSERT INTO rows VALUES(?,?,?)` + strings.Repeat(`,(?,?,?)`, keepBatch-1))
 	if err != nil {
 		return "", false, err
 	}
-	for i, b := range enc {
-		if _, err := st.Exec(id, i, string(b)); err != nil {
+	defer batch.Close()
+	one, err := tx.Prepare(`INSERT INTO rows VALUES(?,?,?)`)
+	if err != nil {
+		return "", false, err
+	}
+	defer one.Close()
+	r := bufio.NewReaderSize(sp.f, 64<<10)
+	args := make([]any, 0, 3*keepBatch)
+	for i := 0; i < sp.rows; i++ {
+		line, err := r.ReadString('\n')
+		if err != nil {
+			return "", false, fmt.Errorf("result store: reading the spool: %w", err)
+		}
+		args = append(args, id, i, line[:len(line)-1])
+		if len(args) == cap(args) {
+			if _, err := batch.Exec(args...); err != nil {
+				return "", false, err
+			}
+			args = args[:0]
+		}
+	}
+	for k := 0; k < len(args); k += 3 {
+		if _, err := one.Exec(args[k : k+3]...); err != nil {
 			return "", false, err
 		}
 	}
-	st.Close()
 	if err := s.evict(tx, id); err != nil {
 		return "", false, err
 	}

@@ -27,8 +27,9 @@ import (
 
 // configAliases maps DESIGN.md setting names to flag names.
 var configAliases = map[string]string{
-	"mcp_max_rows":  "max-rows",
-	"mcp_max_bytes": "max-bytes",
+	"mcp_max_rows":       "max-rows",
+	"mcp_max_bytes":      "max-bytes",
+	"mcp_max_cell_bytes": "max-cell-bytes",
 }
 
 func defaultConfigPath() string {

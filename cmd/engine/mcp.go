@@ -73,6 +73,7 @@ Logs go to stderr only. See docs/mcp.md for client configuration.`,
 	f.StringVar(&listen, "listen", "127.0.0.1:8765", "address of the HTTP transport")
 	f.BoolVar(&allowRemote, "allow-remote", false, "allow --listen on a non-loopback address (no authentication: trusted networks only)")
 	f.IntVar(&caps.MaxRows, "max-rows", envInt("ENGINE_MCP_MAX_ROWS", mcpsurface.DefaultMaxRows), "mcp_max_rows: most rows in one tool result (0: no cap; env ENGINE_MCP_MAX_ROWS)")
+	f.IntVar(&caps.MaxCell, "max-cell-bytes", envInt("ENGINE_MCP_MAX_CELL_BYTES", mcpsurface.DefaultMaxCell), "mcp_max_cell_bytes: longest cell in a tool result; a longer one is cut with a marker and a notice, whole in the kept result (0: no cap; env ENGINE_MCP_MAX_CELL_BYTES)")
 	f.IntVar(&caps.MaxBytes, "max-bytes", envInt("ENGINE_MCP_MAX_BYTES", mcpsurface.DefaultMaxBytes), "mcp_max_bytes: approximate bytes of one tool result, at least one row kept (0: no cap; env ENGINE_MCP_MAX_BYTES)")
 	f.IntVar(&store.MaxResults, "keep-results", envInt("ENGINE_MCP_KEEP_RESULTS", 64), "most results kept for fetch_result_page and engine://results/{id}")
 	f.Int64Var(&store.MaxBytes, "keep-bytes", int64(envInt("ENGINE_MCP_KEEP_BYTES", 256<<20)), "most bytes of kept results (least recently used are dropped)")

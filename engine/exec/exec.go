@@ -29,6 +29,9 @@ type Options struct {
 	// Progress, when set, is called after each page with the running
 	// number of pages fetched by the statement.
 	Progress func(pages int)
+	// Rows, when set, receives the result's rows as SQLite produces them
+	// (store.QueryRows) and the returned result holds none.
+	Rows func(row []any) error
 }
 
 // Run executes p and returns its result.
@@ -54,15 +57,19 @@ func Run(ctx context.Context, p *plan.Plan, clients Clients, opts Options) (*res
 		if err != nil {
 			return nil, err
 		}
-		calls, err := scanCalls(ctx, st, s)
+		budget := -1 // no bound
+		if p.MaxRequests > 0 {
+			budget = max(p.MaxRequests-planned, 0)
+		}
+		calls, need, err := scanCalls(ctx, st, s, budget)
 		if err != nil {
 			return nil, err
 		}
-		planned += len(calls)
+		planned = plan.AddSat(planned, need)
 		if s.Dependent() && p.MaxRequests > 0 && planned > p.MaxRequests {
 			return nil, &plan.Error{Table: s.Ref.Name(), Msg: fmt.Sprintf(
 				"the query needs at least %d requests (%d for %s, one per distinct binding from other tables), more than the limit of %d; nothing was sent for %s. Narrow the source tables in WHERE (or with an IN list) or raise --max-requests",
-				planned, len(calls), s.Ref, p.MaxRequests, s.Ref.Name())}
+				planned, need, s.Ref, p.MaxRequests, s.Ref.Name())}
 		}
 		if s.Dependent() {
 			if err := c.CheckBudget(ctx, s.Method.Path, len(calls)); err != nil {
@@ -79,7 +86,12 @@ func Run(ctx context.Context, p *plan.Plan, clients Clients, opts Options) (*res
 			return nil, err
 		}
 	}
-	res, err := st.Query(ctx, p.SQL)
+	var res *result.Result
+	if opts.Rows != nil {
+		res, err = st.QueryRows(ctx, p.SQL, opts.Rows)
+	} else {
+		res, err = st.Query(ctx, p.SQL)
+	}
 	if err != nil {
 		if ctx.Err() != nil {
 			return nil, ctx.Err()
@@ -208,12 +220,46 @@ func runScan(ctx context.Context, st *store.Store, s *plan.Scan, calls []map[str
 // literal values, times the distinct tuples its source tables give.
 // Tuples with a NULL value are skipped (there is nothing to ask for), and
 // duplicates are removed so that each distinct tuple is fetched once.
-func scanCalls(ctx context.Context, st *store.Store, s *plan.Scan) ([]map[string]string, error) {
-	calls := s.Calls()
-	for _, tq := range s.TupleQueries() {
-		rows, err := st.Values(ctx, tq.SQL)
+//
+// With budget >= 0 (the requests still allowed) the requests are counted
+// before anything is read into memory: the literal combinations by
+// arithmetic, the tuples by SQLite (count(*), stopping past the budget, or
+// past exactCount so that the refusal can name the number). When the
+// product exceeds the budget no call is built and need is that product, a
+// lower bound of the requests the scan would make; otherwise need is
+// len(calls). A source without tuples makes no request whatever the
+// budget.
+func scanCalls(ctx context.Context, st *store.Store, s *plan.Scan, budget int) (calls []map[string]string, need int, err error) {
+	tqs := s.TupleQueries()
+	texts := make([]string, len(tqs))
+	for i, tq := range tqs {
+		texts[i] = nonNullTuples(tq)
+	}
+	if budget >= 0 && s.Dependent() {
+		need = s.EstimatedRequests()
+		for i, tq := range tqs {
+			limit := exactCount + 1
+			if need <= budget {
+				limit = max(budget/need, exactCount) + 1
+			}
+			n, err := countTuples(ctx, st, &texts[i], tq.SQL, limit)
+			if err != nil {
+				return nil, 0, fmt.Errorf("computing the bindings of %s: %w", s.Ref, err)
+			}
+			if n == 0 {
+				return nil, 0, nil // no tuple: nothing to ask for
+			}
+			need = plan.MulSat(need, n)
+		}
+		if need > budget {
+			return nil, need, nil
+		}
+	}
+	calls = s.Calls()
+	for i, tq := range tqs {
+		rows, err := st.Values(ctx, texts[i])
 		if err != nil {
-			return nil, fmt.Errorf("computing the bindings of %s: %w", s.Ref, err)
+			return nil, 0, fmt.Errorf("computing the bindings of %s: %w", s.Ref, err)
 		}
 		var next []map[string]string
 		for _, c := range calls {
@@ -243,7 +289,57 @@ func scanCalls(ctx context.Context, st *store.Store, s *plan.Scan) ([]map[string
 			out = append(out, c)
 		}
 	}
-	return out, nil
+	return out, len(out), nil
+}
+
+// exactCount is how many tuples are counted exactly even when the budget
+// is smaller: counting them costs little and the refusal can name the
+// number of requests the query needs.
+const exactCount = 10000
+
+// tupleCTE names the tuple query's columns so that NULL tuples can be
+// filtered out in SQLite; the name stays out of the user's way.
+const tupleCTE = `"engine tuples"`
+
+// nonNullTuples wraps a tuple query so that SQLite drops the tuples with a
+// NULL value, before they are read or counted.
+func nonNullTuples(tq plan.TupleQuery) string {
+	cols := make([]string, len(tq.Params))
+	conds := make([]string, len(tq.Params))
+	for i := range tq.Params {
+		cols[i] = fmt.Sprintf("c%d", i)
+		conds[i] = cols[i] + " IS NOT NULL"
+	}
+	return "WITH " + tupleCTE + "(" + strings.Join(cols, ", ") + ") AS (" + tq.SQL + ") SELECT * FROM " + tupleCTE + " WHERE " + strings.Join(conds, " AND ")
+}
+
+// countTuples counts the rows of *text in SQLite, stopping at limit. When
+// the NULL-filtering wrapper does not fit the query (a subquery with more
+// columns than parameters), *text falls back to the raw query, whose
+// count is an upper bound.
+func countTuples(ctx context.Context, st *store.Store, text *string, raw string, limit int) (int, error) {
+	count := func(q string) (int, error) {
+		rows, err := st.Values(ctx, fmt.Sprintf("SELECT count(*) FROM (SELECT 1 FROM (%s) LIMIT %d)", q, limit))
+		if err != nil {
+			return 0, err
+		}
+		if len(rows) != 1 || len(rows[0]) != 1 {
+			return 0, fmt.Errorf("count of the bindings returned no row")
+		}
+		n, ok := rows[0][0].(int64)
+		if !ok {
+			return 0, fmt.Errorf("count of the bindings is %T", rows[0][0])
+		}
+		return int(n), nil
+	}
+	n, err := count(*text)
+	if err != nil && ctx.Err() == nil {
+		if n, err2 := count(raw); err2 == nil {
+			*text = raw
+			return n, nil
+		}
+	}
+	return n, err
 }
 
 func callKey(c map[string]string) string {

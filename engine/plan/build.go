@@ -2,6 +2,7 @@ package plan
 
 import (
 	"fmt"
+	"math"
 	"sort"
 	"strconv"
 	"strings"
@@ -86,7 +87,7 @@ func Build(q *sqlfront.Query, cat Catalog, opts Options) (*Plan, error) {
 		names[s.Ref.Index] = s.Table
 		consumed = append(consumed, s.Consumed...)
 		if !s.Dependent() {
-			total += s.EstimatedRequests()
+			total = AddSat(total, s.EstimatedRequests())
 		}
 		p.Scans = append(p.Scans, s)
 	}
@@ -114,6 +115,14 @@ func Build(q *sqlfront.Query, cat Catalog, opts Options) (*Plan, error) {
 		}
 	}
 	return p, nil
+}
+
+// AddSat adds two non-negative counts, saturating at math.MaxInt.
+func AddSat(a, b int) int {
+	if a > math.MaxInt-b {
+		return math.MaxInt
+	}
+	return a + b
 }
 
 func countBinding(s *Scan) int {

@@ -1,6 +1,7 @@
 package plan
 
 import (
+	"math"
 	"strings"
 	"testing"
 
@@ -140,5 +141,31 @@ sqlite: SELECT name FROM "t0_github_repos_repos" AS "repos" WHERE org IN ('a','b
 `
 	if p.String() != want {
 		t.Fatalf("got\n%s\nwant\n%s", p, want)
+	}
+}
+
+// The request estimate is arithmetic over the distinct values of each
+// binding, and saturates instead of overflowing.
+func TestEstimatedRequestsByArithmetic(t *testing.T) {
+	vals := func(n int) []string {
+		out := make([]string, n)
+		for i := range out {
+			out[i] = strings.Repeat("x", i%7) + string(rune('a'+i%26)) + strings.Repeat("y", i/26)
+		}
+		return out
+	}
+	s := &Scan{Bindings: []Binding{{Values: vals(250)}, {Values: append(vals(250), vals(250)...)}, {Values: vals(250)}}}
+	if got := s.EstimatedRequests(); got != 250*250*250 {
+		t.Fatalf("estimate %d, want %d", got, 250*250*250)
+	}
+	big := &Scan{}
+	for range 8 {
+		big.Bindings = append(big.Bindings, Binding{Values: vals(1000)})
+	}
+	if got := big.EstimatedRequests(); got != math.MaxInt {
+		t.Fatalf("estimate %d, want saturation at %d", got, math.MaxInt)
+	}
+	if got := AddSat(math.MaxInt-1, 5); got != math.MaxInt {
+		t.Fatalf("AddSat %d", got)
 	}
 }

@@ -10,7 +10,9 @@ import (
 // WriteTable writes an aligned table. When width > 0 the table is fitted
 // to it: the widest columns are narrowed and long cells end with "…".
 // Names and values are Sanitized: control characters show as escapes
-// (\n, \x1b), never reach the terminal raw.
+// (\n, \x1b), never reach the terminal raw. A value longer than
+// TableMaxCell bytes is cut with a marker, and a note under the table
+// says how many were.
 func WriteTable(w io.Writer, r *Result, width int) error {
 	n := len(r.Columns)
 	cells := make([][]string, len(r.Rows))
@@ -20,10 +22,15 @@ func WriteTable(w io.Writer, r *Result, width int) error {
 		widths[i] = utf8.RuneCountInString(Sanitize(c.Name))
 		numeric[i] = c.Type == TypeInteger || c.Type == TypeReal
 	}
+	cutCells := 0
 	for i, row := range r.Rows {
 		cells[i] = make([]string, n)
 		for j, v := range row {
-			s := Sanitize(Text(v))
+			t, wasCut := CutCell(Text(v), TableMaxCell)
+			if wasCut {
+				cutCells++
+			}
+			s := Sanitize(t)
 			if v == nil {
 				s = "NULL"
 			}
@@ -75,6 +82,9 @@ func WriteTable(w io.Writer, r *Result, width int) error {
 		}
 	}
 	line()
+	if cutCells > 0 {
+		b.WriteString(cellsNote(cutCells))
+	}
 	_, err := w.Write(b.Bytes())
 	return err
 }

@@ -9,6 +9,9 @@
 // as 0/1 integers (so WHERE NOT private works). Rows go in through a
 // prepared statement inside one transaction per table.
 //
+// Query collects a result; QueryRows hands each row on as SQLite produces
+// it, for callers that must not hold a whole result (the MCP surface).
+//
 // A value SQLite cannot hold faithfully (a number beyond a 64-bit float,
 // JSON nested deeper than MaxJSONDepth) is a DecodeError: the response is
 // at fault, and the executor reports it as a provider decode error.

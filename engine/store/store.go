@@ -271,6 +271,15 @@ func (s *Store) Values(ctx context.Context, text string) ([][]any, error) {
 // whose type is BOOLEAN (per types, when given) become bools.
 func scanRows(rows *sql.Rows, n int, types []result.Column) ([][]any, error) {
 	var out [][]any
+	err := eachRow(rows, n, types, func(row []any) error {
+		out = append(out, row)
+		return nil
+	})
+	return out, err
+}
+
+// eachRow is scanRows handing each row to f instead of collecting it.
+func eachRow(rows *sql.Rows, n int, types []result.Column, f func([]any) error) error {
 	for rows.Next() {
 		vals := make([]any, n)
 		ptrs := make([]any, n)
@@ -278,7 +287,7 @@ func scanRows(rows *sql.Rows, n int, types []result.Column) ([][]any, error) {
 			ptrs[i] = &vals[i]
 		}
 		if err := rows.Scan(ptrs...); err != nil {
-			return nil, err
+			return err
 		}
 		for i, v := range vals {
 			switch x := v.(type) {
@@ -290,9 +299,11 @@ func scanRows(rows *sql.Rows, n int, types []result.Column) ([][]any, error) {
 				}
 			}
 		}
-		out = append(out, vals)
+		if err := f(vals); err != nil {
+			return err
+		}
 	}
-	return out, rows.Err()
+	return rows.Err()
 }
 
 // Query runs a read-only statement and collects the typed result.
@@ -301,6 +312,25 @@ func scanRows(rows *sql.Rows, n int, types []result.Column) ([][]any, error) {
 // connection in query_only mode; a refused operation is a QueryError that
 // names it.
 func (s *Store) Query(ctx context.Context, text string) (*result.Result, error) {
+	var rows [][]any
+	res, err := s.QueryRows(ctx, text, func(row []any) error {
+		rows = append(rows, row)
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	res.Rows = rows
+	return res, nil
+}
+
+// QueryRows runs a read-only statement like Query but hands each row to
+// emit as SQLite produces it, holding none: the memory of a 10-million-row
+// result is that of one row. The returned result has the columns and no
+// rows. An expression column (no declared type) takes the type of its
+// first non-NULL value, as in Query. An error from emit stops the query
+// and is returned as is.
+func (s *Store) QueryRows(ctx context.Context, text string, emit func(row []any) error) (*result.Result, error) {
 	if _, err := s.conn.ExecContext(ctx, "PRAGMA query_only = 1"); err != nil {
 		return nil, err
 	}
@@ -318,27 +348,39 @@ func (s *Store) Query(ctx context.Context, text string) (*result.Result, error) 
 		return nil, &QueryError{Err: err}
 	}
 	res := &result.Result{Columns: make([]result.Column, len(cts))}
+	var untyped []int // expression columns: typed by their first value
 	for i, ct := range cts {
 		res.Columns[i] = result.Column{Name: ct.Name(), Type: resultType(ct.DatabaseTypeName())}
-	}
-	if res.Rows, err = scanRows(rows, len(cts), res.Columns); err != nil {
-		return nil, &QueryError{Err: err}
-	}
-	// Expression columns have no declared type: take it from the values.
-	for i := range res.Columns {
-		if res.Columns[i].Type != "" {
-			continue
+		if res.Columns[i].Type == "" {
+			untyped = append(untyped, i)
 		}
-		res.Columns[i].Type = result.TypeNull
-		for _, row := range res.Rows {
+	}
+	types := res.Columns
+	var emitErr error
+	err = eachRow(rows, len(cts), types, func(row []any) error {
+		for k := 0; k < len(untyped); {
+			i := untyped[k]
 			if t := valueType(row[i]); t != "" {
 				res.Columns[i].Type = t
-				break
+				untyped = append(untyped[:k], untyped[k+1:]...)
+				continue
 			}
+			k++
 		}
-		if res.Columns[i].Type == result.TypeNull {
-			res.Columns[i].Type = result.TypeText
+		if err := emit(row); err != nil {
+			emitErr = err
+			return err
 		}
+		return nil
+	})
+	if emitErr != nil {
+		return nil, emitErr
+	}
+	if err != nil {
+		return nil, &QueryError{Err: err}
+	}
+	for _, i := range untyped {
+		res.Columns[i].Type = result.TypeText // no value says otherwise
 	}
 	return res, nil
 }

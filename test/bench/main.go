@@ -33,7 +33,8 @@ import (
 var (
 	runs  = flag.Int("runs", 11, "runs of each cold-start measurement (median reported)")
 	large = flag.Int("large", 100000, "rows of the large query")
-	only  = flag.String("only", "", `run only one group of rows: "governor"`)
+	huge  = flag.Int("huge", 10_000_000, "rows of each of the 3 concurrent MCP results of the memory row (0: skip)")
+	only  = flag.String("only", "", `run only one group of rows: "governor" or "memory"`)
 )
 
 type row struct{ name, value, target string }
@@ -62,6 +63,12 @@ func main() {
 		printRows(rows)
 		return
 	}
+	if *only == "memory" {
+		b.memory(add)
+		printRows(rows)
+		return
+	}
+
 	first, exit := b.coldStart()
 	add("cold exec: start to first request (median)", ms(first), "<= 30 ms")
 	add("cold exec: start to exit (median)", ms(exit), "")
@@ -99,6 +106,7 @@ func main() {
 	}
 
 	b.governorRows(add)
+	b.memory(add)
 	printRows(rows)
 }
 
@@ -110,6 +118,97 @@ func printRows(rows []row) {
 		fmt.Fprintf(w, "%s\t%s\t%s\n", r.name, r.value, r.target)
 	}
 	w.Flush()
+}
+
+// memory measures the statements that once blew up memory: refusals by
+// --max-requests (which enumerated every combination or read every tuple
+// before refusing) and 3 concurrent MCP results of *huge rows each (which
+// were collected whole, then encoded whole).
+func (b *bench) memory(add func(name, value, target string)) {
+	in := func(p string) string {
+		vs := make([]string, 250)
+		for i := range vs {
+			vs[i] = fmt.Sprintf("'%s%d'", p, i)
+		}
+		return strings.Join(vs, ",")
+	}
+	explain := "EXPLAIN SELECT * FROM github.branches.branch_protection WHERE owner IN (" + in("o") + ") AND repo IN (" + in("r") + ") AND branch IN (" + in("b") + ")"
+	d, rss := b.refused(explain)
+	add("EXPLAIN, three 250-value IN lists: refused", fmt.Sprintf("%s, peak RSS %d MB", ms(d), rss>>10), "<= 100 ms, <= 50 MB")
+	d, rss = b.refused("SELECT name FROM github.repos.repos WHERE org IN (WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x+1 FROM c LIMIT 3000000) SELECT 'org' || x FROM c)")
+	add("IN subquery of 3,000,000 values: refused", fmt.Sprintf("%s, peak RSS %d MB", ms(d), rss>>10), "<= 100 ms, <= 50 MB")
+	if *huge > 0 {
+		d, peak := b.mcpHuge(*huge)
+		add(fmt.Sprintf("MCP 3 concurrent calls of %d rows each", *huge), fmt.Sprintf("%.1f s, server peak RSS %d MB", d.Seconds(), peak>>20), "<= 300 MB")
+	}
+}
+
+// refused runs a statement that --max-requests must refuse (exit 1) and
+// returns its wall time and peak RSS (KB).
+func (b *bench) refused(sql string) (time.Duration, int64) {
+	cmd := exec.Command(b.bin, "exec", "-o", "json", "--auth", `{"github":{"type":"null_auth"}}`, "-f", "-")
+	cmd.Env = b.env()
+	cmd.Stdin = strings.NewReader(sql)
+	var errb bytes.Buffer
+	cmd.Stderr = &errb
+	start := time.Now()
+	err := cmd.Run()
+	d := time.Since(start)
+	if cmd.ProcessState == nil || cmd.ProcessState.ExitCode() != 1 || !strings.Contains(errb.String(), "--max-requests") {
+		fail("%.60s...: want a refusal by --max-requests, got %v: %.300s", sql, err, errb.String())
+	}
+	var rss int64
+	if ru, ok := cmd.ProcessState.SysUsage().(*syscall.Rusage); ok {
+		rss = ru.Maxrss
+	}
+	return d, rss
+}
+
+// mcpHuge makes 3 concurrent run_select_query calls of n rows each on one
+// `engine mcp` (stdio) and returns the wall time and the server's peak RSS
+// (VmHWM, bytes).
+func (b *bench) mcpHuge(n int) (time.Duration, int64) {
+	ctx := context.Background()
+	cmd := exec.Command(b.bin, "mcp", "--query-timeout", "30m", "--auth", `{"github":{"type":"null_auth"}}`)
+	cmd.Env = b.env()
+	session, err := mcp.NewClient(&mcp.Implementation{Name: "bench", Version: "1"}, nil).Connect(ctx, &mcp.CommandTransport{Command: cmd}, nil)
+	if err != nil {
+		fail("mcp connect: %v", err)
+	}
+	defer session.Close()
+	sql := fmt.Sprintf("WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x+1 FROM c LIMIT %d) SELECT x, 'row ' || x AS label FROM c", n)
+	start := time.Now()
+	var wg sync.WaitGroup
+	for range 3 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			res, err := session.CallTool(ctx, &mcp.CallToolParams{Name: "run_select_query", Arguments: map[string]any{"sql": sql}})
+			if err != nil || res.IsError {
+				fail("mcp call of %d rows: %v %+v", n, err, res)
+			}
+			raw, _ := json.Marshal(res.StructuredContent)
+			var sc struct {
+				RowCount int `json:"row_count"`
+			}
+			if json.Unmarshal(raw, &sc) != nil || sc.RowCount != n {
+				fail("mcp call of %d rows: row_count %d", n, sc.RowCount)
+			}
+		}()
+	}
+	wg.Wait()
+	d := time.Since(start)
+	status, err := os.ReadFile(fmt.Sprintf("/proc/%d/status", cmd.Process.Pid))
+	if err != nil {
+		fail("peak RSS of engine mcp: %v", err)
+	}
+	var kb int64
+	for _, l := range strings.Split(string(status), "\n") {
+		if v, ok := strings.CutPrefix(l, "VmHWM:"); ok {
+			fmt.Sscan(strings.TrimSpace(v), &kb)
+		}
+	}
+	return d, kb << 10
 }
 
 type bench struct {

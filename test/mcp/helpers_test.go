@@ -3,7 +3,6 @@ package mcp_test
 import (
 	"bufio"
 	"context"
-	"io"
 	"os/exec"
 	"strings"
 	"testing"
@@ -34,6 +33,14 @@ func stdioClient(t *testing.T, fake *fakegithub.Server, extraEnv []string, args 
 // and returns its endpoint URL.
 func httpServer(t *testing.T, fake *fakegithub.Server, args ...string) string {
 	t.Helper()
+	u, _ := httpServerLog(t, fake, args...)
+	return u
+}
+
+// httpServerLog is httpServer that also returns the server's stderr.
+func httpServerLog(t *testing.T, fake *fakegithub.Server, args ...string) (string, *testutil.SyncBuffer) {
+	t.Helper()
+	log := &testutil.SyncBuffer{}
 	ctx, cancel := context.WithCancel(context.Background())
 	cmd := exec.CommandContext(ctx, testutil.EngineBinary(t), append(append([]string{}, serverArgs...), append([]string{"--transport", "http", "--listen", "127.0.0.1:0"}, args...)...)...)
 	cmd.Env = testutil.Env(t, "ENGINE_BASE_URL_GITHUB="+fake.URL())
@@ -49,6 +56,7 @@ func httpServer(t *testing.T, fake *fakegithub.Server, args ...string) string {
 	go func() {
 		sc := bufio.NewScanner(stderr)
 		for sc.Scan() {
+			log.Write([]byte(sc.Text() + "\n")) //nolint:errcheck
 			select {
 			case lines <- sc.Text():
 			default:
@@ -64,8 +72,11 @@ func httpServer(t *testing.T, fake *fakegithub.Server, args ...string) string {
 				t.Fatal("engine mcp exited before listening")
 			}
 			if _, u, found := strings.Cut(l, "listening on "); found {
-				go io.Copy(io.Discard, stderr) //nolint:errcheck
-				return u
+				go func() {
+					for range lines {
+					}
+				}()
+				return u, log
 			}
 		case <-deadline:
 			t.Fatal("engine mcp did not report its address")

@@ -115,9 +115,16 @@ func TestHTTPSessionBoundAndIdleExpiry(t *testing.T) {
 	assertRefused(t, resp, body)
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
-	_, err := mcp.NewClient(&mcp.Implementation{Name: "test", Version: "1"}, nil).Connect(ctx, &mcp.StreamableClientTransport{Endpoint: endpoint, MaxRetries: -1}, nil)
+	// Sessions are a 2025-11-25 (and earlier) notion; a 2026-07-28 client
+	// keeps none and is served regardless (TestHTTPServes20260728Statelessly).
+	_, err := mcp.NewClient(&mcp.Implementation{Name: "test", Version: "1"}, nil).Connect(ctx, &mcp.StreamableClientTransport{Endpoint: endpoint, MaxRetries: -1}, &mcp.ClientSessionOptions{ProtocolVersion: "2025-11-25"})
 	if err == nil {
 		t.Fatal("the SDK client connected beyond the session bound")
+	}
+	if c := httpClient(t, endpoint); c.S.InitializeResult().ProtocolVersion != "2026-07-28" {
+		t.Fatal("a 2026-07-28 client was not served while the sessions are full")
+	} else if r := c.Call(t, context.Background(), "run_select_query", map[string]any{"sql": acme + " LIMIT 1"}); r.IsError || r.RowCount != 1 {
+		t.Fatalf("2026-07-28 call while the sessions are full: %+v", r)
 	}
 	t.Logf("SDK client beyond the bound: %v", err)
 	time.Sleep(2500 * time.Millisecond)

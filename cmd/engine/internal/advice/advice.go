@@ -24,7 +24,7 @@ type Credentials struct {
 // Explain renders an engine error in plain words: what failed, then what
 // to do. now is used to turn retry_after_seconds into a wall-clock time.
 func Explain(e *engine.Error, cred Credentials, now time.Time) string {
-	if e.Kind == engine.KindTimeout && strings.Contains(e.Error(), "cancelled") {
+	if e.Kind == engine.KindCancelled {
 		return "query cancelled"
 	}
 	var b strings.Builder

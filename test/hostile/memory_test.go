@@ -1,0 +1,98 @@
+package hostile
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"os/exec"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/enginehq/engine/test/fakegithub"
+	"github.com/enginehq/engine/test/testutil"
+)
+
+// TestRequestEstimatesInConstantMemory: statements whose request count is
+// astronomic are refused by --max-requests without enumerating the
+// combinations. Before the fix, the EXPLAIN with three 250-value IN lists
+// built all 15,625,000 parameter maps (28 s, 5.7 GB peak RSS on the
+// development machine) and the IN (WITH RECURSIVE ... LIMIT 3000000)
+// subquery read 3 million tuples into memory (17 s, 1.67 GB); after it,
+// both are refused in about 10 ms of CPU at about 25 MB.
+//
+// Peak RSS is the child's ru_maxrss (kilobytes on Linux), CPU is its
+// user + system time; the bounds are generous for a loaded 2-core machine.
+func TestRequestEstimatesInConstantMemory(t *testing.T) {
+	fake := fakegithub.New()
+	t.Cleanup(fake.Close)
+	inN := func(prefix string, n int) string {
+		vs := make([]string, n)
+		for i := range vs {
+			vs[i] = fmt.Sprintf("'%s%d'", prefix, i)
+		}
+		return strings.Join(vs, ",")
+	}
+	in := func(prefix string) string { return inN(prefix, 250) }
+	explain := "EXPLAIN SELECT * FROM github.branches.branch_protection WHERE owner IN (" + in("o") + ") AND repo IN (" + in("r") + ") AND branch IN (" + in("b") + ")"
+	cases := []struct {
+		name, sql string
+		want      []string
+	}{
+		{"EXPLAIN with three 250-value IN lists", explain,
+			[]string{`"kind":"plan"`, "15625000 requests", "more than the limit of 1000"}},
+		{"three 1,000-value IN lists", "SELECT * FROM github.branches.branch_protection WHERE owner IN (" + inN("o", 1000) +
+			") AND repo IN (" + inN("r", 1000) + ") AND branch IN (" + inN("b", 1000) + ")",
+			[]string{`"kind":"plan"`, "1000000000 requests"}},
+		{"IN subquery of 3,000,000 values", "SELECT name FROM github.repos.repos WHERE org IN (WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x+1 FROM c LIMIT 3000000) SELECT 'org' || x FROM c)",
+			[]string{`"kind":"plan"`, "at least 10001 requests", "more than the limit of 1000", "nothing was sent"}},
+		{"IN subquery after the budget is spent, limit 1", "SELECT a.name FROM github.repos.repos a, github.repos.repos b WHERE a.org = 'tiny' AND b.org IN (WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x+1 FROM c LIMIT 3000000) SELECT 'org' || x FROM c)",
+			[]string{`"kind":"plan"`, "at least 10002 requests", "more than the limit of 1"}},
+		{"IN subquery of 3,000,000 values, limit 5", "SELECT name FROM github.repos.repos WHERE org IN (WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x+1 FROM c LIMIT 3000000) SELECT 'org' || x FROM c)",
+			[]string{`"kind":"plan"`, "at least 10001 requests", "more than the limit of 5"}},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			fake.ResetRequests()
+			ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+			defer cancel()
+			args := []string{"exec", "-o", "json", "-f", "-"}
+			if _, limit, ok := strings.Cut(c.name, "limit "); ok {
+				args = append(args, "--max-requests", limit)
+			}
+			cmd := exec.CommandContext(ctx, testutil.EngineBinary(t), args...)
+			cmd.Env = testutil.Env(t, "ENGINE_BASE_URL_GITHUB="+fake.URL())
+			cmd.Stdin = strings.NewReader(c.sql)
+			var out, errb bytes.Buffer
+			cmd.Stdout, cmd.Stderr = &out, &errb
+			start := time.Now()
+			err := cmd.Run()
+			took := time.Since(start)
+			if err == nil || cmd.ProcessState.ExitCode() != 1 {
+				t.Fatalf("exit %d (%v), want 1; stderr %.300s", cmd.ProcessState.ExitCode(), err, errb.String())
+			}
+			for _, w := range c.want {
+				if !strings.Contains(errb.String(), w) {
+					t.Fatalf("stderr %.400q does not hold %q", errb.String(), w)
+				}
+			}
+			if out.Len() != 0 {
+				t.Fatalf("stdout: %.300s", out.String())
+			}
+			ru := cmd.ProcessState.SysUsage().(*syscall.Rusage)
+			rssMB := float64(ru.Maxrss) / 1024
+			cpu := cmd.ProcessState.UserTime() + cmd.ProcessState.SystemTime()
+			t.Logf("%s: %d bytes of SQL, wall %v, cpu %v, peak RSS %.1f MB", c.name, len(c.sql), took, cpu, rssMB)
+			if rssMB > 50 {
+				t.Fatalf("peak RSS %.1f MB, want under 50 MB", rssMB)
+			}
+			if cpu > time.Second {
+				t.Fatalf("%v of CPU, want well under a second", cpu)
+			}
+			if n := len(fake.Requests()); n > 1 || (n == 1 && !strings.Contains(c.name, "budget is spent")) {
+				t.Fatalf("%d requests sent before the refusal", n)
+			}
+		})
+	}
+}
