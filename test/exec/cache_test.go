@@ -158,7 +158,7 @@ func TestCacheNoCacheResponses(t *testing.T) {
 	gh := fakegithub.New()
 	defer gh.Close()
 	env := cacheEnv(t, gh, t.TempDir())
-	q := `SELECT count(*) AS n FROM github.search.search.repos WHERE q = 'org:acme topic:infra'`
+	q := `SELECT count(*) AS n FROM github.search.repos WHERE q = 'org:acme topic:infra'`
 	for i := 0; i < 2; i++ {
 		gh.ResetRequests()
 		rows, st := execStats(t, env, q, "--cache-ttl", "5m")

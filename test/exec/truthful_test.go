@@ -42,7 +42,7 @@ func execOn(t *testing.T, s *fakegithub.Server, args ...string) (testutil.Result
 	return r, eb
 }
 
-const searchSQL = `SELECT full_name FROM github.search.search.repos WHERE q = 'org:tiny' ORDER BY full_name`
+const searchSQL = `SELECT full_name FROM github.search.repos WHERE q = 'org:tiny' ORDER BY full_name`
 
 // GitHub's search says "incomplete_results": true when it timed out: the
 // rows are partial, so exec fails with kind "incomplete", retryable.

@@ -1,0 +1,28 @@
+package openapi
+
+import "testing"
+
+func TestNormalizeEntity(t *testing.T) {
+	for in, want := range map[string]string{
+		"minimal-repository": "repository", "full-repository": "repository", "nullable-repository": "repository",
+		"simple-user": "user", "public-user": "user", "private-user": "user", "nullable-simple-user": "user",
+		"team-simple": "team", "team-full": "team", "organization-full": "organization", "organization-simple": "organization",
+		"organization-invitation": "invitation", "short-branch": "branch", "branch-with-protection": "branch",
+		"dependabot-alert-with-repository": "dependabot-alert", "contributor": "contributor", "full": "full",
+	} {
+		if got := NormalizeEntity(in); got != want {
+			t.Errorf("NormalizeEntity(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
+
+func TestPlural(t *testing.T) {
+	for in, want := range map[string]string{
+		"repo": "repos", "code": "code", "repository": "repositories", "branch": "branches", "status": "status",
+		"key": "keys", "address": "addresses", "metadata": "metadata",
+	} {
+		if got := Plural(in); got != want {
+			t.Errorf("Plural(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
