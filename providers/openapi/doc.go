@@ -26,8 +26,9 @@
 //
 // # Resource naming rule
 //
-// A resource is the set of GET operations that share a service and a
-// resource name; its SQL name is provider.service.resource.
+// A group is the set of GET operations that share a service and a
+// resource name; it becomes one table per entity (below), whose SQL name
+// is provider.service.resource.
 //
 //   - Operations with an x-github extension holding category and
 //     subcategory: service = snake_case(category), resource =
@@ -45,6 +46,43 @@
 //
 // snake_case lower-cases, splits camelCase words and turns any run of
 // characters other than letters and digits into one underscore.
+//
+// # Entity tables
+//
+// The operations of one service/resource pair (a GitHub subcategory) are
+// then split so that every table's rows are one entity: each method's
+// entity is the component schema of one item of its answer (the array's
+// items, the wrapped property's items, or the object itself), with detail
+// levels merged by dropping the prefixes nullable-, minimal-, simple-,
+// full-, public-, private-, basic-, base-, short-, organization- and the
+// suffixes -simple, -full, -minimal, -short, -summary, -items, -detailed,
+// -with-repository, -with-protection, -with-metadata, -with-state
+// (minimal-repository, repository and full-repository are one table;
+// simple-user and public-user likewise). An item schema without a
+// component name is its own entity, identified by its column names.
+//
+// Methods that answer without a JSON body (204 checks such as
+// repos/check-collaborator, or text such as meta/get-zen) are each a table
+// of their own, named after the method (github.collaborators.check_collaborator):
+// their one row of bound parameters means "GitHub answered 2xx", which is
+// not a row of any entity. Items that are not objects with properties
+// (string lists, free-form maps) are likewise a table per method, with the
+// column "value". Downloads are not tables at all (above).
+//
+// Names: the table holding the group's main entity keeps the group's name
+// (github.repos.repos, github.orgs.members, github.pulls.pulls). The main
+// entity is the one the overrides name, else the one whose name is the
+// group's name (singular or plural), else the one with most methods (ties:
+// the shortest path). Other tables are named for their entity: the plural
+// of its snake_case name without the words that repeat the service and
+// without _search_result_item (github.repos.contributors,
+// github.search.repos, github.search.code, github.orgs.invitations); a
+// name already taken in the service gets the group's name as a prefix. The
+// overrides file (TableNames, section "tables") gives the exceptions with
+// a reason each: which entity is the main one (orgs.members: the users,
+// not the invitations), entity base names and single table names; an
+// entry that matches nothing is an error, and so is a clash the rule
+// cannot resolve. docs/tables.md lists every table.
 //
 // # Methods
 //
