@@ -26,6 +26,8 @@ type statsOutput struct {
 	Revalidated  int   `json:"revalidated"`
 	CacheHits    int   `json:"cache_hits,omitempty"`
 	ElapsedMS    int64 `json:"elapsed_ms"`
+	// Methods names the API method each table was read with.
+	Methods []string `json:"methods,omitempty"`
 }
 
 // queryOutput is run_select_query's success (DESIGN.md).
@@ -110,7 +112,7 @@ func (s *Server) runSelect(ctx context.Context, req *mcp.CallToolRequest, in que
 		Columns: r.Columns, Rows: fr.rows, RowCount: len(r.Rows), ReturnedRows: len(fr.rows),
 		Truncated: len(fr.rows) < len(r.Rows),
 		Stats: statsOutput{HTTPRequests: r.Stats.HTTPRequests, Pages: r.Stats.Pages, Fetched: r.Stats.Fetched,
-			Revalidated: r.Stats.Revalidated, CacheHits: r.Stats.CacheHits, ElapsedMS: r.Stats.ElapsedMS},
+			Revalidated: r.Stats.Revalidated, CacheHits: r.Stats.CacheHits, ElapsedMS: r.Stats.ElapsedMS, Methods: r.Stats.Methods},
 	}
 	if kept {
 		out.ResultID, out.ResultURI = id, ResultURI(id)

@@ -81,8 +81,12 @@ func writeStats(w io.Writer, s result.Stats, asJSON bool) {
 		fmt.Fprintln(w, string(b))
 		return
 	}
-	fmt.Fprintf(w, "stats: %d HTTP requests, %d pages (%d fetched, %d revalidated, %d from cache), %d ms\n",
-		s.HTTPRequests, s.Pages, s.Fetched, s.Revalidated, s.CacheHits, s.ElapsedMS)
+	via := ""
+	if len(s.Methods) > 0 {
+		via = "; read " + strings.Join(s.Methods, ", ")
+	}
+	fmt.Fprintf(w, "stats: %d HTTP requests, %d pages (%d fetched, %d revalidated, %d from cache), %d ms%s\n",
+		s.HTTPRequests, s.Pages, s.Fetched, s.Revalidated, s.CacheHits, s.ElapsedMS, via)
 }
 
 func validFormat(f string) bool {

@@ -60,6 +60,7 @@ func Run(ctx context.Context, p *plan.Plan, clients Clients, opts Options) (*res
 				"the query needs at least %d requests (%d for %s, one per distinct binding from other tables), more than the limit of %d; nothing was sent for %s. Narrow the source tables in WHERE (or with an IN list) or raise --max-requests",
 				planned, len(calls), s.Ref, p.MaxRequests, s.Ref.Name())}
 		}
+		stats.Methods = append(stats.Methods, s.Ref.Name()+": GET "+s.Method.Path)
 		n, err := runScan(ctx, st, s, calls, c, opts, &pages)
 		stats.HTTPRequests += n.Requests
 		stats.Pages += n.Pages

@@ -18,6 +18,13 @@ type Catalog interface {
 	IsProvider(name string) bool
 }
 
+// ColumnFinder is optionally implemented by a Catalog: it lists the tables
+// of a service whose rows have a column, for the advice of an unknown
+// column ("contributions is a column of github.repos.contributors").
+type ColumnFinder interface {
+	TablesWithColumn(provider, service, column string) []string
+}
+
 // Plan is the executable form of one query.
 type Plan struct {
 	Query *sqlfront.Query

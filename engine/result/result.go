@@ -34,6 +34,9 @@ type Stats struct {
 	Fetched      int           `json:"fetched"`
 	Revalidated  int           `json:"revalidated"`
 	CacheHits    int           `json:"cache_hits"`
+	// Methods names the API method each provider table was read with, in
+	// scan order: "github.repos.repos: GET /user/repos".
+	Methods []string `json:"methods,omitempty"`
 	Elapsed      time.Duration `json:"-"`
 	ElapsedMS    int64         `json:"elapsed_ms"`
 }

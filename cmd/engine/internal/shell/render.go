@@ -12,7 +12,9 @@ import (
 // footer is the line after every result:
 // "250 rows (3 HTTP requests, 3 pages, 0.42 s)"; pages answered 304 from
 // the response cache add "3 revalidated", pages served by it without a
-// request (--cache-ttl) "3 from cache".
+// request (--cache-ttl) "3 from cache". One line per provider table then
+// names the API method it was read with ("read github.repos.repos: GET
+// /user/repos").
 func footer(r *result.Result, timer bool) string {
 	parts := []string{plural(r.Stats.HTTPRequests, "HTTP request")}
 	if r.Stats.Pages > 0 {
@@ -27,7 +29,11 @@ func footer(r *result.Result, timer bool) string {
 	if timer {
 		parts = append(parts, fmt.Sprintf("%.2f s", r.Stats.Elapsed.Seconds()))
 	}
-	return plural(len(r.Rows), "row") + " (" + strings.Join(parts, ", ") + ")"
+	out := plural(len(r.Rows), "row") + " (" + strings.Join(parts, ", ") + ")"
+	for _, m := range r.Stats.Methods {
+		out += "\nread " + m
+	}
+	return out
 }
 
 func plural(n int, word string) string {
