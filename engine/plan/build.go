@@ -90,6 +90,7 @@ func Build(q *sqlfront.Query, cat Catalog, opts Options) (*Plan, error) {
 		}
 		p.Scans = append(p.Scans, s)
 	}
+	setSourceFilters(q, p.Scans)
 	if len(q.Tables) == 1 {
 		s := p.Scans[0]
 		if q.Limit > 0 && s.Ref.Scope == q.Root && countBinding(s) == s.Ref.Scope.WhereTerms {

@@ -66,6 +66,9 @@ type DepBinding struct {
 	Source   *Scan
 	Expr     string
 	Conjunct *sqlfront.Conjunct
+	// Filter holds the WHERE terms over the source's rows alone (SQLite
+	// conditions): only source rows that pass them yield bindings.
+	Filter []string
 }
 
 // SubBinding binds a parameter to the first column of an IN subquery.
@@ -93,6 +96,7 @@ func (s *Scan) TupleQueries() []TupleQuery {
 	var out []TupleQuery
 	bySource := map[*Scan]int{}
 	var exprs [][]string
+	filters := map[int][]string{}
 	for _, d := range s.Deps {
 		i, ok := bySource[d.Source]
 		if !ok {
@@ -103,6 +107,7 @@ func (s *Scan) TupleQueries() []TupleQuery {
 		}
 		out[i].Params = append(out[i].Params, d.Param)
 		exprs[i] = append(exprs[i], d.Expr)
+		filters[i] = d.Filter
 	}
 	for i := range out {
 		var src *Scan
@@ -112,6 +117,9 @@ func (s *Scan) TupleQueries() []TupleQuery {
 			}
 		}
 		out[i].SQL = "SELECT DISTINCT " + strings.Join(exprs[i], ", ") + " FROM " + quote(src.Table) + " AS " + quote(strings.ToLower(src.Ref.RefName()))
+		if len(filters[i]) > 0 {
+			out[i].SQL += " WHERE " + strings.Join(filters[i], " AND ")
+		}
 	}
 	for _, sb := range s.Subs {
 		out = append(out, TupleQuery{Params: []providers.Param{sb.Param}, SQL: "SELECT DISTINCT * FROM (" + sb.SQL + ")"})
@@ -237,7 +245,11 @@ func (p *Plan) String() string {
 		if s.Dependent() {
 			var srcs []string
 			for _, d := range s.Deps {
-				srcs = appendOnce(srcs, d.Source.Ref.RefName())
+				src := d.Source.Ref.RefName()
+				if len(d.Filter) > 0 {
+					src += " where " + strings.ReplaceAll(strings.Join(d.Filter, " AND "), `"`, "")
+				}
+				srcs = appendOnce(srcs, src)
 			}
 			if len(s.Subs) > 0 {
 				srcs = appendOnce(srcs, "subquery")
