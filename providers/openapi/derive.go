@@ -95,6 +95,7 @@ func DeriveTables(doc *openapi3.T, name string, tn *TableNames) (providers.Heade
 			order = append(order, g)
 		}
 		g.methods = append(g.methods, m)
+		g.ops = append(g.ops, op)
 		g.entities = append(g.entities, MethodEntity(op, m))
 	}
 	if nGet == 0 {

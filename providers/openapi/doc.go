@@ -2,8 +2,9 @@
 // (loaded with kin-openapi, external $refs off) and turns them into a
 // providers.Provider or an encoded index.
 //
-// Only GET operations become methods. No prose (summaries, descriptions)
-// is copied out of the document.
+// Only GET operations become methods. The only prose copied out of the
+// document is each table's one-line summary and its columns' descriptions
+// (see "Descriptions" below).
 //
 // # Downloads are not tables
 //
@@ -118,6 +119,18 @@
 // unknown types (a property whose alternatives disagree is JSON). Columns
 // are sorted by name and unique. Items that are not objects (e.g. arrays of
 // strings) yield no columns.
+//
+// # Descriptions
+//
+// Resource.Summary (also in the header's ResourceInfo, for listings) is
+// the entity, written as its item schema's description when that is a
+// sentence (else its title without detail-level words such as Minimal or
+// Simple), then the summary of the table's method with the shortest path:
+// "A GitHub user. List organization members". Resource.Docs maps each
+// column to its schema description (first method describing it wins).
+// Both are cut to the first sentence, markdown links reduced to their
+// text, at most 120 bytes. DESCRIBE and the MCP describe_resource tool
+// show them; the GitHub index stays under 1 MB with them.
 //
 // # Provider header
 //

@@ -187,6 +187,7 @@ func responseSchemaRef(op *openapi3.Operation) *openapi3.SchemaRef {
 type group struct {
 	service, name string
 	methods       []*providers.Method
+	ops           []*openapi3.Operation
 	entities      []Entity
 }
 
@@ -198,6 +199,7 @@ func splitEntities(name string, groups []*group, tn *TableNames) ([]*providers.R
 		g       *group
 		ent     Entity
 		methods []*providers.Method
+		ops     []*openapi3.Operation
 		name    string
 		main    bool
 	}
@@ -215,6 +217,7 @@ func splitEntities(name string, groups []*group, tn *TableNames) ([]*providers.R
 				order = append(order, t)
 			}
 			t.methods = append(t.methods, m)
+			t.ops = append(t.ops, g.ops[i])
 		}
 		main := mainEntity(g, order2ents(order, func(t *table) (Entity, int, string) {
 			return t.ent, len(t.methods), shortestPath(t.methods)
@@ -259,6 +262,7 @@ func splitEntities(name string, groups []*group, tn *TableNames) ([]*providers.R
 			taken[t.g.service+"."+t.name] = t
 		}
 		r := &providers.Resource{Provider: name, Service: t.g.service, Name: t.name}
+		r.Summary, r.Docs = describeTable(t.methods, t.ops)
 		for _, m := range t.methods {
 			base := m.Name
 			for i := 2; r.Method(m.Name) != nil; i++ {

@@ -1,6 +1,9 @@
 package openapi
 
-import "testing"
+import (
+	"strings"
+	"testing"
+)
 
 func TestNormalizeEntity(t *testing.T) {
 	for in, want := range map[string]string{
@@ -23,6 +26,20 @@ func TestPlural(t *testing.T) {
 	} {
 		if got := Plural(in); got != want {
 			t.Errorf("Plural(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
+
+func TestFirstSentence(t *testing.T) {
+	for in, want := range map[string]string{
+		"Whether the repository is archived.":                         "Whether the repository is archived.",
+		"The id. See [the docs](https://x/y) for more.\n\nMore text.": "The id.",
+		"Use e.g. the name. Then more":                                "Use e.g. the name.",
+		"  spaced\n  out  ":                                           "spaced out",
+		strings.Repeat("word ", 40):                                   strings.TrimSpace(strings.Repeat("word ", 23)) + "...",
+	} {
+		if got := FirstSentence(in); got != want {
+			t.Errorf("FirstSentence(%q) = %q, want %q", in, got, want)
 		}
 	}
 }

@@ -144,3 +144,26 @@ func TestMethodChosenByColumns(t *testing.T) {
 		t.Fatalf("exit %d\n%s", r.Code, r.Stderr)
 	}
 }
+
+// DESCRIBE shows the table's one-line summary and each column's
+// description (first sentence of the OpenAPI schema's), without requests.
+func TestDescribeShowsDescriptions(t *testing.T) {
+	fake.ResetRequests()
+	r := run(t, "-o", "csv", `DESCRIBE github.repos.repos`)
+	if r.Code != 0 {
+		t.Fatalf("exit %d\n%s", r.Code, r.Stderr)
+	}
+	for _, want := range []string{
+		"name,type,kind,methods,description\n",
+		"github.repos.repos,,table,5,Repository. List repositories for the authenticated user\n",
+		"archived,BOOLEAN,column,all,Whether the repository is archived.\n",
+		"org,TEXT,required key,list_for_org,\n",
+	} {
+		if !strings.Contains(r.Stdout, want) {
+			t.Fatalf("DESCRIBE does not say %q:\n%s", want, r.Stdout)
+		}
+	}
+	if n := len(fake.Requests()); n != 0 {
+		t.Fatalf("DESCRIBE sent %d requests", n)
+	}
+}
