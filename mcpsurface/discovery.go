@@ -167,7 +167,11 @@ func (s *Server) listResources(in resourcesInput) (string, *engine.ErrorBody) {
 	}
 	b.WriteString("table\tmethods\tsummary\n")
 	for _, r := range match {
-		fmt.Fprintf(&b, "%s.%s.%s\t%d\t%s\n", p.Provider, r.Service, r.Name, r.Methods, tsvCell(r.Summary))
+		summary := ""
+		if res, err := p.Resource(r.Service, r.Name); err == nil && res != nil {
+			summary = res.Summary
+		}
+		fmt.Fprintf(&b, "%s.%s.%s\t%d\t%s\n", p.Provider, r.Service, r.Name, r.Methods, tsvCell(summary))
 	}
 	fmt.Fprintf(&b, "# %s; describe_resource shows columns and required WHERE keys", plural(len(match), "table"))
 	return b.String(), nil

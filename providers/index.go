@@ -52,7 +52,7 @@ func Encode(h Header, resources []*Resource) ([]byte, error) {
 	var body bytes.Buffer
 	for _, r := range resources {
 		r.Provider = h.Provider
-		h.Resources = append(h.Resources, ResourceInfo{Service: r.Service, Name: r.Name, Methods: len(r.Methods), Summary: r.Summary})
+		h.Resources = append(h.Resources, ResourceInfo{Service: r.Service, Name: r.Name, Methods: len(r.Methods)})
 		line, err := json.Marshal(r)
 		if err != nil {
 			return nil, err

@@ -116,8 +116,7 @@ type Resource struct {
 	Service  string    `json:"service"`
 	Name     string    `json:"name"`
 	Methods  []*Method `json:"methods"`
-	// Summary is one line saying what a row is and how the table is
-	// read (also in ResourceInfo, for listings that decode no resource).
+	// Summary is one line saying what a row is and how the table is read.
 	Summary string `json:"summary,omitempty"`
 	// Docs maps a column to the first sentence of its description in the
 	// provider's document.
@@ -196,7 +195,6 @@ type ResourceInfo struct {
 	Service string `json:"s"`
 	Name    string `json:"r"`
 	Methods int    `json:"m"`
-	Summary string `json:"d,omitempty"`
 }
 
 // SplitName splits "a.b.c" into its parts, lower-cased.

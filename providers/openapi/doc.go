@@ -122,8 +122,7 @@
 //
 // # Descriptions
 //
-// Resource.Summary (also in the header's ResourceInfo, for listings) is
-// the entity, written as its item schema's description when that is a
+// Resource.Summary is the entity, written as its item schema's description when that is a
 // sentence (else its title without detail-level words such as Minimal or
 // Simple), then the summary of the table's method with the shortest path:
 // "A GitHub user. List organization members". Resource.Docs maps each
