@@ -110,3 +110,23 @@ func (c *catalog) TablesWithColumn(provider, service, column string) []string {
 	}
 	return out
 }
+
+// TableWithMethod implements plan.ColumnFinder.
+func (c *catalog) TableWithMethod(provider, service, method string) string {
+	if !c.IsProvider(provider) {
+		return ""
+	}
+	p, err := c.provider(provider)
+	if err != nil {
+		return ""
+	}
+	for _, info := range p.Resources {
+		if info.Service != service {
+			continue
+		}
+		if r, err := p.Resource(info.Service, info.Name); err == nil && r != nil && r.Method(method) != nil {
+			return r.FullName()
+		}
+	}
+	return ""
+}

@@ -140,7 +140,13 @@ func resolveResource(ref *sqlfront.TableRef, cat Catalog) (*providers.Resource, 
 		for _, x := range res.Methods {
 			names = append(names, x.Name)
 		}
-		return nil, errorf(ref.Name(), "%s has no method %q; its methods are %s", ref.Name(), m, strings.Join(names, ", "))
+		moved := ""
+		if f, ok := cat.(ColumnFinder); ok {
+			if t := f.TableWithMethod(ref.Parts[0], ref.Parts[1], m); t != "" {
+				moved = fmt.Sprintf("; %s is a method of %s (each table's methods return one kind of row): read FROM %s", m, t, t)
+			}
+		}
+		return nil, errorf(ref.Name(), "%s has no method %q; its methods are %s%s", ref.Name(), m, strings.Join(names, ", "), moved)
 	}
 	return res, nil
 }

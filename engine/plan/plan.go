@@ -23,6 +23,10 @@ type Catalog interface {
 // column ("contributions is a column of github.repos.contributors").
 type ColumnFinder interface {
 	TablesWithColumn(provider, service, column string) []string
+	// TableWithMethod names the table of the service that has the
+	// method, or "" (for the advice of a four-part name whose method is
+	// in another table).
+	TableWithMethod(provider, service, method string) string
 }
 
 // Plan is the executable form of one query.
