@@ -69,6 +69,12 @@ func MethodEntity(op *openapi3.Operation, m *providers.Method) Entity {
 			return Entity{Key: "schema:" + n, Name: SnakeCase(n)}
 		}
 	}
+	if top := responseSchemaRef(op); m.Shape == providers.ShapeArray && top != nil && top.Ref != "" {
+		// A named list of unnamed items ("rule-suites"): its items are
+		// the singular ("rule-suite").
+		n := NormalizeEntity(strings.TrimSuffix(top.Ref[strings.LastIndex(top.Ref, "/")+1:], "s"))
+		return Entity{Key: "schema:" + n, Name: SnakeCase(n)}
+	}
 	if len(m.Columns) == 0 {
 		return Entity{Key: "value:" + op.OperationID, Name: name}
 	}
@@ -242,8 +248,10 @@ func splitEntities(name string, groups []*group, tn *TableNames) ([]*providers.R
 			t.name = n
 		} else if strings.HasPrefix(t.ent.Key, "schema:") {
 			t.name = Plural(entityBase(t.g.service, t.ent.Name))
-		} else {
+		} else if strings.HasPrefix(t.ent.Key, "check:") {
 			t.name = t.ent.Name
+		} else {
+			t.name = methodBase(t.g.service, t.ent.Name, t.methods)
 		}
 	}
 	sort.SliceStable(tables, func(i, j int) bool { return tables[i].main && !tables[j].main })
@@ -254,7 +262,11 @@ func splitEntities(name string, groups []*group, tn *TableNames) ([]*providers.R
 				if _, explicit := tn.nameFor(t.g.service, t.g.name, t.ent.Key); explicit {
 					return nil, fmt.Errorf("provider %s: table %s.%s (%s of %s) clashes with the table of %s of %s; choose another name in the overrides", name, t.g.service, t.name, t.ent.Key, t.g.name, prev.ent.Key, prev.g.name)
 				}
-				t.name = t.g.name + "_" + t.name
+				if strings.HasPrefix(t.ent.Key, "schema:") {
+					t.name = t.g.name + "_" + t.name
+				} else {
+					t.name = t.ent.Name // the method's own name
+				}
 			}
 			if prev := taken[t.g.service+"."+t.name]; prev != nil {
 				return nil, fmt.Errorf("provider %s: table %s.%s (%s of %s) clashes with the table of %s of %s; name one of them in the overrides (tables.names)", name, t.g.service, t.name, t.ent.Key, t.g.name, prev.ent.Key, prev.g.name)
@@ -341,6 +353,29 @@ func entityBase(service, entity string) string {
 		}
 	}
 	return e
+}
+
+// methodBase names a table of unnamed rows after its method: the method
+// name without a leading get_ or list_ and without a trailing
+// _for_authenticated_user, _for_org, _for_repo ... (what the WHERE keys
+// say anyway), without words repeating the service; when nothing is left,
+// the last non-parameter segment of the method's path.
+func methodBase(service, name string, ms []*providers.Method) string {
+	n := name
+	for _, p := range []string{"get_", "list_"} {
+		n = strings.TrimPrefix(n, p)
+	}
+	for _, s := range []string{"_for_authenticated_user", "_for_organization", "_for_enterprise", "_for_repository", "_for_org", "_for_repo", "_for_user"} {
+		n = strings.TrimSuffix(n, s)
+	}
+	if n == "" || n == "get" || n == "list" {
+		segs := pathSegments(ms[0].Path)
+		if len(segs) == 0 {
+			return name
+		}
+		n = segs[len(segs)-1]
+	}
+	return entityBase(service, n)
 }
 
 // sameName reports whether a table name and an entity name name the same

@@ -83,8 +83,8 @@ func TestGitHubCounts(t *testing.T) {
 		t.Errorf("GET methods = %d, want 630", methods)
 	}
 	// One table per entity of each GitHub subcategory (161 subcategories).
-	if len(rs) != 373 {
-		t.Errorf("resources = %d, want 373", len(rs))
+	if len(rs) != 371 {
+		t.Errorf("resources = %d, want 371", len(rs))
 	}
 	if h.Provider != "github" || h.BaseURL != "https://api.github.com" || h.Version != "23.0.2" || h.Pagination != "link" {
 		t.Errorf("header = %+v", h)
