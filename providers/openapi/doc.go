@@ -59,8 +59,12 @@
 // suffixes -simple, -full, -minimal, -short, -summary, -items, -detailed,
 // -with-repository, -with-protection, -with-metadata, -with-state
 // (minimal-repository, repository and full-repository are one table;
-// simple-user and public-user likewise). An item schema without a
-// component name is its own entity, identified by its column names.
+// simple-user and public-user likewise). A named list of unnamed items
+// (rule-suites) holds its singular (rule-suite). An item schema without a
+// component name is its own entity, identified by its column names, and
+// its table is named after its method without a leading get_/list_ and a
+// trailing _for_org, _for_repo, _for_user, _for_authenticated_user ...
+// (github.activity.stargazer_count), or, on a clash, the method's name.
 //
 // Methods that answer without a JSON body (204 checks such as
 // repos/check-collaborator, or text such as meta/get-zen) are each a table
