@@ -318,7 +318,7 @@ func shortestPath(ms []*providers.Method) string {
 // (not checks), the one with most methods, ties to the shortest path.
 // A group whose override names no entity keeps no table under its name.
 func mainEntity(g *group, ents []entStat, tn *TableNames) string {
-	if key, ok := tn.mainFor(g.service, g.name); ok {
+	if key, ok := tn.mainFor(g); ok {
 		return key
 	}
 	for _, e := range ents {
@@ -419,8 +419,11 @@ type TableNames struct {
 
 // MainOverride names the entity whose table keeps the group's name.
 type MainOverride struct {
-	Entity string `json:"entity"`
-	Reason string `json:"reason"`
+	Entity string `json:"entity,omitempty"`
+	// Operation names the entity by one of its operations (for entities
+	// without a schema name).
+	Operation string `json:"operation,omitempty"`
+	Reason    string `json:"reason"`
 }
 
 // NameOverride is a table (or entity base) name with its reason.
@@ -436,15 +439,25 @@ func (tn *TableNames) use(k string) {
 	tn.used[k] = true
 }
 
-func (tn *TableNames) mainFor(service, group string) (string, bool) {
+func (tn *TableNames) mainFor(g *group) (string, bool) {
 	if tn == nil {
 		return "", false
 	}
-	o, ok := tn.Main[service+"."+group]
-	if ok {
-		tn.use("main " + service + "." + group)
+	o, ok := tn.Main[g.service+"."+g.name]
+	if !ok {
+		return "", false
 	}
-	return o.Entity, ok
+	if o.Operation != "" {
+		for i, m := range g.methods {
+			if m.OperationID == o.Operation {
+				tn.use("main " + g.service + "." + g.name)
+				return g.entities[i].Key, true
+			}
+		}
+		return "", false // unused: reported as stale
+	}
+	tn.use("main " + g.service + "." + g.name)
+	return o.Entity, true
 }
 
 func (tn *TableNames) nameFor(service, group, key string) (string, bool) {
@@ -475,8 +488,8 @@ func (tn *TableNames) check() error {
 		return nil
 	}
 	for k, o := range tn.Main {
-		if o.Reason == "" {
-			return fmt.Errorf("overrides: tables.main %s: a reason is required", k)
+		if o.Reason == "" || (o.Entity != "" && o.Operation != "") {
+			return fmt.Errorf("overrides: tables.main %s: a reason and at most one of entity and operation are required", k)
 		}
 	}
 	for what, m := range map[string]map[string]NameOverride{"entities": tn.Entities, "names": tn.Names} {

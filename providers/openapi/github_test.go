@@ -110,7 +110,7 @@ func TestGitHubResourceNames(t *testing.T) {
 		// tables named for their entity
 		"github.repos.contributors", "github.repos.tags", "github.repos.languages",
 		"github.search.repos", "github.search.code", "github.orgs.invitations",
-		"github.orgs.memberships",
+		"github.orgs.memberships", "github.repos.readme", "github.repos.contents",
 	} {
 		if rs[name] == nil {
 			t.Errorf("missing resource %s", name)
