@@ -29,16 +29,17 @@ type Column struct {
 // free of GitHub's rate limit) or a CacheHit (answered by the response
 // cache without a request, only with --cache-ttl).
 type Stats struct {
-	HTTPRequests int `json:"http_requests"`
-	Pages        int `json:"pages"`
-	Fetched      int `json:"fetched"`
-	Revalidated  int `json:"revalidated"`
-	CacheHits    int `json:"cache_hits"`
+	HTTPRequests int           `json:"http_requests"`
+	Pages        int           `json:"pages"`
+	Fetched      int           `json:"fetched"`
+	Revalidated  int           `json:"revalidated"`
+	CacheHits    int           `json:"cache_hits"`
+	Elapsed      time.Duration `json:"-"`
+	ElapsedMS    int64         `json:"elapsed_ms"`
+
 	// Methods names the API method each provider table was read with, in
 	// scan order: "github.repos.repos: GET /user/repos".
-	Methods   []string      `json:"methods,omitempty"`
-	Elapsed   time.Duration `json:"-"`
-	ElapsedMS int64         `json:"elapsed_ms"`
+	Methods []string `json:"methods,omitempty"`
 }
 
 // Result is a complete result. Values are nil, int64, float64, string or
