@@ -79,7 +79,6 @@
 //	/search/repositories               q required (422); q=org:NAME [topic:T] [words] lists
 //	                                   NAME's matching repos as {"total_count",
 //	                                   "incomplete_results","items"}; no-cache, no ETag
-//	/search/code                       one item echoing q (code_search bucket)
 //	POST /app/installations/{id}/access_tokens   WithApp only
 //
 // # Admin (out of process; never logged or faulted)
