@@ -259,4 +259,3 @@ func (s *Server) rateLimitResources(res obj) {
 		res[name] = obj{"limit": b.limit, "used": used, "remaining": b.limit - used, "reset": b.reset.Unix()}
 	}
 }
-
