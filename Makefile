@@ -5,7 +5,7 @@ BIN     ?= bin/engine
 ADDR    ?= 127.0.0.1:8099
 PKGS    := ./...
 
-.PHONY: build test test-race bench run demo lint generate fuzz clean
+.PHONY: build test test-race bench run demo lint generate fuzz conformance clean
 
 build:
 	$(GO) build -o $(BIN) ./cmd/engine
@@ -26,6 +26,11 @@ run: build
 # Serves the fake GitHub from test/ on $(ADDR) and points the engine at it.
 demo: build
 	./scripts/demo.sh $(ADDR) $(BIN)
+
+# The official MCP conformance suite against `engine mcp` over HTTP (needs
+# npm and the npm registry; not part of the offline `make test`).
+conformance: build
+	./scripts/conformance.sh $(BIN)
 
 lint:
 	@out="$$(gofmt -l $$(git ls-files '*.go' 2>/dev/null || find . -name '*.go'))"; \

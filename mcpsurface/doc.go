@@ -4,8 +4,8 @@
 // template engine://results/{id}, the row and byte caps, the TSV rendering
 // of results, the mapping of engine errors to MCP error results, the store
 // of kept results (an SQLite database of the server's own) and the stdio and
-// streamable HTTP transports with their protections (HTTP: no Origin
-// unless allowed with --allow-origin, loopback Host on loopback, bounded
+// streamable HTTP transports with their protections (HTTP: browser origins
+// only from loopback or --allow-origin, loopback Host on loopback, bounded
 // bodies, at most --max-sessions sessions with idle expiry).
 //
 // Memory does not grow with a result: run_select_query takes the rows as

@@ -38,11 +38,15 @@ type HTTPOptions struct {
 	// SessionIdle closes a session that has had no request for this long;
 	// 0 means DefaultSessionIdle; negative means never.
 	SessionIdle time.Duration
-	// AllowOrigins are the browser origins (scheme://host[:port]) whose
-	// requests are served. A request with any other Origin header gets
-	// 403; requests without one (MCP clients that are not web pages) are
-	// always served.
+	// AllowOrigins are further browser origins (scheme://host[:port])
+	// whose requests are served. A request with any other Origin header
+	// gets 403; requests without one (MCP clients that are not web pages)
+	// are always served.
 	AllowOrigins []string
+	// StrictOrigin refuses loopback origins too unless they are listed in
+	// AllowOrigins (by default a page served from localhost, 127.0.0.0/8
+	// or [::1], on any port, is served).
+	StrictOrigin bool
 }
 
 // HTTPHandler serves the streamable HTTP transport at HTTPPath with the
@@ -54,9 +58,15 @@ func (s *Server) HTTPHandler(maxBody int64) http.Handler {
 // HTTPHandlerOpts serves the streamable HTTP transport at HTTPPath.
 //
 //   - Origin: a request carrying an Origin header is served only when that
-//     origin is in AllowOrigins (403 otherwise). A web page, including one
-//     on localhost or 127.0.0.1 on another port, cannot drive the server;
-//     clients that are not browsers send no Origin.
+//     origin is a loopback one (localhost, 127.0.0.0/8, [::1], any port)
+//     or is in AllowOrigins (403 otherwise; with StrictOrigin loopback
+//     origins must be listed too). This is the DNS-rebinding defence the
+//     MCP specification asks for and the official conformance suite checks
+//     (dns-rebinding-protection: reject non-localhost origins, accept
+//     localhost ones): a remote page, even one whose name resolves to
+//     127.0.0.1, carries its own non-loopback origin. A page served from
+//     loopback is code already running on this machine. Clients that are
+//     not browsers send no Origin.
 //   - Host: on loopback connections the SDK refuses non-loopback Host
 //     headers (DNS rebinding).
 //   - Bodies are bounded by MaxBody (413).
@@ -100,7 +110,7 @@ func (s *Server) HTTPHandlerOpts(o HTTPOptions) http.Handler {
 		h = &sessionLimit{next: h, srv: s.mcp, max: o.MaxSessions, retryAfter: retryAfterFor(o.SessionIdle)}
 	}
 	mux := http.NewServeMux()
-	mux.Handle(HTTPPath, originGuard(byProtocol(h, stateless), o.AllowOrigins))
+	mux.Handle(HTTPPath, originGuard(byProtocol(h, stateless), o.AllowOrigins, !o.StrictOrigin))
 	mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
 		http.Error(w, "engine mcp: the MCP endpoint is "+HTTPPath, http.StatusNotFound)
 	})
@@ -184,8 +194,9 @@ func (l *sessionLimit) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 
 // originGuard refuses browser requests from origins not allowed: a
 // request with an Origin header must name one of allowed exactly (scheme,
-// host and port; case-insensitive).
-func originGuard(next http.Handler, allowed []string) http.Handler {
+// host and port; case-insensitive), or, when loopback is true, any
+// loopback host.
+func originGuard(next http.Handler, allowed []string, loopback bool) http.Handler {
 	ok := map[string]bool{}
 	for _, a := range allowed {
 		if n, err := NormalizeOrigin(a); err == nil {
@@ -194,7 +205,8 @@ func originGuard(next http.Handler, allowed []string) http.Handler {
 	}
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if o := r.Header.Get("Origin"); o != "" {
-			if n, err := NormalizeOrigin(o); err != nil || !ok[n] {
+			n, err := NormalizeOrigin(o)
+			if err != nil || !(ok[n] || loopback && loopbackOrigin(n)) {
 				http.Error(w, "engine mcp: request from a web page (Origin "+strconv.Quote(o)+") refused; "+
 					"MCP clients send no Origin. To let a browser-based client in, start the server with --allow-origin "+
 					"for its exact origin", http.StatusForbidden)
@@ -219,6 +231,12 @@ func NormalizeOrigin(s string) (string, error) {
 		port = map[string]string{"http": "80", "https": "443"}[u.Scheme]
 	}
 	return strings.ToLower(u.Scheme + "://" + net.JoinHostPort(u.Hostname(), port)), nil
+}
+
+// loopbackOrigin reports whether a normalized origin names a loopback host.
+func loopbackOrigin(origin string) bool {
+	u, err := url.Parse(origin)
+	return err == nil && LoopbackHost(u.Hostname())
 }
 
 // LoopbackHost reports whether host is localhost or a loopback IP.

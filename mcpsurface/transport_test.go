@@ -95,14 +95,17 @@ func TestHTTPProtections(t *testing.T) {
 		resp.Body.Close()
 		return resp.StatusCode
 	}
-	// Browser origins are refused, loopback ones included (a page on
-	// localhost:3000 must not drive the server); clients send no Origin.
+	// Remote browser origins are refused (DNS rebinding: a remote page
+	// keeps its own origin even when its name resolves to 127.0.0.1);
+	// loopback pages are served, as the MCP conformance suite requires;
+	// clients send no Origin.
 	for origin, want := range map[string]int{
 		"https://evil.example":    403,
 		"null":                    403,
 		"http://127.0.0.1.nip.io": 403,
-		"http://localhost:3000":   403,
-		"http://127.0.0.1:8765":   403,
+		"http://localhost:3000":   200,
+		"http://127.0.0.1:8765":   200,
+		"http://[::1]:9":          200,
 		"":                        200,
 	} {
 		if got := post(origin, init); got != want {
@@ -113,8 +116,9 @@ func TestHTTPProtections(t *testing.T) {
 	if got := post("", big); got != http.StatusRequestEntityTooLarge {
 		t.Fatalf("oversized body: status %d", got)
 	}
-	// --allow-origin lets exactly the listed origins in.
-	allowed := httptest.NewServer(e.srv.HTTPHandlerOpts(mcpsurface.HTTPOptions{AllowOrigins: []string{"http://localhost:6274"}}))
+	// --strict-origin with --allow-origin lets exactly the listed origins
+	// in, loopback ones included.
+	allowed := httptest.NewServer(e.srv.HTTPHandlerOpts(mcpsurface.HTTPOptions{AllowOrigins: []string{"http://localhost:6274"}, StrictOrigin: true}))
 	defer allowed.Close()
 	for origin, want := range map[string]int{"http://localhost:6274": 200, "HTTP://LOCALHOST:6274": 200, "http://localhost:6275": 403, "https://localhost:6274": 403} {
 		req, _ := http.NewRequest("POST", allowed.URL+mcpsurface.HTTPPath, strings.NewReader(init))

@@ -81,7 +81,8 @@ Logs go to stderr only. See docs/mcp.md for client configuration.`,
 	f.Int64Var(&maxBody, "max-body", mcpsurface.DefaultMaxBody, "largest HTTP request body in bytes")
 	f.IntVar(&httpOpts.MaxSessions, "max-sessions", envInt("ENGINE_MCP_MAX_SESSIONS", mcpsurface.DefaultMaxSessions), "HTTP: most sessions open at once; beyond it a new session gets 503 with Retry-After (-1: no bound; env ENGINE_MCP_MAX_SESSIONS)")
 	f.DurationVar(&httpOpts.SessionIdle, "session-idle", envDuration("ENGINE_MCP_SESSION_IDLE", mcpsurface.DefaultSessionIdle), "HTTP: close a session after this long without a request (0: never; env ENGINE_MCP_SESSION_IDLE)")
-	f.StringArrayVar(&httpOpts.AllowOrigins, "allow-origin", nil, "HTTP: a browser origin (scheme://host:port) allowed to use the server (repeatable); requests with any other Origin header get 403")
+	f.StringArrayVar(&httpOpts.AllowOrigins, "allow-origin", nil, "HTTP: a further browser origin (scheme://host:port) allowed to use the server (repeatable); loopback origins are allowed unless --strict-origin; requests with any other Origin header get 403")
+	f.BoolVar(&httpOpts.StrictOrigin, "strict-origin", false, "HTTP: serve loopback browser origins (a page on localhost) only when listed with --allow-origin")
 	return cmd
 }
 

@@ -134,31 +134,50 @@ func TestHTTPSessionBoundAndIdleExpiry(t *testing.T) {
 	}
 }
 
-// TestHTTPOrigins: a page on another loopback port is refused; an origin
-// given with --allow-origin is served; clients without Origin are served.
+// TestHTTPOrigins: remote pages are refused, loopback pages and clients
+// without Origin are served (the MCP conformance suite's
+// dns-rebinding-protection scenario); --allow-origin adds an origin;
+// --strict-origin serves only the listed ones, loopback pages included.
 func TestHTTPOrigins(t *testing.T) {
 	fake := fakegithub.New()
 	defer fake.Close()
-	endpoint := httpServer(t, fake, "--allow-origin", "http://localhost:6274")
-	for origin, want := range map[string]int{
-		"http://localhost:3000":  http.StatusForbidden,
-		"http://127.0.0.1:8765":  http.StatusForbidden,
-		"http://[::1]:6274":      http.StatusForbidden,
-		"http://localhost:6274":  http.StatusOK,
-		"":                       http.StatusOK,
-		"https://attacker.test":  http.StatusForbidden,
-		"https://localhost:6274": http.StatusForbidden,
+	for _, c := range []struct {
+		args []string
+		want map[string]int
+	}{
+		{[]string{"--allow-origin", "https://tools.example:8443"}, map[string]int{
+			"http://localhost:3000":      http.StatusOK,
+			"http://127.0.0.1:8765":      http.StatusOK,
+			"http://[::1]:6274":          http.StatusOK,
+			"":                           http.StatusOK,
+			"https://tools.example:8443": http.StatusOK,
+			"https://tools.example":      http.StatusForbidden,
+			"https://attacker.test":      http.StatusForbidden,
+			"http://127.0.0.1.nip.io":    http.StatusForbidden,
+		}},
+		{[]string{"--strict-origin", "--allow-origin", "http://localhost:6274"}, map[string]int{
+			"http://localhost:3000":  http.StatusForbidden,
+			"http://127.0.0.1:8765":  http.StatusForbidden,
+			"http://[::1]:6274":      http.StatusForbidden,
+			"http://localhost:6274":  http.StatusOK,
+			"":                       http.StatusOK,
+			"https://attacker.test":  http.StatusForbidden,
+			"https://localhost:6274": http.StatusForbidden,
+		}},
 	} {
-		h := map[string]string{}
-		if origin != "" {
-			h["Origin"] = origin
-		}
-		resp, body := rawPost(t, endpoint, rawInit, h)
-		if resp.StatusCode != want {
-			t.Errorf("Origin %q: %d, want %d: %s", origin, resp.StatusCode, want, body)
-		}
-		if want == http.StatusForbidden && !strings.Contains(body, "--allow-origin") {
-			t.Errorf("Origin %q: the refusal does not say how to allow it: %s", origin, body)
+		endpoint := httpServer(t, fake, c.args...)
+		for origin, want := range c.want {
+			h := map[string]string{}
+			if origin != "" {
+				h["Origin"] = origin
+			}
+			resp, body := rawPost(t, endpoint, rawInit, h)
+			if resp.StatusCode != want {
+				t.Errorf("%v: Origin %q: %d, want %d: %s", c.args, origin, resp.StatusCode, want, body)
+			}
+			if want == http.StatusForbidden && !strings.Contains(body, "--allow-origin") {
+				t.Errorf("Origin %q: the refusal does not say how to allow it: %s", origin, body)
+			}
 		}
 	}
 }
