@@ -32,6 +32,9 @@ type Options struct {
 	// Rows, when set, receives the result's rows as SQLite produces them
 	// (store.QueryRows) and the returned result holds none.
 	Rows func(row []any) error
+	// Columns, when set with Rows, receives the result's columns before
+	// the first row (see store.QueryRows).
+	Columns func(cols []result.Column) error
 }
 
 // Run executes p and returns its result.
@@ -88,7 +91,7 @@ func Run(ctx context.Context, p *plan.Plan, clients Clients, opts Options) (*res
 	}
 	var res *result.Result
 	if opts.Rows != nil {
-		res, err = st.QueryRows(ctx, p.SQL, opts.Rows)
+		res, err = st.QueryRows(ctx, p.SQL, opts.Columns, opts.Rows)
 	} else {
 		res, err = st.Query(ctx, p.SQL)
 	}

@@ -352,7 +352,7 @@ func eachRow(rows *sql.Rows, n int, types []result.Column, f func([]any) error) 
 // names it.
 func (s *Store) Query(ctx context.Context, text string) (*result.Result, error) {
 	var rows [][]any
-	res, err := s.QueryRows(ctx, text, func(row []any) error {
+	res, err := s.QueryRows(ctx, text, nil, func(row []any) error {
 		rows = append(rows, row)
 		return nil
 	})
@@ -367,9 +367,11 @@ func (s *Store) Query(ctx context.Context, text string) (*result.Result, error) 
 // emit as SQLite produces it, holding none: the memory of a 10-million-row
 // result is that of one row. The returned result has the columns and no
 // rows. An expression column (no declared type) takes the type of its
-// first non-NULL value, as in Query. An error from emit stops the query
-// and is returned as is.
-func (s *Store) QueryRows(ctx context.Context, text string, emit func(row []any) error) (*result.Result, error) {
+// first non-NULL value, as in Query. begin, when set, is called with the
+// columns before the first row (an expression column's Type is "" there:
+// it is known only from its values). An error from begin or emit stops
+// the query and is returned as is.
+func (s *Store) QueryRows(ctx context.Context, text string, begin func(cols []result.Column) error, emit func(row []any) error) (*result.Result, error) {
 	if _, err := s.conn.ExecContext(ctx, "PRAGMA query_only = 1"); err != nil {
 		return nil, err
 	}
@@ -395,6 +397,11 @@ func (s *Store) QueryRows(ctx context.Context, text string, emit func(row []any)
 		}
 	}
 	types := res.Columns
+	if begin != nil {
+		if err := begin(append([]result.Column(nil), res.Columns...)); err != nil {
+			return nil, err
+		}
+	}
 	var emitErr error
 	err = eachRow(rows, len(cts), types, func(row []any) error {
 		for k := 0; k < len(untyped); {
