@@ -55,7 +55,7 @@ func newExecCmd(g *globalFlags) *cobra.Command {
 				}
 			}
 			// Rows stream from SQLite to stdout (a table holds its first
-			// result.TableBufferRows rows to size its columns).
+			// result.TableBufferRows rows, at most result.TableBufferBytes, to size its columns).
 			out, err := result.NewStream(cmd.OutOrStdout(), output, width)
 			if err != nil {
 				return &exitError{code: exitUsage, msg: "error: " + err.Error()}

@@ -10,11 +10,14 @@ import (
 	"unicode/utf8"
 )
 
-// TableBufferRows is how many rows the table format holds to size its
-// columns. A longer result streams on with those widths: a later cell
-// wider than its column is cut with "…", as when the table is fitted to a
-// terminal.
-const TableBufferRows = 1000
+// TableBufferRows and TableBufferBytes bound the rows the table format
+// holds to size its columns (whichever is reached first). A longer result
+// streams on with those widths: a later cell wider than its column is cut
+// with "…", as when the table is fitted to a terminal.
+const (
+	TableBufferRows  = 1000
+	TableBufferBytes = 2 << 20
+)
 
 // flushBytes is how much rendered output a Stream gathers before writing:
 // a result smaller than that is written in one piece, after its last row.
@@ -42,10 +45,11 @@ type Stream struct {
 	names []string    // line, table
 	wide  int         // line
 
-	held    [][]string // table: the rendered rows held to size the columns
-	widths  []int      // table: set once the held rows are out
-	numeric []bool     // table
-	cut     int        // table: cells cut at TableMaxCell
+	held      [][]string // table: the rendered rows held to size the columns
+	widths    []int      // table: set once the held rows are out
+	numeric   []bool     // table
+	heldBytes int        // table: bytes of the held cells
+	cut       int        // table: cells cut at TableMaxCell
 }
 
 // NewStream returns a Stream writing format (one of Formats) to w; width
@@ -164,7 +168,10 @@ func (s *Stream) Row(row []any) error {
 				}
 			}
 			s.held = append(s.held, cells)
-			if len(s.held) < TableBufferRows {
+			for _, c := range cells {
+				s.heldBytes += len(c)
+			}
+			if len(s.held) < TableBufferRows && s.heldBytes < TableBufferBytes {
 				return nil
 			}
 			s.startTable()

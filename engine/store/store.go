@@ -32,8 +32,12 @@ type Store struct {
 	unlinked bool
 }
 
-// CacheKiB is SQLite's page cache per store.
-const CacheKiB = 32 << 10
+// CacheKiB is SQLite's page cache per store. Each cached page costs
+// about twice its size in RSS (the pure-Go SQLite allocates a 4 KiB page
+// plus its header from a power-of-two size class), so 16 MiB of cache is
+// about 32 MB of RSS; a 100k-row SELECT * read at 32 MiB peaked at 103 MB,
+// at 16 MiB at about 70 MB, in the same time.
+const CacheKiB = 16 << 10
 
 // Open makes a new, empty database.
 func Open(ctx context.Context) (*Store, error) {
@@ -133,7 +137,7 @@ type Table struct {
 	// rows in rowid order, so loaders that insert out of order (the pages
 	// of a fan-out, as they arrive) give each row the key of its place
 	// and the table reads as if it had been loaded in that order.
-	Key  int64
+	Key   int64
 	vals  []any // vals[0] is the rowid, then one value per column
 	row   []any // vals[1:]
 	keyed bool  // the statement sets the rowid (vals[0])

@@ -30,7 +30,7 @@ func TestTempFileUnlinkedWhileInUse(t *testing.T) {
 		t.Fatal(err)
 	}
 	pad := strings.Repeat("x", 500)
-	const n = 150_000 // ~75 MB of rows, past the 32 MiB page cache
+	const n = 150_000 // ~75 MB of rows, past the 16 MiB page cache
 	for i := 0; i < n; i++ {
 		if err := tb.Insert(ctx, map[string]any{"id": i, "body": pad}, nil); err != nil {
 			t.Fatal(err)

@@ -3,32 +3,90 @@ package hostile
 import (
 	"bytes"
 	"context"
+	"encoding/json"
+	"fmt"
+	"os"
 	"os/exec"
 	"strings"
-	"syscall"
+	"sync/atomic"
 	"testing"
 	"time"
+	"unicode/utf8"
 
 	"github.com/enginehq/engine/test/fakegithub"
 	"github.com/enginehq/engine/test/testutil"
 )
 
-// peakRun runs the engine binary with args and returns stdout, the exit
-// code and the process's peak RSS (ru_maxrss, KB on Linux) in MB.
+// peakRun runs the engine binary with args and returns stdout and the
+// process's peak RSS (ru_maxrss, KB on Linux) in MB.
 func peakRun(t *testing.T, fake *fakegithub.Server, stdin string, args ...string) (string, float64) {
+	t.Helper()
+	out, _, rss := peakRunStderr(t, fake, stdin, args...)
+	return out, rss
+}
+
+// peakRunStderr is peakRun that also returns stderr. The peak is the
+// child's own VmHWM, read from /proc while it runs (the last reading
+// before it exits), not ru_maxrss: os/exec starts the child with vfork,
+// and Linux carries the parent's peak RSS into the child's ru_maxrss, so
+// that a test process that once held a large output would be measured.
+// Stdout goes to a file, so that this process stays small too.
+func peakRunStderr(t *testing.T, fake *fakegithub.Server, stdin string, args ...string) (string, string, float64) {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
 	defer cancel()
 	cmd := exec.CommandContext(ctx, testutil.EngineBinary(t), args...)
 	cmd.Env = testutil.Env(t, "ENGINE_BASE_URL_GITHUB="+fake.URL())
 	cmd.Stdin = strings.NewReader(stdin)
-	var out, errb bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &out, &errb
-	if err := cmd.Run(); err != nil {
+	f, err := os.CreateTemp(t.TempDir(), "stdout-")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	var errb bytes.Buffer
+	cmd.Stdout, cmd.Stderr = f, &errb
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	status := fmt.Sprintf("/proc/%d/status", cmd.Process.Pid)
+	var hwmKB atomic.Int64
+	done := make(chan struct{})
+	polled := make(chan struct{})
+	go func() {
+		defer close(polled)
+		for {
+			if b, err := os.ReadFile(status); err == nil {
+				for _, l := range strings.Split(string(b), "\n") {
+					if v, ok := strings.CutPrefix(l, "VmHWM:"); ok {
+						var kb int64
+						fmt.Sscan(strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(v), "kB")), &kb)
+						if kb > hwmKB.Load() {
+							hwmKB.Store(kb)
+						}
+					}
+				}
+			}
+			select {
+			case <-done:
+				return
+			case <-time.After(5 * time.Millisecond):
+			}
+		}
+	}()
+	err = cmd.Wait()
+	close(done)
+	<-polled
+	if err != nil {
 		t.Fatalf("engine %v: %v\n%.500s", args, err, errb.String())
 	}
-	ru := cmd.ProcessState.SysUsage().(*syscall.Rusage)
-	return out.String(), float64(ru.Maxrss) / 1024
+	if hwmKB.Load() == 0 {
+		t.Fatalf("no VmHWM read from %s", status)
+	}
+	out, err := os.ReadFile(f.Name())
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(out), errb.String(), float64(hwmKB.Load()) / 1024
 }
 
 // TestFanOutBoundedMemory: a fan-out over 4 large orgs loads each page
@@ -74,5 +132,50 @@ func TestFanOutRowOrder(t *testing.T) {
 	_, smallRows, _ := strings.Cut(small, "\n")
 	if want := big + smallRows; out != want || strings.Count(out, "\n") != 1+150+3 {
 		t.Fatalf("fan-out rows:\n%.600s\nwant the rows of scale-150, then those of scale-3:\n%.600s", out, want)
+	}
+}
+
+// TestLargeResultStreamsOut: exec writes a large SELECT * as SQLite
+// produces it, holding no result. Before the fix exec collected every row
+// (20,000 rows x 91 columns) before writing: -o json peaked at about
+// 300 MB (a 100k-row SELECT * at 1.4 GB); after it, about 70 MB whatever
+// the number of rows (bench: 100k rows). The table format holds its first
+// 1,000 rows to size its columns. --stats still counts every row.
+func TestLargeResultStreamsOut(t *testing.T) {
+	fake := fakegithub.New()
+	t.Cleanup(fake.Close)
+	const n = 20000
+	q := fmt.Sprintf("SELECT * FROM github.repos.repos WHERE org = 'scale-%d'", n)
+	for _, format := range []string{"json", "table"} {
+		t.Run(format, func(t *testing.T) {
+			out, errOut, rss := peakRunStderr(t, fake, "", "exec", "--stats", "-o", format, q)
+			switch format {
+			case "json":
+				var rows []map[string]any
+				if err := json.Unmarshal([]byte(out), &rows); err != nil || len(rows) != n {
+					t.Fatalf("json: %d rows, %v", len(rows), err)
+				}
+				if rows[n-1]["full_name"] == nil || rows[0]["owner"].(map[string]any)["login"] != fmt.Sprintf("scale-%d", n) {
+					t.Fatalf("json rows: first %v", rows[0]["owner"])
+				}
+			case "table":
+				lines := strings.Split(strings.TrimSuffix(out, "\n"), "\n")
+				if len(lines) != n+4 || !strings.HasPrefix(lines[1], "| allow_forking ") || lines[0] != lines[2] || lines[0] != lines[len(lines)-1] {
+					t.Fatalf("table: %d lines, head %.200q", len(lines), lines[:3])
+				}
+				for _, l := range lines[3 : len(lines)-1] {
+					if len(l) != len(lines[0]) && utf8.RuneCountInString(l) != utf8.RuneCountInString(lines[0]) {
+						t.Fatalf("row line %.200q is not as wide as the table %.200q", l, lines[0])
+					}
+				}
+			}
+			if want := fmt.Sprintf("stats: %d rows;", n); format == "table" && !strings.Contains(errOut, want) {
+				t.Fatalf("stderr %.300q lacks %q", errOut, want)
+			}
+			t.Logf("-o %s: %d rows, peak RSS %.1f MB", format, n, rss)
+			if rss > 100 {
+				t.Fatalf("-o %s of %d rows peaked at %.1f MB, want under 100 MB", format, n, rss)
+			}
+		})
 	}
 }

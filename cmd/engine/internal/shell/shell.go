@@ -123,7 +123,7 @@ func (s *Shell) execute(sql string) error {
 	}()
 	prog := &progress{w: s.opts.Stderr, done: !s.opts.Progress}
 	// Rows stream from SQLite to the output (a table holds its first
-	// result.TableBufferRows rows to size its columns).
+	// result.TableBufferRows rows, at most result.TableBufferBytes, to size its columns).
 	out, err := s.stream()
 	if err != nil {
 		fmt.Fprintln(s.opts.Stderr, "error:", err)
