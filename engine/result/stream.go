@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"strconv"
 	"strings"
 	"unicode/utf8"
 )
@@ -124,12 +125,10 @@ func (s *Stream) Row(row []any) error {
 			}
 			s.b.Write(s.keys[j])
 			s.b.WriteString(": ")
-			v, err := json.Marshal(JSONValue(c, row[j]))
-			if err != nil {
+			if err := appendJSON(&s.b, c, row[j]); err != nil {
 				s.err = err
 				return err
 			}
-			s.b.Write(v)
 		}
 		s.b.WriteString("}")
 	case "csv":
@@ -313,4 +312,67 @@ func valueTypeOf(v any) string {
 		return TypeBoolean
 	}
 	return ""
+}
+
+// appendJSON writes v as json.Marshal(JSONValue(col, v)) would, without
+// reflection for the usual values: integers, booleans, NULL, strings of
+// plain ASCII and JSON text that needs no escaping go straight to b;
+// anything else (floats, strings with characters json.Marshal escapes)
+// goes through json.Marshal.
+func appendJSON(b *bytes.Buffer, col Column, v any) error {
+	switch x := v.(type) {
+	case nil:
+		b.WriteString("null")
+		return nil
+	case int64:
+		var tmp [20]byte
+		b.Write(strconv.AppendInt(tmp[:0], x, 10))
+		return nil
+	case bool:
+		if x {
+			b.WriteString("true")
+		} else {
+			b.WriteString("false")
+		}
+		return nil
+	case string:
+		if col.Type == TypeJSON {
+			// json.Marshal(json.RawMessage) compacts the text and escapes
+			// <, >, & and U+2028/2029 in it; json.Compact does the former
+			// and validates, so text without those characters is written
+			// by it as Marshal would.
+			if !strings.ContainsAny(x, "<>&\u2028\u2029") {
+				n := b.Len()
+				if json.Compact(b, []byte(x)) == nil {
+					return nil
+				}
+				b.Truncate(n) // not JSON: a string, as JSONValue makes it
+			}
+			break
+		}
+		if plainASCII(x) {
+			b.WriteByte('"')
+			b.WriteString(x)
+			b.WriteByte('"')
+			return nil
+		}
+	}
+	out, err := json.Marshal(JSONValue(col, v))
+	if err != nil {
+		return err
+	}
+	b.Write(out)
+	return nil
+}
+
+// plainASCII reports whether json.Marshal writes s as is between quotes:
+// printable ASCII without '"', '\\' and the HTML characters it escapes.
+func plainASCII(s string) bool {
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if c < 0x20 || c >= 0x7f || c == '"' || c == '\\' || c == '<' || c == '>' || c == '&' {
+			return false
+		}
+	}
+	return true
 }

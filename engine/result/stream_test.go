@@ -2,6 +2,7 @@ package result
 
 import (
 	"bytes"
+	"encoding/json"
 	"strings"
 	"testing"
 	"unicode/utf8"
@@ -61,5 +62,29 @@ func TestStreamTableSizesFromHeldRows(t *testing.T) {
 	}
 	if w1.String() != w2.String() {
 		t.Fatalf("stream:\n%s\nWriteTable:\n%s", w2.String(), w1.String())
+	}
+}
+
+// TestAppendJSONAsMarshal: the JSON writer's fast paths write what
+// json.Marshal(JSONValue(...)) writes, for every kind of value.
+func TestAppendJSONAsMarshal(t *testing.T) {
+	vals := []any{nil, int64(0), int64(-9223372036854775808), 1.5, 1e21, 1e-7, true, false,
+		"", "plain", `quote " and \ slash`, "tab\tnew\nline", "<b>&amp;</b>", "é ü 日本", "\u2028", "bad \xff utf8", "\x7f",
+		`{"a": [1, 2,  3], "b": {"c": null}}`, `{"h": "<x>"}`, `[1, "\u2028"]`, `{"broken": `, `"just a string"`, ` 42 `}
+	for _, typ := range []string{TypeText, TypeJSON, TypeInteger, ""} {
+		col := Column{Name: "c", Type: typ}
+		for _, v := range vals {
+			want, err := json.Marshal(JSONValue(col, v))
+			if err != nil {
+				t.Fatal(err)
+			}
+			var b bytes.Buffer
+			if err := appendJSON(&b, col, v); err != nil {
+				t.Fatal(err)
+			}
+			if b.String() != string(want) {
+				t.Errorf("%s %#v: %s, want %s", typ, v, b.String(), want)
+			}
+		}
 	}
 }
