@@ -179,3 +179,24 @@ func TestLargeResultStreamsOut(t *testing.T) {
 		})
 	}
 }
+
+// TestShellStreamsResults: the shell (a script on stdin) writes a large
+// result as SQLite produces it too, and its footer counts every row.
+// Before the fix it collected the result first, as exec did (a 20,000-row
+// SELECT * -o json: about 250 MB).
+func TestShellStreamsResults(t *testing.T) {
+	fake := fakegithub.New()
+	t.Cleanup(fake.Close)
+	const n = 20000
+	out, errOut, rss := peakRunStderr(t, fake, fmt.Sprintf("SELECT * FROM github.repos.repos WHERE org = 'scale-%d';\n", n), "shell", "-o", "csv")
+	if lines := strings.Count(out, "\n"); lines < n+1 || !strings.HasPrefix(out, "allow_forking,archive_url,") {
+		t.Fatalf("csv: %d lines, head %.100q", lines, out)
+	}
+	if want := fmt.Sprintf("%d rows (", n); !strings.Contains(out+errOut, want) {
+		t.Fatalf("no footer %q in stderr %.300q or the end of stdout %.300q", want, errOut, out[max(len(out)-300, 0):])
+	}
+	t.Logf("shell -o csv: %d rows, peak RSS %.1f MB", n, rss)
+	if rss > 100 {
+		t.Fatalf("shell -o csv of %d rows peaked at %.1f MB, want under 100 MB", n, rss)
+	}
+}
