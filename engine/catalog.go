@@ -81,3 +81,52 @@ func (c *catalog) Resource(provider, service, name string) (*providers.Resource,
 	}
 	return p.Resource(service, name)
 }
+
+// TablesWithColumn implements plan.ColumnFinder: the tables of the service
+// whose rows have the column (decoded only on this error path).
+func (c *catalog) TablesWithColumn(provider, service, column string) []string {
+	if !c.IsProvider(provider) {
+		return nil
+	}
+	p, err := c.provider(provider)
+	if err != nil {
+		return nil
+	}
+	var out []string
+	for _, info := range p.Resources {
+		if info.Service != service {
+			continue
+		}
+		r, err := p.Resource(info.Service, info.Name)
+		if err != nil || r == nil {
+			continue
+		}
+		for _, m := range r.Methods {
+			if m.Column(column) != nil {
+				out = append(out, r.FullName())
+				break
+			}
+		}
+	}
+	return out
+}
+
+// TableWithMethod implements plan.ColumnFinder.
+func (c *catalog) TableWithMethod(provider, service, method string) string {
+	if !c.IsProvider(provider) {
+		return ""
+	}
+	p, err := c.provider(provider)
+	if err != nil {
+		return ""
+	}
+	for _, info := range p.Resources {
+		if info.Service != service {
+			continue
+		}
+		if r, err := p.Resource(info.Service, info.Name); err == nil && r != nil && r.Method(method) != nil {
+			return r.FullName()
+		}
+	}
+	return ""
+}

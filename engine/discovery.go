@@ -200,10 +200,13 @@ func methodsResult(r *providers.Resource) *result.Result {
 	return res
 }
 
-// describeResult lists the resource's columns (union over its methods)
-// then its parameters, saying which methods require or accept each.
+// describeResult lists the resource itself (kind "table", with its
+// one-line summary), its columns (union over its methods, each with the
+// first sentence of its description in the provider's document) then its
+// parameters, saying which methods require or accept each.
 func describeResult(r *providers.Resource, target []string) *result.Result {
-	res := &result.Result{Columns: textCols("name", "type", "kind", "methods")}
+	res := &result.Result{Columns: textCols("name", "type", "kind", "methods", "description")}
+	res.Rows = append(res.Rows, []any{r.FullName(), "", "table", fmt.Sprint(len(r.Methods)), r.Summary})
 	methods := r.Methods
 	if len(target) == 4 {
 		if m := r.Method(target[3]); m != nil {
@@ -257,16 +260,16 @@ func describeResult(r *providers.Resource, target []string) *result.Result {
 		if len(ci.methods) == len(methods) {
 			ms = "all"
 		}
-		res.Rows = append(res.Rows, []any{n, ci.typ, "column", ms})
+		res.Rows = append(res.Rows, []any{n, ci.typ, "column", ms, r.Docs[n]})
 	}
 	sort.Strings(paramNames)
 	for _, n := range paramNames {
 		pi := params[n]
 		if len(pi.required) > 0 {
-			res.Rows = append(res.Rows, []any{n, pi.typ, "required key", strings.Join(pi.required, ", ")})
+			res.Rows = append(res.Rows, []any{n, pi.typ, "required key", strings.Join(pi.required, ", "), ""})
 		}
 		if len(pi.opt) > 0 {
-			res.Rows = append(res.Rows, []any{n, pi.typ, "optional key", strings.Join(pi.opt, ", ")})
+			res.Rows = append(res.Rows, []any{n, pi.typ, "optional key", strings.Join(pi.opt, ", "), ""})
 		}
 	}
 	return res

@@ -165,9 +165,13 @@ func (s *Server) listResources(in resourcesInput) (string, *engine.ErrorBody) {
 		fmt.Fprintf(&b, "# %d tables in %d services (provider.service: resource names); pass service= or filter= for a list, describe_resource for columns", len(match), len(svcs))
 		return b.String(), nil
 	}
-	b.WriteString("table\tmethods\n")
+	b.WriteString("table\tmethods\tsummary\n")
 	for _, r := range match {
-		fmt.Fprintf(&b, "%s.%s.%s\t%d\n", p.Provider, r.Service, r.Name, r.Methods)
+		summary := ""
+		if res, err := p.Resource(r.Service, r.Name); err == nil && res != nil {
+			summary = res.Summary
+		}
+		fmt.Fprintf(&b, "%s.%s.%s\t%d\t%s\n", p.Provider, r.Service, r.Name, r.Methods, tsvCell(summary))
 	}
 	fmt.Fprintf(&b, "# %s; describe_resource shows columns and required WHERE keys", plural(len(match), "table"))
 	return b.String(), nil
@@ -194,6 +198,9 @@ func (s *Server) describe(in describeInput) (string, *engine.ErrorBody) {
 		return "", planErr("unknown table %s.%s.%s; list_resources(service=%q) lists them", p.Provider, parts[1], parts[2], parts[1])
 	}
 	var b strings.Builder
+	if r.Summary != "" {
+		fmt.Fprintf(&b, "# %s: %s\n", r.FullName(), r.Summary)
+	}
 	fmt.Fprintf(&b, "# %s: bind every required key of one method in WHERE (= or IN); optional keys in WHERE are pushed to the API\n", r.FullName())
 	b.WriteString("method\trequired\toptional\n")
 	type colInfo struct {
@@ -218,14 +225,19 @@ func (s *Server) describe(in describeInput) (string, *engine.ErrorBody) {
 		fmt.Fprintf(&b, "# columns: %s", strings.Join(names, ", "))
 		return b.String(), nil
 	}
-	b.WriteString("\ncolumn\ttype\n")
+	b.WriteString("\ncolumn\ttype\tdescription\n")
 	for _, n := range names {
 		t := cols[n].typ
 		if cols[n].n < len(r.Methods) {
 			t += " *"
 		}
-		fmt.Fprintf(&b, "%s\t%s\n", n, t)
+		fmt.Fprintf(&b, "%s\t%s\t%s\n", n, t, tsvCell(r.Docs[n]))
 	}
 	fmt.Fprintf(&b, "# %d columns (* only some methods return it); JSON columns hold JSON text (json_extract works), BOOLEAN is 0/1", len(names))
 	return b.String(), nil
+}
+
+// tsvCell keeps a description on one TSV cell.
+func tsvCell(s string) string {
+	return strings.NewReplacer("\t", " ", "\n", " ", "\r", " ").Replace(s)
 }

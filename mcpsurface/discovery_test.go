@@ -29,7 +29,7 @@ func TestDiscoveryTools(t *testing.T) {
 		t.Fatalf("compact listing has %d lines", n)
 	}
 	full := call("list_resources", map[string]any{"provider": "github", "service": "repos"})
-	if !strings.Contains(full, "github.repos.repos\t") || !strings.HasPrefix(full, "table\tmethods\n") {
+	if !strings.Contains(full, "github.repos.repos\t") || !strings.HasPrefix(full, "table\tmethods\tsummary\n") {
 		t.Fatalf("list_resources repos: %q", full)
 	}
 	if s := call("list_resources", map[string]any{"filter": "branch"}); !strings.Contains(s, "github.branches.branches") || strings.Contains(s, "github.repos.repos") {

@@ -29,6 +29,8 @@ type statsOutput struct {
 	// RateLimit is the statement's use of each rate-limit bucket and what
 	// remains (result.RateLimit).
 	RateLimit []result.RateLimit `json:"rate_limit,omitempty"`
+	// Methods names the API method each table was read with.
+	Methods []string `json:"methods,omitempty"`
 }
 
 // queryOutput is run_select_query's success (DESIGN.md).
@@ -136,7 +138,7 @@ func (s *Server) runSelect(ctx context.Context, req *mcp.CallToolRequest, in que
 		Columns: r.Columns, Rows: fr.rows, RowCount: h.count, ReturnedRows: len(fr.rows),
 		Truncated: len(fr.rows) < h.count || fr.cutCells > 0, TruncatedCells: fr.cutCells,
 		Stats: statsOutput{HTTPRequests: r.Stats.HTTPRequests, Pages: r.Stats.Pages, Fetched: r.Stats.Fetched,
-			Revalidated: r.Stats.Revalidated, CacheHits: r.Stats.CacheHits, ElapsedMS: r.Stats.ElapsedMS, RateLimit: r.Stats.RateLimit},
+			Revalidated: r.Stats.Revalidated, CacheHits: r.Stats.CacheHits, ElapsedMS: r.Stats.ElapsedMS, RateLimit: r.Stats.RateLimit, Methods: r.Stats.Methods},
 	}
 	if kept {
 		out.ResultID, out.ResultURI = id, ResultURI(id)

@@ -14,6 +14,8 @@
 // the service is the operation's first tag (or the first path segment when
 // untagged) and the resource is the first non-parameter path segment after
 // the service's own segment that differs from the service name (or the
-// service itself); version prefixes such as "v1" are skipped. Package
-// openapi documents the rule in full.
+// service itself); version prefixes such as "v1" are skipped. Each such
+// group is then split into one resource per entity (the item schema, detail
+// levels merged), so that all methods of a resource return rows of one
+// shape. Package openapi documents the rule in full.
 package providers

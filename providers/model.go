@@ -116,6 +116,11 @@ type Resource struct {
 	Service  string    `json:"service"`
 	Name     string    `json:"name"`
 	Methods  []*Method `json:"methods"`
+	// Summary is one line saying what a row is and how the table is read.
+	Summary string `json:"summary,omitempty"`
+	// Docs maps a column to the first sentence of its description in the
+	// provider's document.
+	Docs map[string]string `json:"docs,omitempty"`
 }
 
 // FullName is provider.service.resource.

@@ -63,7 +63,7 @@ func TestEmbeddedGitHub(t *testing.T) {
 		t.Fatal(err)
 	}
 	t.Logf("github index: %d bytes, header decoded in %v", len(data), elapsed)
-	if p.Name() != "github" || len(p.Resources) != 161 || p.BaseURL != "https://api.github.com" || p.Pagination != "link" {
+	if p.Name() != "github" || len(p.Resources) != 371 || p.BaseURL != "https://api.github.com" || p.Pagination != "link" {
 		t.Errorf("header = provider %s, %d resources, base %q, pagination %q", p.Name(), len(p.Resources), p.BaseURL, p.Pagination)
 	}
 	methods := 0

@@ -174,6 +174,9 @@ func writeStats(w io.Writer, res *result.Result, rows int, asJSON bool) {
 	st := res.Stats
 	line := fmt.Sprintf("stats: %d rows; %d HTTP requests, %d pages (%d fetched, %d revalidated, %d from cache), %d ms",
 		rows, st.HTTPRequests, st.Pages, st.Fetched, st.Revalidated, st.CacheHits, st.ElapsedMS)
+	if len(st.Methods) > 0 {
+		line += "; read " + strings.Join(st.Methods, ", ")
+	}
 	if rl := res.Stats.RateLimitSummary(); rl != "" {
 		line += "; " + rl
 	}

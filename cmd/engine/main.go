@@ -13,6 +13,7 @@ import (
 
 func main() {
 	err := newRootCmd().Execute()
+	reportPeakMemory()
 	if err == nil {
 		return
 	}

@@ -89,6 +89,7 @@ Credentials: GITHUB_TOKEN or GH_TOKEN (bearer), or --auth.`,
 	var configPath string
 	f.StringVar(&configPath, "config", "", "config file of flag settings (default $ENGINE_CONFIG, else the user config dir's engine/config.yaml)")
 	root.PersistentPreRunE = func(cmd *cobra.Command, args []string) error {
+		defer func() { debugOn = g.debug }() // after the config file is applied
 		explicit := configPath != ""
 		if !explicit {
 			configPath = defaultConfigPath()

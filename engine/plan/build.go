@@ -81,7 +81,7 @@ func Build(q *sqlfront.Query, cat Catalog, opts Options) (*Plan, error) {
 	total := 0
 	for _, n := range order {
 		s := n.scan
-		if err := checkColumns(s); err != nil {
+		if err := checkColumns(s, cat); err != nil {
 			return nil, err
 		}
 		names[s.Ref.Index] = s.Table
@@ -91,6 +91,7 @@ func Build(q *sqlfront.Query, cat Catalog, opts Options) (*Plan, error) {
 		}
 		p.Scans = append(p.Scans, s)
 	}
+	setSourceFilters(q, p.Scans)
 	if len(q.Tables) == 1 {
 		s := p.Scans[0]
 		if q.Limit > 0 && s.Ref.Scope == q.Root && countBinding(s) == s.Ref.Scope.WhereTerms {
@@ -148,7 +149,13 @@ func resolveResource(ref *sqlfront.TableRef, cat Catalog) (*providers.Resource, 
 		for _, x := range res.Methods {
 			names = append(names, x.Name)
 		}
-		return nil, errorf(ref.Name(), "%s has no method %q; its methods are %s", ref.Name(), m, strings.Join(names, ", "))
+		moved := ""
+		if f, ok := cat.(ColumnFinder); ok {
+			if t := f.TableWithMethod(ref.Parts[0], ref.Parts[1], m); t != "" {
+				moved = fmt.Sprintf("; %s is a method of %s (each table's methods return one kind of row): read FROM %s", m, t, t)
+			}
+		}
+		return nil, errorf(ref.Name(), "%s has no method %q; its methods are %s%s", ref.Name(), m, strings.Join(names, ", "), moved)
 	}
 	return res, nil
 }
@@ -249,6 +256,25 @@ type choice struct {
 	m                 *providers.Method
 	req, opt, missing int
 	missingNames      []string
+	// covers: the method's rows carry every column the query reads of
+	// this table (see carries).
+	covers bool
+}
+
+// carries reports whether m's rows can hold every column reference that
+// can only mean this table: response columns, parameters (bound ones are
+// columns) and "value" for items without properties.
+func carries(ref *sqlfront.TableRef, m *providers.Method) bool {
+	for _, c := range ref.ColumnRefs {
+		if m.Column(c.Name) != nil || m.Param(c.Name) != nil {
+			continue
+		}
+		if c.Name == "value" && len(m.Columns) == 0 && m.Shape != providers.ShapeNone {
+			continue
+		}
+		return false
+	}
+	return true
 }
 
 // choose picks the best method given the parameters bound by literals and
@@ -271,7 +297,7 @@ func (n *node) choose(hypothetical bool) choice {
 	}
 	var all []choice
 	for _, m := range methods {
-		c := choice{m: m}
+		c := choice{m: m, covers: carries(n.ref, m)}
 		for _, p := range m.Params {
 			b := bound(p.Name)
 			switch {
@@ -293,6 +319,11 @@ func (n *node) choose(hypothetical bool) choice {
 func better(a, b choice) bool {
 	if a.missing != b.missing {
 		return a.missing < b.missing
+	}
+	if a.covers != b.covers {
+		// Among methods that can run, the one whose rows carry every
+		// referenced column (a method without them is a plan error).
+		return a.covers
 	}
 	if a.req != b.req {
 		return a.req > b.req

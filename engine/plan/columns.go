@@ -16,7 +16,7 @@ import (
 // only mean this scan's table (see sqlfront.TableRef.ColumnRefs) when the
 // chosen method does not produce it: its rows hold the method's response
 // columns, the bound parameters and, for non-object items, "value".
-func checkColumns(s *Scan) error {
+func checkColumns(s *Scan, cat Catalog) error {
 	known := map[string]bool{}
 	var names []string
 	add := func(n string) {
@@ -52,6 +52,13 @@ func checkColumns(s *Scan) error {
 		}
 		if others := otherMethods(s, ref.Name); len(others) > 0 {
 			msg += fmt.Sprintf("; %s is a column of method %s, which needs %s", ref.Name, others[0].Name, needs(others[0]))
+		} else if f, ok := cat.(ColumnFinder); ok {
+			if tables := f.TablesWithColumn(s.Resource.Provider, s.Resource.Service, ref.Name); len(tables) > 0 {
+				if len(tables) > 4 {
+					tables = append(tables[:4], "...")
+				}
+				msg += fmt.Sprintf("; %s is a column of %s", ref.Name, strings.Join(tables, ", "))
+			}
 		}
 		msg += ". DESCRIBE " + name + " lists its columns and WHERE keys"
 		return errorf(name, "%s", msg)

@@ -9,7 +9,7 @@
 // is bound by an equality or IN predicate; among those the one binding the
 // most required parameters wins, then the one with the most optional
 // parameters bound, then a method with a JSON body over one without, then
-// the shortest path. A four-part name (github.repos.repos.list_tags)
+// the shortest path. A four-part name (github.repos.repos.list_for_user)
 // forces a method.
 //
 // Before anything is sent, Build refuses what cannot be right: a column

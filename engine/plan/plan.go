@@ -19,6 +19,17 @@ type Catalog interface {
 	IsProvider(name string) bool
 }
 
+// ColumnFinder is optionally implemented by a Catalog: it lists the tables
+// of a service whose rows have a column, for the advice of an unknown
+// column ("contributions is a column of github.repos.contributors").
+type ColumnFinder interface {
+	TablesWithColumn(provider, service, column string) []string
+	// TableWithMethod names the table of the service that has the
+	// method, or "" (for the advice of a four-part name whose method is
+	// in another table).
+	TableWithMethod(provider, service, method string) string
+}
+
 // Plan is the executable form of one query.
 type Plan struct {
 	Query *sqlfront.Query
@@ -60,6 +71,9 @@ type DepBinding struct {
 	Source   *Scan
 	Expr     string
 	Conjunct *sqlfront.Conjunct
+	// Filter holds the WHERE terms over the source's rows alone (SQLite
+	// conditions): only source rows that pass them yield bindings.
+	Filter []string
 }
 
 // SubBinding binds a parameter to the first column of an IN subquery.
@@ -87,6 +101,7 @@ func (s *Scan) TupleQueries() []TupleQuery {
 	var out []TupleQuery
 	bySource := map[*Scan]int{}
 	var exprs [][]string
+	filters := map[int][]string{}
 	for _, d := range s.Deps {
 		i, ok := bySource[d.Source]
 		if !ok {
@@ -97,6 +112,7 @@ func (s *Scan) TupleQueries() []TupleQuery {
 		}
 		out[i].Params = append(out[i].Params, d.Param)
 		exprs[i] = append(exprs[i], d.Expr)
+		filters[i] = d.Filter
 	}
 	for i := range out {
 		var src *Scan
@@ -106,6 +122,9 @@ func (s *Scan) TupleQueries() []TupleQuery {
 			}
 		}
 		out[i].SQL = "SELECT DISTINCT " + strings.Join(exprs[i], ", ") + " FROM " + quote(src.Table) + " AS " + quote(strings.ToLower(src.Ref.RefName()))
+		if len(filters[i]) > 0 {
+			out[i].SQL += " WHERE " + strings.Join(filters[i], " AND ")
+		}
 	}
 	for _, sb := range s.Subs {
 		out = append(out, TupleQuery{Params: []providers.Param{sb.Param}, SQL: "SELECT DISTINCT * FROM (" + sb.SQL + ")"})
@@ -260,7 +279,11 @@ func (p *Plan) String() string {
 		if s.Dependent() {
 			var srcs []string
 			for _, d := range s.Deps {
-				srcs = appendOnce(srcs, d.Source.Ref.RefName())
+				src := d.Source.Ref.RefName()
+				if len(d.Filter) > 0 {
+					src += " where " + strings.ReplaceAll(strings.Join(d.Filter, " AND "), `"`, "")
+				}
+				srcs = appendOnce(srcs, src)
 			}
 			if len(s.Subs) > 0 {
 				srcs = appendOnce(srcs, "subquery")

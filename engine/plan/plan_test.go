@@ -54,7 +54,8 @@ func TestMethodChoice(t *testing.T) {
 		// owner is also a response column (an object): the API applies it
 		// and the SQLite text no longer filters on it.
 		{"SELECT name FROM github.repos.repos WHERE owner = 'acme' AND repo = 'x'", "get", `SELECT name FROM "t0_github_repos_repos" AS "repos" WHERE 1 AND repo = 'x'`},
-		{"SELECT * FROM github.repos.repos.list_tags WHERE owner = 'a' AND repo = 'b'", "list_tags", ""},
+		{"SELECT * FROM github.repos.tags WHERE owner = 'a' AND repo = 'b'", "list_tags", ""},
+		{"SELECT name FROM github.repos.repos.list_public", "list_public", ""},
 		{"SELECT * FROM github.actions.workflow_runs WHERE owner = 'a' AND repo = 'b'", "list_workflow_runs_for_repo", ""},
 	}
 	for _, c := range cases {

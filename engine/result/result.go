@@ -41,6 +41,10 @@ type Stats struct {
 	// RateLimit is the statement's use of each provider rate-limit bucket
 	// it touched.
 	RateLimit []RateLimit `json:"rate_limit,omitempty"`
+
+	// Methods names the API method each provider table was read with, in
+	// scan order: "github.repos.repos: GET /user/repos".
+	Methods []string `json:"methods,omitempty"`
 }
 
 // RateLimit is a statement's use of one rate-limit bucket (GitHub's

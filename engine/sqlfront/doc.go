@@ -13,7 +13,7 @@
 // comments) are refused.
 //
 // Table names have three parts, provider.service.resource, optionally a
-// fourth naming a method (github.repos.repos.list_languages). The stock
+// fourth naming a method (github.repos.repos.list_for_user). The stock
 // grammar takes two parts, so the tokenizer finds the dotted names whose
 // first part is a known provider and the text handed to vitess carries one
 // quoted identifier per occurrence instead.

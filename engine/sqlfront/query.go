@@ -47,6 +47,8 @@ type TableRef struct {
 	// this table (see attributeColumns); the planner refuses those that
 	// the chosen method does not return.
 	ColumnRefs []ColumnRef
+	// nullable: the table is on the NULL-extended side of an outer join.
+	nullable bool
 }
 
 // ColumnRef is one column reference as written (e.g. "r.stat" or "stat").
@@ -98,6 +100,8 @@ type Scope struct {
 	// WhereTerms counts the top-level AND terms of WHERE, recognised as
 	// conjuncts or not.
 	WhereTerms int
+	// terms are those top-level AND terms (see SourceFilter).
+	terms []sqlparser.Expr
 	// star is set by an unqualified * in the select list; starOf holds
 	// the qualifiers of t.* entries.
 	star   bool
@@ -595,7 +599,7 @@ func (a *analyser) selectStmt(sel *sqlparser.Select, scope *Scope) error {
 	}
 	if sel.Where != nil {
 		terms := splitAnd(sel.Where.Expr)
-		scope.WhereTerms = len(terms)
+		scope.WhereTerms, scope.terms = len(terms), terms
 		for _, e := range terms {
 			a.conjunct(e, scope, false)
 		}
@@ -673,12 +677,15 @@ func (a *analyser) tableExpr(te sqlparser.TableExpr, scope *Scope) error {
 		}
 		return nil
 	case *sqlparser.JoinTableExpr:
+		before := len(scope.Tables)
 		if err := a.tableExpr(n.LeftExpr, scope); err != nil {
 			return err
 		}
+		mid := len(scope.Tables)
 		if err := a.tableExpr(n.RightExpr, scope); err != nil {
 			return err
 		}
+		markNullable(n.Join, scope.Tables[before:mid], scope.Tables[mid:])
 		if n.Condition.On != nil {
 			for _, e := range splitAnd(n.Condition.On) {
 				a.conjunct(e, scope, true)

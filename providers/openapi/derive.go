@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"regexp"
 	"sort"
-	"strconv"
 	"strings"
 	"unicode"
 
@@ -30,6 +29,12 @@ var paginationParams = map[string]bool{"page": true, "per_page": true}
 // name, following the rule in the package documentation. The header's
 // Resources list is filled in by providers.Encode / providers.NewProvider.
 func Derive(doc *openapi3.T, name string) (providers.Header, []*providers.Resource, error) {
+	return DeriveTables(doc, name, nil)
+}
+
+// DeriveTables is Derive with the naming data of an overrides file (may
+// be nil); every entry of tn must be used.
+func DeriveTables(doc *openapi3.T, name string, tn *TableNames) (providers.Header, []*providers.Resource, error) {
 	var h providers.Header
 	if doc == nil {
 		return h, nil, fmt.Errorf("provider %s: no OpenAPI document", name)
@@ -55,8 +60,8 @@ func Derive(doc *openapi3.T, name string) (providers.Header, []*providers.Resour
 	}
 	sort.Strings(paths)
 
-	byKey := map[string]*providers.Resource{}
-	var order []*providers.Resource
+	byKey := map[string]*group{}
+	var order []*group
 	isGitHub := name == "github"
 	anyPaged := false
 	nGet := 0
@@ -83,20 +88,25 @@ func Derive(doc *openapi3.T, name string) (providers.Header, []*providers.Resour
 		}
 		anyPaged = anyPaged || m.Paginated
 		key := service + "." + resource
-		r := byKey[key]
-		if r == nil {
-			r = &providers.Resource{Provider: name, Service: service, Name: resource}
-			byKey[key] = r
-			order = append(order, r)
+		g := byKey[key]
+		if g == nil {
+			g = &group{service: service, name: resource}
+			byKey[key] = g
+			order = append(order, g)
 		}
-		base := m.Name
-		for i := 2; r.Method(m.Name) != nil; i++ {
-			m.Name = base + "_" + strconv.Itoa(i)
-		}
-		r.Methods = append(r.Methods, m)
+		g.methods = append(g.methods, m)
+		g.ops = append(g.ops, op)
+		g.entities = append(g.entities, MethodEntity(op, m))
 	}
 	if nGet == 0 {
 		return h, nil, fmt.Errorf("provider %s: the document has no GET operations", name)
+	}
+	resources, err := splitEntities(name, order, tn)
+	if err != nil {
+		return h, nil, err
+	}
+	if stale := tn.unused(); len(stale) > 0 {
+		return h, nil, fmt.Errorf("provider %s: overrides tables entries match nothing in the document: %s", name, strings.Join(stale, "; "))
 	}
 	if isGitHub {
 		h.Pagination = "link"
@@ -107,7 +117,7 @@ func Derive(doc *openapi3.T, name string) (providers.Header, []*providers.Resour
 	} else if anyPaged {
 		h.Pagination = "link"
 	}
-	return h, order, nil
+	return h, resources, nil
 }
 
 // notRows reports an operation whose success answer cannot be rows: it is

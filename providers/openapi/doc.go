@@ -2,8 +2,9 @@
 // (loaded with kin-openapi, external $refs off) and turns them into a
 // providers.Provider or an encoded index.
 //
-// Only GET operations become methods. No prose (summaries, descriptions)
-// is copied out of the document.
+// Only GET operations become methods. The only prose copied out of the
+// document is each table's one-line summary and its columns' descriptions
+// (see "Descriptions" below).
 //
 // # Downloads are not tables
 //
@@ -26,8 +27,9 @@
 //
 // # Resource naming rule
 //
-// A resource is the set of GET operations that share a service and a
-// resource name; its SQL name is provider.service.resource.
+// A group is the set of GET operations that share a service and a
+// resource name; it becomes one table per entity (below), whose SQL name
+// is provider.service.resource.
 //
 //   - Operations with an x-github extension holding category and
 //     subcategory: service = snake_case(category), resource =
@@ -45,6 +47,47 @@
 //
 // snake_case lower-cases, splits camelCase words and turns any run of
 // characters other than letters and digits into one underscore.
+//
+// # Entity tables
+//
+// The operations of one service/resource pair (a GitHub subcategory) are
+// then split so that every table's rows are one entity: each method's
+// entity is the component schema of one item of its answer (the array's
+// items, the wrapped property's items, or the object itself), with detail
+// levels merged by dropping the prefixes nullable-, minimal-, simple-,
+// full-, public-, private-, basic-, base-, short-, organization- and the
+// suffixes -simple, -full, -minimal, -short, -summary, -items, -detailed,
+// -with-repository, -with-protection, -with-metadata, -with-state
+// (minimal-repository, repository and full-repository are one table;
+// simple-user and public-user likewise). A named list of unnamed items
+// (rule-suites) holds its singular (rule-suite). An item schema without a
+// component name is its own entity, identified by its column names, and
+// its table is named after its method without a leading get_/list_ and a
+// trailing _for_org, _for_repo, _for_user, _for_authenticated_user ...
+// (github.activity.stargazer_count), or, on a clash, the method's name.
+//
+// Methods that answer without a JSON body (204 checks such as
+// repos/check-collaborator, or text such as meta/get-zen) are each a table
+// of their own, named after the method (github.collaborators.check_collaborator):
+// their one row of bound parameters means "GitHub answered 2xx", which is
+// not a row of any entity. Items that are not objects with properties
+// (string lists, free-form maps) are likewise a table per method, with the
+// column "value". Downloads are not tables at all (above).
+//
+// Names: the table holding the group's main entity keeps the group's name
+// (github.repos.repos, github.orgs.members, github.pulls.pulls). The main
+// entity is the one the overrides name, else the one whose name is the
+// group's name (singular or plural), else the one with most methods (ties:
+// the shortest path). Other tables are named for their entity: the plural
+// of its snake_case name without the words that repeat the service and
+// without _search_result_item (github.repos.contributors,
+// github.search.repos, github.search.code, github.orgs.invitations); a
+// name already taken in the service gets the group's name as a prefix. The
+// overrides file (TableNames, section "tables") gives the exceptions with
+// a reason each: which entity is the main one (orgs.members: the users,
+// not the invitations), entity base names and single table names; an
+// entry that matches nothing is an error, and so is a clash the rule
+// cannot resolve. docs/tables.md lists every table.
 //
 // # Methods
 //
@@ -80,6 +123,17 @@
 // unknown types (a property whose alternatives disagree is JSON). Columns
 // are sorted by name and unique. Items that are not objects (e.g. arrays of
 // strings) yield no columns.
+//
+// # Descriptions
+//
+// Resource.Summary is the entity, written as its item schema's description when that is a
+// sentence (else its title without detail-level words such as Minimal or
+// Simple), then the summary of the table's method with the shortest path:
+// "A GitHub user. List organization members". Resource.Docs maps each
+// column to its schema description (first method describing it wins).
+// Both are cut to the first sentence, markdown links reduced to their
+// text, at most 120 bytes. DESCRIBE and the MCP describe_resource tool
+// show them; the GitHub index stays under 1 MB with them.
 //
 // # Provider header
 //

@@ -3,8 +3,11 @@ package openapi
 import (
 	"os"
 	"reflect"
+	"sort"
 	"sync"
 	"testing"
+
+	"github.com/getkin/kin-openapi/openapi3"
 
 	"github.com/enginehq/engine/providers"
 )
@@ -13,8 +16,12 @@ import (
 // rest of the repository under /work/shared.
 const githubDescription = "../../../shared/openapi/github/api.github.com.json.gz"
 
+// githubOverrides holds the naming data of the entity tables.
+const githubOverrides = "../../cmd/indexgen/github-overrides.json"
+
 var github struct {
 	once sync.Once
+	doc  *openapi3.T
 	h    providers.Header
 	rs   []*providers.Resource
 	err  error
@@ -34,7 +41,18 @@ func deriveGitHub(t *testing.T) (providers.Header, map[string]*providers.Resourc
 			github.err = err
 			return
 		}
-		github.h, github.rs, github.err = Derive(doc, "github")
+		ovData, err := os.ReadFile(githubOverrides)
+		if err != nil {
+			github.err = err
+			return
+		}
+		ov, err := ParseOverrides(ovData)
+		if err != nil {
+			github.err = err
+			return
+		}
+		github.doc = doc
+		github.h, github.rs, github.err = DeriveTables(doc, "github", ov.Tables)
 	})
 	if github.err != nil {
 		t.Fatalf("the full GitHub description must be present and derivable: %v", github.err)
@@ -64,8 +82,9 @@ func TestGitHubCounts(t *testing.T) {
 	if methods != 630 {
 		t.Errorf("GET methods = %d, want 630", methods)
 	}
-	if len(rs) != 161 {
-		t.Errorf("resources = %d, want 161", len(rs))
+	// One table per entity of each GitHub subcategory (161 subcategories).
+	if len(rs) != 371 {
+		t.Errorf("resources = %d, want 371", len(rs))
 	}
 	if h.Provider != "github" || h.BaseURL != "https://api.github.com" || h.Version != "23.0.2" || h.Pagination != "link" {
 		t.Errorf("header = %+v", h)
@@ -88,6 +107,10 @@ func TestGitHubResourceNames(t *testing.T) {
 		"github.actions.workflow_runs", "github.dependabot.alerts",
 		"github.secret_scanning.secret_scanning", "github.teams.teams",
 		"github.rate_limit.rate_limit",
+		// tables named for their entity
+		"github.repos.contributors", "github.repos.tags", "github.repos.languages",
+		"github.search.repos", "github.search.code", "github.orgs.invitations",
+		"github.orgs.memberships", "github.repos.readme", "github.repos.contents",
 	} {
 		if rs[name] == nil {
 			t.Errorf("missing resource %s", name)
@@ -164,7 +187,7 @@ func TestGitHubMethods(t *testing.T) {
 		}
 	}
 
-	collab := get("github.collaborators.collaborators", "check_collaborator")
+	collab := get("github.collaborators.check_collaborator", "check_collaborator")
 	if collab.Shape != providers.ShapeNone || len(collab.Columns) != 0 {
 		t.Errorf("204 check = %s %v", collab.Shape, collab.Columns)
 	}
@@ -176,7 +199,7 @@ func TestGitHubMethods(t *testing.T) {
 	}
 
 	// anyOf of two array representations: array, union of item columns.
-	sg := get("github.activity.starring", "list_stargazers_for_repo")
+	sg := get("github.activity.stargazers", "list_stargazers_for_repo")
 	if sg.Shape != providers.ShapeArray || sg.Column("login") == nil || sg.Column("starred_at") == nil {
 		t.Errorf("stargazers = %s %v", sg.Shape, sg.Columns)
 	}
@@ -186,4 +209,50 @@ func TestGitHubMethods(t *testing.T) {
 	if runner.Shape != providers.ShapeObject {
 		t.Errorf("get_self_hosted_runner_for_repo shape = %s, want object", runner.Shape)
 	}
+}
+
+// TestGitHubTablesMeanOneThing: every method of a table returns rows of
+// one entity (detail levels of one component schema count as one), and
+// the subcategories that used to mix entities are split.
+func TestGitHubTablesMeanOneThing(t *testing.T) {
+	_, rs := deriveGitHub(t)
+	doc := github.doc
+	for name, r := range rs {
+		keys := map[string][]string{}
+		for _, m := range r.Methods {
+			op := doc.Paths.Value(m.Path).Get
+			e := MethodEntity(op, m)
+			keys[e.Key] = append(keys[e.Key], m.Name)
+		}
+		if len(keys) != 1 {
+			t.Errorf("%s mixes %d entities: %v", name, len(keys), keys)
+		}
+	}
+	for table, ops := range map[string][]string{
+		"github.repos.repos":        {"repos/list-for-org", "repos/get", "repos/list-for-authenticated-user", "repos/list-for-user", "repos/list-public"},
+		"github.repos.contributors": {"repos/list-contributors"},
+		"github.search.code":        {"search/code"},
+		"github.search.repos":       {"search/repos"},
+		"github.orgs.members":       {"orgs/list-members", "orgs/list-public-members"},
+		"github.orgs.invitations":   {"orgs/list-pending-invitations", "orgs/list-failed-invitations"},
+	} {
+		r := rs[table]
+		if r == nil {
+			t.Errorf("no table %s", table)
+			continue
+		}
+		var got []string
+		for _, m := range r.Methods {
+			got = append(got, m.OperationID)
+		}
+		if !reflect.DeepEqual(sortedCopy(got), sortedCopy(ops)) {
+			t.Errorf("%s methods = %v, want %v", table, got, ops)
+		}
+	}
+}
+
+func sortedCopy(xs []string) []string {
+	out := append([]string(nil), xs...)
+	sort.Strings(out)
+	return out
 }

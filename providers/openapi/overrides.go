@@ -45,6 +45,8 @@ type Overrides struct {
 	NotAbsent  map[string]Reviewed         `json:"not_absent,omitempty"`
 	Redirects  map[string]RedirectOverride `json:"redirects,omitempty"`
 	Incomplete *IncompleteOverride         `json:"incomplete,omitempty"`
+	// Tables is the naming data of entity tables (see TableNames).
+	Tables *TableNames `json:"tables,omitempty"`
 }
 
 // RedirectOverride is the advice shown when an operation is answered with
@@ -117,6 +119,9 @@ func ParseOverrides(data []byte) (*Overrides, error) {
 	}
 	if in := o.Incomplete; in != nil && (in.Property == "" || in.Reason == "") {
 		return nil, fmt.Errorf("overrides: incomplete: property and reason are required")
+	}
+	if err := o.Tables.check(); err != nil {
+		return nil, err
 	}
 	return &o, nil
 }
@@ -240,7 +245,11 @@ func (o *Overrides) NotAbsentTable() string {
 // (GITHUB_TOKEN, GH_TOKEN) by default; a document loaded with --provider
 // gets credentials only from --auth.
 func BuildIndex(doc *openapi3.T, name string, o *Overrides) ([]byte, error) {
-	h, resources, err := Derive(doc, name)
+	var tn *TableNames
+	if o != nil {
+		tn = o.Tables
+	}
+	h, resources, err := DeriveTables(doc, name, tn)
 	if err != nil {
 		return nil, err
 	}

@@ -181,7 +181,7 @@ func TestPetstoreMethods(t *testing.T) {
 	}
 }
 
-func TestPetstoreIndexHasNoProse(t *testing.T) {
+func TestPetstoreIndexProse(t *testing.T) {
 	raw, err := os.ReadFile("testdata/petstore.yaml")
 	if err != nil {
 		t.Fatal(err)
@@ -194,10 +194,17 @@ func TestPetstoreIndexHasNoProse(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, s := range []string{"prose", "Petstore", "tiny store", "A page of pets"} {
+	// Only table summaries (schema description or title, and the summary
+	// of the shortest-path method) and column descriptions reach the
+	// index, each cut to its first sentence: never the document's info,
+	// response descriptions or anything past a first sentence.
+	for _, s := range []string{"Petstore", "tiny store", "A page of pets", "no such pet"} {
 		if bytes.Contains(idx, []byte(s)) {
 			t.Errorf("index contains document prose %q", s)
 		}
+	}
+	if !bytes.Contains(idx, []byte(`"summary":"List all pets (prose)"`)) {
+		t.Errorf("pets.pets has no summary from its method:\n%s", idx)
 	}
 	again, err := BuildIndex(doc, "petstore", nil)
 	if err != nil {

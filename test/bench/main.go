@@ -58,6 +58,10 @@ func main() {
 		fmt.Fprintf(os.Stderr, "  %s: %s\n", name, value)
 	}
 
+	if fi, err := os.Stat(filepath.Join(root, "registry", "embedded", "github.idx")); err == nil {
+		add("embedded GitHub index", fmt.Sprintf("%d bytes", fi.Size()), "< 1 MB (1048576 bytes)")
+	}
+
 	if *only == "governor" {
 		b.governorRows(add)
 		printRows(rows)
@@ -77,6 +81,21 @@ func main() {
 	first, exit := b.coldStart()
 	add("cold exec: start to first request (median)", ms(first), "<= 30 ms")
 	add("cold exec: start to exit (median)", ms(exit), "")
+	for _, c := range []struct {
+		label string
+		args  map[string]any
+	}{
+		{"MCP list_resources (every table)", nil},
+		{"MCP list_resources service=repos", map[string]any{"service": "repos"}},
+		{"MCP describe_resource github.repos.repos", map[string]any{"resource": "github.repos.repos"}},
+	} {
+		tool := "list_resources"
+		if c.args["resource"] != nil {
+			tool = "describe_resource"
+		}
+		n, tok := b.mcpToolTokens(tool, c.args)
+		add(c.label, fmt.Sprintf("%d bytes, %d tokens", n, tok), "")
+	}
 
 	for _, n := range []int{10000, *large} {
 		org := fmt.Sprintf("scale-%d", n)
@@ -418,4 +437,37 @@ func ms(d time.Duration) string { return fmt.Sprintf("%.1f ms", float64(d.Micros
 func fail(format string, args ...any) {
 	fmt.Fprintf(os.Stderr, "bench: "+format+"\n", args...)
 	os.Exit(1)
+}
+
+// mcpToolTokens calls a discovery tool of the real MCP server and counts
+// its text block in bytes and o200k tokens.
+func (b *bench) mcpToolTokens(tool string, args map[string]any) (int, int) {
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	cmd := exec.Command(b.bin, "mcp", "--auth", `{"github":{"type":"null_auth"}}`)
+	cmd.Env = b.env()
+	session, err := mcp.NewClient(&mcp.Implementation{Name: "bench", Version: "1"}, nil).Connect(ctx, &mcp.CommandTransport{Command: cmd}, nil)
+	if err != nil {
+		fail("mcp connect: %v", err)
+	}
+	defer session.Close()
+	if args == nil {
+		args = map[string]any{}
+	}
+	res, err := session.CallTool(ctx, &mcp.CallToolParams{Name: tool, Arguments: args})
+	if err != nil || res.IsError {
+		fail("mcp %s: %v %+v", tool, err, res)
+	}
+	var text string
+	for _, c := range res.Content {
+		if t, ok := c.(*mcp.TextContent); ok {
+			text += t.Text
+		}
+	}
+	enc, err := tokenizer.Get(tokenizer.O200kBase)
+	if err != nil {
+		fail("tokenizer: %v", err)
+	}
+	ids, _, _ := enc.Encode(text)
+	return len(text), len(ids)
 }

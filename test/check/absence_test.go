@@ -76,7 +76,7 @@ func TestMembershipRedirectIsError(t *testing.T) {
   - id: departed-admin-gone
     title: The departed admin is not a member
     expect: empty
-    sql: SELECT 1 FROM github.orgs.members.check_membership_for_user WHERE org = 'acme' AND username = 'acme-dev-02'
+    sql: SELECT 1 FROM github.orgs.check_membership_for_user WHERE org = 'acme' AND username = 'acme-dev-02'
 `)
 	env := testutil.Env(t, "ENGINE_BASE_URL_GITHUB="+s.URL(), "GITHUB_TOKEN="+fakegithub.NonMemberToken)
 	r := runCheck(t, env, append(fast, ctl, "-o", "json")...)

@@ -93,7 +93,7 @@ func execStats(t *testing.T, env []string, q string, args ...string) ([]map[stri
 	if err := json.Unmarshal([]byte(line), &st); err != nil || st.Stats == nil {
 		t.Fatalf("no stats object on stderr (%v):\n%s", err, r.Stderr)
 	}
-	counts := map[string]int{} // the integer figures; rate_limit is a list
+	counts := map[string]int{} // the counters; "rate_limit" and "methods" are lists
 	for k, v := range st.Stats {
 		var n int
 		if json.Unmarshal(v, &n) == nil {
@@ -165,7 +165,7 @@ func TestCacheNoCacheResponses(t *testing.T) {
 	gh := fakegithub.New()
 	defer gh.Close()
 	env := cacheEnv(t, gh, t.TempDir())
-	q := `SELECT count(*) AS n FROM github.search.search.repos WHERE q = 'org:acme topic:infra'`
+	q := `SELECT count(*) AS n FROM github.search.repos WHERE q = 'org:acme topic:infra'`
 	for i := 0; i < 2; i++ {
 		gh.ResetRequests()
 		rows, st := execStats(t, env, q, "--cache-ttl", "5m")

@@ -90,9 +90,9 @@ func TestQueriesReturnExactRows(t *testing.T) {
 		{"zero rows is success", `SELECT name FROM github.repos.repos WHERE org = 'acme' AND name = 'nope'`,
 			"name\n"},
 		{"show providers", `SHOW PROVIDERS`,
-			csvLines("name,version,services,resources", "github,23.0.2,49,161")},
+			csvLines("name,version,services,resources", "github,23.0.2,49,371")},
 		{"show services like", `SHOW SERVICES IN github LIKE 'secret%'`,
-			csvLines("name,resources", "secret_scanning,3")},
+			csvLines("name,resources", "secret_scanning,5")},
 		{"show resources like", `SHOW RESOURCES IN github.orgs LIKE '%collab%'`,
 			csvLines("name,full_name,methods", "outside_collaborators,github.orgs.outside_collaborators,1")},
 	}

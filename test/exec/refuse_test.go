@@ -33,6 +33,8 @@ func TestRefusedBeforeAnyRequest(t *testing.T) {
 			[]string{"org = 1.5e3", "'1.5e3'"}},
 		{"integer not written canonically", `SELECT name FROM github.repos.repos WHERE org IN ('acme', 007)`,
 			[]string{"007", "'007'"}},
+		{"method of another entity table", `SELECT name FROM github.repos.repos.list_tags WHERE owner = 'acme' AND repo = 'repo-001'`,
+			[]string{`has no method "list_tags"`, "list_tags is a method of github.repos.tags", "FROM github.repos.tags"}},
 		{"text for a boolean parameter", `SELECT count(*) FROM github.actions.workflow_runs WHERE owner = 'acme' AND repo = 'repo-005' AND exclude_pull_requests = 'true'`,
 			[]string{"exclude_pull_requests = TRUE"}},
 	}

@@ -42,7 +42,7 @@ func execOn(t *testing.T, s *fakegithub.Server, args ...string) (testutil.Result
 	return r, eb
 }
 
-const searchSQL = `SELECT full_name FROM github.search.search.repos WHERE q = 'org:tiny' ORDER BY full_name`
+const searchSQL = `SELECT full_name FROM github.search.repos WHERE q = 'org:tiny' ORDER BY full_name`
 
 // GitHub's search says "incomplete_results": true when it timed out: the
 // rows are partial, so exec fails with kind "incomplete", retryable.
@@ -103,7 +103,7 @@ func TestRedirectToOtherHostIsError(t *testing.T) {
 func TestDownloadMethodsAreNotTables(t *testing.T) {
 	s := ownFake(t)
 	r, _ := execOn(t, s, `SHOW METHODS IN github.repos.contents`)
-	if r.Code != 0 || !strings.Contains(r.Stdout, "get_readme") || strings.Contains(r.Stdout, "tarball") || strings.Contains(r.Stdout, "zipball") {
+	if r.Code != 0 || !strings.Contains(r.Stdout, "get_content") || strings.Contains(r.Stdout, "tarball") || strings.Contains(r.Stdout, "zipball") {
 		t.Fatalf("SHOW METHODS: exit %d\n%s%s", r.Code, r.Stdout, r.Stderr)
 	}
 	r, eb := execOn(t, s, `SELECT * FROM github.repos.contents.download_tarball_archive WHERE owner = 'acme' AND repo = 'repo-001' AND ref = 'main'`)

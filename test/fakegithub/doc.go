@@ -71,10 +71,14 @@
 //	                                   /orgs/{org}/public_members/{u} when the caller is
 //	                                   not an org member (token NonMemberToken)
 //	/orgs/{org}/public_members/{u}     204 for public members (odd member numbers), else 404
+//	/orgs/{org}/invitations            one pending invitation per 10 members (invitee-N)
+//	/orgs/{org}/failed_invitations     failed-invitee-1 when there are invitations
+//	/repos/{o}/{r}/contributors        1 + idx%3 org members, contributions 100/j + idx
+//	/search/code                       q=org:NAME [WORDS]: each matching repo's README.md
+//	                                   (served like /search/repositories, below)
 //	/search/repositories               q required (422); q=org:NAME [topic:T] [words] lists
 //	                                   NAME's matching repos as {"total_count",
 //	                                   "incomplete_results","items"}; no-cache, no ETag
-//	/search/code                       one item echoing q (code_search bucket)
 //	POST /app/installations/{id}/access_tokens   WithApp only
 //
 // # Admin (out of process; never logged or faulted)

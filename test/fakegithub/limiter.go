@@ -259,17 +259,3 @@ func (s *Server) rateLimitResources(res obj) {
 		res[name] = obj{"limit": b.limit, "used": used, "remaining": b.limit - used, "reset": b.reset.Unix()}
 	}
 }
-
-// handleSearch serves GET /search/code: one item echoing the query
-// (/search/repositories is handleSearchRepos).
-func (s *Server) handleSearch(w http.ResponseWriter, r *http.Request) {
-	q := r.URL.Query().Get("q")
-	if q == "" {
-		body := errorBody(http.StatusUnprocessableEntity, "Validation Failed")
-		body["errors"] = []obj{{"resource": "Search", "field": "q", "code": "missing"}}
-		writeJSON(s, w, http.StatusUnprocessableEntity, body)
-		return
-	}
-	item := obj{"id": len(q), "name": q, "full_name": "acme/" + q, "path": q}
-	writeJSON(s, w, http.StatusOK, obj{"total_count": 1, "incomplete_results": false, "items": []obj{item}})
-}

@@ -15,7 +15,6 @@ func (s *Server) routes() {
 	h("/users/{username}", s.handleUser)
 	h("/users/{username}/repos", s.handleUserRepos)
 	s.mux.HandleFunc("POST /app/installations/{id}/access_tokens", s.handleAccessTokens)
-	h("/search/code", s.handleSearch)
 
 	h("/orgs/{org}", s.withOrg(s.handleOrg))
 	h("/orgs/{org}/repos", s.withOrg(s.handleOrgRepos))
@@ -38,6 +37,10 @@ func (s *Server) routes() {
 	h("/repos/{owner}/{repo}/branches/{branch}/protection", s.withRepo(s.handleProtection))
 	h("/repos/{owner}/{repo}/collaborators", s.withRepo(s.handleCollaborators))
 	h("/search/repositories", s.handleSearchRepos)
+	h("/search/code", s.handleSearchCode)
+	h("/repos/{owner}/{repo}/contributors", s.withRepo(s.handleContributors))
+	h("/orgs/{org}/invitations", s.withOrg(s.handleInvitations))
+	h("/orgs/{org}/failed_invitations", s.withOrg(s.handleFailedInvitations))
 
 	s.mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) { notFound(s, w, r) })
 }

@@ -31,7 +31,7 @@ func TestMCPIncompleteAndSecondaryRateLimits(t *testing.T) {
 		defer cancel()
 		return c.Call(t, ctx, "run_select_query", map[string]any{"sql": sql})
 	}
-	const search = `SELECT full_name FROM github.search.search.repos WHERE q = 'org:tiny'`
+	const search = `SELECT full_name FROM github.search.repos WHERE q = 'org:tiny'`
 	const tiny = `SELECT name FROM github.repos.repos WHERE org = 'tiny'`
 
 	if r := call(search); r.IsError || r.RowCount != 3 {

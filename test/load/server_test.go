@@ -46,7 +46,7 @@ func startServer(t *testing.T, bin string, fake *fakegithub.Server) *server {
 	t.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
 	cmd := exec.CommandContext(ctx, bin, "mcp", "--transport", "http", "--listen", "127.0.0.1:0",
-		"--retry-max", "2", "--max-retry-wait", "5s", "--request-timeout", "10s")
+		"--retry-max", "2", "--max-retry-wait", "5s", "--request-timeout", "20s")
 	cmd.Env = testutil.Env(t, "ENGINE_BASE_URL_GITHUB="+fake.URL(), "GITHUB_TOKEN=ghp_load_suite_token")
 	pipe, err := cmd.StderrPipe()
 	if err != nil {

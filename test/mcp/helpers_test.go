@@ -17,7 +17,7 @@ import (
 
 // serverArgs are the flags every test server gets: the fake's auth and
 // small retry budgets so that faults surface at once.
-var serverArgs = []string{"mcp", "--auth", `{"github":{"type":"null_auth"}}`, "--retry-max", "0", "--max-retry-wait", "2s", "--request-timeout", "3s"}
+var serverArgs = []string{"mcp", "--auth", `{"github":{"type":"null_auth"}}`, "--retry-max", "0", "--max-retry-wait", "2s", "--request-timeout", "10s"}
 
 // stdioClient starts `engine mcp` (stdio) against fake and connects a
 // client through mcp.CommandTransport.

@@ -9,8 +9,8 @@ import (
 	"github.com/enginehq/engine/test/fakegithub"
 )
 
-// The search buckets are paced on their own. github.search.search with q
-// bound is code search (GET /search/code), GitHub's code_search bucket (10
+// The search buckets are paced on their own. github.search.code is code
+// search (GET /search/code), GitHub's code_search bucket (10
 // per minute; here 5 per second): ten searches in one statement, fanned
 // out eight at a time,
 // never hit the search limit, while the core requests of the same
@@ -24,9 +24,9 @@ func TestSearchBucketPacedSeparately(t *testing.T) {
 	defer fake.Close()
 	qs := make([]string, 10)
 	for i := range qs {
-		qs[i] = fmt.Sprintf("'topic-%d'", i)
+		qs[i] = fmt.Sprintf("'org:acme repo-00%d'", i) // one match each
 	}
-	sql := `SELECT s.name FROM github.search.search s WHERE s.q IN (` + strings.Join(qs, ",") + `)
+	sql := `SELECT s.name FROM github.search.code s WHERE s.q IN (` + strings.Join(qs, ",") + `)
 UNION ALL SELECT r.name FROM github.repos.repos r WHERE r.owner = 'acme' AND r.repo IN ('repo-001','repo-002','repo-003','repo-004','repo-005','repo-006','repo-007','repo-008','repo-009','repo-010','repo-011','repo-012')`
 	r := run(t, env(t, fake, "ENGINE_CODE_SEARCH_RATE=4/1s", "ENGINE_RETRY_MAX=0"), "exec", "-o", "csv", sql)
 	if r.Code != 0 || strings.Count(r.Stdout, "\n") != 1+10+12 {

@@ -61,7 +61,7 @@ func TestTabCompletesTableAndColumns(t *testing.T) {
 	defer gh.Close()
 	sh := startShell(t, shellEnv(t, gh.URL()))
 	sh.expect(ready, wait)
-	sh.send("SELECT name FROM github.repos.re\t")
+	sh.send("SELECT name FROM github.repos.repo\t")
 	sh.expect("github.repos.repos", wait)
 	// a column of the table named on the line: "visib" -> "visibility"
 	sh.send(" WHERE org = 'tiny' AND visib\t")

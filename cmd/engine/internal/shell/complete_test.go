@@ -33,8 +33,8 @@ func newTestCompleter(t *testing.T, pending string) *completer {
 
 func TestCompleteQualifiedNames(t *testing.T) {
 	c := newTestCompleter(t, "")
-	if got := complete(t, c, "SELECT * FROM github.repos.re"); !reflect.DeepEqual(got, []string{"github.repos.repos"}) {
-		t.Errorf("github.repos.re -> %q", got)
+	if got := complete(t, c, "SELECT * FROM github.pulls.pu"); !reflect.DeepEqual(got, []string{"github.pulls.pulls"}) {
+		t.Errorf("github.pulls.pu -> %q", got)
 	}
 	if got := complete(t, c, "SELECT * FROM github.branc"); !reflect.DeepEqual(got, []string{"github.branches."}) {
 		t.Errorf("github.branc -> %q", got)

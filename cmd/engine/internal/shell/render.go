@@ -12,8 +12,10 @@ import (
 // footer is the line after every result (rows: its rows):
 // "250 rows (3 HTTP requests, 3 pages, 0.42 s)"; pages answered 304 from
 // the response cache add "3 revalidated", pages served by it without a
-// request (--cache-ttl) "3 from cache". When the statement used a
-// rate-limit bucket, a second line gives its budget:
+// request (--cache-ttl) "3 from cache". One line per provider table then
+// names the API method it was read with ("read github.repos.repos: GET
+// /user/repos"), and, when the statement used a rate-limit bucket, a last
+// line gives its budget:
 // "rate limit github core: 3 used, 4997 of 5000 left, resets 15:58:00 UTC".
 func footer(r *result.Result, rows int, timer bool) string {
 	parts := []string{plural(r.Stats.HTTPRequests, "HTTP request")}
@@ -29,11 +31,14 @@ func footer(r *result.Result, rows int, timer bool) string {
 	if timer {
 		parts = append(parts, fmt.Sprintf("%.2f s", r.Stats.Elapsed.Seconds()))
 	}
-	line := plural(rows, "row") + " (" + strings.Join(parts, ", ") + ")"
-	if rl := r.Stats.RateLimitSummary(); rl != "" {
-		line += "\n" + rl
+	out := plural(rows, "row") + " (" + strings.Join(parts, ", ") + ")"
+	for _, m := range r.Stats.Methods {
+		out += "\nread " + m
 	}
-	return line
+	if rl := r.Stats.RateLimitSummary(); rl != "" {
+		out += "\n" + rl
+	}
+	return out
 }
 
 func plural(n int, word string) string {
