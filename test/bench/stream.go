@@ -17,15 +17,30 @@ import (
 // SELECT * -o json and a fan-out over 4 large orgs by peak RSS.
 func (b *bench) streamRows(add func(name, value, target string)) {
 	const org = "scale-10000"
-	floor, how := b.sequentialFloor(org, 100)
+	// The floor and the two statements take turns, 5 rounds, best of
+	// each: on a shared machine a burst of load then hits all three.
+	var floor, count, all time.Duration
+	var how string
+	least := func(cur *time.Duration, d time.Duration) {
+		if *cur == 0 || d < *cur {
+			*cur = d
+		}
+	}
+	for range 5 {
+		var f time.Duration
+		f, how = b.sequentialFloor(org, 100)
+		least(&floor, f)
+		least(&count, b.best(1, "csv", fmt.Sprintf("SELECT count(*) FROM github.repos.repos WHERE org = '%s'", org)))
+		least(&all, b.best(1, "json", fmt.Sprintf("SELECT * FROM github.repos.repos WHERE org = '%s'", org)))
+	}
 	add("10k rows: sequential fetch floor ("+how+", 100 pages)", ms(floor), "")
-	count := b.best(3, "csv", fmt.Sprintf("SELECT count(*) FROM github.repos.repos WHERE org = '%s'", org))
 	add("10k rows: count(*) / floor", fmt.Sprintf("%s, %.2fx", ms(count), float64(count)/float64(floor)), "<= 1.2x")
-	all := b.best(3, "json", fmt.Sprintf("SELECT * FROM github.repos.repos WHERE org = '%s'", org))
 	add("10k rows: SELECT * -o json / floor", fmt.Sprintf("%s, %.2fx", ms(all), float64(all)/float64(floor)), "<= 3x")
 
-	d, rss := b.peak("json", fmt.Sprintf("SELECT * FROM github.repos.repos WHERE org = 'scale-%d'", *large))
-	add(fmt.Sprintf("%d rows: SELECT * -o json, peak RSS", *large), fmt.Sprintf("%d MB (%s)", rss>>20, ms(d)), "<= 100 MB")
+	if *large > 0 {
+		d, rss := b.peak("json", fmt.Sprintf("SELECT * FROM github.repos.repos WHERE org = 'scale-%d'", *large))
+		add(fmt.Sprintf("%d rows: SELECT * -o json, peak RSS", *large), fmt.Sprintf("%d MB (%s)", rss>>20, ms(d)), "<= 100 MB")
+	}
 	_, one := b.peak("csv", "SELECT count(*) FROM github.repos.repos WHERE org = 'scale-20000'")
 	d, four := b.peak("csv", "SELECT org, count(*) FROM github.repos.repos WHERE org IN ('scale-20000', 'scale-20001', 'scale-20002', 'scale-20003') GROUP BY org")
 	add("fan-out over 4 x scale-20000 vs one org: peak RSS", fmt.Sprintf("%d MB vs %d MB (%s)", four>>20, one>>20, ms(d)), "<= one org + 40 MB")
@@ -33,17 +48,15 @@ func (b *bench) streamRows(add func(name, value, target string)) {
 
 // sequentialFloor fetches the engine's pages of org one after the other
 // on one connection, bodies read and discarded: with curl when it is
-// installed (one process, every URL), else with Go's HTTP client. Best of
-// 3.
+// installed (one process, every URL), else with Go's HTTP client.
 func (b *bench) sequentialFloor(org string, pages int) (time.Duration, string) {
 	urls := make([]string, pages)
 	for p := range urls {
 		urls[p] = fmt.Sprintf("%s/orgs/%s/repos?per_page=100&page=%d", b.fake.URL(), org, p+1)
 	}
 	curl, err := exec.LookPath("curl")
-	var best time.Duration
-	for range 3 {
-		start := time.Now()
+	start := time.Now()
+	{
 		if err == nil {
 			cmd := exec.Command(curl, append([]string{"-sSf"}, urls...)...)
 			var errb strings.Builder
@@ -61,14 +74,12 @@ func (b *bench) sequentialFloor(org string, pages int) (time.Duration, string) {
 				resp.Body.Close()
 			}
 		}
-		if d := time.Since(start); best == 0 || d < best {
-			best = d
-		}
 	}
+	d := time.Since(start)
 	if err == nil {
-		return best, "curl"
+		return d, "curl"
 	}
-	return best, "Go HTTP client"
+	return d, "Go HTTP client"
 }
 
 // best runs an exec statement n times and returns its best wall time.
