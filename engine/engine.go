@@ -141,6 +141,12 @@ type QueryOptions struct {
 	// statement and is returned (classified). The MCP surface uses it to
 	// keep its memory bounded whatever the size of a result.
 	Rows func(row []any) error
+	// Columns, when set with Rows, receives the result's columns (names
+	// redacted) once, before the first row, for every statement: writers
+	// that stream (exec, shell) start their output with it. A column
+	// computed by an expression may have Type "" there (its type is known
+	// from its values; the returned Result has it).
+	Columns func(cols []result.Column) error
 }
 
 // Query runs one statement. Errors are always *Error.
@@ -154,7 +160,24 @@ func (e *Engine) Query(ctx context.Context, text string, qo QueryOptions) (*resu
 	if qo.Rows != nil {
 		qo.Rows = e.redactRows(qo.Rows)
 	}
+	begun := false
+	if qo.Columns != nil {
+		columns := qo.Columns
+		qo.Columns = func(cols []result.Column) error {
+			begun = true
+			if s := e.Secrets(); len(s) > 0 {
+				for i := range cols {
+					cols[i].Name = redactText(cols[i].Name, s)
+				}
+			}
+			return columns(cols)
+		}
+	}
 	res, err := e.query(ctx, text, qo)
+	if err == nil && qo.Columns != nil && qo.Rows != nil && !begun {
+		// Not a streamed SELECT: its columns come with its rows.
+		err = qo.Columns(append([]result.Column(nil), res.Columns...))
+	}
 	if err == nil && qo.Rows != nil && res.Rows != nil {
 		// Not a streamed SELECT: hand over the (small) computed rows.
 		for _, row := range res.Rows {
@@ -238,7 +261,7 @@ func (e *Engine) query(ctx context.Context, text string, qo QueryOptions) (*resu
 		if err := checkLimits(ctx, p); err != nil {
 			return nil, err
 		}
-		return exec.Run(ctx, p, e.Client, exec.Options{Concurrency: e.opts.Concurrency, Progress: qo.Progress, Rows: qo.Rows})
+		return exec.Run(ctx, p, e.Client, exec.Options{Concurrency: e.opts.Concurrency, Progress: qo.Progress, Rows: qo.Rows, Columns: qo.Columns})
 	case sqlfront.KindExplain:
 		p, err := e.Plan(st)
 		if err != nil {

@@ -48,21 +48,37 @@ func newExecCmd(g *globalFlags) *cobra.Command {
 			}
 			ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 			defer stop()
-			res, err := eng.Query(ctx, text, engine.QueryOptions{})
-			if err != nil {
-				return reportError(cmd.ErrOrStderr(), eng, opts, err.(*engine.Error), output == "json")
-			}
 			width := 0
 			if output == "table" || output == "" {
 				if w, _, err := term.GetSize(int(os.Stdout.Fd())); err == nil {
 					width = w
 				}
 			}
-			if err := result.Write(cmd.OutOrStdout(), res, output, width); err != nil {
-				return &exitError{code: exitProvider, msg: "error: writing output: " + err.Error()}
+			// Rows stream from SQLite to stdout (a table holds its first
+			// result.TableBufferRows rows, at most result.TableBufferBytes, to size its columns).
+			out, err := result.NewStream(cmd.OutOrStdout(), output, width)
+			if err != nil {
+				return &exitError{code: exitUsage, msg: "error: " + err.Error()}
+			}
+			var writeErr error
+			res, err := eng.Query(ctx, text, engine.QueryOptions{Columns: out.Begin, Rows: func(row []any) error {
+				if err := out.Row(row); err != nil {
+					writeErr = err
+					return err
+				}
+				return nil
+			}})
+			if writeErr == nil && err == nil {
+				writeErr = out.End()
+			}
+			if writeErr != nil {
+				return &exitError{code: exitProvider, msg: "error: writing output: " + writeErr.Error()}
+			}
+			if err != nil {
+				return reportError(cmd.ErrOrStderr(), eng, opts, err.(*engine.Error), output == "json")
 			}
 			if showStats || g.debug {
-				writeStats(cmd.ErrOrStderr(), res, output == "json")
+				writeStats(cmd.ErrOrStderr(), res, out.Rows(), output == "json")
 			}
 			return nil
 		},
@@ -147,9 +163,9 @@ func credentialsOf(eng *engine.Engine, opts engine.Options, name string) advice.
 	return c
 }
 
-// writeStats prints what the statement cost: one line, or {"stats":{...}}
+// writeStats prints what the statement cost (rows: the result's rows): one line, or {"stats":{...}}
 // when the output is JSON.
-func writeStats(w io.Writer, res *result.Result, asJSON bool) {
+func writeStats(w io.Writer, res *result.Result, rows int, asJSON bool) {
 	if asJSON {
 		b, _ := json.Marshal(map[string]any{"stats": res.Stats})
 		fmt.Fprintln(w, string(b))
@@ -157,7 +173,7 @@ func writeStats(w io.Writer, res *result.Result, asJSON bool) {
 	}
 	st := res.Stats
 	line := fmt.Sprintf("stats: %d rows; %d HTTP requests, %d pages (%d fetched, %d revalidated, %d from cache), %d ms",
-		len(res.Rows), st.HTTPRequests, st.Pages, st.Fetched, st.Revalidated, st.CacheHits, st.ElapsedMS)
+		rows, st.HTTPRequests, st.Pages, st.Fetched, st.Revalidated, st.CacheHits, st.ElapsedMS)
 	if len(st.Methods) > 0 {
 		line += "; read " + strings.Join(st.Methods, ", ")
 	}

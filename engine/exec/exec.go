@@ -32,6 +32,9 @@ type Options struct {
 	// Rows, when set, receives the result's rows as SQLite produces them
 	// (store.QueryRows) and the returned result holds none.
 	Rows func(row []any) error
+	// Columns, when set with Rows, receives the result's columns before
+	// the first row (see store.QueryRows).
+	Columns func(cols []result.Column) error
 }
 
 // Run executes p and returns its result.
@@ -89,7 +92,7 @@ func Run(ctx context.Context, p *plan.Plan, clients Clients, opts Options) (*res
 	}
 	var res *result.Result
 	if opts.Rows != nil {
-		res, err = st.QueryRows(ctx, p.SQL, opts.Rows)
+		res, err = st.QueryRows(ctx, p.SQL, opts.Columns, opts.Rows)
 	} else {
 		res, err = st.Query(ctx, p.SQL)
 	}
@@ -105,8 +108,15 @@ func Run(ctx context.Context, p *plan.Plan, clients Clients, opts Options) (*res
 	return res, nil
 }
 
-// runScan fetches one scan's calls and loads them into its table, in call
-// order then page order.
+// runScan fetches one scan's calls and loads them into its table as the
+// pages arrive. A fan-out's calls run concurrently (opts.Concurrency) and
+// take turns at the table, so the pages in memory are bounded by the
+// calls in flight (each holds the page it is loading and the client's
+// bounded read-ahead), whatever the size of the answers. Each row's rowid
+// is its place in call order then page order (call index in the high 32
+// bits), so the table reads as if the calls had been loaded one after the
+// other: rows come out of a query without ORDER BY in the same order
+// whatever the timing of the requests.
 func runScan(ctx context.Context, st *store.Store, s *plan.Scan, calls []map[string]string, c *client.Client, opts Options, pages *atomic.Int64) (client.Stats, error) {
 	tbl, err := st.CreateTable(ctx, s.Table, s.Columns())
 	if err != nil {
@@ -116,7 +126,7 @@ func runScan(ctx context.Context, st *store.Store, s *plan.Scan, calls []map[str
 	defer cancel()
 
 	var (
-		mu       sync.Mutex
+		mu       sync.Mutex // guards total, firstErr and tbl
 		total    client.Stats
 		firstErr error
 	)
@@ -134,15 +144,22 @@ func runScan(ctx context.Context, st *store.Store, s *plan.Scan, calls []map[str
 			opts.Progress(int(n))
 		}
 	}
-	load := func(params map[string]string, items []json.RawMessage) error {
-		fixed := make(map[string]any, len(s.ParamColumns))
-		for _, pc := range s.ParamColumns {
-			fixed[pc.Name] = store.ParamValue(pc, params[pc.Name])
+	// load inserts one page of call i; loaded counts the call's rows so
+	// far (its next rowid). With a LIMIT pushed down each call keeps its
+	// first s.Limit rows: the statement is a plain scan (engine confirms
+	// it), which reads the first s.Limit rows in rowid order and stops.
+	load := func(i int, params map[string]string, fixed map[string]any, loaded *int64, items []json.RawMessage) error {
+		mu.Lock()
+		defer mu.Unlock()
+		if firstErr != nil {
+			return firstErr
 		}
 		for _, raw := range items {
-			if s.Limit > 0 && int64(tbl.Rows) >= s.Limit {
+			if s.Limit > 0 && *loaded >= s.Limit {
 				return nil
 			}
+			*loaded++
+			tbl.Key = int64(i)<<32 | *loaded
 			var err error
 			if s.ValueColumn() {
 				var v any
@@ -158,8 +175,15 @@ func runScan(ctx context.Context, st *store.Store, s *plan.Scan, calls []map[str
 		}
 		return nil
 	}
-	call := func(params map[string]string, emit func([]json.RawMessage) error) {
-		n, err := c.Do(ctx, client.Call{Method: s.Method, Params: params, Limit: int(s.Limit), OnPage: onPage}, emit)
+	call := func(i int, params map[string]string) {
+		fixed := make(map[string]any, len(s.ParamColumns))
+		for _, pc := range s.ParamColumns {
+			fixed[pc.Name] = store.ParamValue(pc, params[pc.Name])
+		}
+		var loaded int64
+		n, err := c.Do(ctx, client.Call{Method: s.Method, Params: params, Limit: int(s.Limit), OnPage: onPage}, func(items []json.RawMessage) error {
+			return load(i, params, fixed, &loaded, items)
+		})
 		mu.Lock()
 		total.Requests += n.Requests
 		total.Pages += n.Pages
@@ -171,41 +195,28 @@ func runScan(ctx context.Context, st *store.Store, s *plan.Scan, calls []map[str
 		}
 	}
 
-	if len(calls) == 0 {
-		// A dependent scan whose sources have no rows: nothing to fetch.
-	} else if len(calls) == 1 {
-		// Stream pages straight into the table.
-		call(calls[0], func(items []json.RawMessage) error { return load(calls[0], items) })
-	} else {
-		// Fan out, buffering each call's items, then load in call order.
-		bufs := make([][]json.RawMessage, len(calls))
+	if len(calls) == 1 {
+		call(0, calls[0])
+	} else if len(calls) > 1 {
+		// A slot is taken before a call's goroutine starts, so a fan-out
+		// of many calls holds at most opts.Concurrency goroutines.
 		sem := make(chan struct{}, opts.Concurrency)
 		var wg sync.WaitGroup
+	fanOut:
 		for i, params := range calls {
+			select {
+			case sem <- struct{}{}:
+			case <-ctx.Done():
+				break fanOut
+			}
 			wg.Add(1)
 			go func() {
 				defer wg.Done()
-				select {
-				case sem <- struct{}{}:
-				case <-ctx.Done():
-					return
-				}
 				defer func() { <-sem }()
-				call(params, func(items []json.RawMessage) error {
-					bufs[i] = append(bufs[i], items...)
-					return nil
-				})
+				call(i, params)
 			}()
 		}
 		wg.Wait()
-		if firstErr == nil {
-			for i, params := range calls {
-				if err := load(params, bufs[i]); err != nil {
-					fail(err)
-					break
-				}
-			}
-		}
 	}
 	if firstErr == nil && ctx.Err() != nil {
 		firstErr = ctx.Err()

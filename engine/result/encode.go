@@ -2,13 +2,11 @@ package result
 
 import (
 	"bytes"
-	"encoding/csv"
 	"encoding/json"
 	"fmt"
 	"io"
 	"strconv"
 	"strings"
-	"unicode/utf8"
 )
 
 // Formats accepted by Write.
@@ -56,22 +54,23 @@ func Text(v any) string {
 
 // WriteJSON writes an array of objects with keys in column order, one
 // object per line.
-func WriteJSON(w io.Writer, r *Result) error {
-	var b bytes.Buffer
-	if err := appendObjects(&b, r.Columns, r.Rows, true, func() error {
-		if b.Len() > 1<<16 {
-			if _, err := w.Write(b.Bytes()); err != nil {
-				return err
-			}
-			b.Reset()
-		}
-		return nil
-	}); err != nil {
+func WriteJSON(w io.Writer, r *Result) error { return writeAll(w, r, "json", 0) }
+
+// writeAll renders a held result through a Stream.
+func writeAll(w io.Writer, r *Result, format string, width int) error {
+	s, err := NewStream(w, format, width)
+	if err != nil {
 		return err
 	}
-	b.WriteString("\n")
-	_, err := w.Write(b.Bytes())
-	return err
+	if err := s.Begin(r.Columns); err != nil {
+		return err
+	}
+	for _, row := range r.Rows {
+		if err := s.Row(row); err != nil {
+			return err
+		}
+	}
+	return s.End()
 }
 
 // UniqueNames returns the column names made unique for use as JSON keys:
@@ -157,27 +156,7 @@ func appendObjects(b *bytes.Buffer, cols []Column, rows [][]any, pretty bool, fl
 }
 
 // WriteCSV writes RFC 4180 CSV with a header line.
-func WriteCSV(w io.Writer, r *Result) error {
-	cw := csv.NewWriter(w)
-	head := make([]string, len(r.Columns))
-	for i, c := range r.Columns {
-		head[i] = c.Name
-	}
-	if err := cw.Write(head); err != nil {
-		return err
-	}
-	rec := make([]string, len(r.Columns))
-	for _, row := range r.Rows {
-		for i, v := range row {
-			rec[i] = Text(v)
-		}
-		if err := cw.Write(rec); err != nil {
-			return err
-		}
-	}
-	cw.Flush()
-	return cw.Error()
-}
+func WriteCSV(w io.Writer, r *Result) error { return writeAll(w, r, "csv", 0) }
 
 // EscapeTSV escapes backslash, tab, newline and carriage return.
 func EscapeTSV(s string) string {
@@ -250,46 +229,9 @@ func TSVRow(row []any) string {
 }
 
 // WriteTSV writes a header line and one line per row.
-func WriteTSV(w io.Writer, r *Result) error {
-	var b bytes.Buffer
-	b.WriteString(TSVHeader(r.Columns))
-	b.WriteByte('\n')
-	for _, row := range r.Rows {
-		b.WriteString(TSVRow(row))
-		b.WriteByte('\n')
-		if b.Len() > 1<<16 {
-			if _, err := w.Write(b.Bytes()); err != nil {
-				return err
-			}
-			b.Reset()
-		}
-	}
-	_, err := w.Write(b.Bytes())
-	return err
-}
+func WriteTSV(w io.Writer, r *Result) error { return writeAll(w, r, "tsv", 0) }
 
 // WriteLines writes one "column = value" line per cell, rows separated by
 // a blank line (sqlite3's .mode line, psql's \x). Names and values are
 // Sanitized, so a value can neither move the terminal nor forge a line.
-func WriteLines(w io.Writer, r *Result) error {
-	wide := 0
-	names := make([]string, len(r.Columns))
-	for i, c := range r.Columns {
-		names[i] = Sanitize(c.Name)
-		if n := utf8.RuneCountInString(names[i]); n > wide {
-			wide = n
-		}
-	}
-	var b bytes.Buffer
-	for i, row := range r.Rows {
-		if i > 0 {
-			b.WriteByte('\n')
-		}
-		for j, name := range names {
-			b.WriteString(strings.Repeat(" ", wide-utf8.RuneCountInString(name)))
-			b.WriteString(name + " = " + Sanitize(Text(row[j])) + "\n")
-		}
-	}
-	_, err := w.Write(b.Bytes())
-	return err
-}
+func WriteLines(w io.Writer, r *Result) error { return writeAll(w, r, "line", 0) }

@@ -7,10 +7,13 @@
 // however the process ends. Items become rows: one column per top-level property,
 // nested objects and arrays as JSON text (so json_extract works), booleans
 // as 0/1 integers (so WHERE NOT private works). Rows go in through a
-// prepared statement inside one transaction per table.
+// prepared statement inside one transaction per table; Table.Key sets a
+// row's rowid, so that rows inserted out of order (a fan-out's pages, as
+// they arrive) read back in the order of their keys.
 //
 // Query collects a result; QueryRows hands each row on as SQLite produces
-// it, for callers that must not hold a whole result (the MCP surface).
+// it, for callers that must not hold a whole result (exec, the shell and
+// the MCP surface).
 //
 // A value SQLite cannot hold faithfully (a number beyond a 64-bit float,
 // JSON nested deeper than MaxJSONDepth) is a DecodeError: the response is

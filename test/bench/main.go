@@ -34,7 +34,7 @@ var (
 	runs  = flag.Int("runs", 11, "runs of each cold-start measurement (median reported)")
 	large = flag.Int("large", 100000, "rows of the large query")
 	huge  = flag.Int("huge", 10_000_000, "rows of each of the 3 concurrent MCP results of the memory row (0: skip)")
-	only  = flag.String("only", "", `run only one group of rows: "governor" or "memory"`)
+	only  = flag.String("only", "", `run only one group of rows: "governor", "memory" or "stream"`)
 )
 
 type row struct{ name, value, target string }
@@ -64,6 +64,11 @@ func main() {
 
 	if *only == "governor" {
 		b.governorRows(add)
+		printRows(rows)
+		return
+	}
+	if *only == "stream" {
+		b.streamRows(add)
 		printRows(rows)
 		return
 	}
@@ -124,6 +129,7 @@ func main() {
 		add("MCP 100 rows, "+q.label+": tokens saved", fmt.Sprintf("%.0f%%", 100*(1-float64(tsvTok)/float64(jsonTok))), ">= 35%")
 	}
 
+	b.streamRows(add)
 	b.governorRows(add)
 	b.memory(add)
 	printRows(rows)

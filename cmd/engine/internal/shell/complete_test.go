@@ -87,12 +87,12 @@ func contains(list []string, s string) bool {
 }
 
 func TestFooter(t *testing.T) {
-	r := &result.Result{Rows: make([][]any, 250), Stats: result.Stats{HTTPRequests: 3, Pages: 3, Elapsed: 420 * time.Millisecond}}
-	if got := footer(r, true); got != "250 rows (3 HTTP requests, 3 pages, 0.42 s)" {
+	r := &result.Result{Stats: result.Stats{HTTPRequests: 3, Pages: 3, Elapsed: 420 * time.Millisecond}}
+	if got := footer(r, 250, true); got != "250 rows (3 HTTP requests, 3 pages, 0.42 s)" {
 		t.Errorf("footer = %q", got)
 	}
-	r = &result.Result{Rows: make([][]any, 1), Stats: result.Stats{HTTPRequests: 1, Pages: 1, CacheHits: 1}}
-	if got := footer(r, false); got != "1 row (1 HTTP request, 1 page, 1 from cache)" {
+	r = &result.Result{Stats: result.Stats{HTTPRequests: 1, Pages: 1, CacheHits: 1}}
+	if got := footer(r, 1, false); got != "1 row (1 HTTP request, 1 page, 1 from cache)" {
 		t.Errorf("footer = %q", got)
 	}
 }

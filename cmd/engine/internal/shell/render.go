@@ -9,7 +9,7 @@ import (
 	"github.com/enginehq/engine/engine/result"
 )
 
-// footer is the line after every result:
+// footer is the line after every result (rows: its rows):
 // "250 rows (3 HTTP requests, 3 pages, 0.42 s)"; pages answered 304 from
 // the response cache add "3 revalidated", pages served by it without a
 // request (--cache-ttl) "3 from cache". One line per provider table then
@@ -17,7 +17,7 @@ import (
 // /user/repos"), and, when the statement used a rate-limit bucket, a last
 // line gives its budget:
 // "rate limit github core: 3 used, 4997 of 5000 left, resets 15:58:00 UTC".
-func footer(r *result.Result, timer bool) string {
+func footer(r *result.Result, rows int, timer bool) string {
 	parts := []string{plural(r.Stats.HTTPRequests, "HTTP request")}
 	if r.Stats.Pages > 0 {
 		parts = append(parts, plural(r.Stats.Pages, "page"))
@@ -31,7 +31,7 @@ func footer(r *result.Result, timer bool) string {
 	if timer {
 		parts = append(parts, fmt.Sprintf("%.2f s", r.Stats.Elapsed.Seconds()))
 	}
-	out := plural(len(r.Rows), "row") + " (" + strings.Join(parts, ", ") + ")"
+	out := plural(rows, "row") + " (" + strings.Join(parts, ", ") + ")"
 	for _, m := range r.Stats.Methods {
 		out += "\nread " + m
 	}

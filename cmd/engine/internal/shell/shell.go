@@ -122,10 +122,36 @@ func (s *Shell) execute(sql string) error {
 		}
 	}()
 	prog := &progress{w: s.opts.Stderr, done: !s.opts.Progress}
-	res, err := s.opts.Engine.Query(ctx, sql, engine.QueryOptions{Progress: prog.update})
+	// Rows stream from SQLite to the output (a table holds its first
+	// result.TableBufferRows rows, at most result.TableBufferBytes, to size its columns).
+	out, err := s.stream()
+	if err != nil {
+		fmt.Fprintln(s.opts.Stderr, "error:", err)
+		return errFailed
+	}
+	var writeErr error
+	res, err := s.opts.Engine.Query(ctx, sql, engine.QueryOptions{Progress: prog.update,
+		Columns: func(cols []result.Column) error {
+			prog.clear()
+			return out.Begin(cols)
+		},
+		Rows: func(row []any) error {
+			if err := out.Row(row); err != nil {
+				writeErr = err
+				return err
+			}
+			return nil
+		}})
 	close(stop)
 	<-watched
 	prog.clear()
+	if writeErr == nil && err == nil {
+		writeErr = out.End()
+	}
+	if writeErr != nil {
+		fmt.Fprintln(s.opts.Stderr, "error: writing the result:", writeErr)
+		return errFailed
+	}
 	if err != nil {
 		if cancelled {
 			fmt.Fprintln(s.opts.Stderr, "query cancelled")
@@ -143,11 +169,15 @@ func (s *Shell) execute(sql string) error {
 		fmt.Fprintln(s.opts.Stderr, result.SanitizeText(advice.Explain(ee, cred, s.opts.Now())))
 		return errFailed
 	}
-	return s.show(res)
+	if res.Notice != "" {
+		fmt.Fprintln(s.console, result.SanitizeText(res.Notice))
+	}
+	fmt.Fprintln(s.console, footer(res, out.Rows(), s.timer))
+	return nil
 }
 
-// show renders a result in the current mode, then its notice and footer.
-func (s *Shell) show(res *result.Result) error {
+// stream is the writer of the next result in the current mode.
+func (s *Shell) stream() (*result.Stream, error) {
 	format := s.mode
 	if s.expanded && format == "table" {
 		format = "line"
@@ -156,13 +186,5 @@ func (s *Shell) show(res *result.Result) error {
 	if s.outFile == nil && format == "table" {
 		width = s.opts.Width()
 	}
-	if err := result.Write(s.out, res, format, width); err != nil {
-		fmt.Fprintln(s.opts.Stderr, "error: writing the result:", err)
-		return errFailed
-	}
-	if res.Notice != "" {
-		fmt.Fprintln(s.console, result.SanitizeText(res.Notice))
-	}
-	fmt.Fprintln(s.console, footer(res, s.timer))
-	return nil
+	return result.NewStream(s.out, format, width)
 }
