@@ -19,7 +19,6 @@ import (
 	"sort"
 	"strings"
 	"sync"
-	"syscall"
 	"text/tabwriter"
 	"time"
 
@@ -171,7 +170,7 @@ func (b *bench) memory(add func(name, value, target string)) {
 // refused runs a statement that --max-requests must refuse (exit 1) and
 // returns its wall time and peak RSS (KB).
 func (b *bench) refused(sql string) (time.Duration, int64) {
-	cmd := exec.Command(b.bin, "exec", "-o", "json", "--auth", `{"github":{"type":"null_auth"}}`, "-f", "-")
+	cmd := exec.Command(b.bin, "exec", "--debug", "-o", "json", "--auth", `{"github":{"type":"null_auth"}}`, "-f", "-")
 	cmd.Env = b.env()
 	cmd.Stdin = strings.NewReader(sql)
 	var errb bytes.Buffer
@@ -182,11 +181,25 @@ func (b *bench) refused(sql string) (time.Duration, int64) {
 	if cmd.ProcessState == nil || cmd.ProcessState.ExitCode() != 1 || !strings.Contains(errb.String(), "--max-requests") {
 		fail("%.60s...: want a refusal by --max-requests, got %v: %.300s", sql, err, errb.String())
 	}
-	var rss int64
-	if ru, ok := cmd.ProcessState.SysUsage().(*syscall.Rusage); ok {
-		rss = ru.Maxrss
+	return d, debugPeakKB(errb.String())
+}
+
+// debugPeakKB reads the engine's own peak RSS (KB) from the line --debug
+// prints at exit ("debug: peak memory N kB (VmHWM)"). A child's rusage
+// maxrss is no use here: os/exec starts children with vfork, and Linux
+// carries the parent's peak (this process, which hosts the fake server)
+// into it.
+func debugPeakKB(stderr string) int64 {
+	for _, l := range strings.Split(stderr, "\n") {
+		if v, ok := strings.CutPrefix(l, "debug: peak memory "); ok {
+			var kb int64
+			if _, err := fmt.Sscanf(v, "%d kB", &kb); err == nil {
+				return kb
+			}
+		}
 	}
-	return d, rss
+	fail("no peak memory line in the engine's --debug output: %.300s", stderr)
+	return 0
 }
 
 // mcpHuge makes 3 concurrent run_select_query calls of n rows each on one
@@ -257,7 +270,7 @@ func (b *bench) run(env []string, sql string) (time.Duration, int64) {
 	if env == nil {
 		env = b.env()
 	}
-	cmd := exec.Command(b.bin, "exec", "-o", "csv", "--auth", `{"github":{"type":"null_auth"}}`, sql)
+	cmd := exec.Command(b.bin, "exec", "--debug", "-o", "csv", "--auth", `{"github":{"type":"null_auth"}}`, sql)
 	cmd.Env = env
 	var out, errb bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &errb
@@ -266,11 +279,7 @@ func (b *bench) run(env []string, sql string) (time.Duration, int64) {
 		fail("exec %q: %v\n%s", sql, err, errb.String())
 	}
 	d := time.Since(start)
-	var rss int64
-	if ru, ok := cmd.ProcessState.SysUsage().(*syscall.Rusage); ok {
-		rss = ru.Maxrss
-	}
-	return d, rss
+	return d, debugPeakKB(errb.String())
 }
 
 func (b *bench) timed(sql string) (time.Duration, int64) {
