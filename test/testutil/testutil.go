@@ -4,6 +4,7 @@
 package testutil
 
 import (
+	"bufio"
 	"bytes"
 	"context"
 	"errors"
@@ -124,4 +125,61 @@ func (s *SyncBuffer) String() string {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return s.b.String()
+}
+
+var (
+	fakeOnce sync.Once
+	fakePath string
+	fakeErr  error
+)
+
+// FakeGitHub starts the fake GitHub server as its own process (built
+// once, without the race detector) on a free loopback port and returns
+// its URL; it is stopped when the test ends. Suites that move hundreds of
+// megabytes of JSON use it: the in-process server (fakegithub.New) runs
+// inside the race-instrumented test binary, where generating that much
+// JSON takes minutes. Use fakegithub.New for faults and the request log.
+func FakeGitHub(t testing.TB, args ...string) string {
+	t.Helper()
+	fakeOnce.Do(func() {
+		dir, err := os.MkdirTemp("", "fakegithub-bin-")
+		if err != nil {
+			fakeErr = err
+			return
+		}
+		fakePath = filepath.Join(dir, "fakegithub")
+		cmd := exec.Command("go", "build", "-o", fakePath, "./test/fakegithub/cmd/fakegithub")
+		cmd.Dir = RepoRoot()
+		if out, err := cmd.CombinedOutput(); err != nil {
+			fakeErr = errors.New("go build ./test/fakegithub/cmd/fakegithub: " + err.Error() + "\n" + string(out))
+		}
+	})
+	if fakeErr != nil {
+		t.Fatal(fakeErr)
+	}
+	cmd := exec.Command(fakePath, append([]string{"-addr", "127.0.0.1:0"}, args...)...)
+	stderr, err := cmd.StderrPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { cmd.Process.Kill(); cmd.Wait() })
+	urls := make(chan string, 1)
+	go func() {
+		sc := bufio.NewScanner(stderr)
+		for sc.Scan() {
+			if u, ok := strings.CutPrefix(sc.Text(), "fakegithub listening on "); ok {
+				urls <- strings.TrimSpace(u)
+			}
+		}
+	}()
+	select {
+	case u := <-urls:
+		return u
+	case <-time.After(30 * time.Second):
+		t.Fatal("the fake GitHub server did not report its address")
+	}
+	return ""
 }
