@@ -319,8 +319,22 @@ func paramType(s *openapi3.Schema) string {
 // responseSchema picks the 200 (else lowest 2xx) response's JSON schema.
 // ok is false when there is no such response with a JSON body.
 func responseSchema(op *openapi3.Operation) (*openapi3.Schema, bool) {
-	if op.Responses == nil {
+	mt := successMedia(op)
+	if mt == nil {
 		return nil, false
+	}
+	if mt.Schema == nil || mt.Schema.Value == nil {
+		return &openapi3.Schema{}, true
+	}
+	return mt.Schema.Value, true
+}
+
+// successMedia returns the JSON media type of the 200 (else lowest 2xx)
+// response, or nil when there is none or that response has no JSON body
+// (the first 2xx present decides: 204 means no body).
+func successMedia(op *openapi3.Operation) *openapi3.MediaType {
+	if op.Responses == nil {
+		return nil
 	}
 	var codes []string
 	for code := range op.Responses.Map() {
@@ -335,17 +349,9 @@ func responseSchema(op *openapi3.Operation) (*openapi3.Schema, bool) {
 		if ref == nil || ref.Value == nil {
 			continue
 		}
-		mt := jsonMedia(ref.Value.Content)
-		if mt == nil {
-			// The first 2xx present decides: 204 means no body.
-			return nil, false
-		}
-		if mt.Schema == nil || mt.Schema.Value == nil {
-			return &openapi3.Schema{}, true
-		}
-		return mt.Schema.Value, true
+		return jsonMedia(ref.Value.Content)
 	}
-	return nil, false
+	return nil
 }
 
 func jsonMedia(c openapi3.Content) *openapi3.MediaType {

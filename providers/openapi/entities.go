@@ -163,26 +163,7 @@ func itemSchemaRef(op *openapi3.Operation, m *providers.Method) *openapi3.Schema
 
 // responseSchemaRef is responseSchema's choice, as a reference.
 func responseSchemaRef(op *openapi3.Operation) *openapi3.SchemaRef {
-	if op.Responses == nil {
-		return nil
-	}
-	var codes []string
-	for code := range op.Responses.Map() {
-		if len(code) == 3 && code[0] == '2' && code != "200" {
-			codes = append(codes, code)
-		}
-	}
-	sort.Strings(codes)
-	codes = append([]string{"200"}, codes...)
-	for _, code := range codes {
-		r := op.Responses.Value(code)
-		if r == nil || r.Value == nil {
-			continue
-		}
-		mt := jsonMedia(r.Value.Content)
-		if mt == nil {
-			return nil
-		}
+	if mt := successMedia(op); mt != nil {
 		return mt.Schema
 	}
 	return nil
