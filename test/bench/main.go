@@ -27,6 +27,7 @@ import (
 
 	"github.com/enginehq/engine/engine/result"
 	"github.com/enginehq/engine/test/fakegithub"
+	"github.com/enginehq/engine/test/testutil"
 )
 
 var (
@@ -185,21 +186,15 @@ func (b *bench) refused(sql string) (time.Duration, int64) {
 }
 
 // debugPeakKB reads the engine's own peak RSS (KB) from the line --debug
-// prints at exit ("debug: peak memory N kB (VmHWM)"). A child's rusage
-// maxrss is no use here: os/exec starts children with vfork, and Linux
-// carries the parent's peak (this process, which hosts the fake server)
-// into it.
+// prints at exit. A child's rusage maxrss is no use here: os/exec starts
+// children with vfork, and Linux carries the parent's peak (this process,
+// which hosts the fake server) into it.
 func debugPeakKB(stderr string) int64 {
-	for _, l := range strings.Split(stderr, "\n") {
-		if v, ok := strings.CutPrefix(l, "debug: peak memory "); ok {
-			var kb int64
-			if _, err := fmt.Sscanf(v, "%d kB", &kb); err == nil {
-				return kb
-			}
-		}
+	n, ok := testutil.DebugPeakMemory(stderr)
+	if !ok {
+		fail("no peak memory line in the engine's --debug output: %.300s", stderr)
 	}
-	fail("no peak memory line in the engine's --debug output: %.300s", stderr)
-	return 0
+	return n >> 10
 }
 
 // mcpHuge makes 3 concurrent run_select_query calls of n rows each on one
@@ -236,17 +231,11 @@ func (b *bench) mcpHuge(n int) (time.Duration, int64) {
 	}
 	wg.Wait()
 	d := time.Since(start)
-	status, err := os.ReadFile(fmt.Sprintf("/proc/%d/status", cmd.Process.Pid))
+	peak, err := testutil.VmHWM(cmd.Process.Pid)
 	if err != nil {
 		fail("peak RSS of engine mcp: %v", err)
 	}
-	var kb int64
-	for _, l := range strings.Split(string(status), "\n") {
-		if v, ok := strings.CutPrefix(l, "VmHWM:"); ok {
-			fmt.Sscan(strings.TrimSpace(v), &kb)
-		}
-	}
-	return d, kb << 10
+	return d, peak
 }
 
 type bench struct {

@@ -4,10 +4,8 @@ import (
 	"fmt"
 	"io"
 	"net/http"
-	"os"
 	"os/exec"
 	"strings"
-	"sync/atomic"
 	"time"
 )
 
@@ -94,51 +92,17 @@ func (b *bench) best(n int, format, sql string) time.Duration {
 }
 
 // peak runs one exec with its output discarded and returns its wall time
-// and peak RSS (bytes): the child's own VmHWM read from /proc while it
-// runs, since ru_maxrss would include this process's peak (os/exec starts
-// children with vfork, and Linux carries the parent's peak RSS into the
-// child's ru_maxrss).
+// and peak RSS (bytes): the engine's own VmHWM, printed at exit with
+// --debug (see debugPeakKB).
 func (b *bench) peak(format, sql string) (time.Duration, int64) {
-	cmd := exec.Command(b.bin, "exec", "-o", format, "--auth", `{"github":{"type":"null_auth"}}`, sql)
+	cmd := exec.Command(b.bin, "exec", "--debug", "-o", format, "--auth", `{"github":{"type":"null_auth"}}`, sql)
 	cmd.Env = b.env()
 	cmd.Stdout = io.Discard
 	var errb strings.Builder
 	cmd.Stderr = &errb
 	start := time.Now()
-	if err := cmd.Start(); err != nil {
-		fail("exec %q: %v", sql, err)
-	}
-	var hwm atomic.Int64
-	done := make(chan struct{})
-	polled := make(chan struct{})
-	go func() {
-		defer close(polled)
-		status := fmt.Sprintf("/proc/%d/status", cmd.Process.Pid)
-		for {
-			if data, err := os.ReadFile(status); err == nil {
-				for _, l := range strings.Split(string(data), "\n") {
-					if v, ok := strings.CutPrefix(l, "VmHWM:"); ok {
-						var kb int64
-						fmt.Sscan(strings.TrimSpace(v), &kb)
-						if kb<<10 > hwm.Load() {
-							hwm.Store(kb << 10)
-						}
-					}
-				}
-			}
-			select {
-			case <-done:
-				return
-			case <-time.After(5 * time.Millisecond):
-			}
-		}
-	}()
-	err := cmd.Wait()
-	d := time.Since(start)
-	close(done)
-	<-polled
-	if err != nil {
+	if err := cmd.Run(); err != nil {
 		fail("exec %q: %v\n%s", sql, err, errb.String())
 	}
-	return d, hwm.Load()
+	return time.Since(start), debugPeakKB(errb.String()) << 10
 }

@@ -101,14 +101,9 @@ func TestRequestEstimatesInConstantMemory(t *testing.T) {
 // peakMemoryMB reads the "debug: peak memory N kB (VmHWM)" line.
 func peakMemoryMB(t *testing.T, stderr string) float64 {
 	t.Helper()
-	for _, l := range strings.Split(stderr, "\n") {
-		if v, ok := strings.CutPrefix(l, "debug: peak memory "); ok {
-			var kb float64
-			if _, err := fmt.Sscanf(v, "%f kB", &kb); err == nil {
-				return kb / 1024
-			}
-		}
+	n, ok := testutil.DebugPeakMemory(stderr)
+	if !ok {
+		t.Fatalf("no peak memory line in stderr: %.500s", stderr)
 	}
-	t.Fatalf("no peak memory line in stderr: %.500s", stderr)
-	return 0
+	return float64(n) / (1 << 20)
 }

@@ -8,7 +8,6 @@ import (
 	"os"
 	"os/exec"
 	"strings"
-	"sync/atomic"
 	"testing"
 	"time"
 	"unicode/utf8"
@@ -26,8 +25,8 @@ func peakRun(t *testing.T, baseURL, stdin string, args ...string) (string, float
 }
 
 // peakRunStderr is peakRun that also returns stderr. The peak is the
-// child's own VmHWM, read from /proc while it runs (the last reading
-// before it exits), not ru_maxrss: os/exec starts the child with vfork,
+// engine's own VmHWM, which it prints at exit with --debug (added after
+// the subcommand), not ru_maxrss: os/exec starts the child with vfork,
 // and Linux carries the parent's peak RSS into the child's ru_maxrss, so
 // that a test process that once held a large output would be measured.
 // Stdout goes to a file, so that this process stays small too.
@@ -35,6 +34,7 @@ func peakRunStderr(t *testing.T, baseURL, stdin string, args ...string) (string,
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
 	defer cancel()
+	args = append([]string{args[0], "--debug"}, args[1:]...)
 	cmd := exec.CommandContext(ctx, testutil.EngineBinary(t), args...)
 	cmd.Env = testutil.Env(t, "ENGINE_BASE_URL_GITHUB="+baseURL)
 	cmd.Stdin = strings.NewReader(stdin)
@@ -45,48 +45,18 @@ func peakRunStderr(t *testing.T, baseURL, stdin string, args ...string) (string,
 	defer f.Close()
 	var errb bytes.Buffer
 	cmd.Stdout, cmd.Stderr = f, &errb
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	status := fmt.Sprintf("/proc/%d/status", cmd.Process.Pid)
-	var hwmKB atomic.Int64
-	done := make(chan struct{})
-	polled := make(chan struct{})
-	go func() {
-		defer close(polled)
-		for {
-			if b, err := os.ReadFile(status); err == nil {
-				for _, l := range strings.Split(string(b), "\n") {
-					if v, ok := strings.CutPrefix(l, "VmHWM:"); ok {
-						var kb int64
-						fmt.Sscan(strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(v), "kB")), &kb)
-						if kb > hwmKB.Load() {
-							hwmKB.Store(kb)
-						}
-					}
-				}
-			}
-			select {
-			case <-done:
-				return
-			case <-time.After(5 * time.Millisecond):
-			}
-		}
-	}()
-	err = cmd.Wait()
-	close(done)
-	<-polled
-	if err != nil {
+	if err := cmd.Run(); err != nil {
 		t.Fatalf("engine %v: %v\n%.500s", args, err, errb.String())
 	}
-	if hwmKB.Load() == 0 {
-		t.Fatalf("no VmHWM read from %s", status)
+	peak, ok := testutil.DebugPeakMemory(errb.String())
+	if !ok {
+		t.Fatalf("no peak memory line in the engine's --debug output: %.500s", errb.String())
 	}
 	out, err := os.ReadFile(f.Name())
 	if err != nil {
 		t.Fatal(err)
 	}
-	return string(out), errb.String(), float64(hwmKB.Load()) / 1024
+	return string(out), errb.String(), float64(peak) / (1 << 20)
 }
 
 // TestFanOutBoundedMemory: a fan-out over 4 large orgs loads each page

@@ -135,7 +135,7 @@ func runLoad(t *testing.T, bin string, bound int64) figures {
 			f.faulted++
 		}
 	}
-	rss, err := peakRSS(srv.pid)
+	rss, err := testutil.VmHWM(srv.pid)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -8,6 +8,7 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -182,4 +183,41 @@ func FakeGitHub(t testing.TB, args ...string) string {
 		t.Fatal("the fake GitHub server did not report its address")
 	}
 	return ""
+}
+
+// VmHWM is a running process's peak resident set in bytes, read from
+// /proc/PID/status (Linux). It counts only the process's own address
+// space; a child's rusage maxrss would also carry the peak of the process
+// that started it (os/exec starts children with vfork).
+func VmHWM(pid int) (int64, error) {
+	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/status", pid))
+	if err != nil {
+		return 0, err
+	}
+	if kb, ok := kilobytesAfter(string(b), "VmHWM:"); ok {
+		return kb << 10, nil
+	}
+	return 0, fmt.Errorf("no VmHWM in /proc/%d/status", pid)
+}
+
+// DebugPeakMemory reads the engine's peak resident set in bytes from the
+// line `--debug` prints at exit ("debug: peak memory N kB (VmHWM)"), exact
+// for a process too short-lived to be polled.
+func DebugPeakMemory(stderr string) (int64, bool) {
+	kb, ok := kilobytesAfter(stderr, "debug: peak memory ")
+	return kb << 10, ok
+}
+
+// kilobytesAfter parses "N kB" after the first line that starts with
+// prefix.
+func kilobytesAfter(text, prefix string) (int64, bool) {
+	for _, l := range strings.Split(text, "\n") {
+		if v, ok := strings.CutPrefix(l, prefix); ok {
+			var kb int64
+			if _, err := fmt.Sscanf(strings.TrimSpace(v), "%d kB", &kb); err == nil {
+				return kb, true
+			}
+		}
+	}
+	return 0, false
 }
