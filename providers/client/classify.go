@@ -248,11 +248,19 @@ func classifyHTTP(status int, h http.Header, body []byte, now time.Time) decisio
 }
 
 func mentionsRateLimit(body []byte) bool {
-	if len(body) > 4096 {
-		body = body[:4096]
+	return bodyMentions(body, "rate limit", "abuse detection")
+}
+
+// bodyMentions reports whether the first 4 KiB of body contain one of
+// phrases (lower case), ignoring case.
+func bodyMentions(body []byte, phrases ...string) bool {
+	b := bytes.ToLower(body[:min(len(body), 4096)])
+	for _, p := range phrases {
+		if bytes.Contains(b, []byte(p)) {
+			return true
+		}
 	}
-	b := bytes.ToLower(body)
-	return bytes.Contains(b, []byte("rate limit")) || bytes.Contains(b, []byte("abuse detection"))
+	return false
 }
 
 // parseRetryAfter reads Retry-After as delay-seconds or an HTTP date; 0
@@ -282,25 +290,34 @@ func parseRetryAfter(v string, now time.Time) time.Duration {
 	return 0
 }
 
-// resetWait reads x-ratelimit-reset (epoch seconds; a value too large to be
-// seconds is read as milliseconds). A reset in the past waits one second;
-// one further than maxServerWait waits maxServerWait.
+// resetWait is the wait until x-ratelimit-reset (parseReset). A reset in
+// the past waits one second; one further than maxServerWait waits
+// maxServerWait.
 func resetWait(v string, now time.Time) time.Duration {
+	reset, ok := parseReset(v)
+	if !ok {
+		return 0
+	}
+	if reset.Unix() >= now.Add(maxServerWait).Unix() {
+		return maxServerWait
+	}
+	if d := reset.Sub(now); d > 0 {
+		return d.Round(time.Second)
+	}
+	return time.Second
+}
+
+// parseReset reads x-ratelimit-reset: epoch seconds, or milliseconds when
+// the value is too large to be seconds.
+func parseReset(v string) (time.Time, bool) {
 	n, err := strconv.ParseInt(strings.TrimSpace(v), 10, 64)
 	if err != nil || n <= 0 {
-		return 0
+		return time.Time{}, false
 	}
 	if n >= 1e11 { // epoch seconds reach 1e11 only in the year 5138
 		n /= 1000
 	}
-	limit := now.Add(maxServerWait)
-	if n >= limit.Unix() {
-		return maxServerWait
-	}
-	if d := time.Unix(n, 0).Sub(now); d > 0 {
-		return d.Round(time.Second)
-	}
-	return time.Second
+	return time.Unix(n, 0), true
 }
 
 // apiMessage extracts a JSON body's "message" (GitHub's error format) on

@@ -474,8 +474,7 @@ func secondaryLimit(status int, h http.Header, body []byte) bool {
 	if h != nil && strings.TrimSpace(h.Get("Retry-After")) != "" {
 		return true
 	}
-	b := strings.ToLower(string(body[:min(len(body), 4096)]))
-	if strings.Contains(b, "secondary rate limit") || strings.Contains(b, "abuse detection") {
+	if bodyMentions(body, "secondary rate limit", "abuse detection") {
 		return true
 	}
 	return status == http.StatusTooManyRequests
@@ -493,8 +492,8 @@ func (g *Governor) recordLocked(h http.Header, now time.Time) {
 		b.Name = "core"
 	}
 	b.Used, _ = strconv.Atoi(strings.TrimSpace(h.Get("X-Ratelimit-Used")))
-	if reset, err := strconv.ParseInt(strings.TrimSpace(h.Get("X-Ratelimit-Reset")), 10, 64); err == nil && reset > 0 {
-		b.Reset = time.Unix(reset, 0)
+	if reset, ok := parseReset(h.Get("X-Ratelimit-Reset")); ok {
+		b.Reset = reset
 	}
 	if old, ok := g.buckets[b.Name]; ok && old.Reset.Equal(b.Reset) && old.Seen.After(now.Add(-time.Second)) && old.Remaining < b.Remaining {
 		// Responses arrive out of order under concurrency: within one

@@ -121,6 +121,14 @@ func TestGovernorRecordsBuckets(t *testing.T) {
 	if _, ok := g.Bucket("search"); ok {
 		t.Fatal("search bucket known without a response")
 	}
+	// A reset given in milliseconds is read as the same instant, as the
+	// retry wait reads it (parseReset).
+	h.Set("X-Ratelimit-Reset", strconv.FormatInt(reset*1000, 10))
+	at, _ = g.Acquire(context.Background(), "core")
+	g.Done("core", at, 200, h, nil)
+	if b, _ := g.Bucket("core"); b.Reset.Unix() != reset {
+		t.Fatalf("millisecond reset read as %v, want %v", b.Reset, time.Unix(reset, 0))
+	}
 }
 
 // A 503 with Retry-After pauses every request without adapting; a bucket
