@@ -3,8 +3,6 @@ package fakegithub
 import (
 	"fmt"
 	"net/http"
-	"strconv"
-	"strings"
 )
 
 // contributors of a repository: org repositories have 1 + idx%3 of the
@@ -73,37 +71,18 @@ func (s *Server) handleFailedInvitations(w http.ResponseWriter, r *http.Request,
 	writeSlice(s, w, r, o.invitations(true))
 }
 
-// handleSearchCode is GET /search/code?q=org:NAME [WORDS]: q is required
-// (422), an unknown org is 422; every repository of the org whose name
-// contains every word has one match, its README.md, as a
-// code-search-result-item {"name", "path", "sha", "repository", "score",
-// ...} in {"total_count", "incomplete_results", "items"}, served like
-// repository search (no-cache, no ETag).
+// handleSearchCode is GET /search/code?q=org:NAME [WORDS] (see
+// searchQuery; topic: qualifiers are not code search's and are ignored):
+// every repository of the org whose name contains every word has one
+// match, its README.md, as a code-search-result-item {"name", "path",
+// "sha", "repository", "score", ...}, served like repository search.
 func (s *Server) handleSearchCode(w http.ResponseWriter, r *http.Request) {
-	q := r.URL.Query().Get("q")
-	var org string
-	var words []string
-	for _, f := range strings.Fields(q) {
-		if strings.HasPrefix(f, "org:") {
-			org = strings.TrimPrefix(f, "org:")
-		} else {
-			words = append(words, f)
-		}
-	}
-	o, ok := s.org(org)
-	if strings.TrimSpace(q) == "" || !ok {
-		writeError(s, w, r, http.StatusUnprocessableEntity, "Validation Failed")
+	o, _, words, ok := s.searchQuery(w, r)
+	if !ok {
 		return
 	}
-	var idx []int
-	for i := 0; i < o.repos; i++ {
-		if searchMatch(o.repo(i), nil, words) {
-			idx = append(idx, i)
-		}
-	}
-	w.Header().Set("Cache-Control", cacheControlNoCache)
-	incomplete := strconv.FormatBool(isIncomplete(r))
-	s.writeListPrefix(w, r, len(idx), "items", `"incomplete_results":`+incomplete+`,`, func(k int) any {
+	idx := o.searchRepos(nil, words)
+	s.writeSearch(w, r, len(idx), func(k int) any {
 		rp := o.repo(idx[k])
 		h := sha("readme", rp.fullName())
 		return obj{
