@@ -56,12 +56,14 @@ func Text(v any) string {
 // object per line.
 func WriteJSON(w io.Writer, r *Result) error { return writeAll(w, r, "json", 0) }
 
-// writeAll renders a held result through a Stream.
+// writeAll renders a held result through a Stream; a table is sized over
+// all its rows.
 func writeAll(w io.Writer, r *Result, format string, width int) error {
 	s, err := NewStream(w, format, width)
 	if err != nil {
 		return err
 	}
+	s.holdAll = true
 	if err := s.Begin(r.Columns); err != nil {
 		return err
 	}

@@ -47,6 +47,7 @@ type Stream struct {
 	wide  int         // line
 
 	held      [][]string // table: the rendered rows held to size the columns
+	holdAll   bool       // table: the rows are in memory already (writeAll): size over all of them, keep the declared types
 	widths    []int      // table: set once the held rows are out
 	numeric   []bool     // table
 	heldBytes int        // table: bytes of the held cells
@@ -161,16 +162,18 @@ func (s *Stream) Row(row []any) error {
 	case "table":
 		cells := s.tableCells(row)
 		if s.widths == nil {
-			for j, v := range row {
-				if s.cols[j].Type == "" && v != nil {
-					s.cols[j].Type = valueTypeOf(v)
+			if !s.holdAll {
+				for j, v := range row {
+					if s.cols[j].Type == "" && v != nil {
+						s.cols[j].Type = valueTypeOf(v)
+					}
 				}
 			}
 			s.held = append(s.held, cells)
 			for _, c := range cells {
 				s.heldBytes += len(c)
 			}
-			if len(s.held) < TableBufferRows && s.heldBytes < TableBufferBytes {
+			if s.holdAll || len(s.held) < TableBufferRows && s.heldBytes < TableBufferBytes {
 				return nil
 			}
 			s.startTable()
