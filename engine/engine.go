@@ -206,23 +206,17 @@ func (e *Engine) Query(ctx context.Context, text string, qo QueryOptions) (*resu
 // redacted like Result.MapText does (the secrets are known once the
 // scans have made their clients, before the first row).
 func (e *Engine) redactRows(emit func([]any) error) func([]any) error {
-	var secrets []string
+	var redact func(string) string // set at the first row: the credentials are resolved by then
 	first := true
 	return func(row []any) error {
 		if first {
-			secrets, first = e.Secrets(), false
-		}
-		if len(secrets) > 0 {
-			for j, v := range row {
-				switch x := v.(type) {
-				case string:
-					row[j] = redactText(x, secrets)
-				case []byte:
-					if y := redactText(string(x), secrets); y != string(x) {
-						row[j] = []byte(y)
-					}
-				}
+			first = false
+			if secrets := e.Secrets(); len(secrets) > 0 {
+				redact = func(v string) string { return redactText(v, secrets) }
 			}
+		}
+		if redact != nil {
+			result.MapRowText(row, redact)
 		}
 		return emit(row)
 	}

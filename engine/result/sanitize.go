@@ -72,16 +72,21 @@ func (r *Result) MapText(f func(string) string) {
 		r.Columns[i].Name = f(r.Columns[i].Name)
 	}
 	for _, row := range r.Rows {
-		for j, v := range row {
-			switch x := v.(type) {
-			case string:
-				if y := f(x); y != x {
-					row[j] = y
-				}
-			case []byte:
-				if y := f(string(x)); y != string(x) {
-					row[j] = []byte(y)
-				}
+		MapRowText(row, f)
+	}
+}
+
+// MapRowText replaces, in place, each text value of row with f of it.
+func MapRowText(row []any, f func(string) string) {
+	for j, v := range row {
+		switch x := v.(type) {
+		case string:
+			if y := f(x); y != x {
+				row[j] = y
+			}
+		case []byte:
+			if y := f(string(x)); y != string(x) {
+				row[j] = []byte(y)
 			}
 		}
 	}
