@@ -58,14 +58,8 @@ func (q *Query) SourceFilter(ref *TableRef, skip []*Conjunct) []string {
 	}
 	var out []string
 	for _, e := range ref.Scope.terms {
-		for {
-			p, ok := e.(*sqlparser.ParenExpr)
-			if !ok {
-				break
-			}
-			e = p.Expr
-		}
-		if skipped[placeholderText.ReplaceAllString(sqlparser.String(e), "$1")] {
+		e = unparen(e)
+		if skipped[exprText(e)] {
 			continue
 		}
 		f := filterRenderer{me: me, unqualified: unqualified}

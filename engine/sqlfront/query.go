@@ -141,8 +141,22 @@ type Conjunct struct {
 	Raw []string
 }
 
-func (c *Conjunct) String() string {
-	return placeholderText.ReplaceAllString(sqlparser.String(c.expr), "$1")
+func (c *Conjunct) String() string { return exprText(c.expr) }
+
+// exprText is an expression as written, table placeholders back to names.
+func exprText(e sqlparser.Expr) string {
+	return placeholderText.ReplaceAllString(sqlparser.String(e), "$1")
+}
+
+// unparen strips the parentheses around an expression.
+func unparen(e sqlparser.Expr) sqlparser.Expr {
+	for {
+		p, ok := e.(*sqlparser.ParenExpr)
+		if !ok {
+			return e
+		}
+		e = p.Expr
+	}
 }
 
 var placeholderRe = regexp.MustCompile(`^(.+)#([0-9]+)$`)
@@ -728,13 +742,7 @@ func splitAnd(e sqlparser.Expr) []sqlparser.Expr {
 
 // conjunct records a predicate that could bind an API parameter.
 func (a *analyser) conjunct(e sqlparser.Expr, scope *Scope, inOn bool) {
-	for {
-		p, ok := e.(*sqlparser.ParenExpr)
-		if !ok {
-			break
-		}
-		e = p.Expr
-	}
+	e = unparen(e)
 	cmp, ok := e.(*sqlparser.ComparisonExpr)
 	if !ok || cmp.Escape != nil {
 		return
