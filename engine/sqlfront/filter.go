@@ -115,7 +115,7 @@ func (f *filterRenderer) render(e sqlparser.Expr) {
 	case *sqlparser.SQLVal:
 		switch n.Type {
 		case sqlparser.StrVal:
-			w("'" + strings.ReplaceAll(string(n.Val), "'", "''") + "'")
+			w(quoteString(string(n.Val)))
 		case sqlparser.IntVal, sqlparser.FloatVal:
 			w(string(n.Val))
 		default:

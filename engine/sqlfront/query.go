@@ -844,7 +844,7 @@ func refExpr(e sqlparser.Expr) (string, string, bool) {
 		case *sqlparser.SQLVal:
 			switch n.Type {
 			case sqlparser.StrVal:
-				b.WriteString("'" + strings.ReplaceAll(string(n.Val), "'", "''") + "'")
+				b.WriteString(quoteString(string(n.Val)))
 			case sqlparser.IntVal, sqlparser.FloatVal:
 				b.Write(n.Val)
 			default:

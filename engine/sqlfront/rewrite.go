@@ -110,6 +110,9 @@ func (rw *Rewrite) apply(start, end int) string {
 
 func quoteIdent(s string) string { return `"` + strings.ReplaceAll(s, `"`, `""`) + `"` }
 
+// quoteString writes s as an SQL string literal.
+func quoteString(s string) string { return "'" + strings.ReplaceAll(s, "'", "''") + "'" }
+
 // countExpr counts comparison expressions in the AST that print as text.
 func (q *Query) countExpr(text string) int {
 	n := 0
