@@ -22,8 +22,19 @@ type Header struct {
 	// Headers are sent with every request (e.g. API version pins).
 	Headers map[string]string `json:"headers,omitempty"`
 	// Pagination is "link" (RFC 8288 Link headers with page/per_page) or "".
-	Pagination string         `json:"pagination,omitempty"`
-	Resources  []ResourceInfo `json:"resources"`
+	Pagination string `json:"pagination,omitempty"`
+	// Skipped lists the document's GET operations that are not tables,
+	// each with the reason (e.g. a download, or a GET that changes state),
+	// so that `engine registry list --verbose` can show what was left out.
+	Skipped   []SkippedMethod `json:"skipped,omitempty"`
+	Resources []ResourceInfo  `json:"resources"`
+}
+
+// SkippedMethod is one GET operation of a document that is not a table.
+type SkippedMethod struct {
+	OperationID string `json:"op,omitempty"`
+	Path        string `json:"path"`
+	Reason      string `json:"reason"`
 }
 
 // IndexFormat is the version of the index encoding. Format 2: absences are

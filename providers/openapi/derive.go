@@ -73,7 +73,10 @@ func DeriveTables(doc *openapi3.T, name string, tn *TableNames) (providers.Heade
 		op := item.Get
 		nGet++
 		if notRows(op) {
-			continue // a download or plain text: not a table (package doc)
+			// a download or a binary: not a table (package doc)
+			h.Skipped = append(h.Skipped, providers.SkippedMethod{OperationID: op.OperationID, Path: path,
+				Reason: "a download: its success answer is a redirect or a body that is neither JSON nor text"})
+			continue
 		}
 		service, resource := resourceName(op, path)
 		if service == "" || resource == "" {
