@@ -46,6 +46,9 @@ type Source struct {
 	Path string
 	// Data returns the bytes of the definition.
 	Data func() ([]byte, error)
+	// Profile is the path of a profile file given with the document
+	// (--provider NAME=PATH,profile=FILE), or "".
+	Profile string
 }
 
 // The whole directory is embedded (it always holds README.md), not just
@@ -54,6 +57,21 @@ type Source struct {
 //
 //go:embed embedded
 var embedded embed.FS
+
+// Provider profiles are data about a provider that its OpenAPI document
+// cannot express (absence rules, table naming, and so on), one JSON file
+// per provider in profiles/, read by the generator (cmd/indexgen) and by
+// anything that compiles that provider's document at run time.
+//
+//go:embed profiles/*.json
+var profiles embed.FS
+
+// BuiltinProfile returns the committed profile of a provider (profiles/NAME.json);
+// ok is false when there is none.
+func BuiltinProfile(name string) (data []byte, ok bool) {
+	data, err := profiles.ReadFile("profiles/" + name + ".json")
+	return data, err == nil
+}
 
 // Embedded returns the provider indexes compiled into the binary, sorted by
 // name. Nothing is read until Data is called.
@@ -87,11 +105,19 @@ var providerName = regexp.MustCompile(`^[a-z][a-z0-9_]*$`)
 // a SQL table name).
 func ValidName(s string) bool { return providerName.MatchString(s) }
 
-// ParseProviderFlag parses one --provider NAME=PATH value. PATH is an
-// OpenAPI 3 document (Kind openapi), or an encoded index when it ends in
-// .idx (Kind index). The file is not read here; Data reads it.
+// ParseProviderFlag parses one --provider NAME=PATH[,profile=FILE] value.
+// PATH is an OpenAPI 3 document (Kind openapi), or an encoded index when
+// it ends in .idx (Kind index); FILE is a profile for the document. The
+// files are not read here; Data reads the document.
 func ParseProviderFlag(s string) (Source, error) {
-	name, p, ok := strings.Cut(s, "=")
+	spec, profile := s, ""
+	if i := strings.LastIndex(s, ",profile="); i >= 0 {
+		spec, profile = s[:i], strings.TrimSpace(s[i+len(",profile="):])
+		if profile == "" {
+			return Source{}, fmt.Errorf("--provider %q: the profile file after ',profile=' is empty", s)
+		}
+	}
+	name, p, ok := strings.Cut(spec, "=")
 	name, p = strings.TrimSpace(name), strings.TrimSpace(p)
 	if !ok {
 		return Source{}, fmt.Errorf("--provider %q: expected NAME=PATH, e.g. --provider petstore=./petstore.yaml", s)
@@ -108,11 +134,15 @@ func ParseProviderFlag(s string) (Source, error) {
 	kind := KindOpenAPI
 	if strings.HasSuffix(p, ".idx") {
 		kind = KindIndex
+		if profile != "" {
+			return Source{}, fmt.Errorf("--provider %q: a profile applies to an OpenAPI document, not to a compiled .idx index (compile the document with its profile instead)", s)
+		}
 	}
 	return Source{
-		Name: name,
-		Kind: kind,
-		Path: p,
-		Data: func() ([]byte, error) { return os.ReadFile(p) },
+		Name:    name,
+		Kind:    kind,
+		Path:    p,
+		Data:    func() ([]byte, error) { return os.ReadFile(p) },
+		Profile: profile,
 	}, nil
 }

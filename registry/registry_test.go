@@ -95,3 +95,18 @@ func BenchmarkDecodeEmbedded(b *testing.B) {
 		}
 	}
 }
+
+func TestParseProviderFlagProfile(t *testing.T) {
+	s, err := registry.ParseProviderFlag("stripe=./stripe.json,profile=./stripe-profile.json")
+	if err != nil || s.Name != "stripe" || s.Path != "./stripe.json" || s.Profile != "./stripe-profile.json" || s.Kind != registry.KindOpenAPI {
+		t.Fatalf("got %+v, %v", s, err)
+	}
+	for _, bad := range []string{"stripe=./s.json,profile=", "stripe=./s.idx,profile=p.json"} {
+		if _, err := registry.ParseProviderFlag(bad); err == nil {
+			t.Errorf("%q: want an error", bad)
+		}
+	}
+	if _, ok := registry.BuiltinProfile("github"); !ok {
+		t.Error("the github profile is not compiled in")
+	}
+}

@@ -4,31 +4,26 @@
 //
 // The input may be JSON or YAML, plain or gzip. Overrides (statuses that
 // mean "no rows", see openapi.Overrides) come from -overrides, or else from
-// the file NAME-overrides.json committed next to this command and compiled
-// into it; "-overrides none" uses none. The output is deterministic, so a
+// the provider's profile registry/profiles/NAME.json (compiled into the
+// registry package); "-overrides none" uses none. The output is deterministic, so a
 // test can check that the committed index is current.
 package main
 
 import (
-	"embed"
-	"errors"
 	"flag"
 	"fmt"
-	"io/fs"
 	"os"
 	"path/filepath"
 
 	"github.com/enginehq/engine/providers/openapi"
+	"github.com/enginehq/engine/registry"
 )
-
-//go:embed *-overrides.json
-var builtinOverrides embed.FS
 
 func main() {
 	in := flag.String("in", "", "OpenAPI 3 description (JSON or YAML, optionally .gz)")
 	name := flag.String("name", "", "provider name, e.g. github")
 	out := flag.String("out", "", "index file to write")
-	ovPath := flag.String("overrides", "", `overrides file (default: the built-in NAME-overrides.json, if any; "none" for none)`)
+	ovPath := flag.String("overrides", "", `overrides file (default: the built-in profile registry/profiles/NAME.json, if any; "none" for none)`)
 	flag.Parse()
 	if *in == "" || *name == "" || *out == "" || flag.NArg() > 0 {
 		fmt.Fprintln(os.Stderr, "usage: indexgen -in DESCRIPTION -name PROVIDER -out FILE.idx [-overrides FILE|none]")
@@ -70,8 +65,8 @@ func loadOverrides(name, ovPath string) (*openapi.Overrides, error) {
 	case "none":
 		return nil, nil
 	case "":
-		data, err = builtinOverrides.ReadFile(name + "-overrides.json")
-		if errors.Is(err, fs.ErrNotExist) {
+		var ok bool
+		if data, ok = registry.BuiltinProfile(name); !ok {
 			return nil, nil
 		}
 	default:

@@ -119,7 +119,7 @@ var update = flag.Bool("update", false, "rewrite the generated section of docs/c
 
 const (
 	checkDoc    = "../../docs/check.md"
-	absentBegin = "<!-- absent:begin (generated from cmd/indexgen/github-overrides.json by: go test ./cmd/indexgen -run TestCheckDocAbsence -update) -->\n"
+	absentBegin = "<!-- absent:begin (generated from registry/profiles/github.json by: go test ./cmd/indexgen -run TestCheckDocAbsence -update) -->\n"
 	absentEnd   = "<!-- absent:end -->"
 )
 
@@ -147,7 +147,7 @@ func TestCheckDocAbsence(t *testing.T) {
 			}
 			return
 		}
-		t.Fatalf("%s: the absence section differs from github-overrides.json; run: go test ./cmd/indexgen -run TestCheckDocAbsence -update", checkDoc)
+		t.Fatalf("%s: the absence section differs from registry/profiles/github.json; run: go test ./cmd/indexgen -run TestCheckDocAbsence -update", checkDoc)
 	}
 }
 

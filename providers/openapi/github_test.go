@@ -17,7 +17,7 @@ import (
 const githubDescription = "../../../shared/openapi/github/api.github.com.json.gz"
 
 // githubOverrides holds the naming data of the entity tables.
-const githubOverrides = "../../cmd/indexgen/github-overrides.json"
+const githubOverrides = "../../registry/profiles/github.json"
 
 var github struct {
 	once sync.Once
