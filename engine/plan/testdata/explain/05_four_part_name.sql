@@ -1,0 +1,1 @@
+SELECT name FROM github.repos.repos.list_public

@@ -1,0 +1,1 @@
+SELECT * FROM github.collaborators.check_collaborator WHERE owner = 'a' AND repo = 'b' AND username = 'c'

@@ -1,0 +1,1 @@
+SELECT * FROM github.issues.issues WHERE owner = 'acme'

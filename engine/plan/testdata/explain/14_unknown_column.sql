@@ -1,0 +1,1 @@
+SELECT nmae FROM github.repos.repos WHERE org = 'acme'
