@@ -50,7 +50,9 @@ func checkColumns(s *Scan, cat Catalog) error {
 		if near := nearest(ref.Name, names, 3); len(near) > 0 {
 			msg += "; nearest: " + strings.Join(near, ", ")
 		}
-		if others := otherMethods(s, ref.Name); len(others) > 0 {
+		if m := keyOfOtherMethod(s, ref.Name); m != nil {
+			msg += fmt.Sprintf("; %s is a WHERE key of method %s (GET %s), which needs %s: bind %s too", ref.Name, m.Name, m.Path, needs(m), strings.Join(unbound(s, m), ", "))
+		} else if others := otherMethods(s, ref.Name); len(others) > 0 {
 			msg += fmt.Sprintf("; %s is a column of method %s, which needs %s", ref.Name, others[0].Name, needs(others[0]))
 		} else if f, ok := cat.(ColumnFinder); ok {
 			if tables := f.TablesWithColumn(s.Resource.Provider, s.Resource.Service, ref.Name); len(tables) > 0 {
@@ -64,6 +66,34 @@ func checkColumns(s *Scan, cat Catalog) error {
 		return errorf(name, "%s", msg)
 	}
 	return nil
+}
+
+// keyOfOtherMethod returns the table's first other method that takes the
+// name as a parameter and whose required parameters are not all bound
+// (the query meant that method but left a key out), or nil.
+func keyOfOtherMethod(s *Scan, name string) *providers.Method {
+	for _, m := range s.Resource.Methods {
+		if m != s.Method && m.Param(name) != nil && len(unbound(s, m)) > 0 {
+			return m
+		}
+	}
+	return nil
+}
+
+// unbound lists m's required parameters that the query does not bind
+// (neither as this scan's binding nor as a column reference).
+func unbound(s *Scan, m *providers.Method) []string {
+	bound := map[string]bool{}
+	for _, ref := range s.Ref.ColumnRefs {
+		bound[ref.Name] = true
+	}
+	var out []string
+	for _, r := range m.Required() {
+		if !bound[r] {
+			out = append(out, r)
+		}
+	}
+	return out
 }
 
 // otherMethods lists the table's other methods whose rows have the column.

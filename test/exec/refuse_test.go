@@ -35,6 +35,8 @@ func TestRefusedBeforeAnyRequest(t *testing.T) {
 			[]string{"007", "'007'"}},
 		{"method of another entity table", `SELECT name FROM github.repos.repos.list_tags WHERE owner = 'acme' AND repo = 'repo-001'`,
 			[]string{`has no method "list_tags"`, "list_tags is a method of github.repos.tags", "FROM github.repos.tags"}},
+		{"a key of another method, its other key left out", `SELECT title FROM github.issues.issues WHERE owner = 'acme'`,
+			[]string{"owner is a WHERE key of method list_for_repo", "bind repo too"}},
 		{"text for a boolean parameter", `SELECT count(*) FROM github.actions.workflow_runs WHERE owner = 'acme' AND repo = 'repo-005' AND exclude_pull_requests = 'true'`,
 			[]string{"exclude_pull_requests = TRUE"}},
 	}
