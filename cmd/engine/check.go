@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"maps"
 	"os"
 	"os/signal"
 	"slices"
@@ -108,6 +109,8 @@ func runCheck(cmd *cobra.Command, g *globalFlags, cf *checkFlags, path string) e
 	if ps := file.CheckProviders(eng.ProviderNames()); len(ps) > 0 {
 		problems = append(problems, ps...)
 	} else {
+		// The engine keeps the maps it was given: merge into copies.
+		opts.BaseURLs, opts.Auth = maps.Clone(opts.BaseURLs), maps.Clone(opts.Auth)
 		notices = mergeDefaults(&opts, file, cf.allowFileCreds, eng.Provider, g.io.Getenv)
 		if err := eng.SetEndpoints(opts.BaseURLs, opts.Auth); err != nil {
 			return checkExit(check.ExitError, "%v", err)
