@@ -32,10 +32,13 @@ demo: build
 conformance: build
 	./scripts/conformance.sh $(BIN)
 
+# gofmt, go vet and staticcheck (pinned in go.mod's tool line, so a fresh
+# clone runs the same version: go tool staticcheck).
 lint:
 	@out="$$(gofmt -l $$(git ls-files '*.go' 2>/dev/null || find . -name '*.go'))"; \
 	if [ -n "$$out" ]; then echo "gofmt needed:"; echo "$$out"; exit 1; fi
 	$(GO) vet $(PKGS)
+	$(GO) tool staticcheck $(PKGS)
 
 generate:
 	cd registry && $(GO) generate

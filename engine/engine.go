@@ -64,17 +64,43 @@ func New(opts Options) (*Engine, error) {
 		opts.MaxRequests = 1000
 	}
 	cat := newCatalog(opts.Sources)
-	for name := range opts.BaseURLs {
-		if !cat.IsProvider(name) {
-			return nil, fmt.Errorf("--base-url %s: no such provider (known: %v)", name, cat.names())
-		}
-	}
-	for name := range opts.Auth {
-		if !cat.IsProvider(name) {
-			return nil, fmt.Errorf("--auth %s: no such provider (known: %v)", name, cat.names())
-		}
+	if err := cat.checkEndpoints(opts.BaseURLs, opts.Auth); err != nil {
+		return nil, err
 	}
 	return &Engine{opts: opts, cat: cat, clients: map[string]*client.Client{}}, nil
+}
+
+// checkEndpoints reports a base URL or auth entry of no provider.
+func (c *catalog) checkEndpoints(baseURLs map[string]string, auth map[string]providers.AuthConfig) error {
+	for name := range baseURLs {
+		if !c.IsProvider(name) {
+			return fmt.Errorf("--base-url %s: no such provider (known: %v)", name, c.names())
+		}
+	}
+	for name := range auth {
+		if !c.IsProvider(name) {
+			return fmt.Errorf("--auth %s: no such provider (known: %v)", name, c.names())
+		}
+	}
+	return nil
+}
+
+// SetEndpoints replaces Options.BaseURLs and Options.Auth before the
+// engine has made any provider's HTTP client (engine check puts a control
+// file's defaults under the flags, deciding from the providers'
+// definitions, which the engine loads). A name of no provider is an error,
+// as in New.
+func (e *Engine) SetEndpoints(baseURLs map[string]string, auth map[string]providers.AuthConfig) error {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	if len(e.clients) > 0 {
+		return fmt.Errorf("internal: endpoints set after a provider's client was made")
+	}
+	if err := e.cat.checkEndpoints(baseURLs, auth); err != nil {
+		return err
+	}
+	e.opts.BaseURLs, e.opts.Auth = baseURLs, auth
+	return nil
 }
 
 // ProviderNames lists the configured providers.

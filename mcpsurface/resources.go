@@ -4,7 +4,9 @@ import (
 	"bytes"
 	"context"
 	"net/url"
+	"slices"
 	"strconv"
+	"strings"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -12,19 +14,31 @@ import (
 	"github.com/enginehq/engine/engine/result"
 )
 
-// Resource MIME types by ?format=.
-var resultFormats = map[string]string{
-	"tsv":  "text/tab-separated-values",
-	"csv":  "text/csv",
-	"json": "application/json",
+// Results are served in result's machine formats (Format.Exact), TSV by
+// default; otherFormats lists the rest by name ("csv|json", "csv or json").
+const defaultFormat = "tsv"
+
+func otherFormats(sep, last string) string {
+	var names []string
+	for _, f := range result.ExactFormats() {
+		if f.Name != defaultFormat {
+			names = append(names, f.Name)
+		}
+	}
+	slices.Sort(names)
+	if n := len(names); n > 1 {
+		return strings.Join(names[:n-1], sep) + last + names[n-1]
+	}
+	return strings.Join(names, sep)
 }
 
 func (s *Server) addResources() {
+	def, _ := result.LookupFormat(defaultFormat)
 	s.mcp.AddResourceTemplate(&mcp.ResourceTemplate{
 		Name:        "result",
 		URITemplate: "engine://results/{id}{?format}",
-		Description: "A whole result kept by run_select_query: TSV, or ?format=csv|json.",
-		MIMEType:    resultFormats["tsv"],
+		Description: "A whole result kept by run_select_query: TSV, or ?format=" + otherFormats("|", "|") + ".",
+		MIMEType:    def.MIMEType,
 	}, s.readResult)
 }
 
@@ -36,13 +50,14 @@ func (s *Server) readResult(ctx context.Context, req *mcp.ReadResourceRequest) (
 	}
 	format := u.Query().Get("format")
 	if format == "" {
-		format = "tsv"
+		format = defaultFormat
 	}
-	mime, ok := resultFormats[format]
-	if !ok {
+	f, err := result.LookupFormat(format)
+	if err != nil || !f.Exact {
 		// Invalid params (-32602), not a failure of the server.
-		return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: "format " + strconv.Quote(format) + " is not served: use ?format=tsv (the default), csv or json"}
+		return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: "format " + strconv.Quote(format) + " is not served: use ?format=tsv (the default), " + otherFormats(", ", " or ")}
 	}
+	mime := f.MIMEType
 	k, err := s.store.Info(ctx, resultID(u.Path[1:]))
 	if err != nil {
 		return nil, mcp.ResourceNotFoundError(uri)

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"maps"
 	"os"
 	"os/signal"
 	"slices"
@@ -16,8 +17,6 @@ import (
 	"github.com/enginehq/engine/engine/result"
 	"github.com/enginehq/engine/providers"
 )
-
-func init() { subcommands = append(subcommands, newCheckCmd) }
 
 type checkFlags struct {
 	only     []string
@@ -57,8 +56,8 @@ nothing runs (exit 2). See docs/check.md.`,
 	f.IntVar(&cf.parallel, "parallel", 4, "controls evaluated at once (they share one HTTP client per provider)")
 	f.IntVar(&cf.maxRows, "max-rows", check.DefaultMaxRows, "offending rows shown per failed control (the total is always reported)")
 	f.StringArrayVar(&cf.vars, "var", nil, "set a control-file variable: NAME=VALUE (repeatable; a list variable takes a,b,c)")
-	f.BoolVar(&cf.allowFileCreds, "allow-file-credentials", os.Getenv("ENGINE_ALLOW_FILE_CREDENTIALS") != "",
-		"trust the control file's defaults with credentials: its auth may name a credentials variable, and its base_url receives them (env ENGINE_ALLOW_FILE_CREDENTIALS)")
+	f.BoolVar(&cf.allowFileCreds, "allow-file-credentials", false,
+		"trust the control file's defaults with credentials: its auth may name a credentials variable, and its base_url receives them")
 	return cmd
 }
 
@@ -86,7 +85,7 @@ func runCheck(cmd *cobra.Command, g *globalFlags, cf *checkFlags, path string) e
 	}
 	file, problems := check.Load(path, data)
 	if file == nil {
-		return reportProblems(out, errOut, cf.output, path, problems)
+		return reportProblems(g.io, out, errOut, cf.output, path, problems)
 	}
 	problems = append(problems, file.Resolve(cli)...)
 	_, ps := check.Select(file, cf.only)
@@ -102,23 +101,24 @@ func runCheck(cmd *cobra.Command, g *globalFlags, cf *checkFlags, path string) e
 	if err != nil {
 		return checkExit(check.ExitError, "%v", err)
 	}
-	probe, err := engine.New(opts)
-	if err != nil {
-		return checkExit(check.ExitError, "%v", err)
-	}
-	var notices []string
-	if ps := file.CheckProviders(probe.ProviderNames()); len(ps) > 0 {
-		problems = append(problems, ps...)
-	} else {
-		notices = mergeDefaults(&opts, file, cf.allowFileCreds, probe.Provider)
-	}
 	eng, err := engine.New(opts)
 	if err != nil {
 		return checkExit(check.ExitError, "%v", err)
 	}
+	var notices []string
+	if ps := file.CheckProviders(eng.ProviderNames()); len(ps) > 0 {
+		problems = append(problems, ps...)
+	} else {
+		// The engine keeps the maps it was given: merge into copies.
+		opts.BaseURLs, opts.Auth = maps.Clone(opts.BaseURLs), maps.Clone(opts.Auth)
+		notices = mergeDefaults(&opts, file, cf.allowFileCreds, eng.Provider, g.io.Getenv)
+		if err := eng.SetEndpoints(opts.BaseURLs, opts.Auth); err != nil {
+			return checkExit(check.ExitError, "%v", err)
+		}
+	}
 	problems = append(problems, check.Validate(eng, file)...)
 	if len(problems) > 0 {
-		return reportProblems(out, errOut, cf.output, path, problems)
+		return reportProblems(g.io, out, errOut, cf.output, path, problems)
 	}
 	for _, n := range notices {
 		fmt.Fprintln(errOut, result.SanitizeText(n))
@@ -132,7 +132,7 @@ func runCheck(cmd *cobra.Command, g *globalFlags, cf *checkFlags, path string) e
 		return checkExit(check.ExitError, "writing the report: %v", err)
 	}
 	if cf.output == "github" {
-		if err := appendStepSummary(func(w io.Writer) error { return check.WriteStepSummary(w, rep) }); err != nil {
+		if err := appendStepSummary(g.io, func(w io.Writer) error { return check.WriteStepSummary(w, rep) }); err != nil {
 			return checkExit(check.ExitError, "writing the job summary: %v", err)
 		}
 	}
@@ -149,7 +149,7 @@ func runCheck(cmd *cobra.Command, g *globalFlags, cf *checkFlags, path string) e
 // credentials unless allowCreds (--allow-file-credentials): the provider's
 // auth becomes null_auth, and a notice (returned) says so when credentials
 // were withheld. The provider's own base URL is not a choice of the file.
-func mergeDefaults(opts *engine.Options, file *check.File, allowCreds bool, provider func(string) (*providers.Provider, error)) (notices []string) {
+func mergeDefaults(opts *engine.Options, file *check.File, allowCreds bool, provider func(string) (*providers.Provider, error), getenv func(string) string) (notices []string) {
 	d := file.Defaults
 	if opts.BaseURLs == nil {
 		opts.BaseURLs = map[string]string{}
@@ -185,7 +185,7 @@ func mergeDefaults(opts *engine.Options, file *check.File, allowCreds bool, prov
 		if p != nil {
 			tokenEnv = p.TokenEnv
 		}
-		creds, err := providers.ResolveCredentials(cfg, tokenEnv, os.Getenv)
+		creds, err := providers.ResolveCredentials(cfg, tokenEnv, getenv)
 		opts.Auth[name] = providers.AuthConfig{Type: providers.AuthNull}
 		if err != nil || !creds.Anonymous() {
 			notices = append(notices, fmt.Sprintf("warning: credentials withheld from %s: its base URL %s comes from the control file (%s:%d, defaults.base_url.%s), "+
@@ -204,7 +204,7 @@ func mergeDefaults(opts *engine.Options, file *check.File, allowCreds bool, prov
 
 // reportProblems prints every problem (stderr always; the report format on
 // stdout too) and exits 2: nothing was evaluated.
-func reportProblems(out, errOut io.Writer, format, file string, ps []check.Problem) error {
+func reportProblems(x *IO, out, errOut io.Writer, format, file string, ps []check.Problem) error {
 	check.SortProblems(ps)
 	for _, p := range ps {
 		fmt.Fprintln(errOut, result.SanitizeText(p.String()))
@@ -216,14 +216,14 @@ func reportProblems(out, errOut io.Writer, format, file string, ps []check.Probl
 		_ = check.WriteProblemsJUnit(out, file, ps)
 	case "github":
 		_ = check.WriteProblemsGitHub(out, ps)
-		_ = appendStepSummary(func(w io.Writer) error { return check.WriteProblemsSummary(w, file, ps) })
+		_ = appendStepSummary(x, func(w io.Writer) error { return check.WriteProblemsSummary(w, file, ps) })
 	}
 	return &exitError{code: check.ExitError, msg: fmt.Sprintf("%d problem%s in %s; no control was run", len(ps), map[bool]string{true: "", false: "s"}[len(ps) == 1], file)}
 }
 
 // appendStepSummary appends to $GITHUB_STEP_SUMMARY when it is set.
-func appendStepSummary(write func(io.Writer) error) error {
-	path := os.Getenv("GITHUB_STEP_SUMMARY")
+func appendStepSummary(x *IO, write func(io.Writer) error) error {
+	path := x.Getenv("GITHUB_STEP_SUMMARY")
 	if path == "" {
 		return nil
 	}

@@ -20,10 +20,10 @@ import (
 //	cache-ttl: 5m
 //	mcp_max_rows: 50       # DESIGN.md's names of the MCP caps are accepted too
 //
-// It is read from --config FILE, else $ENGINE_CONFIG, else
+// It is read from --config FILE (or $ENGINE_CONFIG), else
 // <user config dir>/engine/config.yaml when that exists. Precedence:
-// command-line flag, then environment variable, then config file, then
-// default.
+// command-line flag, then environment variable (envTable), then config
+// file, then default.
 
 // configAliases maps DESIGN.md setting names to flag names.
 var configAliases = map[string]string{
@@ -32,11 +32,10 @@ var configAliases = map[string]string{
 	"mcp_max_cell_bytes": "max-cell-bytes",
 }
 
-func defaultConfigPath() string {
-	if p := os.Getenv("ENGINE_CONFIG"); p != "" {
-		return p
-	}
-	dir, err := os.UserConfigDir()
+// defaultConfigPath is the config file in the user config dir, or "" when
+// there is none.
+func defaultConfigPath(userConfigDir func() (string, error)) string {
+	dir, err := userConfigDir()
 	if err != nil {
 		return ""
 	}
@@ -48,8 +47,10 @@ func defaultConfigPath() string {
 }
 
 // applyConfig sets, from the config file, every flag of cmd that was not
-// given on the command line and whose environment variable is unset.
-func applyConfig(cmd *cobra.Command, path string, explicit bool) error {
+// given on the command line and whose environment variable is unset
+// (envGiven, from applyEnv). A missing file is an error only when it was
+// named (explicit).
+func applyConfig(cmd *cobra.Command, path string, explicit bool, envGiven map[string]bool) error {
 	if path == "" {
 		return nil
 	}
@@ -78,7 +79,7 @@ func applyConfig(cmd *cobra.Command, path string, explicit bool) error {
 			}
 			continue // a setting of another subcommand
 		}
-		if f.Changed || envSet(name) {
+		if f.Changed || envGiven[name] {
 			continue
 		}
 		for _, s := range configValues(v) {
@@ -97,18 +98,6 @@ func applyConfig(cmd *cobra.Command, path string, explicit bool) error {
 func anySubcommandHas(root *cobra.Command, name string) bool {
 	for _, c := range root.Commands() {
 		if c.Flags().Lookup(name) != nil || anySubcommandHas(c, name) {
-			return true
-		}
-	}
-	return false
-}
-
-// envSet reports whether the flag's environment variable is set (ENGINE_X
-// or, for MCP settings, ENGINE_MCP_X).
-func envSet(flag string) bool {
-	key := strings.ToUpper(strings.ReplaceAll(flag, "-", "_"))
-	for _, v := range []string{"ENGINE_" + key, "ENGINE_MCP_" + key} {
-		if _, ok := os.LookupEnv(v); ok {
 			return true
 		}
 	}

@@ -11,7 +11,6 @@ import (
 	"time"
 
 	"github.com/spf13/cobra"
-	"golang.org/x/term"
 
 	"github.com/enginehq/engine/cmd/engine/internal/advice"
 	"github.com/enginehq/engine/engine"
@@ -19,28 +18,22 @@ import (
 	"github.com/enginehq/engine/providers"
 )
 
-// Exit codes of exec (DESIGN.md).
-const (
-	exitOK       = 0
-	exitUsage    = 1
-	exitProvider = 2
-)
-
 func newExecCmd(g *globalFlags) *cobra.Command {
 	var output, file string
 	var showStats bool
 	cmd := &cobra.Command{
-		Use:   `exec [-o table|json|csv|tsv|line] "SQL" | -f FILE`,
+		Use:   `exec [-o ` + result.FormatNames("|") + `] "SQL" | -f FILE`,
 		Short: "Run one statement and print the result (exit 0 ok, 1 usage/SQL/plan error, 2 provider or network error)",
 		Example: `  engine exec "SELECT name, private FROM github.repos.repos WHERE org = 'acme' ORDER BY name"
   engine exec -o json -f query.sql`,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			text, err := statementText(args, file, cmd.InOrStdin())
 			if err != nil {
-				return &exitError{code: exitUsage, msg: "error: " + err.Error()}
+				return usageError("%v", err)
 			}
-			if !validFormat(output) {
-				return &exitError{code: exitUsage, msg: fmt.Sprintf("error: -o %q: use one of %s", output, strings.Join(result.Formats, ", "))}
+			format, err := result.LookupFormat(output)
+			if err != nil {
+				return usageError("-o: %v", err)
 			}
 			eng, opts, err := g.newEngine()
 			if err != nil {
@@ -49,16 +42,14 @@ func newExecCmd(g *globalFlags) *cobra.Command {
 			ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 			defer stop()
 			width := 0
-			if output == "table" || output == "" {
-				if w, _, err := term.GetSize(int(os.Stdout.Fd())); err == nil {
-					width = w
-				}
+			if format.Name == "table" {
+				width = g.io.Width(cmd.OutOrStdout())
 			}
 			// Rows stream from SQLite to stdout (a table holds its first
 			// result.TableBufferRows rows, at most result.TableBufferBytes, to size its columns).
-			out, err := result.NewStream(cmd.OutOrStdout(), output, width)
+			out, err := result.NewStream(cmd.OutOrStdout(), format.Name, width)
 			if err != nil {
-				return &exitError{code: exitUsage, msg: "error: " + err.Error()}
+				return usageError("%v", err)
 			}
 			var writeErr error
 			res, err := eng.Query(ctx, text, engine.QueryOptions{Columns: out.Begin, Rows: func(row []any) error {
@@ -75,7 +66,7 @@ func newExecCmd(g *globalFlags) *cobra.Command {
 				return &exitError{code: exitProvider, msg: "error: writing output: " + writeErr.Error()}
 			}
 			if err != nil {
-				return reportError(cmd.ErrOrStderr(), eng, opts, err.(*engine.Error), output == "json")
+				return reportError(cmd.ErrOrStderr(), g.io, eng, opts, engine.Classify(err), output == "json")
 			}
 			if showStats || g.debug {
 				writeStats(cmd.ErrOrStderr(), res, out.Rows(), output == "json")
@@ -83,19 +74,10 @@ func newExecCmd(g *globalFlags) *cobra.Command {
 			return nil
 		},
 	}
-	cmd.Flags().StringVarP(&output, "output", "o", "table", "output format: table, json, csv, tsv, line")
+	cmd.Flags().StringVarP(&output, "output", "o", result.DefaultFormat, "output format: "+result.FormatHelp())
 	cmd.Flags().StringVarP(&file, "file", "f", "", "read the statement from FILE (- for stdin)")
 	cmd.Flags().BoolVar(&showStats, "stats", false, `print what the statement cost to stderr: rows, HTTP requests, pages fetched, revalidated (304) or served from the cache, time and rate-limit budget (with -o json as {"stats":{...}}; also with --debug)`)
 	return cmd
-}
-
-func validFormat(f string) bool {
-	for _, x := range result.Formats {
-		if x == f {
-			return true
-		}
-	}
-	return false
 }
 
 func statementText(args []string, file string, stdin io.Reader) (string, error) {
@@ -119,18 +101,9 @@ func statementText(args []string, file string, stdin io.Reader) (string, error) 
 	return "", fmt.Errorf(`no statement: engine exec "SELECT ..." or engine exec -f file.sql`)
 }
 
-// exitCode maps an error kind to exec's exit code.
-func exitCode(e *engine.Error) int {
-	switch e.Kind {
-	case engine.KindSQL, engine.KindPlan:
-		return exitUsage
-	}
-	return exitProvider
-}
-
 // reportError prints the error (as the DESIGN.md error object when asJSON,
 // else in plain words with advice) and returns the exit error.
-func reportError(w io.Writer, eng *engine.Engine, opts engine.Options, e *engine.Error, asJSON bool) error {
+func reportError(w io.Writer, x *IO, eng *engine.Engine, opts engine.Options, e *engine.Error, asJSON bool) error {
 	if asJSON {
 		b, _ := json.Marshal(map[string]any{"error": e.Body()})
 		fmt.Fprintln(w, string(b))
@@ -138,14 +111,14 @@ func reportError(w io.Writer, eng *engine.Engine, opts engine.Options, e *engine
 	}
 	var cred advice.Credentials
 	if e.Provider != nil {
-		cred = credentialsOf(eng, opts, e.Provider.Provider)
+		cred = credentialsOf(x, eng, opts, e.Provider.Provider)
 	}
 	return &exitError{code: exitCode(e), msg: advice.Explain(e, cred, time.Now())}
 }
 
 // credentialsOf tells error advice whether a provider's requests are
 // anonymous and which variable would give them a token.
-func credentialsOf(eng *engine.Engine, opts engine.Options, name string) advice.Credentials {
+func credentialsOf(x *IO, eng *engine.Engine, opts engine.Options, name string) advice.Credentials {
 	p, err := eng.Provider(name)
 	if err != nil {
 		return advice.Credentials{}
@@ -158,7 +131,7 @@ func credentialsOf(eng *engine.Engine, opts engine.Options, name string) advice.
 	if len(p.TokenEnv) > 0 {
 		c.TokenEnv = p.TokenEnv[0]
 	}
-	creds, err := providers.ResolveCredentials(cfg, p.TokenEnv, os.Getenv)
+	creds, err := providers.ResolveCredentials(cfg, p.TokenEnv, x.Getenv)
 	c.Anonymous = err == nil && creds.Anonymous()
 	return c
 }

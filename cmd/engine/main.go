@@ -1,39 +1,26 @@
 // Command engine runs SQL SELECTs over provider REST APIs described by
 // OpenAPI (GitHub first): one-shot (exec), interactive (shell), for agents
 // (mcp) and as compliance checks (check).
+//
+// Every command reads and writes through an IO (io.go), so that tests run
+// whole command lines in-process (run) with buffers for the streams and a
+// map for the environment.
 package main
 
-import (
-	"errors"
-	"fmt"
-	"os"
-
-	"github.com/enginehq/engine/engine/result"
-)
+import "os"
 
 func main() {
-	err := newRootCmd().Execute()
-	reportPeakMemory()
-	if err == nil {
-		return
-	}
-	var ex *exitError
-	if errors.As(err, &ex) {
-		if ex.msg != "" {
-			// Messages quote APIs and files: control characters are shown
-			// escaped, never sent to the terminal raw.
-			fmt.Fprintln(os.Stderr, result.SanitizeText(ex.msg))
-		}
-		os.Exit(ex.code)
-	}
-	fmt.Fprintln(os.Stderr, "error:", result.SanitizeText(err.Error()))
-	os.Exit(1)
+	os.Exit(run(osIO(), os.Args[1:]))
 }
 
-// exitError ends the process with a code after printing msg (if any).
-type exitError struct {
-	code int
-	msg  string
+// run runs one command line and returns the process's exit code.
+func run(x *IO, args []string) int {
+	g := &globalFlags{io: x}
+	root := newRootCmd(g)
+	root.SetArgs(args)
+	err := root.Execute()
+	if g.debug {
+		reportPeakMemory(x.Err)
+	}
+	return exitStatus(x.Err, err)
 }
-
-func (e *exitError) Error() string { return e.msg }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"net"
 	"net/http"
 	"os"
@@ -15,8 +16,6 @@ import (
 
 	"github.com/enginehq/engine/mcpsurface"
 )
-
-func init() { subcommands = append(subcommands, newMCPCmd) }
 
 func newMCPCmd(g *globalFlags) *cobra.Command {
 	var (
@@ -41,9 +40,9 @@ Logs go to stderr only. See docs/mcp.md for client configuration.`,
 			if err != nil {
 				return err
 			}
-			srv, err := mcpsurface.New(eng, mcpsurface.Config{Caps: caps, Store: store, Log: os.Stderr})
+			srv, err := mcpsurface.New(eng, mcpsurface.Config{Caps: caps, Store: store, Log: g.io.Err})
 			if err != nil {
-				return &exitError{code: exitUsage, msg: "error: " + err.Error()}
+				return usageError("%v", err)
 			}
 			defer srv.Close()
 			ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
@@ -52,8 +51,8 @@ Logs go to stderr only. See docs/mcp.md for client configuration.`,
 			case "stdio":
 				finished := make(chan struct{})
 				defer close(finished)
-				go exitAfterGrace(ctx, finished, func() { srv.Close() })
-				t := &mcpsurface.LineTransport{In: os.Stdin, Out: os.Stdout, Log: os.Stderr}
+				go exitAfterGrace(ctx, g.io.Err, finished, func() { srv.Close() })
+				t := &mcpsurface.LineTransport{In: g.io.In, Out: g.io.Out, Log: g.io.Err}
 				if err := srv.MCP().Run(ctx, t); err != nil && !errors.Is(err, context.Canceled) {
 					return &exitError{code: exitProvider, msg: "error: mcp: " + err.Error()}
 				}
@@ -63,24 +62,24 @@ Logs go to stderr only. See docs/mcp.md for client configuration.`,
 				if httpOpts.SessionIdle == 0 {
 					httpOpts.SessionIdle = -1 // never
 				}
-				return serveMCPHTTP(ctx, srv, listen, allowRemote, httpOpts)
+				return serveMCPHTTP(ctx, g.io.Err, srv, listen, allowRemote, httpOpts)
 			}
-			return &exitError{code: exitUsage, msg: fmt.Sprintf("error: --transport %q: use stdio or http", transport)}
+			return usageError("--transport %q: use stdio or http", transport)
 		},
 	}
 	f := cmd.Flags()
 	f.StringVar(&transport, "transport", "stdio", "stdio or http (streamable HTTP)")
 	f.StringVar(&listen, "listen", "127.0.0.1:8765", "address of the HTTP transport")
 	f.BoolVar(&allowRemote, "allow-remote", false, "allow --listen on a non-loopback address (no authentication: trusted networks only)")
-	f.IntVar(&caps.MaxRows, "max-rows", envInt("ENGINE_MCP_MAX_ROWS", mcpsurface.DefaultMaxRows), "mcp_max_rows: most rows in one tool result (0: no cap; env ENGINE_MCP_MAX_ROWS)")
-	f.IntVar(&caps.MaxCell, "max-cell-bytes", envInt("ENGINE_MCP_MAX_CELL_BYTES", mcpsurface.DefaultMaxCell), "mcp_max_cell_bytes: longest cell in a tool result; a longer one is cut with a marker and a notice, whole in the kept result (0: no cap; env ENGINE_MCP_MAX_CELL_BYTES)")
-	f.IntVar(&caps.MaxBytes, "max-bytes", envInt("ENGINE_MCP_MAX_BYTES", mcpsurface.DefaultMaxBytes), "mcp_max_bytes: approximate bytes of one tool result, at least one row kept (0: no cap; env ENGINE_MCP_MAX_BYTES)")
-	f.IntVar(&store.MaxResults, "keep-results", envInt("ENGINE_MCP_KEEP_RESULTS", 64), "most results kept for fetch_result_page and engine://results/{id}")
-	f.Int64Var(&store.MaxBytes, "keep-bytes", int64(envInt("ENGINE_MCP_KEEP_BYTES", 256<<20)), "most bytes of kept results (least recently used are dropped)")
-	f.DurationVar(&store.TTL, "keep-for", envDuration("ENGINE_MCP_KEEP_FOR", 30*time.Minute), "how long a result is kept")
+	f.IntVar(&caps.MaxRows, "max-rows", mcpsurface.DefaultMaxRows, "mcp_max_rows: most rows in one tool result (0: no cap)")
+	f.IntVar(&caps.MaxCell, "max-cell-bytes", mcpsurface.DefaultMaxCell, "mcp_max_cell_bytes: longest cell in a tool result; a longer one is cut with a marker and a notice, whole in the kept result (0: no cap)")
+	f.IntVar(&caps.MaxBytes, "max-bytes", mcpsurface.DefaultMaxBytes, "mcp_max_bytes: approximate bytes of one tool result, at least one row kept (0: no cap)")
+	f.IntVar(&store.MaxResults, "keep-results", 64, "most results kept for fetch_result_page and engine://results/{id}")
+	f.Int64Var(&store.MaxBytes, "keep-bytes", 256<<20, "most bytes of kept results (least recently used are dropped)")
+	f.DurationVar(&store.TTL, "keep-for", 30*time.Minute, "how long a result is kept")
 	f.Int64Var(&maxBody, "max-body", mcpsurface.DefaultMaxBody, "largest HTTP request body in bytes")
-	f.IntVar(&httpOpts.MaxSessions, "max-sessions", envInt("ENGINE_MCP_MAX_SESSIONS", mcpsurface.DefaultMaxSessions), "HTTP: most sessions open at once; beyond it a new session gets 503 with Retry-After (-1: no bound; env ENGINE_MCP_MAX_SESSIONS)")
-	f.DurationVar(&httpOpts.SessionIdle, "session-idle", envDuration("ENGINE_MCP_SESSION_IDLE", mcpsurface.DefaultSessionIdle), "HTTP: close a session after this long without a request (0: never; env ENGINE_MCP_SESSION_IDLE)")
+	f.IntVar(&httpOpts.MaxSessions, "max-sessions", mcpsurface.DefaultMaxSessions, "HTTP: most sessions open at once; beyond it a new session gets 503 with Retry-After (-1: no bound)")
+	f.DurationVar(&httpOpts.SessionIdle, "session-idle", mcpsurface.DefaultSessionIdle, "HTTP: close a session after this long without a request (0: never)")
 	f.StringArrayVar(&httpOpts.AllowOrigins, "allow-origin", nil, "HTTP: a further browser origin (scheme://host:port) allowed to use the server (repeatable); loopback origins are allowed unless --strict-origin; requests with any other Origin header get 403")
 	f.BoolVar(&httpOpts.StrictOrigin, "strict-origin", false, "HTTP: serve loopback browser origins (a page on localhost) only when listed with --allow-origin")
 	return cmd
@@ -96,7 +95,7 @@ const mcpStopGrace = 2 * time.Second
 // would hold the process for minutes. cleanup removes the kept results;
 // the engine's temporary databases are unlinked when opened, so exiting
 // leaves nothing behind.
-func exitAfterGrace(ctx context.Context, finished <-chan struct{}, cleanup func()) {
+func exitAfterGrace(ctx context.Context, log io.Writer, finished <-chan struct{}, cleanup func()) {
 	select {
 	case <-finished:
 		return
@@ -106,33 +105,33 @@ func exitAfterGrace(ctx context.Context, finished <-chan struct{}, cleanup func(
 	case <-finished:
 	case <-time.After(mcpStopGrace):
 		cleanup()
-		fmt.Fprintln(os.Stderr, "engine mcp: stopped; in-flight calls abandoned")
+		fmt.Fprintln(log, "engine mcp: stopped; in-flight calls abandoned")
 		os.Exit(0)
 	}
 }
 
-func serveMCPHTTP(ctx context.Context, srv *mcpsurface.Server, listen string, allowRemote bool, o mcpsurface.HTTPOptions) error {
+func serveMCPHTTP(ctx context.Context, log io.Writer, srv *mcpsurface.Server, listen string, allowRemote bool, o mcpsurface.HTTPOptions) error {
 	host, _, err := net.SplitHostPort(listen)
 	if err != nil {
-		return &exitError{code: exitUsage, msg: fmt.Sprintf("error: --listen %q: %v", listen, err)}
+		return usageError("--listen %q: %v", listen, err)
 	}
 	if !mcpsurface.LoopbackHost(host) && !allowRemote {
-		return &exitError{code: exitUsage, msg: fmt.Sprintf("error: --listen %q is not a loopback address; the server has no authentication (use --allow-remote on trusted networks only)", listen)}
+		return usageError("--listen %q is not a loopback address; the server has no authentication (use --allow-remote on trusted networks only)", listen)
 	}
 	for _, origin := range o.AllowOrigins {
 		if _, err := mcpsurface.NormalizeOrigin(origin); err != nil {
-			return &exitError{code: exitUsage, msg: "error: --allow-origin: " + err.Error()}
+			return usageError("--allow-origin: %v", err)
 		}
 	}
 	if o.MaxSessions == 0 {
-		return &exitError{code: exitUsage, msg: "error: --max-sessions 0 would refuse every client; use a positive bound, or -1 for none"}
+		return usageError("--max-sessions 0 would refuse every client; use a positive bound, or -1 for none")
 	}
 	ln, err := net.Listen("tcp", listen)
 	if err != nil {
-		return &exitError{code: exitUsage, msg: "error: " + err.Error()}
+		return usageError("%v", err)
 	}
 	hs := &http.Server{Handler: srv.HTTPHandlerOpts(o), ReadHeaderTimeout: 10 * time.Second}
-	fmt.Fprintf(os.Stderr, "engine mcp: listening on http://%s%s\n", ln.Addr(), mcpsurface.HTTPPath)
+	fmt.Fprintf(log, "engine mcp: listening on http://%s%s\n", ln.Addr(), mcpsurface.HTTPPath)
 	errc := make(chan error, 1)
 	go func() { errc <- hs.Serve(ln) }()
 	select {

@@ -2,7 +2,6 @@ package main
 
 import (
 	"fmt"
-	"os"
 
 	"github.com/spf13/cobra"
 
@@ -36,7 +35,7 @@ func newRegistryCmd(g *globalFlags) *cobra.Command {
 			for _, name := range eng.ProviderNames() {
 				p, err := eng.Provider(name)
 				if err != nil {
-					return &exitError{code: exitUsage, msg: "error: " + err.Error()}
+					return usageError("%v", err)
 				}
 				methods := 0
 				for _, r := range p.Resources {
@@ -44,13 +43,13 @@ func newRegistryCmd(g *globalFlags) *cobra.Command {
 				}
 				res.Rows = append(res.Rows, []any{name, p.Version, origin[name], int64(len(p.Services())), int64(len(p.Resources)), int64(methods)})
 			}
-			if err := result.Write(os.Stdout, res, output, 0); err != nil {
+			if err := result.Write(cmd.OutOrStdout(), res, output, 0); err != nil {
 				return fmt.Errorf("writing output: %w", err)
 			}
 			return nil
 		},
 	}
-	list.Flags().StringVarP(&output, "output", "o", "table", "output format: table, json, csv, tsv, line")
+	list.Flags().StringVarP(&output, "output", "o", result.DefaultFormat, "output format: "+result.FormatHelp())
 	cmd.AddCommand(list)
 	return cmd
 }

@@ -19,8 +19,10 @@ import (
 )
 
 // globalFlags are the provider, auth and execution options every
-// subcommand shares.
+// subcommand shares, and the IO every command uses.
 type globalFlags struct {
+	io *IO
+
 	providers      []string
 	baseURLs       []string
 	auth           string
@@ -43,10 +45,15 @@ type globalFlags struct {
 	codeSearchRate string
 	maxConc        int
 	governor       bool
+
+	// cacheWarned makes an unusable cache directory one warning per run,
+	// however many engines the command builds.
+	cacheWarned sync.Once
 }
 
-func newRootCmd() *cobra.Command {
-	g := &globalFlags{}
+// newRootCmd builds the command tree on g.io: every subcommand is added
+// here. Its environment variables come from envTable (env.go).
+func newRootCmd(g *globalFlags) *cobra.Command {
 	root := &cobra.Command{
 		Use:           "engine",
 		Short:         "SQL over REST APIs described by OpenAPI (GitHub first)",
@@ -58,44 +65,50 @@ the API's required parameters (WHERE org = 'acme').
 
 Credentials: GITHUB_TOKEN or GH_TOKEN (bearer), or --auth.`,
 	}
+	root.SetIn(g.io.In)
+	root.SetOut(g.io.Out)
+	root.SetErr(g.io.Err)
 	f := root.PersistentFlags()
 	f.StringArrayVar(&g.providers, "provider", nil, "add a provider from an OpenAPI 3 document: NAME=PATH (repeatable)")
 	f.StringArrayVar(&g.baseURLs, "base-url", nil, "override a provider's base URL: NAME=URL (repeatable; env ENGINE_BASE_URL_<NAME>)")
 	f.StringVar(&g.auth, "auth", "", `auth per provider, stackql style: '{"github":{"type":"bearer","credentialsenvvar":"GITHUB_TOKEN"}}' or '{"github":{"type":"null_auth"}}'`)
-	f.IntVar(&g.maxPages, "max-pages", envInt("ENGINE_MAX_PAGES", client.DefaultMaxPages), "most pages one request may follow; hitting it is an error, never a silent cut")
+	f.IntVar(&g.maxPages, "max-pages", client.DefaultMaxPages, "most pages one request may follow; hitting it is an error, never a silent cut")
 	f.IntVar(&g.pageConc, "page-concurrency", client.DefaultPageConcurrency, "concurrent page requests when the last page is known")
-	f.IntVar(&g.concurrency, "concurrency", envInt("ENGINE_CONCURRENCY", 8), "concurrent requests of one IN (...) fan-out")
-	f.IntVar(&g.maxRequests, "max-requests", envInt("ENGINE_MAX_REQUESTS", 1000), "refuse statements estimated to need more requests (-1: no bound)")
-	f.IntVar(&g.retryMax, "retry-max", envInt("ENGINE_RETRY_MAX", client.DefaultRetryMax), "retries of a retryable failure (429, 5xx, rate limit, reset)")
-	f.DurationVar(&g.maxRetryWait, "max-retry-wait", envDuration("ENGINE_MAX_RETRY_WAIT", client.DefaultMaxRetryWait), "total time one request may spend waiting to retry")
-	f.DurationVar(&g.requestTimeout, "request-timeout", envDuration("ENGINE_REQUEST_TIMEOUT", client.DefaultRequestTimeout), "timeout of one HTTP request")
-	f.DurationVar(&g.queryTimeout, "query-timeout", envDuration("ENGINE_QUERY_TIMEOUT", 120*time.Second), "timeout of one statement (0: none)")
-	f.Int64Var(&g.maxBodyBytes, "max-body-bytes", int64(envInt("ENGINE_MAX_BODY_BYTES", client.DefaultMaxBodyBytes)), "largest response body accepted; a larger one is an error")
-	f.DurationVar(&g.cacheTTL, "cache-ttl", envDuration("ENGINE_CACHE_TTL", httpcache.DefaultTTL), "serve cached responses this long without asking the provider (opt-in, may be stale; never used by check); 0: revalidate every cached response (If-None-Match, a 304 costs no rate limit)")
-	f.BoolVar(&g.noCache, "no-cache", os.Getenv("ENGINE_NO_CACHE") != "", "do not use the response cache for this run")
-	f.StringVar(&g.cacheDir, "cache-dir", os.Getenv("ENGINE_CACHE_DIR"), "response cache directory; entries live in its engine-http-v1 subdirectory (default: the user cache dir, engine/http)")
-	f.Int64Var(&g.cacheMaxBytes, "cache-max-bytes", int64(envInt("ENGINE_CACHE_MAX_BYTES", httpcache.DefaultMaxBytes)), "bound of the response cache's entries in bytes; the least recently used go first")
-	f.StringVar(&g.rate, "rate", envString("ENGINE_RATE", strconv.Itoa(client.DefaultRate)), "requests per minute of one credential across the process (GitHub's secondary limit is 900 points/min), or N/DURATION (e.g. 60/1s); 0 turns pacing off")
-	f.StringVar(&g.searchRate, "search-rate", envString("ENGINE_SEARCH_RATE", strconv.Itoa(client.DefaultSearchRate)), "search requests per minute (GitHub: 30), or N/DURATION")
-	f.StringVar(&g.codeSearchRate, "code-search-rate", envString("ENGINE_CODE_SEARCH_RATE", strconv.Itoa(client.DefaultCodeSearchRate)), "code search requests per minute (GitHub: 10), or N/DURATION")
-	f.BoolVar(&g.governor, "governor", envBool("ENGINE_GOVERNOR", true), "pace and bound requests per credential under the provider's rate limits (--rate, --max-concurrency), pause every request after a secondary limit, refuse statements the budget cannot cover; off only for tests and private APIs without limits")
-	f.IntVar(&g.maxConc, "max-concurrency", envInt("ENGINE_MAX_CONCURRENCY", client.DefaultMaxConcurrency), "requests in flight per credential across the process (all fan-outs, pages, sessions); -1: no cap")
-	f.BoolVar(&g.debug, "debug", os.Getenv("ENGINE_DEBUG") != "", "log requests (never credentials) to stderr")
+	f.IntVar(&g.concurrency, "concurrency", 8, "concurrent requests of one IN (...) fan-out")
+	f.IntVar(&g.maxRequests, "max-requests", 1000, "refuse statements estimated to need more requests (-1: no bound)")
+	f.IntVar(&g.retryMax, "retry-max", client.DefaultRetryMax, "retries of a retryable failure (429, 5xx, rate limit, reset)")
+	f.DurationVar(&g.maxRetryWait, "max-retry-wait", client.DefaultMaxRetryWait, "total time one request may spend waiting to retry")
+	f.DurationVar(&g.requestTimeout, "request-timeout", client.DefaultRequestTimeout, "timeout of one HTTP request")
+	f.DurationVar(&g.queryTimeout, "query-timeout", 120*time.Second, "timeout of one statement (0: none)")
+	f.Int64Var(&g.maxBodyBytes, "max-body-bytes", client.DefaultMaxBodyBytes, "largest response body accepted; a larger one is an error")
+	f.DurationVar(&g.cacheTTL, "cache-ttl", httpcache.DefaultTTL, "serve cached responses this long without asking the provider (opt-in, may be stale; never used by check); 0: revalidate every cached response (If-None-Match, a 304 costs no rate limit)")
+	f.BoolVar(&g.noCache, "no-cache", false, "do not use the response cache for this run")
+	f.StringVar(&g.cacheDir, "cache-dir", "", "response cache directory; entries live in its engine-http-v1 subdirectory (default: the user cache dir, engine/http)")
+	f.Int64Var(&g.cacheMaxBytes, "cache-max-bytes", httpcache.DefaultMaxBytes, "bound of the response cache's entries in bytes; the least recently used go first")
+	f.StringVar(&g.rate, "rate", strconv.Itoa(client.DefaultRate), "requests per minute of one credential across the process (GitHub's secondary limit is 900 points/min), or N/DURATION (e.g. 60/1s); 0 turns pacing off")
+	f.StringVar(&g.searchRate, "search-rate", strconv.Itoa(client.DefaultSearchRate), "search requests per minute (GitHub: 30), or N/DURATION")
+	f.StringVar(&g.codeSearchRate, "code-search-rate", strconv.Itoa(client.DefaultCodeSearchRate), "code search requests per minute (GitHub: 10), or N/DURATION")
+	f.BoolVar(&g.governor, "governor", true, "pace and bound requests per credential under the provider's rate limits (--rate, --max-concurrency), pause every request after a secondary limit, refuse statements the budget cannot cover; off only for tests and private APIs without limits")
+	f.IntVar(&g.maxConc, "max-concurrency", client.DefaultMaxConcurrency, "requests in flight per credential across the process (all fan-outs, pages, sessions); -1: no cap")
+	f.BoolVar(&g.debug, "debug", false, "log requests (never credentials) to stderr")
 
 	var cpuProfile string
 	var stopProfile func()
 	f.StringVar(&cpuProfile, "cpuprofile", "", "write a CPU profile to FILE (for performance work)")
 	_ = f.MarkHidden("cpuprofile")
 	var configPath string
-	f.StringVar(&configPath, "config", "", "config file of flag settings (default $ENGINE_CONFIG, else the user config dir's engine/config.yaml)")
+	f.StringVar(&configPath, "config", "", "config file of flag settings (default: the user config dir's engine/config.yaml)")
 	root.PersistentPreRunE = func(cmd *cobra.Command, args []string) error {
-		defer func() { debugOn = g.debug }() // after the config file is applied
+		envGiven, err := applyEnv(cmd, g.io.LookupEnv)
+		if err != nil {
+			return usageError("%v", err)
+		}
 		explicit := configPath != ""
 		if !explicit {
-			configPath = defaultConfigPath()
+			configPath = defaultConfigPath(g.io.UserConfigDir)
 		}
-		if err := applyConfig(cmd, configPath, explicit || os.Getenv("ENGINE_CONFIG") != ""); err != nil {
-			return &exitError{code: exitUsage, msg: "error: " + err.Error()}
+		if err := applyConfig(cmd, configPath, explicit, envGiven); err != nil {
+			return usageError("%v", err)
 		}
 		if cpuProfile == "" {
 			return nil
@@ -116,51 +129,9 @@ Credentials: GITHUB_TOKEN or GH_TOKEN (bearer), or --auth.`,
 		}
 	}
 
-	root.AddCommand(newExecCmd(g), newRegistryCmd(g))
-	for _, add := range subcommands {
-		root.AddCommand(add(g))
-	}
+	root.AddCommand(newExecCmd(g), newShellCmd(g), newMCPCmd(g), newCheckCmd(g), newRegistryCmd(g))
+	documentEnv(root)
 	return root
-}
-
-// subcommands are added by the files that define them (shell.go, mcp.go,
-// check.go), each in an init function, so that each lives in its own file.
-var subcommands []func(*globalFlags) *cobra.Command
-
-func envInt(name string, def int) int {
-	if v := os.Getenv(name); v != "" {
-		var n int
-		if _, err := fmt.Sscan(v, &n); err == nil {
-			return n
-		}
-	}
-	return def
-}
-
-func envBool(name string, def bool) bool {
-	switch strings.ToLower(strings.TrimSpace(os.Getenv(name))) {
-	case "0", "off", "false", "no":
-		return false
-	case "1", "on", "true", "yes":
-		return true
-	}
-	return def
-}
-
-func envString(name, def string) string {
-	if v, ok := os.LookupEnv(name); ok {
-		return v
-	}
-	return def
-}
-
-func envDuration(name string, def time.Duration) time.Duration {
-	if v := os.Getenv(name); v != "" {
-		if d, err := time.ParseDuration(v); err == nil {
-			return d
-		}
-	}
-	return def
 }
 
 // engineOptions turns flags and environment into engine options.
@@ -175,7 +146,7 @@ func (g *globalFlags) engineOptions() (engine.Options, error) {
 	}
 	base := map[string]string{}
 	for _, src := range sources {
-		if v := os.Getenv("ENGINE_BASE_URL_" + strings.ToUpper(src.Name)); v != "" {
+		if v := g.io.Getenv("ENGINE_BASE_URL_" + strings.ToUpper(src.Name)); v != "" {
 			base[src.Name] = v
 		}
 	}
@@ -194,6 +165,7 @@ func (g *globalFlags) engineOptions() (engine.Options, error) {
 		Sources:     sources,
 		BaseURLs:    base,
 		Auth:        auth,
+		Getenv:      g.io.Getenv,
 		Concurrency: g.concurrency,
 		MaxRequests: g.maxRequests,
 		Client: client.Options{
@@ -218,14 +190,10 @@ func (g *globalFlags) engineOptions() (engine.Options, error) {
 		opts.Client.Cache = g.openCache()
 	}
 	if g.debug {
-		opts.Client.Logf = func(format string, args ...any) { fmt.Fprintf(os.Stderr, "debug: "+format+"\n", args...) }
+		opts.Client.Logf = func(format string, args ...any) { fmt.Fprintf(g.io.Err, "debug: "+format+"\n", args...) }
 	}
 	return opts, nil
 }
-
-// cacheWarned makes an unusable cache directory one warning per process,
-// however many engines the command builds.
-var cacheWarned sync.Once
 
 // openCache opens the response cache, or returns nil (no cache) after one
 // warning on stderr when the directory cannot be used: a cache problem
@@ -244,8 +212,8 @@ func (g *globalFlags) openCache() *httpcache.Cache {
 		cache, err = httpcache.Open(dir, g.cacheTTL, g.cacheMaxBytes)
 	}
 	if err != nil {
-		cacheWarned.Do(func() {
-			fmt.Fprintf(os.Stderr, "warning: response cache disabled: %v\n", err)
+		g.cacheWarned.Do(func() {
+			fmt.Fprintf(g.io.Err, "warning: response cache disabled: %v\n", err)
 		})
 		return nil
 	}
@@ -257,11 +225,11 @@ func (g *globalFlags) openCache() *httpcache.Cache {
 func (g *globalFlags) newEngine() (*engine.Engine, engine.Options, error) {
 	opts, err := g.engineOptions()
 	if err != nil {
-		return nil, opts, &exitError{code: exitUsage, msg: "error: " + err.Error()}
+		return nil, opts, usageError("%v", err)
 	}
 	eng, err := engine.New(opts)
 	if err != nil {
-		return nil, opts, &exitError{code: exitUsage, msg: "error: " + err.Error()}
+		return nil, opts, usageError("%v", err)
 	}
 	return eng, opts, nil
 }

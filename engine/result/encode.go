@@ -9,24 +9,10 @@ import (
 	"strings"
 )
 
-// Formats accepted by Write.
-var Formats = []string{"table", "json", "csv", "tsv", "line"}
-
-// Write renders r in the named format.
+// Write renders r in the named format (a registered Format's name; ""
+// is the table).
 func Write(w io.Writer, r *Result, format string, width int) error {
-	switch format {
-	case "", "table":
-		return WriteTable(w, r, width)
-	case "json":
-		return WriteJSON(w, r)
-	case "csv":
-		return WriteCSV(w, r)
-	case "tsv":
-		return WriteTSV(w, r)
-	case "line":
-		return WriteLines(w, r)
-	}
-	return fmt.Errorf("unknown output format %q (use %s)", format, strings.Join(Formats, ", "))
+	return writeAll(w, r, format, width)
 }
 
 // Text renders one value for text formats: NULL is empty, booleans are
@@ -59,11 +45,11 @@ func WriteJSON(w io.Writer, r *Result) error { return writeAll(w, r, "json", 0) 
 // writeAll renders a held result through a Stream; a table is sized over
 // all its rows.
 func writeAll(w io.Writer, r *Result, format string, width int) error {
-	s, err := NewStream(w, format, width)
+	f, err := LookupFormat(format)
 	if err != nil {
 		return err
 	}
-	s.holdAll = true
+	s := newStream(w, f, EncodeOptions{Width: width, HoldAll: true})
 	if err := s.Begin(r.Columns); err != nil {
 		return err
 	}

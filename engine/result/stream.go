@@ -30,42 +30,34 @@ const flushBytes = 64 << 10
 // row, then End. An expression column whose Type is "" (not known before
 // its first value) is typed by its first non-NULL value where the format
 // needs a type (table alignment); JSON columns must be typed at Begin.
+// The rendering itself is the format's Encoder (format.go).
 type Stream struct {
 	w      io.Writer
-	format string
-	width  int
+	format *Format
+	enc    Encoder
 	b      bytes.Buffer
 	err    error
-	cols   []Column
 	begun  bool
 	rows   int
-
-	keys  [][]byte    // json
-	csv   *csv.Writer // csv
-	rec   []string    // csv
-	names []string    // line, table
-	wide  int         // line
-
-	held      [][]string // table: the rendered rows held to size the columns
-	holdAll   bool       // table: the rows are in memory already (writeAll): size over all of them, keep the declared types
-	widths    []int      // table: set once the held rows are out
-	numeric   []bool     // table
-	heldBytes int        // table: bytes of the held cells
-	cut       int        // table: cells cut at TableMaxCell
 }
 
-// NewStream returns a Stream writing format (one of Formats) to w; width
-// > 0 fits a table to that many columns of a terminal.
+// NewStream returns a Stream writing format (a registered Format's name;
+// "" is the table) to w; width > 0 fits a table to that many columns of a
+// terminal.
 func NewStream(w io.Writer, format string, width int) (*Stream, error) {
-	switch format {
-	case "":
-		format = "table"
-	case "table", "json", "csv", "tsv", "line":
-	default:
-		return nil, fmt.Errorf("unknown output format %q (use %s)", format, strings.Join(Formats, ", "))
+	f, err := LookupFormat(format)
+	if err != nil {
+		return nil, err
 	}
-	return &Stream{w: w, format: format, width: width}, nil
+	return newStream(w, f, EncodeOptions{Width: width}), nil
 }
+
+func newStream(w io.Writer, f *Format, o EncodeOptions) *Stream {
+	return &Stream{w: w, format: f, enc: f.NewEncoder(o)}
+}
+
+// Format is the stream's format.
+func (s *Stream) Format() *Format { return s.format }
 
 // Rows is the number of rows given to Row so far.
 func (s *Stream) Rows() int { return s.rows }
@@ -76,32 +68,7 @@ func (s *Stream) Begin(cols []Column) error {
 		return nil
 	}
 	s.begun = true
-	s.cols = append([]Column(nil), cols...)
-	switch s.format {
-	case "json":
-		s.keys = make([][]byte, len(cols))
-		for j, name := range UniqueNames(cols) {
-			s.keys[j], _ = json.Marshal(name)
-		}
-		s.b.WriteString("[")
-	case "csv":
-		s.csv = csv.NewWriter(&s.b)
-		head := make([]string, len(cols))
-		for i, c := range cols {
-			head[i] = c.Name
-		}
-		s.rec = make([]string, len(cols))
-		s.err = s.csv.Write(head)
-	case "tsv":
-		s.b.WriteString(TSVHeader(cols))
-		s.b.WriteByte('\n')
-	case "line", "table":
-		s.names = make([]string, len(cols))
-		for i, c := range cols {
-			s.names[i] = Sanitize(c.Name)
-			s.wide = max(s.wide, utf8.RuneCountInString(s.names[i]))
-		}
-	}
+	s.err = s.enc.Begin(&s.b, append([]Column(nil), cols...))
 	return s.err
 }
 
@@ -114,72 +81,8 @@ func (s *Stream) Row(row []any) error {
 		return fmt.Errorf("internal: result row before its columns")
 	}
 	s.rows++
-	switch s.format {
-	case "json":
-		if s.rows > 1 {
-			s.b.WriteString(",")
-		}
-		s.b.WriteString("\n  {")
-		for j, c := range s.cols {
-			if j > 0 {
-				s.b.WriteString(", ")
-			}
-			s.b.Write(s.keys[j])
-			s.b.WriteString(": ")
-			if err := appendJSON(&s.b, c, row[j]); err != nil {
-				s.err = err
-				return err
-			}
-		}
-		s.b.WriteString("}")
-	case "csv":
-		for i, v := range row {
-			s.rec[i] = Text(v)
-		}
-		if s.err = s.csv.Write(s.rec); s.err != nil {
-			return s.err
-		}
-		s.csv.Flush()
-	case "tsv":
-		for i, v := range row {
-			if i > 0 {
-				s.b.WriteByte('\t')
-			}
-			s.b.WriteString(EscapeTSV(Text(v)))
-		}
-		s.b.WriteByte('\n')
-	case "line":
-		if s.rows > 1 {
-			s.b.WriteByte('\n')
-		}
-		for j, name := range s.names {
-			s.b.WriteString(strings.Repeat(" ", s.wide-utf8.RuneCountInString(name)))
-			s.b.WriteString(name)
-			s.b.WriteString(" = ")
-			s.b.WriteString(Sanitize(Text(row[j])))
-			s.b.WriteByte('\n')
-		}
-	case "table":
-		cells := s.tableCells(row)
-		if s.widths == nil {
-			if !s.holdAll {
-				for j, v := range row {
-					if s.cols[j].Type == "" && v != nil {
-						s.cols[j].Type = valueTypeOf(v)
-					}
-				}
-			}
-			s.held = append(s.held, cells)
-			for _, c := range cells {
-				s.heldBytes += len(c)
-			}
-			if s.holdAll || len(s.held) < TableBufferRows && s.heldBytes < TableBufferBytes {
-				return nil
-			}
-			s.startTable()
-			break
-		}
-		s.tableRow(cells, false)
+	if s.err = s.enc.Row(&s.b, row); s.err != nil {
+		return s.err
 	}
 	return s.flush(flushBytes)
 }
@@ -195,25 +98,7 @@ func (s *Stream) End() error {
 			return err
 		}
 	}
-	switch s.format {
-	case "json":
-		if s.rows > 0 {
-			s.b.WriteString("\n")
-		}
-		s.b.WriteString("]\n")
-	case "csv":
-		s.csv.Flush()
-		s.err = s.csv.Error()
-	case "table":
-		if s.widths == nil {
-			s.startTable()
-		}
-		s.tableLine()
-		if s.cut > 0 {
-			s.b.WriteString(cellsNote(s.cut))
-		}
-	}
-	if s.err != nil {
+	if s.err = s.enc.End(&s.b); s.err != nil {
 		return s.err
 	}
 	return s.flush(0)
@@ -232,74 +117,146 @@ func (s *Stream) flush(limit int) error {
 	return nil
 }
 
-// tableCells renders a row's cells for the table: cut at TableMaxCell,
-// Sanitized, NULL shown as NULL.
-func (s *Stream) tableCells(row []any) []string {
-	cells := make([]string, len(row))
-	for j, v := range row {
-		t, wasCut := CutCell(Text(v), TableMaxCell)
-		if wasCut {
-			s.cut++
-		}
-		c := Sanitize(t)
-		if v == nil {
-			c = "NULL"
-		}
-		cells[j] = c
-	}
-	return cells
+// jsonEncoder writes an array of objects, one per line, keys in column
+// order (UniqueNames).
+type jsonEncoder struct {
+	cols []Column
+	keys [][]byte
+	rows int
 }
 
-// startTable sizes the columns from the header and the held rows, writes
-// the header and the held rows, and lets go of them.
-func (s *Stream) startTable() {
-	n := len(s.cols)
-	s.widths = make([]int, n)
-	s.numeric = make([]bool, n)
-	for i, c := range s.cols {
-		s.widths[i] = utf8.RuneCountInString(s.names[i])
-		s.numeric[i] = c.Type == TypeInteger || c.Type == TypeReal
+func (e *jsonEncoder) Begin(b *bytes.Buffer, cols []Column) error {
+	e.cols = cols
+	e.keys = make([][]byte, len(cols))
+	for j, name := range UniqueNames(cols) {
+		e.keys[j], _ = json.Marshal(name)
 	}
-	for _, cells := range s.held {
-		for j, c := range cells {
-			s.widths[j] = max(s.widths[j], utf8.RuneCountInString(c))
-		}
-	}
-	fit(s.widths, s.width)
-	s.tableLine()
-	s.tableRow(s.names, true)
-	s.tableLine()
-	for _, cells := range s.held {
-		s.tableRow(cells, false)
-	}
-	s.held = nil
+	b.WriteString("[")
+	return nil
 }
 
-func (s *Stream) tableLine() {
-	s.b.WriteByte('+')
-	for _, wd := range s.widths {
-		s.b.WriteString(strings.Repeat("-", wd+2))
-		s.b.WriteByte('+')
+func (e *jsonEncoder) Row(b *bytes.Buffer, row []any) error {
+	e.rows++
+	if e.rows > 1 {
+		b.WriteString(",")
 	}
-	s.b.WriteByte('\n')
+	b.WriteString("\n  {")
+	for j, c := range e.cols {
+		if j > 0 {
+			b.WriteString(", ")
+		}
+		b.Write(e.keys[j])
+		b.WriteString(": ")
+		if err := appendJSON(b, c, row[j]); err != nil {
+			return err
+		}
+	}
+	b.WriteString("}")
+	return nil
 }
 
-func (s *Stream) tableRow(vals []string, header bool) {
-	s.b.WriteByte('|')
-	for j, v := range vals {
-		v = cut(v, s.widths[j])
-		pad := strings.Repeat(" ", s.widths[j]-utf8.RuneCountInString(v))
-		s.b.WriteByte(' ')
-		if s.numeric[j] && !header {
-			s.b.WriteString(pad)
-			s.b.WriteString(v)
-		} else {
-			s.b.WriteString(v)
-			s.b.WriteString(pad)
-		}
-		s.b.WriteString(" |")
+func (e *jsonEncoder) End(b *bytes.Buffer) error {
+	if e.rows > 0 {
+		b.WriteString("\n")
 	}
-	s.b.WriteByte('\n')
+	b.WriteString("]\n")
+	return nil
+}
+
+// csvEncoder writes RFC 4180 CSV with a header line.
+type csvEncoder struct {
+	csv *csv.Writer
+	rec []string
+}
+
+func (e *csvEncoder) Begin(b *bytes.Buffer, cols []Column) error {
+	e.csv = csv.NewWriter(b)
+	head := make([]string, len(cols))
+	for i, c := range cols {
+		head[i] = c.Name
+	}
+	e.rec = make([]string, len(cols))
+	return e.csv.Write(head)
+}
+
+func (e *csvEncoder) Row(b *bytes.Buffer, row []any) error {
+	for i, v := range row {
+		e.rec[i] = Text(v)
+	}
+	if err := e.csv.Write(e.rec); err != nil {
+		return err
+	}
+	e.csv.Flush()
+	return nil
+}
+
+func (e *csvEncoder) End(b *bytes.Buffer) error {
+	e.csv.Flush()
+	return e.csv.Error()
+}
+
+// tsvEncoder writes a header line and one line per row (EscapeTSV).
+type tsvEncoder struct{}
+
+func (tsvEncoder) Begin(b *bytes.Buffer, cols []Column) error {
+	b.WriteString(TSVHeader(cols))
+	b.WriteByte('\n')
+	return nil
+}
+
+func (tsvEncoder) Row(b *bytes.Buffer, row []any) error {
+	for i, v := range row {
+		if i > 0 {
+			b.WriteByte('\t')
+		}
+		b.WriteString(EscapeTSV(Text(v)))
+	}
+	b.WriteByte('\n')
+	return nil
+}
+
+func (tsvEncoder) End(*bytes.Buffer) error { return nil }
+
+// lineEncoder writes one "column = value" line per cell, rows separated
+// by a blank line; names and values are Sanitized.
+type lineEncoder struct {
+	names []string
+	wide  int
+	rows  int
+}
+
+func (e *lineEncoder) Begin(b *bytes.Buffer, cols []Column) error {
+	e.names = sanitizedNames(cols)
+	for _, n := range e.names {
+		e.wide = max(e.wide, utf8.RuneCountInString(n))
+	}
+	return nil
+}
+
+func (e *lineEncoder) Row(b *bytes.Buffer, row []any) error {
+	e.rows++
+	if e.rows > 1 {
+		b.WriteByte('\n')
+	}
+	for j, name := range e.names {
+		b.WriteString(strings.Repeat(" ", e.wide-utf8.RuneCountInString(name)))
+		b.WriteString(name)
+		b.WriteString(" = ")
+		b.WriteString(Sanitize(Text(row[j])))
+		b.WriteByte('\n')
+	}
+	return nil
+}
+
+func (e *lineEncoder) End(*bytes.Buffer) error { return nil }
+
+// sanitizedNames are the column names as the human formats show them.
+func sanitizedNames(cols []Column) []string {
+	names := make([]string, len(cols))
+	for i, c := range cols {
+		names[i] = Sanitize(c.Name)
+	}
+	return names
 }
 
 // valueTypeOf is the column type a value implies ("" for NULL).

@@ -1,7 +1,9 @@
 package result
 
 import (
+	"bytes"
 	"io"
+	"strings"
 	"unicode/utf8"
 )
 
@@ -13,6 +15,132 @@ import (
 // says how many were.
 func WriteTable(w io.Writer, r *Result, width int) error {
 	return writeAll(w, r, "table", width)
+}
+
+// tableEncoder holds the first rows (TableBufferRows, at most
+// TableBufferBytes; all of them when HoldAll) to size the columns, then
+// streams the rest with those widths.
+type tableEncoder struct {
+	width     int
+	holdAll   bool
+	cols      []Column
+	names     []string
+	held      [][]string // the rendered rows held to size the columns
+	widths    []int      // set once the held rows are out
+	numeric   []bool
+	heldBytes int // bytes of the held cells
+	cut       int // cells cut at TableMaxCell
+}
+
+func (e *tableEncoder) Begin(b *bytes.Buffer, cols []Column) error {
+	e.cols = cols
+	e.names = sanitizedNames(cols)
+	return nil
+}
+
+func (e *tableEncoder) Row(b *bytes.Buffer, row []any) error {
+	cells := e.cells(row)
+	if e.widths != nil {
+		e.row(b, cells, false)
+		return nil
+	}
+	if !e.holdAll {
+		for j, v := range row {
+			if e.cols[j].Type == "" && v != nil {
+				e.cols[j].Type = valueTypeOf(v)
+			}
+		}
+	}
+	e.held = append(e.held, cells)
+	for _, c := range cells {
+		e.heldBytes += len(c)
+	}
+	if e.holdAll || len(e.held) < TableBufferRows && e.heldBytes < TableBufferBytes {
+		return nil
+	}
+	e.start(b)
+	return nil
+}
+
+func (e *tableEncoder) End(b *bytes.Buffer) error {
+	if e.widths == nil {
+		e.start(b)
+	}
+	e.line(b)
+	if e.cut > 0 {
+		b.WriteString(cellsNote(e.cut))
+	}
+	return nil
+}
+
+// cells renders a row's cells for the table: cut at TableMaxCell,
+// Sanitized, NULL shown as NULL.
+func (e *tableEncoder) cells(row []any) []string {
+	cells := make([]string, len(row))
+	for j, v := range row {
+		t, wasCut := CutCell(Text(v), TableMaxCell)
+		if wasCut {
+			e.cut++
+		}
+		c := Sanitize(t)
+		if v == nil {
+			c = "NULL"
+		}
+		cells[j] = c
+	}
+	return cells
+}
+
+// start sizes the columns from the header and the held rows, writes the
+// header and the held rows, and lets go of them.
+func (e *tableEncoder) start(b *bytes.Buffer) {
+	n := len(e.cols)
+	e.widths = make([]int, n)
+	e.numeric = make([]bool, n)
+	for i, c := range e.cols {
+		e.widths[i] = utf8.RuneCountInString(e.names[i])
+		e.numeric[i] = c.Type == TypeInteger || c.Type == TypeReal
+	}
+	for _, cells := range e.held {
+		for j, c := range cells {
+			e.widths[j] = max(e.widths[j], utf8.RuneCountInString(c))
+		}
+	}
+	fit(e.widths, e.width)
+	e.line(b)
+	e.row(b, e.names, true)
+	e.line(b)
+	for _, cells := range e.held {
+		e.row(b, cells, false)
+	}
+	e.held = nil
+}
+
+func (e *tableEncoder) line(b *bytes.Buffer) {
+	b.WriteByte('+')
+	for _, wd := range e.widths {
+		b.WriteString(strings.Repeat("-", wd+2))
+		b.WriteByte('+')
+	}
+	b.WriteByte('\n')
+}
+
+func (e *tableEncoder) row(b *bytes.Buffer, vals []string, header bool) {
+	b.WriteByte('|')
+	for j, v := range vals {
+		v = cut(v, e.widths[j])
+		pad := strings.Repeat(" ", e.widths[j]-utf8.RuneCountInString(v))
+		b.WriteByte(' ')
+		if e.numeric[j] && !header {
+			b.WriteString(pad)
+			b.WriteString(v)
+		} else {
+			b.WriteString(v)
+			b.WriteString(pad)
+		}
+		b.WriteString(" |")
+	}
+	b.WriteByte('\n')
 }
 
 // fit narrows the widest columns until the table fits width.

@@ -136,7 +136,7 @@ func Test503AlwaysExhaustsRetries(t *testing.T) {
 	var hits atomic.Int32
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		hits.Add(1)
-		http.Error(w, "unavailable", 503)
+		http.Error(w, "unavailable", http.StatusServiceUnavailable)
 	}))
 	defer srv.Close()
 	c := newTestClient(t, srv, func(o *Options) { o.RetryMax = 3 })

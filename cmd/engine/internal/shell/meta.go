@@ -11,14 +11,15 @@ import (
 	"github.com/enginehq/engine/engine/result"
 )
 
-const helpText = `Statements end with ";" and may span lines. Tables are
+// helpText is .help's text; the modes come from result's format registry.
+var helpText = `Statements end with ";" and may span lines. Tables are
 provider.service.resource; discover them with SHOW PROVIDERS, SHOW SERVICES IN
 github, SHOW RESOURCES IN github.repos, DESCRIBE github.repos.repos, and check a
 plan with EXPLAIN SELECT ...
 
 Meta commands (at the start of a line):
   .help              this text (also \?)
-  .mode [MODE]       output mode: table, csv, json, tsv, line (no MODE: show it)
+  .mode [MODE]       output mode: ` + result.FormatNames(", ") + ` (no MODE: show it)
   \x                 toggle expanded display (one "column = value" per line)
   .timer on|off      elapsed time in the footer
   .output [FILE]     write results to FILE; no FILE: back to stdout (also \o)
@@ -57,14 +58,12 @@ func (s *Shell) meta(line string) error {
 			fmt.Fprintf(s.console, "mode: %s\n", s.mode)
 			return nil
 		}
-		arg = strings.ToLower(arg)
-		for _, f := range result.Formats {
-			if f == arg {
-				s.mode = arg
-				return nil
-			}
+		f, err := result.LookupFormat(strings.ToLower(arg))
+		if err != nil {
+			return fail(".mode: %v", err)
 		}
-		return fail(".mode %s: use one of %s", arg, strings.Join(result.Formats, ", "))
+		s.mode = f.Name
+		return nil
 	case `\x`:
 		switch strings.ToLower(arg) {
 		case "":

@@ -31,7 +31,7 @@ type Options struct {
 	Engine Engine
 	Stdout io.Writer
 	Stderr io.Writer
-	// Mode is the initial output mode (table, csv, json, tsv, line).
+	// Mode is the initial output mode, a result format (result.Formats).
 	Mode string
 	// Width returns the terminal width for tables on stdout (0: no limit).
 	Width func() int

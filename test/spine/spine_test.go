@@ -1,0 +1,182 @@
+// Package spine_test enforces the package spine (docs/architecture.md):
+//
+//	cmd -> mcpsurface -> engine -> providers -> registry
+//
+// A package imports only packages of its own layer or below; engine and
+// below know nothing of MCP; providers and registry know nothing of SQL;
+// nothing outside test/ imports test/. It reads the import graph with
+// `go list` (the non-test imports of every package of the module).
+package spine_test
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"io"
+	"os/exec"
+	"strings"
+	"testing"
+
+	"github.com/enginehq/engine/test/testutil"
+)
+
+const module = "github.com/enginehq/engine"
+
+// layers, lowest first: a package is in the layer of the longest prefix
+// of its path (relative to the module) that is listed.
+var layers = []string{"registry", "providers", "engine", "mcpsurface", "cmd"}
+
+// forbidden are dependencies (direct or not) a layer must not have, with
+// the reason.
+var forbidden = []struct {
+	below  string // this layer and the layers under it
+	prefix string // an import path, with the paths under it
+	why    string
+}{
+	{"engine", module + "/mcpsurface", "engine knows nothing of MCP"},
+	{"engine", "github.com/modelcontextprotocol/", "engine knows nothing of MCP"},
+	{"providers", module + "/engine", "providers know nothing of SQL"},
+	{"providers", "database/sql", "providers know nothing of SQL"},
+	{"providers", "modernc.org/sqlite", "providers know nothing of SQL"},
+	{"providers", "github.com/dolthub/vitess", "providers know nothing of SQL"},
+}
+
+type pkg struct {
+	ImportPath string
+	Imports    []string
+	Deps       []string
+}
+
+// layer is the index of p's layer in layers, -1 for a package outside
+// the spine (test/...), or -2 for one of no listed layer.
+func layer(path string) int {
+	rel, ok := strings.CutPrefix(path, module+"/")
+	if !ok {
+		return -2
+	}
+	if rel == "test" || strings.HasPrefix(rel, "test/") {
+		return -1
+	}
+	for i, l := range layers {
+		if rel == l || strings.HasPrefix(rel, l+"/") {
+			return i
+		}
+	}
+	return -2
+}
+
+func layerIndex(name string) int {
+	for i, l := range layers {
+		if l == name {
+			return i
+		}
+	}
+	panic("no layer " + name)
+}
+
+// under reports whether import path d is prefix or below it; a prefix
+// ending in "/" matches any path that starts with it.
+func under(d, prefix string) bool {
+	if strings.HasSuffix(prefix, "/") {
+		return strings.HasPrefix(d, prefix)
+	}
+	return d == prefix || strings.HasPrefix(d, prefix+"/")
+}
+
+// violations lists every import that breaks the spine.
+func violations(pkgs []pkg) []string {
+	var out []string
+	for _, p := range pkgs {
+		from := layer(p.ImportPath)
+		switch from {
+		case -1:
+			continue // tests and their helpers may import anything
+		case -2:
+			out = append(out, fmt.Sprintf("%s is in no layer of the spine (%s); add it to the layers of test/spine", p.ImportPath, strings.Join(layers, ", ")))
+			continue
+		}
+		for _, imp := range p.Imports {
+			switch to := layer(imp); {
+			case to == -1:
+				out = append(out, fmt.Sprintf("%s imports %s: only tests import test/", p.ImportPath, imp))
+			case to > from:
+				out = append(out, fmt.Sprintf("%s imports %s: %s is above %s in the spine", p.ImportPath, imp, layers[to], layers[from]))
+			}
+		}
+		for _, f := range forbidden {
+			if from > layerIndex(f.below) {
+				continue
+			}
+			for _, d := range p.Deps {
+				if under(d, f.prefix) {
+					out = append(out, fmt.Sprintf("%s depends on %s: %s", p.ImportPath, d, f.why))
+				}
+			}
+		}
+	}
+	return out
+}
+
+func TestImportSpine(t *testing.T) {
+	cmd := exec.Command("go", "list", "-json=ImportPath,Imports,Deps", "./...")
+	cmd.Dir = testutil.RepoRoot()
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("go list: %v\n%s", err, stderr.String())
+	}
+	var pkgs []pkg
+	dec := json.NewDecoder(bytes.NewReader(out))
+	for {
+		var p pkg
+		if err := dec.Decode(&p); err == io.EOF {
+			break
+		} else if err != nil {
+			t.Fatal(err)
+		}
+		pkgs = append(pkgs, p)
+	}
+	seen := map[int]bool{}
+	for _, p := range pkgs {
+		seen[layer(p.ImportPath)] = true
+	}
+	for i, l := range layers {
+		if !seen[i] {
+			t.Fatalf("go list found no package of layer %s among %d packages", l, len(pkgs))
+		}
+	}
+	for _, v := range violations(pkgs) {
+		t.Error(v)
+	}
+}
+
+// TestViolationsAreFound: the checker reports each kind of breach.
+func TestViolationsAreFound(t *testing.T) {
+	m := func(rel string) string { return module + "/" + rel }
+	pkgs := []pkg{
+		{ImportPath: m("providers/client"), Imports: []string{m("engine/result")}, Deps: []string{m("engine/result")}},
+		{ImportPath: m("engine/plan"), Imports: []string{m("providers")}, Deps: []string{m("providers"), "github.com/modelcontextprotocol/go-sdk/mcp"}},
+		{ImportPath: m("registry"), Imports: []string{"io/fs"}, Deps: []string{"io/fs", "database/sql"}},
+		{ImportPath: m("mcpsurface"), Imports: []string{m("test/fakegithub")}},
+		{ImportPath: m("tools/x")},
+		{ImportPath: m("cmd/engine"), Imports: []string{m("mcpsurface"), m("engine")}, Deps: []string{"github.com/modelcontextprotocol/go-sdk/mcp"}},
+		{ImportPath: m("test/exec"), Imports: []string{m("cmd/engine")}},
+	}
+	got := strings.Join(violations(pkgs), "\n")
+	for _, want := range []string{
+		"providers/client imports " + m("engine/result") + ": engine is above providers",
+		"providers/client depends on " + m("engine/result") + ": providers know nothing of SQL",
+		"engine/plan depends on github.com/modelcontextprotocol/go-sdk/mcp: engine knows nothing of MCP",
+		"registry depends on database/sql",
+		"mcpsurface imports " + m("test/fakegithub") + ": only tests import test/",
+		"tools/x is in no layer",
+	} {
+		if !strings.Contains(got, want) {
+			t.Errorf("missing %q in:\n%s", want, got)
+		}
+	}
+	if strings.Contains(got, "cmd/engine") || strings.Contains(got, "test/exec") {
+		t.Errorf("allowed imports reported:\n%s", got)
+	}
+}
