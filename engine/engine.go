@@ -112,7 +112,7 @@ func (e *Engine) Client(name string) (*client.Client, error) {
 	}
 	creds, err := providers.ResolveCredentials(cfg, p.TokenEnv, e.opts.Getenv)
 	if err != nil {
-		return nil, &Error{Kind: KindPlan, Err: fmt.Errorf("provider %s: %w", name, err)}
+		return nil, Errorf(KindUsage, "provider %s: %w", name, err)
 	}
 	if s := creds.Secret(); s != "" {
 		e.secrets = append(e.secrets, s)
@@ -124,7 +124,7 @@ func (e *Engine) Client(name string) (*client.Client, error) {
 	}
 	c, err := client.New(p, o)
 	if err != nil {
-		return nil, &Error{Kind: KindPlan, Err: fmt.Errorf("provider %s: %w", name, err)}
+		return nil, Errorf(KindUsage, "provider %s: %w", name, err)
 	}
 	e.clients[name] = c
 	return c, nil
