@@ -122,7 +122,7 @@ func statementText(args []string, file string, stdin io.Reader) (string, error) 
 // exitCode maps an error kind to exec's exit code.
 func exitCode(e *engine.Error) int {
 	switch e.Kind {
-	case engine.KindSQL, engine.KindPlan:
+	case engine.KindUsage, engine.KindSQL, engine.KindPlan:
 		return exitUsage
 	}
 	return exitProvider
