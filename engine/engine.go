@@ -66,12 +66,12 @@ func New(opts Options) (*Engine, error) {
 	cat := newCatalog(opts.Sources)
 	for name := range opts.BaseURLs {
 		if !cat.IsProvider(name) {
-			return nil, fmt.Errorf("--base-url %s: no such provider (known: %v)", name, cat.names())
+			return nil, &Error{Kind: KindUsage, Setting: "base-url", Pos: -1, Err: fmt.Errorf("base URL for %s: no such provider (known: %v)", name, cat.names())}
 		}
 	}
 	for name := range opts.Auth {
 		if !cat.IsProvider(name) {
-			return nil, fmt.Errorf("--auth %s: no such provider (known: %v)", name, cat.names())
+			return nil, &Error{Kind: KindUsage, Setting: "auth", Pos: -1, Err: fmt.Errorf("auth for %s: no such provider (known: %v)", name, cat.names())}
 		}
 	}
 	return &Engine{opts: opts, cat: cat, clients: map[string]*client.Client{}}, nil

@@ -45,19 +45,26 @@ func Explain(e *engine.Error, cred Credentials, now time.Time) string {
 	case engine.KindInternal:
 		advice("this is a bug in engine; please report it with the statement.")
 	}
-	if flag, ok := settingFlags[e.Setting]; ok {
-		advice("the limit is %s; raise it only if the statement really needs more.", flag)
+	if a := SettingAdvice(e.Setting); a != "" {
+		advice("%s", a)
 	}
 	return b.String()
 }
 
-// settingFlags spells the engine's settings (engine.Error.Setting) as the
-// CLI's flags: the library's messages name no flags (an MCP agent has
+// settingAdvice spells the engine's settings (engine.Error.Setting) as
+// the CLI's flags: the library's messages name no flags (an MCP agent has
 // none), so the CLI adds them here, as cli/cli's FlagError does.
-var settingFlags = map[string]string{
-	"max-requests": "--max-requests",
-	"max-pages":    "--max-pages",
+var settingAdvice = map[string]string{
+	"max-requests": "the limit is --max-requests; raise it only if the statement really needs more.",
+	"max-pages":    "the limit is --max-pages; raise it only if the statement really needs more.",
+	"provider":     "add a provider with --provider NAME=PATH.",
+	"base-url":     "base URLs are given with --base-url NAME=URL (or ENGINE_BASE_URL_NAME).",
+	"auth":         "credentials are given with --auth (a JSON object keyed by provider name).",
 }
+
+// SettingAdvice is the CLI's advice for an error about setting (the flag
+// that changes it), or "".
+func SettingAdvice(setting string) string { return settingAdvice[setting] }
 
 func explainProvider(e *engine.Error, cred Credentials, now time.Time, advice func(string, ...any)) {
 	p := e.Provider
