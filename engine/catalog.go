@@ -50,7 +50,7 @@ func (c *catalog) provider(name string) (*providers.Provider, error) {
 	}
 	src, ok := c.sources[name]
 	if !ok {
-		return nil, fmt.Errorf("unknown provider %q; known providers: %v (add one with --provider NAME=PATH)", name, c.names())
+		return nil, &Error{Kind: KindPlan, Setting: "provider", Pos: -1, Err: fmt.Errorf("unknown provider %q; known providers: %v", name, c.names())}
 	}
 	var p *providers.Provider
 	var err error

@@ -112,10 +112,10 @@ func (e *Engine) discover(ctx context.Context, st *sqlfront.Statement) (*result.
 	res := &result.Result{}
 	target := func(n int) (*providers.Provider, error) {
 		if len(st.Target) < n {
-			return nil, &plan.Error{Msg: fmt.Sprintf("%s needs a provider name, e.g. %s IN github", st.Kind, st.Kind)}
+			return nil, discoveryErrorf("%s needs a provider name, e.g. %s IN github", st.Kind, st.Kind)
 		}
 		if !e.cat.IsProvider(st.Target[0]) {
-			return nil, &plan.Error{Msg: fmt.Sprintf("unknown provider %q; SHOW PROVIDERS lists them", st.Target[0])}
+			return nil, discoveryErrorf("unknown provider %q; SHOW PROVIDERS lists them", st.Target[0])
 		}
 		return e.cat.provider(st.Target[0])
 	}
@@ -170,7 +170,7 @@ func (e *Engine) discover(ctx context.Context, st *sqlfront.Statement) (*result.
 			}
 		}
 		if !found {
-			return nil, &plan.Error{Msg: fmt.Sprintf("provider %s has no service %q; SHOW SERVICES IN %s lists them", p.Provider, st.Target[1], p.Provider)}
+			return nil, discoveryErrorf("provider %s has no service %q; SHOW SERVICES IN %s lists them", p.Provider, st.Target[1], p.Provider)
 		}
 	case sqlfront.KindShowMethods, sqlfront.KindDescribe:
 		if _, err := target(1); err != nil {
@@ -181,7 +181,7 @@ func (e *Engine) discover(ctx context.Context, st *sqlfront.Statement) (*result.
 			return nil, err
 		}
 		if r == nil {
-			return nil, &plan.Error{Msg: fmt.Sprintf("unknown table %s; SHOW RESOURCES IN %s.%s lists them", strings.Join(st.Target[:3], "."), st.Target[0], st.Target[1])}
+			return nil, discoveryErrorf("unknown table %s; SHOW RESOURCES IN %s.%s lists them", strings.Join(st.Target[:3], "."), st.Target[0], st.Target[1])
 		}
 		if st.Kind == sqlfront.KindShowMethods {
 			return methodsResult(r), nil
@@ -282,3 +282,8 @@ func explainResult(p *plan.Plan) *result.Result {
 	}
 	return res
 }
+
+// discoveryErrorf is an error of a discovery statement (SHOW, DESCRIBE)
+// that names no known provider, service or table: kind plan, as the same
+// name in a SELECT would be.
+func discoveryErrorf(format string, args ...any) *Error { return Errorf(KindPlan, format, args...) }

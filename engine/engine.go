@@ -74,12 +74,12 @@ func New(opts Options) (*Engine, error) {
 func (c *catalog) checkEndpoints(baseURLs map[string]string, auth map[string]providers.AuthConfig) error {
 	for name := range baseURLs {
 		if !c.IsProvider(name) {
-			return fmt.Errorf("--base-url %s: no such provider (known: %v)", name, c.names())
+			return &Error{Kind: KindUsage, Setting: "base-url", Pos: -1, Err: fmt.Errorf("base URL for %s: no such provider (known: %v)", name, c.names())}
 		}
 	}
 	for name := range auth {
 		if !c.IsProvider(name) {
-			return fmt.Errorf("--auth %s: no such provider (known: %v)", name, c.names())
+			return &Error{Kind: KindUsage, Setting: "auth", Pos: -1, Err: fmt.Errorf("auth for %s: no such provider (known: %v)", name, c.names())}
 		}
 	}
 	return nil
@@ -138,7 +138,7 @@ func (e *Engine) Client(name string) (*client.Client, error) {
 	}
 	creds, err := providers.ResolveCredentials(cfg, p.TokenEnv, e.opts.Getenv)
 	if err != nil {
-		return nil, &Error{Kind: KindPlan, Err: fmt.Errorf("provider %s: %w", name, err)}
+		return nil, Errorf(KindUsage, "provider %s: %w", name, err)
 	}
 	if s := creds.Secret(); s != "" {
 		e.secrets = append(e.secrets, s)
@@ -150,7 +150,7 @@ func (e *Engine) Client(name string) (*client.Client, error) {
 	}
 	c, err := client.New(p, o)
 	if err != nil {
-		return nil, &Error{Kind: KindPlan, Err: fmt.Errorf("provider %s: %w", name, err)}
+		return nil, Errorf(KindUsage, "provider %s: %w", name, err)
 	}
 	e.clients[name] = c
 	return c, nil

@@ -32,47 +32,28 @@ type describeInput struct {
 }
 
 func (s *Server) addDiscoveryTools() {
-	text := func(name string, f func(context.Context) (string, *engine.ErrorBody)) (*mcp.CallToolResult, any, error) {
-		t, eb := f(context.Background())
-		var res *mcp.CallToolResult
-		var out any
-		if eb != nil {
-			res, out = s.errorResult(*eb)
-			res.StructuredContent = out
-		} else {
-			res = &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: t}}}
-		}
-		s.logResult(name, res, "")
-		return res, out, nil
+	addTextTool(s, &mcp.Tool{Name: "list_providers", Description: "List providers (TSV: name, version, services, resources).",
+		Annotations: annotations("List providers", false)}, s.listProviders)
+	addTextTool(s, &mcp.Tool{Name: "list_services", Description: "List a provider's services with their resource counts (TSV).",
+		Annotations: annotations("List services", false)}, s.listServices)
+	addTextTool(s, &mcp.Tool{Name: "list_resources", Description: "List a provider's tables (provider.service.resource); compact per-service summary when many.",
+		Annotations: annotations("List resources", false)}, s.listResources)
+	addTextTool(s, &mcp.Tool{Name: "describe_resource", Description: "Describe a table: columns and types, the WHERE keys each method requires, optional pushable keys.",
+		Annotations: annotations("Describe a resource", false)}, s.describe)
+}
+
+// planErrorf is a discovery argument that names no known provider,
+// service or table: kind plan, as the same name in SQL would be.
+func planErrorf(format string, args ...any) error {
+	return engine.Errorf(engine.KindPlan, format, args...)
+}
+
+// provider returns the named provider (default: github, else the first).
+// ctx is the request's: a cancelled request loads nothing.
+func (s *Server) provider(ctx context.Context, name string) (*providers.Provider, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, err
 	}
-	mcp.AddTool(s.mcp, &mcp.Tool{Name: "list_providers", Description: "List providers (TSV: name, version, services, resources).",
-		Annotations: annotations("List providers", false)},
-		func(ctx context.Context, _ *mcp.CallToolRequest, _ struct{}) (*mcp.CallToolResult, any, error) {
-			return text("list_providers", func(context.Context) (string, *engine.ErrorBody) { return s.listProviders() })
-		})
-	mcp.AddTool(s.mcp, &mcp.Tool{Name: "list_services", Description: "List a provider's services with their resource counts (TSV).",
-		Annotations: annotations("List services", false)},
-		func(ctx context.Context, _ *mcp.CallToolRequest, in providerInput) (*mcp.CallToolResult, any, error) {
-			return text("list_services", func(context.Context) (string, *engine.ErrorBody) { return s.listServices(in.Provider) })
-		})
-	mcp.AddTool(s.mcp, &mcp.Tool{Name: "list_resources", Description: "List a provider's tables (provider.service.resource); compact per-service summary when many.",
-		Annotations: annotations("List resources", false)},
-		func(ctx context.Context, _ *mcp.CallToolRequest, in resourcesInput) (*mcp.CallToolResult, any, error) {
-			return text("list_resources", func(context.Context) (string, *engine.ErrorBody) { return s.listResources(in) })
-		})
-	mcp.AddTool(s.mcp, &mcp.Tool{Name: "describe_resource", Description: "Describe a table: columns and types, the WHERE keys each method requires, optional pushable keys.",
-		Annotations: annotations("Describe a resource", false)},
-		func(ctx context.Context, _ *mcp.CallToolRequest, in describeInput) (*mcp.CallToolResult, any, error) {
-			return text("describe_resource", func(context.Context) (string, *engine.ErrorBody) { return s.describe(in) })
-		})
-}
-
-func planErr(format string, args ...any) *engine.ErrorBody {
-	b := usageError(engine.KindPlan, fmt.Sprintf(format, args...))
-	return &b
-}
-
-func (s *Server) provider(name string) (*providers.Provider, *engine.ErrorBody) {
 	names := s.eng.ProviderNames()
 	if name == "" && len(names) > 0 {
 		name = names[0]
@@ -85,34 +66,29 @@ func (s *Server) provider(name string) (*providers.Provider, *engine.ErrorBody) 
 	name = strings.ToLower(strings.TrimSpace(name))
 	for _, n := range names {
 		if n == name {
-			p, err := s.eng.Provider(n)
-			if err != nil {
-				b := engineError(err)
-				return nil, &b
-			}
-			return p, nil
+			return s.eng.Provider(n)
 		}
 	}
-	return nil, planErr("unknown provider %q (known: %s)", name, strings.Join(names, ", "))
+	return nil, planErrorf("unknown provider %q (known: %s)", name, strings.Join(names, ", "))
 }
 
-func (s *Server) listProviders() (string, *engine.ErrorBody) {
+func (s *Server) listProviders(ctx context.Context, _ struct{}) (string, error) {
 	var b strings.Builder
 	b.WriteString("name\tversion\tservices\tresources\n")
 	for _, n := range s.eng.ProviderNames() {
-		p, eb := s.provider(n)
-		if eb != nil {
-			return "", eb
+		p, err := s.provider(ctx, n)
+		if err != nil {
+			return "", err
 		}
 		fmt.Fprintf(&b, "%s\t%s\t%d\t%d\n", n, p.Version, len(p.Services()), len(p.Resources))
 	}
 	return b.String(), nil
 }
 
-func (s *Server) listServices(provider string) (string, *engine.ErrorBody) {
-	p, eb := s.provider(provider)
-	if eb != nil {
-		return "", eb
+func (s *Server) listServices(ctx context.Context, in providerInput) (string, error) {
+	p, err := s.provider(ctx, in.Provider)
+	if err != nil {
+		return "", err
 	}
 	count := map[string]int{}
 	for _, r := range p.Resources {
@@ -127,10 +103,10 @@ func (s *Server) listServices(provider string) (string, *engine.ErrorBody) {
 	return b.String(), nil
 }
 
-func (s *Server) listResources(in resourcesInput) (string, *engine.ErrorBody) {
-	p, eb := s.provider(in.Provider)
-	if eb != nil {
-		return "", eb
+func (s *Server) listResources(ctx context.Context, in resourcesInput) (string, error) {
+	p, err := s.provider(ctx, in.Provider)
+	if err != nil {
+		return "", err
 	}
 	svc := strings.ToLower(strings.TrimSpace(in.Service))
 	filter := strings.ToLower(strings.TrimSpace(in.Filter))
@@ -146,7 +122,7 @@ func (s *Server) listResources(in resourcesInput) (string, *engine.ErrorBody) {
 		}
 	}
 	if svc != "" && !seen {
-		return "", planErr("provider %s has no service %q; list_services lists them", p.Provider, svc)
+		return "", planErrorf("provider %s has no service %q; list_services lists them", p.Provider, svc)
 	}
 	var b strings.Builder
 	if len(match) > compactOver {
@@ -177,25 +153,24 @@ func (s *Server) listResources(in resourcesInput) (string, *engine.ErrorBody) {
 	return b.String(), nil
 }
 
-func (s *Server) describe(in describeInput) (string, *engine.ErrorBody) {
+func (s *Server) describe(ctx context.Context, in describeInput) (string, error) {
 	parts := providers.SplitName(in.Resource)
 	if len(parts) == 2 {
 		parts = append([]string{""}, parts...)
 	}
 	if len(parts) != 3 {
-		return "", planErr("resource %q: expected provider.service.resource, e.g. github.repos.repos", in.Resource)
+		return "", usageErrorf("resource %q: expected provider.service.resource, e.g. github.repos.repos", in.Resource)
 	}
-	p, eb := s.provider(parts[0])
-	if eb != nil {
-		return "", eb
+	p, err := s.provider(ctx, parts[0])
+	if err != nil {
+		return "", err
 	}
 	r, err := p.Resource(parts[1], parts[2])
 	if err != nil {
-		b := engineError(err)
-		return "", &b
+		return "", err
 	}
 	if r == nil {
-		return "", planErr("unknown table %s.%s.%s; list_resources(service=%q) lists them", p.Provider, parts[1], parts[2], parts[1])
+		return "", planErrorf("unknown table %s.%s.%s; list_resources(service=%q) lists them", p.Provider, parts[1], parts[2], parts[1])
 	}
 	var b strings.Builder
 	if r.Summary != "" {

@@ -21,6 +21,15 @@
 // columns, rows, the true row_count and a TSV text block; a failure is
 // isError true with {"error": engine.ErrorBody}, never empty rows.
 //
+// Every tool is registered in one way (tool.go): addTool for a tool with
+// typed structured output (mcp.AddTool[In, Out], the output schema
+// inferred from Out, its error an optional field) or addTextTool for a
+// text-only tool, both over one wrapper that maps errors to isError
+// results and logs each result. Handlers take the request's context and
+// return (reply, error). Adding a tool is its handler and one add call in
+// one file, plus its schema snapshot in testdata/toolsnaps (go test
+// ./mcpsurface -run TestToolSnaps -update). Bad arguments are kind usage.
+//
 // mcpsurface imports engine (and engine/result, providers for discovery);
 // it must not import cmd, and engine must never import it.
 package mcpsurface

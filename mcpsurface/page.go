@@ -18,11 +18,20 @@ type pageInput struct {
 	Limit    int    `json:"limit,omitempty" jsonschema:"rows to return (default and maximum: the server's row cap)"`
 }
 
-// pageOutput is fetch_result_page's success.
+// pageOutput is fetch_result_page's structured output: a success fills the
+// page fields (pageSuccess), a failure only Error.
 type pageOutput struct {
+	*pageSuccess
+	Error engine.ErrorBody `json:"error,omitzero"`
+}
+
+func (pageOutput) failed(b engine.ErrorBody) pageOutput { return pageOutput{Error: b} }
+
+// pageSuccess is fetch_result_page's success.
+type pageSuccess struct {
 	Columns      []result.Column `json:"columns"`
-	Rows         [][]any         `json:"rows"`
-	RowCount     int             `json:"row_count"`
+	Rows         [][]any         `json:"rows" jsonschema:"rows as arrays in column order"`
+	RowCount     int             `json:"row_count" jsonschema:"true total rows of the result"`
 	ReturnedRows int             `json:"returned_rows"`
 	Offset       int             `json:"offset"`
 	Limit        int             `json:"limit"`
@@ -31,7 +40,7 @@ type pageOutput struct {
 	ResultID     string          `json:"result_id"`
 	ResultURI    string          `json:"result_uri"`
 	// TruncatedCells and Notice: cells cut by the cell cap.
-	TruncatedCells int    `json:"truncated_cells,omitempty"`
+	TruncatedCells int    `json:"truncated_cells,omitempty" jsonschema:"cells longer than the server's cell cap, cut and marked \"…[cut: N of M bytes shown]\"; the kept result holds them whole"`
 	Notice         string `json:"notice,omitempty"`
 }
 
@@ -45,27 +54,17 @@ func resultID(s string) string {
 	return s
 }
 
-func (s *Server) unknownResult(id string) engine.ErrorBody {
+// unknownResult is the usage error of a result_id that names no kept
+// result.
+func (s *Server) unknownResult(id string) error {
 	o := s.store.Options()
-	return usageError(engine.KindPlan, fmt.Sprintf("result %q is unknown or expired (results are kept for %s, at most %d of them); re-run the query with run_select_query", id, o.TTL, o.MaxResults))
+	return usageErrorf("result %q is unknown or expired (results are kept for %s, at most %d of them); re-run the query with run_select_query", id, o.TTL, o.MaxResults)
 }
 
-func (s *Server) fetchPage(ctx context.Context, req *mcp.CallToolRequest, in pageInput) (*mcp.CallToolResult, any, error) {
-	res, out := s.page(ctx, in)
-	detail := ""
-	if p, ok := out.(pageOutput); ok {
-		detail = fmt.Sprintf("rows=%d offset=%d has_more=%t", p.ReturnedRows, p.Offset, p.HasMore)
-		res.StructuredContent = out
-	}
-	s.logResult("fetch_result_page", res, detail)
-	res.StructuredContent = nil
-	return res, out, nil
-}
-
-func (s *Server) page(ctx context.Context, in pageInput) (*mcp.CallToolResult, any) {
+func (s *Server) fetchPage(ctx context.Context, _ *mcp.CallToolRequest, in pageInput) (reply[pageOutput], error) {
 	id := resultID(in.ResultID)
 	if in.Offset < 0 || in.Limit < 0 {
-		return s.errorResult(usageError(engine.KindPlan, "offset and limit must not be negative"))
+		return reply[pageOutput]{}, usageErrorf("offset and limit must not be negative")
 	}
 	maxRows := s.cfg.Caps.MaxRows
 	limit := in.Limit
@@ -79,21 +78,21 @@ func (s *Server) page(ctx context.Context, in pageInput) (*mcp.CallToolResult, a
 	}
 	k, err := s.store.Info(ctx, id)
 	if errors.Is(err, ErrUnknownResult) || id == "" {
-		return s.errorResult(s.unknownResult(id))
+		return reply[pageOutput]{}, s.unknownResult(id)
 	}
 	if err != nil {
-		return s.errorResult(engineError(err))
+		return reply[pageOutput]{}, err
 	}
 	rows, err := s.store.Rows(ctx, k, in.Offset, limit+1) // one more: has_more
 	if err != nil {
-		return s.errorResult(engineError(err))
+		return reply[pageOutput]{}, err
 	}
 	probe := len(rows) > limit
 	if probe {
 		rows = rows[:limit]
 	}
 	fr := fit(k.Columns, rows, Caps{MaxBytes: s.cfg.Caps.MaxBytes, MaxCell: s.cfg.Caps.MaxCell})
-	out := pageOutput{
+	out := &pageSuccess{
 		Columns: k.Columns, Rows: fr.rows, RowCount: k.RowCount, ReturnedRows: len(fr.rows),
 		Offset: in.Offset, Limit: limit, HasMore: probe || len(fr.rows) < len(rows),
 		ResultID: id, ResultURI: ResultURI(id),
@@ -113,5 +112,6 @@ func (s *Server) page(ctx context.Context, in pageInput) (*mcp.CallToolResult, a
 	} else {
 		summary += "; end of result"
 	}
-	return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: tsvText(k.Columns, fr.tsvLines, summary)}}}, out
+	return reply[pageOutput]{Text: tsvText(k.Columns, fr.tsvLines, summary), Out: pageOutput{pageSuccess: out},
+		Detail: fmt.Sprintf("rows=%d offset=%d has_more=%t", out.ReturnedRows, out.Offset, out.HasMore)}, nil
 }

@@ -22,26 +22,35 @@ type queryInput struct {
 type statsOutput struct {
 	HTTPRequests int   `json:"http_requests"`
 	Pages        int   `json:"pages"`
-	Fetched      int   `json:"fetched"`
-	Revalidated  int   `json:"revalidated"`
-	CacheHits    int   `json:"cache_hits,omitempty"`
+	Fetched      int   `json:"fetched" jsonschema:"pages whose body came from the provider"`
+	Revalidated  int   `json:"revalidated" jsonschema:"pages answered 304 Not Modified from the response cache (no rate limit)"`
+	CacheHits    int   `json:"cache_hits,omitempty" jsonschema:"pages served by the response cache without a request (the server's cache TTL)"`
 	ElapsedMS    int64 `json:"elapsed_ms"`
 	// RateLimit is the statement's use of each rate-limit bucket and what
 	// remains (result.RateLimit).
-	RateLimit []result.RateLimit `json:"rate_limit,omitempty"`
+	RateLimit []result.RateLimit `json:"rate_limit,omitempty" jsonschema:"per rate-limit bucket: requests this statement used, what remains and when it resets"`
 	// Methods names the API method each table was read with.
-	Methods []string `json:"methods,omitempty"`
+	Methods []string `json:"methods,omitempty" jsonschema:"the API method each table was read with"`
 }
 
-// queryOutput is run_select_query's success (DESIGN.md).
+// queryOutput is run_select_query's structured output (docs/mcp.md): a
+// success fills the result fields (querySuccess), a failure only Error.
 type queryOutput struct {
+	*querySuccess
+	Error engine.ErrorBody `json:"error,omitzero"`
+}
+
+func (queryOutput) failed(b engine.ErrorBody) queryOutput { return queryOutput{Error: b} }
+
+// querySuccess is run_select_query's success.
+type querySuccess struct {
 	Columns      []result.Column `json:"columns"`
-	Rows         [][]any         `json:"rows"`
-	RowCount     int             `json:"row_count"`
+	Rows         [][]any         `json:"rows" jsonschema:"rows as arrays in column order"`
+	RowCount     int             `json:"row_count" jsonschema:"true total rows of the result"`
 	ReturnedRows int             `json:"returned_rows"`
-	Truncated    bool            `json:"truncated"`
+	Truncated    bool            `json:"truncated" jsonschema:"rows or cells were cut (see notice)"`
 	// TruncatedCells counts cells cut by the cell cap (Caps.MaxCell).
-	TruncatedCells int         `json:"truncated_cells,omitempty"`
+	TruncatedCells int         `json:"truncated_cells,omitempty" jsonschema:"cells longer than the server's cell cap, cut and marked \"…[cut: N of M bytes shown]\"; the kept result holds them whole"`
 	Notice         string      `json:"notice,omitempty"`
 	ResultID       string      `json:"result_id,omitempty"`
 	ResultURI      string      `json:"result_uri,omitempty"`
@@ -52,18 +61,16 @@ type queryOutput struct {
 func ResultURI(id string) string { return "engine://results/" + id }
 
 func (s *Server) addQueryTools() {
-	mcp.AddTool(s.mcp, &mcp.Tool{
+	addTool(s, &mcp.Tool{
 		Name: "run_select_query",
 		Description: "Run one read-only SQL statement (SELECT, SHOW, DESCRIBE, EXPLAIN) over the providers' APIs. " +
 			"Returns columns and rows (text: TSV), the true row_count, capped rows; aggregate/filter in SQL.",
-		Annotations:  annotations("Run a read-only SQL query", true),
-		OutputSchema: QueryOutputSchema(),
+		Annotations: annotations("Run a read-only SQL query", true),
 	}, s.runSelect)
-	mcp.AddTool(s.mcp, &mcp.Tool{
-		Name:         "fetch_result_page",
-		Description:  "Page through a result kept by run_select_query (no API calls). limit is capped by the server's row cap.",
-		Annotations:  annotations("Page a kept result", false),
-		OutputSchema: PageOutputSchema(),
+	addTool(s, &mcp.Tool{
+		Name:        "fetch_result_page",
+		Description: "Page through a result kept by run_select_query (no API calls). limit is capped by the server's row cap.",
+		Annotations: annotations("Page a kept result", false),
 	}, s.fetchPage)
 }
 
@@ -92,11 +99,9 @@ func progress(ctx context.Context, req *mcp.CallToolRequest) func(int) {
 	}
 }
 
-func (s *Server) runSelect(ctx context.Context, req *mcp.CallToolRequest, in queryInput) (*mcp.CallToolResult, any, error) {
+func (s *Server) runSelect(ctx context.Context, req *mcp.CallToolRequest, in queryInput) (reply[queryOutput], error) {
 	if strings.TrimSpace(in.SQL) == "" {
-		res, out := s.errorResult(usageError(engine.KindSQL, "sql is empty: pass one SELECT, SHOW, DESCRIBE or EXPLAIN statement"))
-		s.logResult("run_select_query", res, "")
-		return res, out, nil
+		return reply[queryOutput]{}, engine.Errorf(engine.KindSQL, "sql is empty: pass one SELECT, SHOW, DESCRIBE or EXPLAIN statement")
 	}
 	// The rows stream out of the engine: the first ones (as many as the
 	// caps could show) stay in memory for the reply, and every row goes
@@ -118,9 +123,7 @@ func (s *Server) runSelect(ctx context.Context, req *mcp.CallToolRequest, in que
 		return nil
 	}})
 	if err != nil {
-		res, out := s.errorResult(engineError(err))
-		s.logResult("run_select_query", res, "kind="+string(out.(errorOutput).Error.Kind))
-		return res, out, nil
+		return reply[queryOutput]{}, err
 	}
 	var id string
 	kept := false
@@ -134,7 +137,7 @@ func (s *Server) runSelect(ctx context.Context, req *mcp.CallToolRequest, in que
 		id = ""
 	}
 	fr := fit(r.Columns, h.rows, s.cfg.Caps)
-	out := queryOutput{
+	out := &querySuccess{
 		Columns: r.Columns, Rows: fr.rows, RowCount: h.count, ReturnedRows: len(fr.rows),
 		Truncated: len(fr.rows) < h.count || fr.cutCells > 0, TruncatedCells: fr.cutCells,
 		Stats: statsOutput{HTTPRequests: r.Stats.HTTPRequests, Pages: r.Stats.Pages, Fetched: r.Stats.Fetched,
@@ -167,12 +170,8 @@ func (s *Server) runSelect(ctx context.Context, req *mcp.CallToolRequest, in que
 	if r.Notice != "" {
 		summary += "; " + r.Notice
 	}
-	res := &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: tsvText(r.Columns, fr.tsvLines, summary)}}}
-	// The SDK fills StructuredContent from out; log with it set.
-	res.StructuredContent = out
-	s.logResult("run_select_query", res, fmt.Sprintf("rows=%d/%d truncated=%t", out.ReturnedRows, out.RowCount, out.Truncated))
-	res.StructuredContent = nil
-	return res, out, nil
+	return reply[queryOutput]{Text: tsvText(r.Columns, fr.tsvLines, summary), Out: queryOutput{querySuccess: out},
+		Detail: fmt.Sprintf("rows=%d/%d truncated=%t", out.ReturnedRows, out.RowCount, out.Truncated)}, nil
 }
 
 // head keeps the first rows of a streamed result, as many as the caps

@@ -74,17 +74,18 @@ func annotations(title string, openWorld bool) *mcp.ToolAnnotations {
 	return &mcp.ToolAnnotations{Title: title, ReadOnlyHint: true, DestructiveHint: boolPtr(false), IdempotentHint: true, OpenWorldHint: boolPtr(openWorld)}
 }
 
-// logResult writes one line per tool result with its size and an
-// approximate token count (chars/4), so waste is visible.
-func (s *Server) logResult(tool string, res *mcp.CallToolResult, detail string) {
+// logResult writes one line per tool result with its size (text blocks
+// plus the structured output, if any) and an approximate token count
+// (chars/4), so waste is visible.
+func (s *Server) logResult(tool string, res *mcp.CallToolResult, structured any, detail string) {
 	n := 0
 	for _, c := range res.Content {
 		if t, ok := c.(*mcp.TextContent); ok {
 			n += len(t.Text)
 		}
 	}
-	if res.StructuredContent != nil {
-		if b, err := json.Marshal(res.StructuredContent); err == nil {
+	if structured != nil {
+		if b, err := json.Marshal(structured); err == nil {
 			n += len(b)
 		}
 	}

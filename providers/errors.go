@@ -72,3 +72,21 @@ func (e *ProviderError) RetryAfterSeconds() int {
 	}
 	return int(s)
 }
+
+// ErrorKind is the error's kind for the engine's classification:
+// "incomplete" for a partial answer, "provider" for every other failure.
+func (e *ProviderError) ErrorKind() string {
+	if e.Kind == "incomplete" {
+		return "incomplete"
+	}
+	return "provider"
+}
+
+// ErrorLimit names the limit a "limit" error ran into ("max-pages"), so
+// that surfaces can say how to raise it; empty for other errors.
+func (e *ProviderError) ErrorSetting() string {
+	if e.Kind == "limit" {
+		return "max-pages"
+	}
+	return ""
+}

@@ -21,8 +21,9 @@ const (
 // kindExit is the one mapping of error kinds to exit codes: a kind not
 // listed (provider, incomplete, timeout, cancelled, internal) is exit 2.
 var kindExit = map[engine.Kind]int{
-	engine.KindSQL:  exitUsage,
-	engine.KindPlan: exitUsage,
+	engine.KindUsage: exitUsage,
+	engine.KindSQL:   exitUsage,
+	engine.KindPlan:  exitUsage,
 }
 
 // exitCode is the exit code of a statement's error.

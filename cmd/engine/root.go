@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"github.com/enginehq/engine/cmd/engine/internal/advice"
 	"os"
 	"runtime/pprof"
 	"strconv"
@@ -229,6 +230,9 @@ func (g *globalFlags) newEngine() (*engine.Engine, engine.Options, error) {
 	}
 	eng, err := engine.New(opts)
 	if err != nil {
+		if a := advice.SettingAdvice(engine.Classify(err).Setting); a != "" {
+			return nil, opts, usageError("%v; %s", err, a)
+		}
 		return nil, opts, usageError("%v", err)
 	}
 	return eng, opts, nil

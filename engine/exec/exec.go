@@ -70,9 +70,9 @@ func Run(ctx context.Context, p *plan.Plan, clients Clients, opts Options) (*res
 		}
 		planned = plan.AddSat(planned, need)
 		if s.Dependent() && p.MaxRequests > 0 && planned > p.MaxRequests {
-			return nil, &plan.Error{Table: s.Ref.Name(), Msg: fmt.Sprintf(
-				"the query needs at least %d requests (%d for %s, one per distinct binding from other tables), more than the limit of %d; nothing was sent for %s. Narrow the source tables in WHERE (or with an IN list) or raise --max-requests",
-				planned, need, s.Ref, p.MaxRequests, s.Ref.Name())}
+			return nil, plan.RequestLimitError(s.Ref.Name(),
+				"the query needs at least %d requests (%d for %s, one per distinct binding from other tables), more than the limit of %d; nothing was sent for %s. Narrow the source tables in WHERE (or with an IN list) or raise the request limit",
+				planned, need, s.Ref, p.MaxRequests, s.Ref.Name())
 		}
 		if s.Dependent() {
 			if err := c.CheckBudget(ctx, s.Method.Path, len(calls)); err != nil {

@@ -99,7 +99,7 @@ func Build(q *sqlfront.Query, cat Catalog, opts Options) (*Plan, error) {
 		}
 	}
 	if opts.MaxRequests > 0 && total > opts.MaxRequests {
-		return nil, &Error{Msg: fmt.Sprintf("the query needs about %d requests, more than the limit of %d; narrow the IN lists or raise --max-requests", total, opts.MaxRequests)}
+		return nil, RequestLimitError("", "the query needs about %d requests, more than the limit of %d; narrow the IN lists or raise the request limit", total, opts.MaxRequests)
 	}
 	rw, err := q.Rewrite(names, consumed)
 	if err != nil {

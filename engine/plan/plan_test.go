@@ -1,6 +1,7 @@
 package plan
 
 import (
+	"errors"
 	"math"
 	"strings"
 	"testing"
@@ -125,7 +126,8 @@ func TestFanOutAndLimit(t *testing.T) {
 		in = append(in, "'r"+strings.Repeat("x", i%3)+string(rune('a'+i%26))+strings.Repeat("y", i/26)+"'")
 	}
 	_, err = build(t, cat, "SELECT * FROM github.issues.issues WHERE owner = 'a' AND repo IN ("+strings.Join(in, ",")+")")
-	if err == nil || !strings.Contains(err.Error(), "--max-requests") {
+	var pe *Error
+	if !errors.As(err, &pe) || pe.Setting != SettingMaxRequests || strings.Contains(err.Error(), "--") {
 		t.Fatalf("want a max-requests refusal, got %v", err)
 	}
 }

@@ -54,11 +54,11 @@ type Stats struct {
 // resets (RFC 3339, UTC).
 type RateLimit struct {
 	Provider  string `json:"provider"`
-	Bucket    string `json:"bucket"`
-	Used      int    `json:"used"`
+	Bucket    string `json:"bucket" jsonschema:"e.g. core, search, code_search"`
+	Used      int    `json:"used" jsonschema:"requests of this statement"`
 	Limit     int    `json:"limit,omitempty"`
 	Remaining *int   `json:"remaining,omitempty"`
-	Reset     string `json:"reset,omitempty"`
+	Reset     string `json:"reset,omitempty" jsonschema:"RFC 3339, UTC"`
 }
 
 // Result is a complete result. Values are nil, int64, float64, string or

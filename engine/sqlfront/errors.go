@@ -14,3 +14,10 @@ func (e *Error) Error() string {
 	}
 	return "SQL error: " + e.Msg
 }
+
+// ErrorKind is "sql": the statement text is at fault.
+func (e *Error) ErrorKind() string { return "sql" }
+
+// Position is the byte offset of the error in the statement, -1 when
+// unknown.
+func (e *Error) Position() int { return e.Pos }

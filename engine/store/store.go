@@ -472,3 +472,9 @@ func (e *QueryError) Error() string {
 }
 
 func (e *QueryError) Unwrap() error { return e.Err }
+
+// ErrorKind is "sql": SQLite refused the user's statement.
+func (e *QueryError) ErrorKind() string { return "sql" }
+
+// ErrorPrefix is put before the message when the error is classified.
+func (e *QueryError) ErrorPrefix() string { return "SQL error" }

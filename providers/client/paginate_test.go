@@ -119,7 +119,7 @@ func TestMaxPages(t *testing.T) {
 			c := newTestClient(t, srv, func(o *Options) { o.MaxPages = 3 })
 			_, _, err := collect(t, c, orgCall())
 			pe := asProviderError(t, err)
-			if pe.Kind != "limit" || !strings.Contains(pe.Message, "--max-pages") || pe.Retryable {
+			if pe.Kind != "limit" || pe.ErrorSetting() != "max-pages" || strings.Contains(pe.Message, "--") || pe.Retryable {
 				t.Fatalf("error %+v", pe)
 			}
 			want := int32(3)

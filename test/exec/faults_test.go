@@ -7,19 +7,14 @@ import (
 	"testing"
 	"time"
 
+	"github.com/enginehq/engine/engine"
 	"github.com/enginehq/engine/test/fakegithub"
 	"github.com/enginehq/engine/test/testutil"
 )
 
+// errorBody is exec's -o json error output: {"error": engine.ErrorBody}.
 type errorBody struct {
-	Error struct {
-		Message           string `json:"message"`
-		Kind              string `json:"kind"`
-		HTTPStatus        int    `json:"http_status"`
-		Provider          string `json:"provider"`
-		Retryable         bool   `json:"retryable"`
-		RetryAfterSeconds int    `json:"retry_after_seconds"`
-	} `json:"error"`
+	Error engine.ErrorBody `json:"error"`
 }
 
 // TestFaultMatrix injects every fault of the fake server on page 1 and on

@@ -53,12 +53,7 @@ func TestUnusableResponseValuesAreProviderErrors(t *testing.T) {
 			defer fake.ClearFaults()
 			fake.Inject(fakegithub.Fault{Path: "^/orgs/tiny/repos$", Kind: c.kind})
 			r := run(t, "-o", "json", c.sql)
-			var body struct {
-				Error struct {
-					Message, Kind, Provider string
-					HTTPStatus              int `json:"http_status"`
-				}
-			}
+			var body errorBody
 			if err := json.Unmarshal([]byte(r.Stderr), &body); err != nil {
 				t.Fatalf("exit %d, stderr %s", r.Code, r.Stderr)
 			}

@@ -2,11 +2,13 @@ package exec_test
 
 import (
 	"fmt"
-	"github.com/enginehq/engine/test/testutil"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/enginehq/engine/engine"
+	"github.com/enginehq/engine/test/testutil"
 )
 
 // names lists acme repo names repo-NNN for which keep(i) holds.
@@ -199,7 +201,7 @@ func TestUsageSQLAndPlanErrorsExitOne(t *testing.T) {
 		}
 	}
 	r := run(t, "-o", "json", `SELECT * FROM github.pulls.pulls`)
-	if r.Code != 1 || !strings.Contains(r.Stderr, `"kind":"plan"`) {
+	if r.Code != 1 || errorKind(t, r) != engine.KindPlan {
 		t.Fatalf("json plan error: %d %s", r.Code, r.Stderr)
 	}
 	r = testutil.Run(t, execEnv(t), "", "exec")

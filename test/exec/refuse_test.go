@@ -47,9 +47,7 @@ func TestRefusedBeforeAnyRequest(t *testing.T) {
 			if r.Code != 1 {
 				t.Fatalf("exit %d, want 1\nstdout %s\nstderr %s", r.Code, r.Stdout, r.Stderr)
 			}
-			var body struct {
-				Error struct{ Message, Kind string }
-			}
+			var body errorBody
 			if err := json.Unmarshal([]byte(r.Stderr), &body); err != nil {
 				t.Fatalf("stderr: %v: %s", err, r.Stderr)
 			}

@@ -6,6 +6,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/enginehq/engine/engine"
 	"github.com/enginehq/engine/test/fakegithub"
 )
 
@@ -79,15 +80,9 @@ func matrix() []faultCase {
 	return out
 }
 
-// errorBody is DESIGN.md's error object as every surface prints it.
-type errorBody struct {
-	Message           string `json:"message"`
-	Kind              string `json:"kind"`
-	HTTPStatus        int    `json:"http_status"`
-	Provider          string `json:"provider"`
-	Retryable         bool   `json:"retryable"`
-	RetryAfterSeconds int    `json:"retry_after_seconds"`
-}
+// errorBody is the error object as every surface prints it: the engine's
+// one declaration of the wire shape.
+type errorBody = engine.ErrorBody
 
 // outcome is what one surface reported for one statement.
 type outcome struct {

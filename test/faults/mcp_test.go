@@ -21,8 +21,7 @@ func callMCP(t *testing.T, c *mcptest.Client) outcome {
 	r := c.Call(t, ctx, "run_select_query", map[string]any{"sql": query})
 	o := outcome{raw: r.Text}
 	if r.IsError {
-		e := errorBody(*r.Error)
-		o.err = &e
+		o.err = r.Error
 		return o
 	}
 	o.ok, o.rows = true, r.RowCount

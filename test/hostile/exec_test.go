@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/enginehq/engine/engine"
 	"github.com/enginehq/engine/test/fakegithub"
 )
 
@@ -12,6 +13,26 @@ import (
 // plan errors; 2 for provider errors, and timeouts are reported like
 // network failures).
 var exitFor = map[string]int{"sql": 1, "plan": 1, "timeout": 2, "provider": 2}
+
+// errorOf decodes exec's -o json error object, {"error": engine.ErrorBody},
+// from stderr (the line that holds it: --debug adds lines of its own).
+func errorOf(t *testing.T, stderr string) engine.ErrorBody {
+	t.Helper()
+	for _, line := range strings.Split(stderr, "\n") {
+		if !strings.HasPrefix(line, `{"error"`) {
+			continue
+		}
+		var body struct {
+			Error engine.ErrorBody `json:"error"`
+		}
+		if err := json.Unmarshal([]byte(line), &body); err != nil {
+			t.Fatalf("stderr is not the JSON error object: %v\n%.500s", err, stderr)
+		}
+		return body.Error
+	}
+	t.Fatalf("stderr holds no JSON error object:\n%.500s", stderr)
+	return engine.ErrorBody{}
+}
 
 func TestHostileExec(t *testing.T) {
 	fake := fakegithub.New()
@@ -31,18 +52,8 @@ func TestHostileExec(t *testing.T) {
 			if strings.TrimSpace(r.Stdout) != "" {
 				t.Fatalf("rows printed: %.500s", r.Stdout)
 			}
-			var body struct {
-				Error struct {
-					Message    string `json:"message"`
-					Kind       string `json:"kind"`
-					HTTPStatus int    `json:"http_status"`
-				} `json:"error"`
-			}
-			if err := json.Unmarshal([]byte(strings.TrimSpace(r.Stderr)), &body); err != nil {
-				t.Fatalf("stderr is not the JSON error object: %v\n%.500s", err, r.Stderr)
-			}
-			e := body.Error
-			if e.Kind != h.kind || e.HTTPStatus != h.status || len(e.Message) < 10 || len(e.Message) > 2000 {
+			e := errorOf(t, r.Stderr)
+			if string(e.Kind) != h.kind || e.HTTPStatus != h.status || len(e.Message) < 10 || len(e.Message) > 2000 {
 				t.Fatalf("error %+v; want kind %s status %d and a short clear message", e, h.kind, h.status)
 			}
 			if h.path != "" && !strings.Contains(e.Message, h.path+"?") {

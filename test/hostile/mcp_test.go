@@ -41,7 +41,7 @@ func TestHostileMCP(t *testing.T) {
 		r := c.Call(t, ctx, "run_select_query", map[string]any{"sql": h.sql})
 		if !r.IsError {
 			t.Errorf("%s: no error; %d rows", h.name, r.RowCount)
-		} else if e := r.Error; e.Kind != kind || e.HTTPStatus != status || len(e.Message) < 10 {
+		} else if e := r.Error; string(e.Kind) != kind || e.HTTPStatus != status || len(e.Message) < 10 {
 			t.Errorf("%s: error %+v; want kind %s status %d", h.name, *e, kind, status)
 		}
 		ok := c.Call(t, ctx, "run_select_query", map[string]any{"sql": tiny + " ORDER BY name"})

@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/enginehq/engine/engine"
 	"github.com/enginehq/engine/test/fakegithub"
 )
 
@@ -37,12 +38,7 @@ func TestStatementOverBudgetRefusedBeforeFirstRequest(t *testing.T) {
 		t.Fatalf("exit %d, want 2\n%s%s", r.Code, r.Stdout, r.Stderr)
 	}
 	var out struct {
-		Error struct {
-			Message           string `json:"message"`
-			Kind              string `json:"kind"`
-			Retryable         bool   `json:"retryable"`
-			RetryAfterSeconds int    `json:"retry_after_seconds"`
-		} `json:"error"`
+		Error engine.ErrorBody `json:"error"`
 	}
 	if err := json.Unmarshal([]byte(r.Stderr), &out); err != nil {
 		t.Fatalf("stderr is not the error object: %v\n%s", err, r.Stderr)

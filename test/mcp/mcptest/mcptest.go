@@ -3,7 +3,8 @@
 // structuredContent against the output schema the server declared (the Go
 // client does not), checks the success/error invariants of DESIGN.md's MCP
 // contract, and decodes results. It must not import mcpsurface or cmd, so
-// that it tests the surface only as a client sees it.
+// that it tests the surface only as a client sees it (the error object is
+// engine.ErrorBody, the wire shape's one declaration).
 package mcptest
 
 import (
@@ -17,18 +18,13 @@ import (
 	"github.com/google/jsonschema-go/jsonschema"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/enginehq/engine/engine"
 	"github.com/enginehq/engine/test/testutil"
 )
 
-// ErrorBody is the error object of an error result.
-type ErrorBody struct {
-	Message           string `json:"message"`
-	Kind              string `json:"kind"`
-	HTTPStatus        int    `json:"http_status"`
-	Provider          string `json:"provider"`
-	Retryable         bool   `json:"retryable"`
-	RetryAfterSeconds int    `json:"retry_after_seconds"`
-}
+// ErrorBody is the error object of an error result: the engine's one
+// declaration of the wire shape.
+type ErrorBody = engine.ErrorBody
 
 // Column is a result column.
 type Column struct {

@@ -5,13 +5,11 @@
 package advice
 
 import (
-	"errors"
 	"fmt"
 	"strings"
 	"time"
 
 	"github.com/enginehq/engine/engine"
-	"github.com/enginehq/engine/engine/plan"
 )
 
 // Credentials tells the explanation whether a provider's requests went out
@@ -39,17 +37,34 @@ func Explain(e *engine.Error, cred Credentials, now time.Time) string {
 	case engine.KindIncomplete:
 		advice("retryable: the provider said its answer is partial (a search that timed out), so no rows are shown; run the statement again, or narrow the search so it finishes in time.")
 	case engine.KindPlan:
-		var pe *plan.Error
-		if errors.As(e, &pe) && pe.Table != "" && len(pe.Missing) > 0 {
-			advice("DESCRIBE %s lists its columns and the WHERE keys each method needs.", pe.Table)
+		if e.Table != "" && len(e.Missing) > 0 {
+			advice("DESCRIBE %s lists its columns and the WHERE keys each method needs.", e.Table)
 		}
 	case engine.KindTimeout:
 		advice("a retry may help; narrow the query (WHERE keys, LIMIT) or raise --query-timeout.")
 	case engine.KindInternal:
 		advice("this is a bug in engine; please report it with the statement.")
 	}
+	if a := SettingAdvice(e.Setting); a != "" {
+		advice("%s", a)
+	}
 	return b.String()
 }
+
+// settingAdvice spells the engine's settings (engine.Error.Setting) as
+// the CLI's flags: the library's messages name no flags (an MCP agent has
+// none), so the CLI adds them here, as cli/cli's FlagError does.
+var settingAdvice = map[string]string{
+	"max-requests": "the limit is --max-requests; raise it only if the statement really needs more.",
+	"max-pages":    "the limit is --max-pages; raise it only if the statement really needs more.",
+	"provider":     "add a provider with --provider NAME=PATH.",
+	"base-url":     "base URLs are given with --base-url NAME=URL (or ENGINE_BASE_URL_NAME).",
+	"auth":         "credentials are given with --auth (a JSON object keyed by provider name).",
+}
+
+// SettingAdvice is the CLI's advice for an error about setting (the flag
+// that changes it), or "".
+func SettingAdvice(setting string) string { return settingAdvice[setting] }
 
 func explainProvider(e *engine.Error, cred Credentials, now time.Time, advice func(string, ...any)) {
 	p := e.Provider

@@ -39,7 +39,8 @@ func TestExplainOtherKinds(t *testing.T) {
 	}{
 		{&engine.Error{Kind: engine.KindProvider, Err: nf, Provider: nf}, Credentials{Anonymous: true}, []string{"HTTP 404", "not retryable", "set GITHUB_TOKEN if it should be visible"}},
 		{&engine.Error{Kind: engine.KindProvider, Err: nf, Provider: nf}, Credentials{}, []string{"not visible to this token"}},
-		{&engine.Error{Kind: engine.KindPlan, Err: &plan.Error{Table: "github.branches.branches", Missing: map[string][]string{"list_branches": {"owner", "repo"}}, Msg: "list_branches needs owner, repo"}}, Credentials{}, []string{"error (plan): list_branches needs owner, repo", "DESCRIBE github.branches.branches"}},
+		{engine.Classify(&plan.Error{Table: "github.branches.branches", Missing: map[string][]string{"list_branches": {"owner", "repo"}}, Msg: "list_branches needs owner, repo"}), Credentials{}, []string{"error (plan): list_branches needs owner, repo", "DESCRIBE github.branches.branches"}},
+		{engine.Classify(plan.RequestLimitError("", "the query needs about 2000 requests, more than the limit of 1000")), Credentials{}, []string{"error (plan): the query needs about 2000", "the limit is --max-requests"}},
 		{&engine.Error{Kind: engine.KindCancelled, Err: errors.New("query cancelled")}, Credentials{}, []string{"query cancelled"}},
 		{&engine.Error{Kind: engine.KindIncomplete, Err: inc, Provider: inc}, Credentials{}, []string{"error (incomplete)", "retryable", "partial"}},
 		{&engine.Error{Kind: engine.KindProvider, Err: redir, Provider: redir}, Credentials{}, []string{"HTTP 302", "not retryable", "redirect"}},

@@ -1,7 +1,6 @@
 package check
 
 import (
-	"errors"
 	"fmt"
 	"strings"
 
@@ -38,7 +37,7 @@ func Validate(p Planner, f *File) []Problem {
 		}
 		if err != nil {
 			e := engine.Classify(err)
-			ps = append(ps, Problem{File: f.Name, Line: sqlErrorLine(c, err), Control: c.ID,
+			ps = append(ps, Problem{File: f.Name, Line: sqlErrorLine(c, e), Control: c.ID,
 				Message: fmt.Sprintf("sql does not %s: %s", map[bool]string{true: "parse", false: "plan"}[e.Kind == engine.KindSQL], e.Error())})
 		}
 	}
@@ -47,12 +46,11 @@ func Validate(p Planner, f *File) []Problem {
 
 // sqlErrorLine maps a syntax error's offset to a file line when the sql is
 // a literal block (sql: |), whose lines are the file's lines.
-func sqlErrorLine(c *Control, err error) int {
-	var se *sqlfront.Error
-	if !c.sqlLiteral || !errors.As(err, &se) || se.Pos < 0 || se.Pos > len(c.SQL) {
+func sqlErrorLine(c *Control, e *engine.Error) int {
+	if !c.sqlLiteral || e.Pos < 0 || e.Pos > len(c.SQL) {
 		return c.SQLLine
 	}
-	return c.SQLLine + 1 + strings.Count(c.SQL[:se.Pos], "\n")
+	return c.SQLLine + 1 + strings.Count(c.SQL[:e.Pos], "\n")
 }
 
 // Select returns the controls named by only (all when only is empty), in

@@ -1,0 +1,63 @@
+package engine_test
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"slices"
+	"testing"
+
+	"github.com/enginehq/engine/engine"
+	"github.com/enginehq/engine/engine/plan"
+	"github.com/enginehq/engine/engine/sqlfront"
+	"github.com/enginehq/engine/engine/store"
+	"github.com/enginehq/engine/providers"
+)
+
+// TestClassifyAsksTheLeaf: each leaf error says its kind (ErrorKind) and
+// its fields, also when wrapped; Classify knows no leaf type.
+func TestClassifyAsksTheLeaf(t *testing.T) {
+	missing := map[string][]string{"list_branches": {"owner", "repo"}}
+	pe := &providers.ProviderError{Provider: "github", Status: 403, Retryable: true, Kind: "http"}
+	cases := []struct {
+		name    string
+		err     error
+		kind    engine.Kind
+		msg     string
+		pos     int
+		table   string
+		setting string
+	}{
+		{"sql syntax", &sqlfront.Error{Pos: 7, Msg: "bad"}, engine.KindSQL, "SQL error at position 8: bad", 7, "", ""},
+		{"sqlite", &store.QueryError{Err: errors.New("no such table: x")}, engine.KindSQL, "SQL error: no such table: x", -1, "", ""},
+		{"plan, missing keys", &plan.Error{Table: "github.branches.branches", Missing: missing, Msg: "needs owner"}, engine.KindPlan, "needs owner", -1, "github.branches.branches", ""},
+		{"plan, no missing keys", &plan.Error{Table: "t", Msg: "unknown"}, engine.KindPlan, "unknown", -1, "", ""},
+		{"request limit", plan.RequestLimitError("t", "needs %d requests", 9), engine.KindPlan, "needs 9 requests", -1, "", plan.SettingMaxRequests},
+		{"provider", pe, engine.KindProvider, pe.Error(), -1, "", ""},
+		{"wrapped provider", fmt.Errorf("github.repos.repos: %w", pe), engine.KindProvider, "github.repos.repos: " + pe.Error(), -1, "", ""},
+		{"page limit", &providers.ProviderError{Kind: "limit", Message: "too many pages"}, engine.KindProvider, "GET  failed: too many pages", -1, "", "max-pages"},
+		{"incomplete", &providers.ProviderError{Kind: "incomplete", Message: "partial"}, engine.KindIncomplete, "GET  failed: partial", -1, "", ""},
+		{"deadline", fmt.Errorf("x: %w", context.DeadlineExceeded), engine.KindTimeout, "query timed out: x: context deadline exceeded", -1, "", ""},
+		{"cancelled", context.Canceled, engine.KindCancelled, "query cancelled", -1, "", ""},
+		{"other", errors.New("boom"), engine.KindInternal, "boom", -1, "", ""},
+		{"usage", engine.Errorf(engine.KindUsage, "offset %d", -1), engine.KindUsage, "offset -1", -1, "", ""},
+	}
+	for _, c := range cases {
+		e := engine.Classify(c.err)
+		if e.Kind != c.kind || e.Error() != c.msg || e.Pos != c.pos || e.Table != c.table || e.Setting != c.setting {
+			t.Errorf("%s: got kind %s msg %q pos %d table %q setting %q", c.name, e.Kind, e.Error(), e.Pos, e.Table, e.Setting)
+		}
+		if !slices.Contains(engine.Kinds(), e.Kind) {
+			t.Errorf("%s: kind %q is not in Kinds()", c.name, e.Kind)
+		}
+		if b := e.Body(); b.Kind != e.Kind || b.Message != e.Error() {
+			t.Errorf("%s: body %+v", c.name, b)
+		}
+	}
+	if e := engine.Classify(pe); e.Provider != pe || !e.Retryable() || e.Body().HTTPStatus != 403 {
+		t.Errorf("provider fields: %+v", e)
+	}
+	if engine.Classify(nil) != nil {
+		t.Error("Classify(nil) != nil")
+	}
+}

@@ -1,0 +1,100 @@
+package mcp_test
+
+import (
+	"context"
+	"encoding/json"
+	"reflect"
+	"strings"
+	"testing"
+
+	"github.com/enginehq/engine/engine"
+	"github.com/enginehq/engine/test/fakegithub"
+)
+
+// Bad tool arguments are kind usage (issue 17): an unknown or expired
+// result_id, a negative offset, a resource name that is not
+// provider.service.resource. A name that matches no provider, service or
+// table stays kind plan, as the same name in SQL is. No request is made.
+func TestArgumentErrorsAreUsage(t *testing.T) {
+	fake := fakegithub.New()
+	defer fake.Close()
+	c, _ := stdioClient(t, fake, nil)
+	ctx := context.Background()
+	fake.ResetRequests()
+	for _, tc := range []struct {
+		tool string
+		args map[string]any
+		kind engine.Kind
+	}{
+		{"fetch_result_page", map[string]any{"result_id": "nope"}, engine.KindUsage},
+		{"fetch_result_page", map[string]any{"result_id": "nope", "offset": -1}, engine.KindUsage},
+		{"describe_resource", map[string]any{"resource": "repos"}, engine.KindUsage},
+		{"describe_resource", map[string]any{"resource": "github.repos.nope"}, engine.KindPlan},
+		{"list_services", map[string]any{"provider": "nope"}, engine.KindPlan},
+		{"run_select_query", map[string]any{"sql": "SELEC 1"}, engine.KindSQL},
+	} {
+		r := c.Call(t, ctx, tc.tool, tc.args)
+		if !r.IsError || r.Error == nil || r.Error.Kind != tc.kind || r.Error.Retryable {
+			t.Errorf("%s %v: want a %s error, got %+v", tc.tool, tc.args, tc.kind, r.Error)
+		}
+	}
+	if n := apiRequests(fake); n != 0 {
+		t.Fatalf("%d API requests for argument errors", n)
+	}
+}
+
+// An MCP agent has no flags: the request-limit refusal says which limit
+// (kind plan, the figures) but names no CLI flag (issue 17). exec adds
+// the flag in its advice (test/exec TestDependentFanOutAboveLimitIsRefusedBeforeRequests).
+func TestLimitErrorsNameNoFlag(t *testing.T) {
+	fake := fakegithub.New()
+	defer fake.Close()
+	c, _ := stdioClient(t, fake, nil, "--max-requests", "2")
+	r := c.Call(t, context.Background(), "run_select_query", map[string]any{
+		"sql": "SELECT * FROM github.issues.issues WHERE owner = 'tiny' AND repo IN ('a', 'b', 'c')"})
+	if !r.IsError || r.Error == nil || r.Error.Kind != engine.KindPlan || !strings.Contains(r.Error.Message, "more than the limit of 2") {
+		t.Fatalf("want a plan refusal of the request limit, got %+v", r.Error)
+	}
+	if strings.Contains(r.Error.Message, "--") {
+		t.Fatalf("the MCP error names a CLI flag: %q", r.Error.Message)
+	}
+}
+
+// The output schemas' kind enum is the engine's list of kinds (declared
+// once, derived for the schema), usage included.
+func TestOutputSchemaKindsAreTheEngines(t *testing.T) {
+	fake := fakegithub.New()
+	defer fake.Close()
+	c, _ := stdioClient(t, fake, nil)
+	lt, err := c.S.ListTools(context.Background(), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := engine.Kinds()
+	n := 0
+	for _, tool := range lt.Tools {
+		if tool.OutputSchema == nil {
+			continue
+		}
+		n++
+		b, _ := json.Marshal(tool.OutputSchema)
+		var s struct {
+			Properties struct {
+				Error struct {
+					Properties struct {
+						Kind struct{ Enum []engine.Kind }
+					}
+				}
+			}
+		}
+		if err := json.Unmarshal(b, &s); err != nil {
+			t.Fatal(err)
+		}
+		if got := s.Properties.Error.Properties.Kind.Enum; !reflect.DeepEqual(got, want) {
+			t.Errorf("%s: kind enum %v, want %v", tool.Name, got, want)
+		}
+	}
+	if n != 2 {
+		t.Fatalf("%d tools with an output schema, want 2 (run_select_query, fetch_result_page)", n)
+	}
+}
