@@ -165,7 +165,8 @@ func envDuration(name string, def time.Duration) time.Duration {
 
 // engineOptions turns flags and environment into engine options.
 func (g *globalFlags) engineOptions() (engine.Options, error) {
-	sources := registry.Embedded()
+	store, stored := openRegistry()
+	sources := append(registry.Embedded(), stored...) // a pulled provider overrides the embedded one
 	for _, p := range g.providers {
 		src, err := registry.ParseProviderFlag(p)
 		if err != nil {
@@ -205,6 +206,7 @@ func (g *globalFlags) engineOptions() (engine.Options, error) {
 			MaxBodyBytes:    g.maxBodyBytes,
 		},
 		QueryTimeout: g.queryTimeout,
+		Store:        store,
 	}
 	if g.retryMax == 0 {
 		opts.Client.RetryMax = -1
