@@ -1,8 +1,8 @@
 package main
 
 import (
-	"context"
 	"bytes"
+	"context"
 	"fmt"
 	"io"
 	"os"
@@ -104,20 +104,27 @@ func openStoreForWrite() (*registry.Store, error) {
 	return store, nil
 }
 
-// storeCompiled stores the document (and profile), the compiled index and
-// the manifest, in that order: the manifest, written last, is what makes
-// the provider exist.
+// storeCompiled stores the document (and the profile of an added
+// provider), the compiled index and the manifest, in that order: the
+// manifest, written last, is what makes the provider exist. The index key
+// is the one the engine computes when it loads the provider
+// (engine.Origin.IndexKey): a pulled provider's profile is the built-in
+// one, hashed but not stored.
 func storeCompiled(store *registry.Store, st registry.Stored, doc, profile, index []byte) error {
 	var err error
 	if st.Document, err = store.PutBlob(doc); err != nil {
 		return err
 	}
+	profileSHA := ""
 	if profile != nil {
-		if st.Profile, err = store.PutBlob(profile); err != nil {
-			return err
+		profileSHA = registry.SHA256(profile)
+		if st.Kind == registry.StoredAdded {
+			if st.Profile, err = store.PutBlob(profile); err != nil {
+				return err
+			}
 		}
 	}
-	key := registry.IndexKey(openapi.CompilerID(), st.Name, st.Document, st.Profile)
+	key := registry.IndexKey(openapi.CompilerID(), st.Name, st.Document, profileSHA)
 	if err := store.PutIndex(key, index, time.Now()); err != nil {
 		return err
 	}
@@ -229,7 +236,13 @@ func removeStored(name string) error {
 	}
 	// The compiled index of this engine goes too; ones of other engine
 	// builds are evicted by size.
-	if err := store.RemoveIndex(registry.IndexKey(openapi.CompilerID(), st.Name, st.Document, st.Profile)); err != nil {
+	profileSHA := st.Profile
+	if st.Kind == registry.StoredPulled {
+		if p, ok := registry.BuiltinProfile(st.Name); ok {
+			profileSHA = registry.SHA256(p)
+		}
+	}
+	if err := store.RemoveIndex(registry.IndexKey(openapi.CompilerID(), st.Name, st.Document, profileSHA)); err != nil {
 		return usageErr("removing provider %s: %v", name, err)
 	}
 	if st.Kind == registry.StoredPulled {
@@ -292,7 +305,7 @@ document that fails is refused and the index in use is kept. --reset (or
 				return err
 			}
 			st := registry.Stored{Name: name, Kind: registry.StoredPulled, Origin: origin, Fetched: time.Now().UTC()}
-			if err := storeCompiled(store, st, doc, nil, index); err != nil {
+			if err := storeCompiled(store, st, doc, profile, index); err != nil {
 				return usageErr("storing the description of %s: %v", name, err)
 			}
 			p, _ := providers.Decode(index)
