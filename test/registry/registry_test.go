@@ -360,3 +360,106 @@ func TestProviderChangedDocumentIsRecompiled(t *testing.T) {
 		t.Fatalf("after changing the document:\n%s", r.Stdout)
 	}
 }
+
+// snapshotFiles maps every file under dir to its content and mode.
+func snapshotFiles(t *testing.T, dir string) map[string]string {
+	t.Helper()
+	out := map[string]string{}
+	filepath.Walk(dir, func(p string, fi os.FileInfo, err error) error {
+		if err == nil && !fi.IsDir() {
+			b, _ := os.ReadFile(p)
+			out[p] = fmt.Sprintf("%v %d %x %v", fi.Mode(), fi.Size(), sha256.Sum256(b), fi.ModTime().UnixNano())
+		}
+		return nil
+	})
+	return out
+}
+
+// The registry directory is the engine's own: files next to it, and a
+// registry-v1 directory the engine did not create (or a link, or one
+// others can write), are never read as providers, written or removed.
+// Commands then run without the registry after one warning; add refuses.
+func TestRegistryNeverTouchesUserFiles(t *testing.T) {
+	api := newThingsAPI(t)
+	doc := writeFile(t, "things.json", thingsDoc(api.URL, "things"))
+	plant := func(t *testing.T, root string, files map[string]string) {
+		for rel, body := range files {
+			p := filepath.Join(root, rel)
+			os.MkdirAll(filepath.Dir(p), 0o700)
+			if err := os.WriteFile(p, []byte(body), 0o600); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	key := strings.Repeat("ab", 32)
+	userFiles := map[string]string{
+		"engine/notes.txt":               "mine\n",
+		"engine/index/" + key + ".idx":   "looks like a compiled index\n",
+		"engine/provider/things.json":    `{"name": "things"}`,
+		"engine/registry-v0/blob/" + key: "old\n",
+	}
+
+	t.Run("next to the registry", func(t *testing.T) {
+		e, data := env(t)
+		plant(t, data, userFiles)
+		before := snapshotFiles(t, data)
+		mustRun(t, e, "registry", "add", "things", doc)
+		mustRun(t, e, "--provider", "p="+doc, "exec", "SHOW RESOURCES IN p")
+		mustRun(t, e, "registry", "remove", "things")
+		after := snapshotFiles(t, data)
+		for p, s := range before {
+			if after[p] != s {
+				t.Errorf("%s changed or removed", p)
+			}
+		}
+		for p := range after {
+			if _, ok := before[p]; !ok && !strings.Contains(p, string(filepath.Separator)+"registry-v1"+string(filepath.Separator)) {
+				t.Errorf("file written outside registry-v1: %s", p)
+			}
+		}
+	})
+
+	for name, setup := range map[string]func(t *testing.T, data string){
+		"foreign registry-v1": func(t *testing.T, data string) {
+			plant(t, data, map[string]string{"engine/registry-v1/provider/things.json": `{"name":"things","kind":"added","origin":"x","document":"` + key + `"}`, "engine/registry-v1/thesis.tex": "chapter 1\n"})
+		},
+		"registry-v1 is a link": func(t *testing.T, data string) {
+			other := t.TempDir()
+			plant(t, other, map[string]string{"thesis.tex": "chapter 1\n"})
+			os.MkdirAll(filepath.Join(data, "engine"), 0o700)
+			if err := os.Symlink(other, filepath.Join(data, "engine", "registry-v1")); err != nil {
+				t.Fatal(err)
+			}
+		},
+		"registry-v1 open to others": func(t *testing.T, data string) {
+			plant(t, data, map[string]string{"engine/registry-v1/thesis.tex": "chapter 1\n"})
+			os.Chmod(filepath.Join(data, "engine", "registry-v1"), 0o777)
+		},
+	} {
+		t.Run(name, func(t *testing.T) {
+			e, data := env(t)
+			setup(t, data)
+			before := snapshotFiles(t, data)
+			r := run(t, e, "registry", "add", "things", doc)
+			if r.Code != 1 || !strings.Contains(r.Stderr, "registry") || !strings.Contains(r.Stderr, "registry-v1") {
+				t.Errorf("add: exit %d %s", r.Code, r.Stderr)
+			}
+			r = mustRun(t, e, "--provider", "p="+doc, "exec", "-o", "csv", "SELECT name FROM p.things.things ORDER BY id")
+			if r.Stdout != "name\none\ntwo\n" || !strings.Contains(r.Stderr, "warning: provider registry disabled") {
+				t.Errorf("--provider without the registry: %s%s", r.Stdout, r.Stderr)
+			}
+			if _, ok := list(t, e)["things"]; ok {
+				t.Error("a provider was read from a directory the engine did not create")
+			}
+			after := snapshotFiles(t, data)
+			if len(after) != len(before) {
+				t.Errorf("files: %d before, %d after", len(before), len(after))
+			}
+			for p, s := range before {
+				if after[p] != s {
+					t.Errorf("%s changed or removed", p)
+				}
+			}
+		})
+	}
+}
