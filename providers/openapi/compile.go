@@ -19,6 +19,9 @@ import (
 // hostile file must not expand into gigabytes).
 const MaxDecompressedBytes = 512 << 20
 
+// decompressLimit is MaxDecompressedBytes (tests lower it).
+var decompressLimit int64 = MaxDecompressedBytes
+
 // Compile parses an OpenAPI document and derives the encoded index of
 // provider name from it (providers.Encode output), applying profile (an
 // overrides file, see ParseOverrides) when it is not nil. path is used in
@@ -37,12 +40,12 @@ func Compile(name, path string, doc, profile []byte, builtin bool) ([]byte, erro
 		if err != nil {
 			return nil, fmt.Errorf("%s: not a valid gzip file: %w", path, err)
 		}
-		plain, err := io.ReadAll(io.LimitReader(zr, MaxDecompressedBytes+1))
+		plain, err := io.ReadAll(io.LimitReader(zr, decompressLimit+1))
 		if err != nil {
 			return nil, fmt.Errorf("%s: decompressing: %w", path, err)
 		}
-		if len(plain) > MaxDecompressedBytes {
-			return nil, fmt.Errorf("%s: decompresses to more than %d bytes; refused", path, MaxDecompressedBytes)
+		if int64(len(plain)) > decompressLimit {
+			return nil, fmt.Errorf("%s: decompresses to more than %d bytes; refused", path, decompressLimit)
 		}
 		doc, path = plain, strings.TrimSuffix(path, ".gz")
 	}
