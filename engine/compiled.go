@@ -88,11 +88,10 @@ func (c *catalog) loadOpenAPI(src registry.Source) (*providers.Provider, error) 
 		}
 	}
 	if doc == nil {
-		if doc, err = readDocument(src); err != nil {
-			return nil, err
-		}
-		if registry.SHA256(doc) != o.DocumentSHA256 {
-			return nil, fmt.Errorf("the stored document of provider %s was changed; add it again (engine registry add)", src.Name)
+		// A provider kept by registry add / pull whose index must be
+		// (re)compiled from its stored copy (Data checks the hash).
+		if doc, err = src.Data(); err != nil {
+			return nil, fmt.Errorf("the stored document of provider %s cannot be used (%v); add it again (engine registry add %s ..., or pull) or remove it (engine registry remove %s)", src.Name, err, src.Name, src.Name)
 		}
 	}
 	index, err := openapi.Compile(src.Name, src.Path, doc, profile, builtin)

@@ -280,6 +280,12 @@ document that fails is refused and the index in use is kept. --reset (or
 				if rawURL != "" {
 					return usageErr("--reset and --url do not go together")
 				}
+				if store, err := registry.OpenStore(""); err == nil {
+					if st, ok, _ := store.Get(name); !ok || st.Kind != registry.StoredPulled {
+						fmt.Fprintf(os.Stdout, "no pulled description of %s; the embedded index is in use\n", name)
+						return nil
+					}
+				}
 				return removeStored(name)
 			}
 			if rawURL == "" {
