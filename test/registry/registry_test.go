@@ -66,7 +66,8 @@ func thingsDoc(base, resource string) []byte {
   "servers": [{"url": %q}],
   "paths": {"/things": {"get": {"operationId": "list-%s", "tags": [%q],
     "responses": {"200": {"description": "ok", "content": {"application/json": {"schema":
-      {"type": "array", "items": {"type": "object", "properties": {"id": {"type": "integer"}, "name": {"type": "string"}}}}}}}}}}}}`,
+      {"type": "array", "items": {"type": "object", "properties": {"id": {"type": "integer"}, "name": {"type": "string"}}}}}}},
+      "404": {"description": "no things"}}}}}}`,
 		base, resource, resource))
 }
 
@@ -461,5 +462,48 @@ func TestRegistryNeverTouchesUserFiles(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// A profile given with the document is part of what is compiled and of
+// the key: a bad one is refused before anything is stored, a changed one
+// is a new compiled index.
+func TestRegistryAddWithProfile(t *testing.T) {
+	api := newThingsAPI(t)
+	doc := writeFile(t, "things.json", thingsDoc(api.URL, "things"))
+	rule := func(reason string) []byte {
+		return []byte(`{"absent": {"list-things": {"status": 404, "message": "No things", "reason": "` + reason + `"}}}`)
+	}
+	e, data := env(t)
+
+	bad := writeFile(t, "bad.json", []byte(`{"bogus": true}`))
+	r := run(t, e, "registry", "add", "things", doc, "--profile", bad)
+	if r.Code != 1 || !strings.Contains(r.Stderr, "profile") || !strings.Contains(r.Stderr, "bogus") {
+		t.Fatalf("bad profile: exit %d %s", r.Code, r.Stderr)
+	}
+	if _, ok := list(t, e)["things"]; ok {
+		t.Fatal("a provider with a refused profile was stored")
+	}
+	prof := writeFile(t, "things-profile.json", rule("documented"))
+	mustRun(t, e, "registry", "add", "things", doc, "--profile", prof)
+	raw, err := os.ReadFile(filepath.Join(data, "engine", "registry-v1", "provider", "things.json"))
+	if err != nil || !strings.Contains(string(raw), sha(rule("documented"))) {
+		t.Fatalf("manifest: %s %v", raw, err)
+	}
+	os.Remove(prof) // the stored copy is used
+	mustRun(t, e, "exec", "SELECT name FROM things.things.things")
+
+	// --provider with a profile: changing only the profile recompiles.
+	prof = writeFile(t, "p-profile.json", rule("first"))
+	flag := "p=" + doc + ",profile=" + prof
+	if r := mustRun(t, e, "--debug", "--provider", flag, "exec", "SHOW RESOURCES IN p"); !strings.Contains(r.Stderr, "stored") {
+		t.Fatalf("first run: %s", r.Stderr)
+	}
+	if r := mustRun(t, e, "--debug", "--provider", flag, "exec", "SHOW RESOURCES IN p"); !strings.Contains(r.Stderr, "reused") {
+		t.Fatalf("second run: %s", r.Stderr)
+	}
+	os.WriteFile(prof, rule("second"), 0o644)
+	if r := mustRun(t, e, "--debug", "--provider", flag, "exec", "SHOW RESOURCES IN p"); !strings.Contains(r.Stderr, "stored") || strings.Contains(r.Stderr, "reused") {
+		t.Fatalf("after changing the profile: %s", r.Stderr)
 	}
 }
