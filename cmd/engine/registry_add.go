@@ -185,7 +185,7 @@ remove NAME" removes it.`,
 			if err != nil {
 				return err
 			}
-			index, err := openapi.Compile(name, arg, doc, profile, false)
+			index, err := openapi.Compile(name, origin, doc, profile, false)
 			if err != nil {
 				return usageErr("provider %s not added: %v", name, err)
 			}

@@ -47,9 +47,11 @@ func Compile(name, path string, doc, profile []byte, builtin bool) ([]byte, erro
 		if int64(len(plain)) > decompressLimit {
 			return nil, fmt.Errorf("%s: decompresses to more than %d bytes; refused", path, decompressLimit)
 		}
-		doc, path = plain, strings.TrimSuffix(path, ".gz")
+		doc = plain
 	}
-	d, err := ParseDocument(path, doc)
+	// Gzip was recognised by its content above: a name ending in .gz whose
+	// bytes are plain (an HTTP answer decompressed in transit) is plain.
+	d, err := ParseDocument(strings.TrimSuffix(path, ".gz"), doc)
 	if err != nil {
 		return nil, err
 	}

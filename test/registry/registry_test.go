@@ -190,6 +190,9 @@ func TestRegistryAddURL(t *testing.T) {
 		case "/things.json.gz":
 			w.Header().Set("Content-Type", "application/gzip")
 			w.Write(gz.Bytes())
+		case "/plain.json.gz": // answered decompressed in transit
+			w.Header().Set("Content-Encoding", "gzip")
+			w.Write(gz.Bytes())
 		case "/notes.txt":
 			fmt.Fprint(w, "this is not an OpenAPI document")
 		case "/posts.json":
@@ -215,6 +218,10 @@ func TestRegistryAddURL(t *testing.T) {
 		t.Fatalf("registry list row = %+v", row)
 	}
 
+	mustRun(t, e, "registry", "add", "plain", docs.URL+"/plain.json.gz")
+	if r := run(t, e, "registry", "add", "bad", docs.URL+"/notes.txt?sig=secret-signature"); strings.Contains(r.Stderr, "secret-signature") || r.Code != 1 {
+		t.Errorf("a refused URL's query was printed: exit %d %s", r.Code, r.Stderr)
+	}
 	for _, c := range []struct{ path, code, want string }{
 		{"/missing.json", "2", "HTTP 404"},
 		{"/notes.txt", "1", "not a loadable OpenAPI 3 document"},
