@@ -6,7 +6,6 @@ import (
 	"sync"
 
 	"github.com/enginehq/engine/providers"
-	"github.com/enginehq/engine/providers/openapi"
 	"github.com/enginehq/engine/registry"
 )
 
@@ -15,6 +14,9 @@ type catalog struct {
 	mu      sync.Mutex
 	sources map[string]registry.Source
 	loaded  map[string]*providers.Provider
+	store   *registry.Store                  // compiled indexes (nil: none)
+	logf    func(format string, args ...any) // debug log (nil: none)
+	origins map[string]Origin                // how each loaded OpenAPI provider was obtained
 }
 
 func newCatalog(sources []registry.Source) *catalog {
@@ -60,7 +62,7 @@ func (c *catalog) provider(name string) (*providers.Provider, error) {
 			p, err = providers.Decode(data)
 		}
 	} else {
-		p, err = openapi.Load(src)
+		p, err = c.loadOpenAPI(src)
 	}
 	if err != nil {
 		return nil, fmt.Errorf("provider %s: %w", name, err)

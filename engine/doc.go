@@ -7,6 +7,14 @@
 // HTTP client per provider. It answers discovery statements (SHOW,
 // DESCRIBE) from the catalog without any request.
 //
+// A provider defined by an OpenAPI document (--provider, or kept by
+// `engine registry add` / `pull`) is compiled once: its index is stored in
+// Options.Store under a key made of the hashes of the document and its
+// profile, the provider name and the compiling code's identity, and later
+// loads decode that index instead of parsing the document (compiled.go).
+// A stored index that is corrupt, foreign or of another format is ignored
+// and rebuilt; ProviderOrigin tells how each index was obtained.
+//
 // engine knows nothing of MCP, terminals or output formats; it must not
 // import mcpsurface or cmd.
 package engine

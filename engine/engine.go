@@ -40,6 +40,9 @@ type Options struct {
 	MaxRequests int
 	// QueryTimeout bounds one statement (0: none).
 	QueryTimeout time.Duration
+	// Store keeps compiled indexes of OpenAPI documents (see compiled.go);
+	// nil compiles every document on each start.
+	Store *registry.Store
 }
 
 // Engine runs statements. It is safe for concurrent use; providers and
@@ -64,6 +67,7 @@ func New(opts Options) (*Engine, error) {
 		opts.MaxRequests = 1000
 	}
 	cat := newCatalog(opts.Sources)
+	cat.store, cat.logf = opts.Store, opts.Client.Logf
 	if err := cat.checkEndpoints(opts.BaseURLs, opts.Auth); err != nil {
 		return nil, err
 	}

@@ -6,7 +6,12 @@
 //     only its header line, so a cold start never parses OpenAPI;
 //   - local files named on the command line with --provider NAME=PATH: an
 //     OpenAPI 3 document (JSON or YAML, optionally gzip) or an .idx index;
-//   - pulling definitions from a remote registry is not implemented yet.
+//   - the store (Store) in the user's data directory: providers kept by
+//     `engine registry add NAME PATH|URL` and `engine registry pull NAME`
+//     (a pulled provider takes precedence over the embedded index of that
+//     name), and the compiled indexes of OpenAPI documents, keyed by the
+//     hash of the document (IndexKey), so that a document is parsed once;
+//   - Fetch reads a document from an http(s) URL, bounded in size and time.
 //
 // registry only locates bytes. It must not import providers (or anything
 // else in this module): it sits at the bottom of the dependency spine
@@ -49,6 +54,10 @@ type Source struct {
 	// Profile is the path of a profile file given with the document
 	// (--provider NAME=PATH,profile=FILE), or "".
 	Profile string
+	// Stored is set for a provider kept in the user's data directory by
+	// `engine registry add` or `pull` (see Store); Path is then where its
+	// document came from (a path or URL) and Data reads the stored copy.
+	Stored *Stored
 }
 
 // The whole directory is embedded (it always holds README.md), not just

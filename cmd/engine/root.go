@@ -137,7 +137,8 @@ Credentials: GITHUB_TOKEN or GH_TOKEN (bearer), or --auth.`,
 
 // engineOptions turns flags and environment into engine options.
 func (g *globalFlags) engineOptions() (engine.Options, error) {
-	sources := registry.Embedded()
+	store, stored := openRegistry(g.io.Err)
+	sources := append(registry.Embedded(), stored...) // a pulled provider overrides the embedded one
 	for _, p := range g.providers {
 		src, err := registry.ParseProviderFlag(p)
 		if err != nil {
@@ -178,6 +179,7 @@ func (g *globalFlags) engineOptions() (engine.Options, error) {
 			MaxBodyBytes:    g.maxBodyBytes,
 		},
 		QueryTimeout: g.queryTimeout,
+		Store:        store,
 	}
 	if g.retryMax == 0 {
 		opts.Client.RetryMax = -1

@@ -146,6 +146,18 @@
 // or not, gets credentials only from --auth for its name. Other documents
 // get Link pagination only when some method takes page/per_page.
 //
+// # Compiling at run time
+//
+// Compile turns a document (plain or gzip, at most 512 MiB once
+// decompressed) and an optional profile (an Overrides file) into the same
+// encoded index cmd/indexgen writes, refusing a document that derives no
+// table. Only the built-in provider's own description (`engine registry
+// pull github`) gets the token variables; --provider and `engine registry
+// add` documents get credentials from --auth only, with or without a
+// profile. The engine stores the result (registry.Store) under a key that
+// includes CompilerID, the identity of this code, so an index is only
+// reused by an engine that would have compiled the same one.
+//
 // # Absence, redirects and partial answers
 //
 // Which answers mean "no rows" is data, not code: an Overrides file (see

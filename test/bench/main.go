@@ -34,7 +34,7 @@ var (
 	runs  = flag.Int("runs", 11, "runs of each cold-start measurement (median reported)")
 	large = flag.Int("large", 100000, "rows of the large query")
 	huge  = flag.Int("huge", 10_000_000, "rows of each of the 3 concurrent MCP results of the memory row (0: skip)")
-	only  = flag.String("only", "", `run only one group of rows: "governor", "memory" or "stream"`)
+	only  = flag.String("only", "", `run only one group of rows: "governor", "memory", "stream" or "compiled"`)
 )
 
 type row struct{ name, value, target string }
@@ -72,6 +72,11 @@ func main() {
 		printRows(rows)
 		return
 	}
+	if *only == "compiled" {
+		b.compiledRows(root, add)
+		printRows(rows)
+		return
+	}
 	if *only == "memory" {
 		b.memory(add)
 		printRows(rows)
@@ -81,6 +86,7 @@ func main() {
 	first, exit := b.coldStart()
 	add("cold exec: start to first request (median)", ms(first), "<= 30 ms")
 	add("cold exec: start to exit (median)", ms(exit), "")
+	b.compiledRows(root, add)
 	for _, c := range []struct {
 		label string
 		args  map[string]any

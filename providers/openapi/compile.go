@@ -1,0 +1,169 @@
+package openapi
+
+import (
+	"bytes"
+	"compress/gzip"
+	"fmt"
+	"io"
+	"os"
+	"runtime/debug"
+	"strconv"
+	"strings"
+	"sync"
+
+	"github.com/enginehq/engine/providers"
+	"github.com/enginehq/engine/registry"
+)
+
+// MaxDecompressedBytes bounds a gzip document once decompressed (a small
+// hostile file must not expand into gigabytes).
+const MaxDecompressedBytes = 512 << 20
+
+// decompressLimit is MaxDecompressedBytes (tests lower it).
+var decompressLimit int64 = MaxDecompressedBytes
+
+// Compile parses an OpenAPI document and derives the encoded index of
+// provider name from it (providers.Encode output), applying profile (an
+// overrides file, see ParseOverrides) when it is not nil. path is used in
+// messages and to recognise gzip. builtin marks the built-in provider's
+// own description (`engine registry pull github`): only then does the
+// index read the provider's token variables (GITHUB_TOKEN, GH_TOKEN);
+// every other document gets credentials only from --auth for its name.
+//
+// Compile is what a --provider document costs on each start without a
+// compiled index; its output is what the store keeps (registry.Store), so
+// the next start decodes a header line instead. A document that does not
+// parse, derives no table, or does not fit the profile is an error.
+func Compile(name, path string, doc, profile []byte, builtin bool) ([]byte, error) {
+	if len(doc) > 2 && doc[0] == 0x1f && doc[1] == 0x8b {
+		zr, err := gzip.NewReader(bytes.NewReader(doc))
+		if err != nil {
+			return nil, fmt.Errorf("%s: not a valid gzip file: %w", path, err)
+		}
+		plain, err := io.ReadAll(io.LimitReader(zr, decompressLimit+1))
+		if err != nil {
+			return nil, fmt.Errorf("%s: decompressing: %w", path, err)
+		}
+		if int64(len(plain)) > decompressLimit {
+			return nil, fmt.Errorf("%s: decompresses to more than %d bytes; refused", path, decompressLimit)
+		}
+		doc = plain
+	}
+	// Gzip was recognised by its content above: a name ending in .gz whose
+	// bytes are plain (an HTTP answer decompressed in transit) is plain.
+	d, err := ParseDocument(strings.TrimSuffix(path, ".gz"), doc)
+	if err != nil {
+		return nil, err
+	}
+	var ov *Overrides
+	if profile != nil {
+		if ov, err = ParseOverrides(profile); err != nil {
+			return nil, fmt.Errorf("profile: %w", err)
+		}
+	}
+	var index []byte
+	if builtin {
+		index, err = BuildIndex(d, name, ov)
+	} else {
+		var tn *TableNames
+		if ov != nil {
+			tn = ov.Tables
+		}
+		h, resources, derr := DeriveTables(d, name, tn)
+		if derr != nil {
+			return nil, derr
+		}
+		if err := ov.Apply(d, resources); err != nil {
+			return nil, err
+		}
+		h.TokenEnv = nil
+		index, err = providers.Encode(h, resources)
+	}
+	if err != nil {
+		return nil, err
+	}
+	p, err := providers.Decode(index)
+	if err != nil {
+		return nil, err
+	}
+	if len(p.Resources) == 0 {
+		return nil, fmt.Errorf("%s: no GET operation of the document makes a table (%d skipped); nothing to query", path, len(p.Skipped))
+	}
+	return index, nil
+}
+
+// SourceProfile returns the profile bytes that apply to src: the built-in
+// profile of a pulled provider, the stored copy of an added provider's
+// profile (checked against its hash), the --provider ...,profile=FILE
+// file, or nil.
+func SourceProfile(src registry.Source) ([]byte, error) {
+	if st := src.Stored; st != nil {
+		if st.Kind == registry.StoredPulled {
+			data, _ := registry.BuiltinProfile(src.Name)
+			return data, nil
+		}
+		if st.Profile == "" {
+			return nil, nil
+		}
+		data, err := os.ReadFile(src.Profile)
+		if err != nil {
+			return nil, fmt.Errorf("profile of provider %s: %w", src.Name, err)
+		}
+		if registry.SHA256(data) != st.Profile {
+			return nil, fmt.Errorf("profile of provider %s: the stored copy %s was changed; add the provider again (engine registry add)", src.Name, src.Profile)
+		}
+		return data, nil
+	}
+	if src.Profile == "" {
+		return nil, nil
+	}
+	data, err := os.ReadFile(src.Profile)
+	if err != nil {
+		return nil, fmt.Errorf("profile %s: %w", src.Profile, readErr(src.Profile, err))
+	}
+	return data, nil
+}
+
+var (
+	compilerOnce sync.Once
+	compilerID   string
+)
+
+// CompilerID identifies the code that compiles documents in this binary,
+// for registry.IndexKey: the index format, and the VCS revision the
+// binary was built from, or, for a build from a modified tree or without
+// VCS data, the executable's size and modification time. A compiled index
+// is reused only by the engine that would compile the same one.
+func CompilerID() string {
+	compilerOnce.Do(func() {
+		id := "format" + strconv.Itoa(providers.IndexFormat)
+		rev, modified := "", true
+		if bi, ok := debug.ReadBuildInfo(); ok {
+			for _, s := range bi.Settings {
+				switch s.Key {
+				case "vcs.revision":
+					rev = s.Value
+				case "vcs.modified":
+					modified = s.Value == "true"
+				}
+			}
+			if rev == "" && bi.Main.Version != "" && bi.Main.Version != "(devel)" {
+				rev, modified = bi.Main.Path+"@"+bi.Main.Version, false
+			}
+		}
+		if rev != "" && !modified {
+			compilerID = id + "/" + rev
+			return
+		}
+		if exe, err := os.Executable(); err == nil {
+			if fi, err := os.Stat(exe); err == nil {
+				compilerID = fmt.Sprintf("%s/%s/exe-%d-%d", id, rev, fi.Size(), fi.ModTime().UnixNano())
+				return
+			}
+		}
+		// Unknown code: an identity no other process shares, so nothing
+		// compiled elsewhere is reused.
+		compilerID = fmt.Sprintf("%s/unknown-%d", id, os.Getpid())
+	})
+	return compilerID
+}
