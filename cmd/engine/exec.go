@@ -158,6 +158,9 @@ func credentialsOf(eng *engine.Engine, opts engine.Options, name string) advice.
 	if len(p.TokenEnv) > 0 {
 		c.TokenEnv = p.TokenEnv[0]
 	}
+	if p.Profile != nil {
+		c.Advice = p.Profile.Credentials
+	}
 	creds, err := providers.ResolveCredentials(cfg, p.TokenEnv, os.Getenv)
 	c.Anonymous = err == nil && creds.Anonymous()
 	return c

@@ -140,6 +140,7 @@ type Client struct {
 	base     *url.URL
 	baseStr  string // without trailing slash
 	headers  map[string]string
+	prof     *providers.Profile // error fields, rate limits, errors in a 200
 	hc       *http.Client
 	rc       *retryablehttp.Client
 	gov      *Governor
@@ -177,6 +178,7 @@ func New(p *providers.Provider, opts Options) (*Client, error) {
 		base:     base,
 		baseStr:  strings.TrimRight(raw, "/"),
 		headers:  p.Headers,
+		prof:     p.Profile,
 	}
 	transport := opts.Transport
 	if transport == nil {
@@ -201,7 +203,12 @@ func New(p *providers.Provider, opts Options) (*Client, error) {
 		c.rc.PrepareRetry = c.prepareRetry
 	}
 	if opts.Governor != nil {
-		c.gov = SharedGovernor(governorKey(base, opts.Credentials.Identity()), *opts.Governor, opts.Logf)
+		gopts := *opts.Governor
+		if gopts.RateLimit == nil {
+			rl := p.Profile.RateLimitOf()
+			gopts.RateLimit = &rl
+		}
+		c.gov = SharedGovernor(governorKey(base, opts.Credentials.Identity()), gopts, opts.Logf)
 	}
 	return c, nil
 }

@@ -96,7 +96,16 @@ func (c *Client) buildURL(call Call) (string, error) {
 	if !strings.HasPrefix(p, "/") {
 		p = "/" + p
 	}
-	if m.Paginated && !query.Has("per_page") {
+	switch pg := m.Paging; {
+	case pg != nil && pg.Size != "":
+		if !query.Has(pg.Size) {
+			n := c.opts.PerPage
+			if pg.SizeMax > 0 && n > pg.SizeMax {
+				n = pg.SizeMax
+			}
+			query.Set(pg.Size, strconv.Itoa(n))
+		}
+	case pg == nil && m.Paginated && !query.Has("per_page"):
 		query.Set("per_page", strconv.Itoa(c.opts.PerPage))
 	}
 	u := c.baseStr + p
