@@ -54,6 +54,12 @@ func failedIn200(prof *providers.Profile, body []byte) (failure, bool) {
 	return failure{rule: r, prof: prof, code: stringAt(body, r.Code)}, true
 }
 
+// failed200 reports whether a 2xx body is a failure under the profile.
+func failed200(prof *providers.Profile, body []byte) bool {
+	_, failed := failedIn200(prof, body)
+	return failed
+}
+
 // decision classifies the failure by its code.
 func (f failure) decision(h http.Header, now time.Time) decision {
 	code := f.code

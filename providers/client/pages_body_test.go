@@ -8,8 +8,10 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/enginehq/engine/providers"
+	"github.com/enginehq/engine/providers/httpcache"
 )
 
 // bodyServer serves GET /list with handler h (a page as a function of the
@@ -289,4 +291,37 @@ func asProviderErrorAny(t *testing.T, err error) *providers.ProviderError {
 		t.Fatalf("error %v (%T) is not a *providers.ProviderError", err, err)
 	}
 	return pe
+}
+
+// An error in a 200 is never stored in the response cache: with a TTL,
+// the next call asks the provider again and gets its rows.
+func TestErrorIn200NotCached(t *testing.T) {
+	calls := 0
+	srv, _ := bodyServer(t, func(*http.Request) string {
+		calls++
+		if calls == 1 {
+			return `{"ok":false,"error":"internal_error"}`
+		}
+		return `{"ok":true,"channels":[{"id":"a"}]}`
+	})
+	cache, err := httpcache.Open(t.TempDir(), time.Hour, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	prof := &providers.Profile{ErrorIn200: &providers.ErrorIn200{Field: "ok", Equals: "false", Code: "error"}}
+	p, err := providers.NewProvider(providers.Header{Provider: "slack", BaseURL: srv.URL, Profile: prof}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c, err := New(p, Options{RetryMax: -1, Cache: cache})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, _, err := collect(t, c, Call{Method: wrappedMethod("channels", nil)}); err == nil {
+		t.Fatal("ok: false gave no error")
+	}
+	all, _, err := collect(t, c, Call{Method: wrappedMethod("channels", nil)})
+	if err != nil || len(all) != 1 || calls != 2 {
+		t.Fatalf("second call: %d items, %d requests, err %v (the error was served from the cache)", len(all), calls, err)
+	}
 }
