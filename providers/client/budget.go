@@ -33,7 +33,7 @@ type BucketBudget struct {
 // bucket is unknown and n >= BudgetProbeMin, /rate_limit is asked first.
 // Without a governor, or for free requests, it returns nil.
 func (c *Client) CheckBudget(ctx context.Context, path string, n int) error {
-	bucket := c.bucketOf(path)
+	bucket := c.BucketOf(path)
 	if c.gov == nil || bucket == "" || n <= 0 {
 		return nil
 	}
@@ -65,7 +65,7 @@ func (c *Client) CheckBudget(ctx context.Context, path string, n int) error {
 
 // Budget returns what is known of path's bucket (ok false when unknown).
 func (c *Client) Budget(path string) (BucketBudget, bool) {
-	bucket := c.bucketOf(path)
+	bucket := c.BucketOf(path)
 	if c.gov == nil || bucket == "" {
 		return BucketBudget{}, false
 	}

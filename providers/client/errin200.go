@@ -100,6 +100,8 @@ func (c *Client) in200Error(call Call, r *response, f failure) *providers.Provid
 	return pe
 }
 
-// bucketOf is the rate-limit bucket of a path under the provider's
-// profile (providers.Profile.BucketOf).
-func (c *Client) bucketOf(path string) string { return c.prof.BucketOf(path) }
+// BucketOf is the rate-limit bucket of a path under the provider's
+// profile (providers.Profile.BucketOf; GitHub: core, search, code_search,
+// "" for the free /rate_limit): the engine groups a statement's requests
+// by it.
+func (c *Client) BucketOf(path string) string { return c.prof.BucketOf(path) }

@@ -224,22 +224,6 @@ func SharedGovernor(key string, opts GovernorOptions, logf func(string, ...any))
 	return g
 }
 
-// BucketOf returns GitHub's rate-limit bucket of a request path; the
-// engine uses it to group a statement's requests before it asks each
-// client (Client.CheckBudget), which uses its provider's profile
-// (Client.bucketOf).
-func BucketOf(path string) string {
-	switch {
-	case path == "/rate_limit" || strings.HasSuffix(path, "/rate_limit"):
-		return ""
-	case strings.Contains(path, "/search/code"):
-		return "code_search"
-	case strings.Contains(path, "/search/"):
-		return "search"
-	}
-	return "core"
-}
-
 // Acquire waits until a request of bucket may be sent: no pause, a free
 // concurrency slot, and a token of every rate that applies. It returns
 // the time the request was admitted and a release function that must be
