@@ -20,7 +20,8 @@ import (
 //     Kubernetes, Google);
 //   - next URL in the body: next_page_uri, next_page_url, links.pages.next,
 //     links.next, @odata.nextLink, nextLink, next (Twilio, DigitalOcean,
-//     Azure); no parameter needed;
+//     Azure); no parameter needed (with page/per_page, per_page stays the
+//     page size);
 //   - offset: a startAt parameter (Jira) with total or isLast in the
 //     response, or an offset parameter with a limit parameter and a total,
 //     total_count or count in the response.
@@ -44,11 +45,20 @@ var (
 
 // inferPaging sets m.Paging when the document shows the style (see above).
 func inferPaging(item *openapi3.PathItem, op *openapi3.Operation, m *providers.Method) {
-	if m.Shape == providers.ShapeNone || m.Paginated {
+	if m.Shape == providers.ShapeNone {
 		return
 	}
 	s, ok := responseSchema(op)
 	if !ok {
+		return
+	}
+	if m.Paginated {
+		// page/per_page: Link headers, unless the body holds the next
+		// page's URL (DigitalOcean links.pages.next).
+		if next := firstPath(func(p, t string) bool { return schemaAt(s, p, t) }, nextURLs, "string"); next != "" && m.Shape != providers.ShapeArray {
+			setPaging(m, &providers.Paging{Style: providers.PagingNextURL, Next: next, Size: "per_page", SizeMax: maxOf(item, op, "per_page")})
+			envelope(s, m)
+		}
 		return
 	}
 	query := map[string]*providers.Param{}

@@ -81,3 +81,40 @@ func TestInferErrorMessage(t *testing.T) {
 		}
 	}
 }
+
+// DigitalOcean (page/per_page with links.pages.next), Kubernetes
+// (metadata.continue and continue), Twilio (next_page_uri): the styles the
+// issue names beside the three fakes.
+func TestInferPagingOtherAPIs(t *testing.T) {
+	doc := func(params, props string) []byte {
+		return []byte(`{"openapi": "3.0.0", "info": {"title": "t", "version": "1"}, "paths": {"/v2/things": {"get": {"operationId": "things_list",
+  "parameters": [` + params + `],
+  "responses": {"200": {"description": "ok", "content": {"application/json": {"schema": {"type": "object", "properties": {` + props + `}}}}}}}}}}`)
+	}
+	items := `"things": {"type": "array", "items": {"type": "object", "properties": {"id": {"type": "integer"}, "name": {"type": "string"}}}}`
+	q := func(name string) string { return `{"name": "` + name + `", "in": "query", "schema": {"type": "string"}}` }
+	for name, c := range map[string]struct {
+		data []byte
+		want providers.Paging
+	}{
+		"digitalocean": {doc(q("page")+`,`+`{"name": "per_page", "in": "query", "schema": {"type": "integer", "maximum": 200}}`,
+			items+`, "links": {"type": "object", "properties": {"pages": {"type": "object", "properties": {"next": {"type": "string"}, "last": {"type": "string"}}}}}, "meta": {"type": "object", "properties": {"total": {"type": "integer"}}}`),
+			providers.Paging{Style: "next_url", Next: "links.pages.next", Size: "per_page", SizeMax: 200}},
+		"kubernetes": {doc(q("continue")+`,`+`{"name": "limit", "in": "query", "schema": {"type": "integer"}}`,
+			`"items": {"type": "array", "items": {"type": "object", "properties": {"kind": {"type": "string"}}}}, "metadata": {"type": "object", "properties": {"continue": {"type": "string"}, "resourceVersion": {"type": "string"}}}, "kind": {"type": "string"}, "apiVersion": {"type": "string"}`),
+			providers.Paging{Style: "cursor", Param: "continue", Next: "metadata.continue", Size: "limit"}},
+		"twilio": {doc(`{"name": "PageSize", "in": "query", "schema": {"type": "integer"}}`,
+			items+`, "next_page_uri": {"type": "string", "nullable": true}, "page": {"type": "integer"}, "page_size": {"type": "integer"}, "uri": {"type": "string"}, "first_page_uri": {"type": "string"}, "previous_page_uri": {"type": "string"}`),
+			providers.Paging{Style: "next_url", Next: "next_page_uri"}},
+	} {
+		p, err := LoadData(name, name, c.data)
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		rs, _ := p.AllResources()
+		m := rs[0].Methods[0]
+		if m.Paging == nil || *m.Paging != c.want || m.Shape != providers.ShapeWrapped {
+			t.Errorf("%s: paging %+v shape %s, want %+v wrapped", name, m.Paging, m.Shape, c.want)
+		}
+	}
+}
