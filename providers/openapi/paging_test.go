@@ -92,7 +92,9 @@ func TestInferPagingOtherAPIs(t *testing.T) {
   "responses": {"200": {"description": "ok", "content": {"application/json": {"schema": {"type": "object", "properties": {` + props + `}}}}}}}}}}`)
 	}
 	items := `"things": {"type": "array", "items": {"type": "object", "properties": {"id": {"type": "integer"}, "name": {"type": "string"}}}}`
-	q := func(name string) string { return `{"name": "` + name + `", "in": "query", "schema": {"type": "string"}}` }
+	q := func(name string) string {
+		return `{"name": "` + name + `", "in": "query", "schema": {"type": "string"}}`
+	}
 	for name, c := range map[string]struct {
 		data []byte
 		want providers.Paging
