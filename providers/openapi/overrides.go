@@ -14,8 +14,12 @@ import (
 	"github.com/enginehq/engine/providers"
 )
 
-// Overrides is data about a document that the document cannot express. It
-// is committed next to the generator, e.g.
+// Overrides is a provider's profile: data about a document that the
+// document cannot express, one JSON file per provider (GitHub's is
+// registry/profiles/github.json; others are given with --provider
+// NAME=PATH,profile=FILE; docs/providers.md is the guide). Its run-time
+// sections (auth, headers, pagination, rate_limit, errors) are described
+// in profile.go; the sections below are about absence and naming, e.g.
 //
 //	{"absent": {"repos/get-branch-protection":
 //	     {"status": 404, "message": "Branch not protected", "reason": "..."}},
