@@ -3,6 +3,7 @@ package engine
 import (
 	"fmt"
 	"sort"
+	"strings"
 	"sync"
 
 	"github.com/enginehq/engine/providers"
@@ -65,7 +66,12 @@ func (c *catalog) provider(name string) (*providers.Provider, error) {
 		p, err = c.loadOpenAPI(src)
 	}
 	if err != nil {
-		return nil, fmt.Errorf("provider %s: %w", name, err)
+		if !strings.HasPrefix(err.Error(), "provider "+name+":") {
+			err = fmt.Errorf("provider %s: %w", name, err)
+		}
+		// A definition (or its profile) that cannot be loaded is the
+		// user's input, not a bug: the statement cannot be planned.
+		return nil, &Error{Kind: KindPlan, Err: err}
 	}
 	p.Provider = name
 	c.loaded[name] = p

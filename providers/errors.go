@@ -23,7 +23,8 @@ type ProviderError struct {
 	Message    string
 	Retryable  bool
 	RetryAfter time.Duration
-	// RateLimited is true for GitHub primary or secondary rate limits.
+	// RateLimited is true for primary or secondary rate limits (the
+	// provider profile's headers and phrases, 429, an error-in-200 code).
 	RateLimited bool
 	// Kind is "http", "transport", "decode", "timeout", "limit", "redirect"
 	// (a 3xx that was not followed) or "incomplete" (a 2xx the provider
@@ -31,7 +32,10 @@ type ProviderError struct {
 	// for requests never sent, "budget" (the rate-limit bucket cannot cover
 	// the statement before its reset) or "paused" (every request of the
 	// credential waits out a secondary rate limit); "auth" when GitHub App
-	// credentials could not be exchanged for a token.
+	// credentials could not be exchanged for a token; "pagination" when an
+	// answer says there is more and the method's paging cannot get it (or
+	// a cursor loops). A 2xx that the profile's "error in a 200" rule marks
+	// as failed is "http" with that 2xx status.
 	Kind string
 	// Attempts is how many times the request was tried.
 	Attempts int

@@ -23,6 +23,10 @@ type Header struct {
 	Headers map[string]string `json:"headers,omitempty"`
 	// Pagination is "link" (RFC 8288 Link headers with page/per_page) or "".
 	Pagination string `json:"pagination,omitempty"`
+	// Profile is the run-time part of the provider's profile (error
+	// message fields, rate-limit headers, the "error in a 200" rule); nil
+	// means the generic defaults.
+	Profile *Profile `json:"profile,omitempty"`
 	// Skipped lists the document's GET operations that are not tables,
 	// each with the reason (e.g. a download, or a GET that changes state),
 	// so that `engine registry list --verbose` can show what was left out.
@@ -39,7 +43,9 @@ type SkippedMethod struct {
 
 // IndexFormat is the version of the index encoding. Format 2: absences are
 // rules (status and message), methods may carry an incomplete flag.
-const IndexFormat = 2
+// Format 3: the header carries the provider's profile, methods their
+// paging.
+const IndexFormat = 3
 
 // Provider is a loaded provider definition. It is safe for concurrent use.
 type Provider struct {

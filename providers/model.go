@@ -64,8 +64,13 @@ type Method struct {
 	ItemKey string `json:"key,omitempty"`
 	// Paginated is true when the method takes page/per_page (or is a list
 	// that answers with Link headers).
-	Paginated bool     `json:"pg,omitempty"`
-	Columns   []Column `json:"cols,omitempty"`
+	Paginated bool `json:"pg,omitempty"`
+	// Paging says how to get further pages when they are not announced
+	// by Link headers (cursor, next URL or offset in the body); nil means
+	// Link headers only, and an answer that says there is more without
+	// one is an error (see providers/client).
+	Paging  *Paging  `json:"paging,omitempty"`
+	Columns []Column `json:"cols,omitempty"`
 	// Absent lists the answers that mean "no rows for this key" rather than
 	// an error: a status together with the exact message (or a message
 	// pattern) the provider documents, e.g. 404 "Branch not protected" on

@@ -131,6 +131,9 @@ func credentialsOf(x *IO, eng *engine.Engine, opts engine.Options, name string) 
 	if len(p.TokenEnv) > 0 {
 		c.TokenEnv = p.TokenEnv[0]
 	}
+	if p.Profile != nil {
+		c.Advice = p.Profile.Credentials
+	}
 	creds, err := providers.ResolveCredentials(cfg, p.TokenEnv, x.Getenv)
 	c.Anonymous = err == nil && creds.Anonymous()
 	return c

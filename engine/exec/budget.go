@@ -6,7 +6,6 @@ import (
 
 	"github.com/enginehq/engine/engine/plan"
 	"github.com/enginehq/engine/engine/result"
-	"github.com/enginehq/engine/providers/client"
 )
 
 // Rate-limit budget of a statement: before the first request, the
@@ -26,8 +25,8 @@ type budgetUse struct {
 	path  map[bucketKey]string
 }
 
-func (u *budgetUse) add(provider, path string, n int) {
-	k := bucketKey{provider, client.BucketOf(path)}
+func (u *budgetUse) add(provider, bucket, path string, n int) {
+	k := bucketKey{provider, bucket}
 	if k.bucket == "" {
 		return
 	}
@@ -47,7 +46,11 @@ func checkBudgets(ctx context.Context, p *plan.Plan, clients Clients) error {
 	var need budgetUse
 	for _, s := range p.Scans {
 		if !s.Dependent() {
-			need.add(s.Resource.Provider, s.Method.Path, s.EstimatedRequests())
+			c, err := clients(s.Resource.Provider)
+			if err != nil {
+				return err
+			}
+			need.add(s.Resource.Provider, c.BucketOf(s.Method.Path), s.Method.Path, s.EstimatedRequests())
 		}
 	}
 	for _, k := range need.order {

@@ -81,7 +81,7 @@ func Run(ctx context.Context, p *plan.Plan, clients Clients, opts Options) (*res
 		}
 		stats.Methods = append(stats.Methods, s.Ref.Name()+": GET "+s.Method.Path)
 		n, err := runScan(ctx, st, s, calls, c, opts, &pages)
-		use.add(s.Resource.Provider, s.Method.Path, n.Requests-n.Revalidated)
+		use.add(s.Resource.Provider, c.BucketOf(s.Method.Path), s.Method.Path, n.Requests-n.Revalidated)
 		stats.HTTPRequests += n.Requests
 		stats.Pages += n.Pages
 		stats.CacheHits += n.CacheHits

@@ -33,12 +33,12 @@ type BucketBudget struct {
 // bucket is unknown and n >= BudgetProbeMin, /rate_limit is asked first.
 // Without a governor, or for free requests, it returns nil.
 func (c *Client) CheckBudget(ctx context.Context, path string, n int) error {
-	bucket := BucketOf(path)
+	bucket := c.BucketOf(path)
 	if c.gov == nil || bucket == "" || n <= 0 {
 		return nil
 	}
 	b, ok := c.gov.Bucket(bucket)
-	if !ok && n >= BudgetProbeMin {
+	if !ok && n >= BudgetProbeMin && c.prof != nil && c.prof.RateLimitProbe != "" {
 		c.probeRateLimit(ctx)
 		b, ok = c.gov.Bucket(bucket)
 	}
@@ -65,7 +65,7 @@ func (c *Client) CheckBudget(ctx context.Context, path string, n int) error {
 
 // Budget returns what is known of path's bucket (ok false when unknown).
 func (c *Client) Budget(path string) (BucketBudget, bool) {
-	bucket := BucketOf(path)
+	bucket := c.BucketOf(path)
 	if c.gov == nil || bucket == "" {
 		return BucketBudget{}, false
 	}
@@ -76,8 +76,8 @@ func (c *Client) Budget(path string) (BucketBudget, bool) {
 	return BucketBudget{Bucket: bucket, Limit: b.Limit, Remaining: b.Remaining, Reset: b.Reset}, true
 }
 
-// probeRateLimit asks GET /rate_limit (free of any rate limit on GitHub)
-// and records its buckets. Failures are ignored (providers without the
+// probeRateLimit asks the profile's free rate-limit endpoint (GitHub: GET
+// /rate_limit) and records its buckets. Failures are ignored (providers without the
 // endpoint answer 404): the statement then runs unchecked.
 func (c *Client) probeRateLimit(ctx context.Context) {
 	if !c.gov.startProbe() {
@@ -85,7 +85,7 @@ func (c *Client) probeRateLimit(ctx context.Context) {
 	}
 	ctx, cancel := context.WithTimeout(ctx, c.opts.RequestTimeout)
 	defer cancel()
-	req, err := http.NewRequestWithContext(ctx, http.MethodGet, c.baseStr+"/rate_limit", nil)
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, c.baseStr+c.prof.RateLimitProbe, nil)
 	if err != nil {
 		return
 	}

@@ -38,10 +38,6 @@ import (
 // waits are clamped to [1s, maxServerWait]. The sum of waits of one request stays within
 // MaxRetryWait: a wait that does not fit ends the retries at once.
 
-// secondaryRateLimitWait is GitHub's advice for a rate limit that names no
-// reset time: wait at least a minute.
-const secondaryRateLimitWait = time.Minute
-
 // maxServerWait bounds a wait read from Retry-After or x-ratelimit-reset, so
 // that a hostile or garbled value cannot overflow retry_after_seconds.
 // GitHub's own resets are at most an hour away.
@@ -124,7 +120,7 @@ func (c *Client) checkRetry(ctx context.Context, resp *http.Response, err error)
 		case st.tooBig && resp.StatusCode >= 200 && resp.StatusCode <= 299:
 			return false, nil // fetch reports it; error statuses are classified on the excerpt
 		default:
-			d = classifyHTTP(resp.StatusCode, resp.Header, st.body, time.Now())
+			d = classifyWith(c.prof, resp.StatusCode, resp.Header, st.body, time.Now())
 		}
 	}
 	if !d.retryable || st.attempts > c.opts.RetryMax {
@@ -213,23 +209,31 @@ type decision struct {
 	message     string
 }
 
-// classifyHTTP classifies a response status (meaningful for non-2xx).
-func classifyHTTP(status int, h http.Header, body []byte, now time.Time) decision {
-	d := decision{message: apiMessage(body)}
+// classifyWith classifies a response status (meaningful for non-2xx)
+// with the provider's profile: its error-message fields, its rate-limit
+// headers and phrases (providers.Profile; nil means the generic defaults).
+// A 2xx that the profile's "error in a 200" rule marks as failed is
+// classified by its code (errin200.go).
+func classifyWith(prof *providers.Profile, status int, h http.Header, body []byte, now time.Time) decision {
+	rl := prof.RateLimitOf()
+	d := decision{message: apiMessageOf(prof, body)}
 	if d.message == "" {
 		d.message = http.StatusText(status)
 	}
 	if status >= 200 && status < 300 {
+		if f, ok := failedIn200(prof, body); ok {
+			return f.decision(h, now)
+		}
 		return d
 	}
-	spent := strings.TrimSpace(h.Get("X-Ratelimit-Remaining")) == "0"
+	spent := rl.Remaining != "" && strings.TrimSpace(h.Get(rl.Remaining)) == "0"
 	hinted := strings.TrimSpace(h.Get("Retry-After")) != ""
 	switch {
 	case status == http.StatusTooManyRequests:
 		d.retryable, d.rateLimited = true, true
-	case status == http.StatusForbidden && (spent || hinted || mentionsRateLimit(body)):
-		// GitHub: primary (remaining 0) or secondary ("secondary rate
-		// limit", "abuse detection", Retry-After) rate limit.
+	case status == http.StatusForbidden && (spent || hinted || bodyMentions(body, rl.Phrases...)):
+		// primary (remaining 0) or secondary (the profile's phrases,
+		// Retry-After) rate limit.
 		d.retryable, d.rateLimited = true, true
 	case status == http.StatusRequestTimeout, status >= 500 && status <= 599:
 		d.retryable = true
@@ -238,17 +242,13 @@ func classifyHTTP(status int, h http.Header, body []byte, now time.Time) decisio
 		return d
 	}
 	d.retryAfter = parseRetryAfter(h.Get("Retry-After"), now)
-	if d.retryAfter <= 0 && spent {
-		d.retryAfter = resetWait(h.Get("X-Ratelimit-Reset"), now)
+	if d.retryAfter <= 0 && spent && rl.Reset != "" {
+		d.retryAfter = resetWait(h.Get(rl.Reset), now)
 	}
 	if d.retryAfter <= 0 && d.rateLimited {
-		d.retryAfter = secondaryRateLimitWait
+		d.retryAfter = rl.SecondaryWait()
 	}
 	return d
-}
-
-func mentionsRateLimit(body []byte) bool {
-	return bodyMentions(body, "rate limit", "abuse detection")
 }
 
 // bodyMentions reports whether the first 4 KiB of body contain one of
@@ -256,7 +256,7 @@ func mentionsRateLimit(body []byte) bool {
 func bodyMentions(body []byte, phrases ...string) bool {
 	b := bytes.ToLower(body[:min(len(body), 4096)])
 	for _, p := range phrases {
-		if bytes.Contains(b, []byte(p)) {
+		if p != "" && bytes.Contains(b, []byte(strings.ToLower(p))) {
 			return true
 		}
 	}
@@ -320,20 +320,26 @@ func parseReset(v string) (time.Time, bool) {
 	return time.Unix(n, 0), true
 }
 
-// apiMessage extracts a JSON body's "message" (GitHub's error format) on
-// one line, whole: callers redact before they cut it (oneLine).
-func apiMessage(body []byte) string {
+// apiMessage extracts an error body's message with the generic list of
+// message fields (used before a client and its profile exist).
+func apiMessage(body []byte) string { return apiMessageOf(nil, body) }
+
+// apiMessageOf extracts an error body's message on one line, whole
+// (callers redact before they cut it, oneLine): the first of the
+// profile's error-message paths (GitHub "message", Slack "error",
+// "error.message", Atlassian's "errorMessages" array, joined) that holds
+// a non-empty string.
+func apiMessageOf(prof *providers.Profile, body []byte) string {
 	b := bytes.TrimSpace(body)
-	if len(b) == 0 || b[0] != '{' {
+	if len(b) == 0 || b[0] != '{' || !json.Valid(b) {
 		return ""
 	}
-	var v struct {
-		Message string `json:"message"`
+	for _, path := range prof.ErrorMessageFields() {
+		if s := stringAt(b, path); s != "" {
+			return strings.Join(strings.Fields(s), " ")
+		}
 	}
-	if json.Unmarshal(b, &v) != nil {
-		return ""
-	}
-	return strings.Join(strings.Fields(v.Message), " ")
+	return ""
 }
 
 func oneLine(s string, n int) string {
@@ -395,7 +401,7 @@ func classifyTransport(err error, pe *providers.ProviderError, redact func(strin
 // statusError builds the ProviderError of a non-2xx response. Provider
 // text (message, body excerpt) is redacted first, then cut.
 func (c *Client) statusError(call Call, r *response) *providers.ProviderError {
-	d := classifyHTTP(r.status, r.header, r.body, time.Now())
+	d := classifyWith(c.prof, r.status, r.header, r.body, time.Now())
 	pe := c.newError(call, r.url.String(), "http", "")
 	pe.Message = oneLine(c.redact(d.message), messageLimit)
 	pe.Status = r.status

@@ -5,7 +5,9 @@
 // A Client is built once per provider with New and is safe for concurrent
 // use. Client.Do executes one Call: it builds the URL from the method's path
 // and the bound parameters, follows pagination (RFC 8288 Link headers, with
-// numbered pages fetched concurrently when rel="last" is known), retries
+// numbered pages fetched concurrently when rel="last" is known; otherwise
+// the method's providers.Paging: a cursor, next URL or offset in the body,
+// pages_body.go), retries
 // retryable failures within a bounded wait budget and hands each page's items
 // to the caller's emit function, serially and in page order.
 //
@@ -45,6 +47,15 @@
 //   - Link rel="next" is followed whenever a response carries it, whatever
 //     Header.Pagination says. With concurrent pages, the error of the
 //     earliest failing page is returned.
+//   - A response that says there is more (has_more, a next cursor or URL,
+//     isLast false, ...) when the method's paging does not say how to get
+//     it is an error of Kind "pagination" naming the operation and the
+//     profile key to declare (pages_body.go); never a silent first page.
+//   - Provider specifics are the profile's data (Header.Profile): the
+//     error-message fields, the rate-limit header names, phrases and
+//     wait, the free rate-limit probe and path buckets, and the "error in
+//     a 200" rule (errin200.go: Slack's {"ok": false}), which makes such a
+//     2xx an error, retried like a 429 when its code is a rate limit.
 //   - Invalid calls (missing or unknown parameters, empty, "." or ".." path
 //     values) are plain errors, not ProviderErrors: they are caller bugs.
 //   - With Options.Governor, every attempt of the credential, process-wide,
@@ -140,6 +151,7 @@ type Client struct {
 	base     *url.URL
 	baseStr  string // without trailing slash
 	headers  map[string]string
+	prof     *providers.Profile // error fields, rate limits, errors in a 200
 	hc       *http.Client
 	rc       *retryablehttp.Client
 	gov      *Governor
@@ -177,6 +189,7 @@ func New(p *providers.Provider, opts Options) (*Client, error) {
 		base:     base,
 		baseStr:  strings.TrimRight(raw, "/"),
 		headers:  p.Headers,
+		prof:     p.Profile,
 	}
 	transport := opts.Transport
 	if transport == nil {
@@ -201,7 +214,12 @@ func New(p *providers.Provider, opts Options) (*Client, error) {
 		c.rc.PrepareRetry = c.prepareRetry
 	}
 	if opts.Governor != nil {
-		c.gov = SharedGovernor(governorKey(base, opts.Credentials.Identity()), *opts.Governor, opts.Logf)
+		gopts := *opts.Governor
+		if gopts.RateLimit == nil {
+			rl := p.Profile.RateLimitOf()
+			gopts.RateLimit = &rl
+		}
+		c.gov = SharedGovernor(governorKey(base, opts.Credentials.Identity()), gopts, opts.Logf)
 	}
 	return c, nil
 }

@@ -32,7 +32,7 @@ func (c *Client) beforeAttempt(l retryablehttp.Logger, req *http.Request, retry 
 	if c.gov == nil || st == nil {
 		return
 	}
-	bucket := BucketOf(req.URL.Path)
+	bucket := c.BucketOf(req.URL.Path)
 	at, err := c.gov.Acquire(req.Context(), bucket)
 	if err != nil {
 		return // the context is done: the attempt fails at once
@@ -79,7 +79,7 @@ func (c *Client) Governor() *Governor { return c.gov }
 // limit pause longer than MaxRetryWait: nothing is sent, and the error is
 // retryable after the pause.
 func (c *Client) pausedError(req *http.Request) error {
-	bucket := BucketOf(req.URL.Path)
+	bucket := c.BucketOf(req.URL.Path)
 	if c.gov == nil || bucket == "" {
 		return nil
 	}

@@ -11,6 +11,8 @@ import (
 	"time"
 
 	"golang.org/x/time/rate"
+
+	"github.com/enginehq/engine/providers"
 )
 
 // The governor keeps one credential's requests within GitHub's documented
@@ -95,6 +97,9 @@ type GovernorOptions struct {
 	CodeSearchRate Rate
 	MaxConcurrency int
 	RecoverAfter   time.Duration
+	// RateLimit names the provider's rate-limit headers and secondary-
+	// limit phrases (its profile); nil means providers.DefaultRateLimit.
+	RateLimit *providers.RateLimit
 }
 
 func (o *GovernorOptions) setDefaults() {
@@ -114,6 +119,10 @@ func (o *GovernorOptions) setDefaults() {
 	}
 	if o.RecoverAfter <= 0 {
 		o.RecoverAfter = DefaultRecoverAfter
+	}
+	if o.RateLimit == nil {
+		rl := (*providers.Profile)(nil).RateLimitOf()
+		o.RateLimit = &rl
 	}
 }
 
@@ -213,19 +222,6 @@ func SharedGovernor(key string, opts GovernorOptions, logf func(string, ...any))
 	g.logf = logf
 	governors[key] = g
 	return g
-}
-
-// BucketOf returns GitHub's rate-limit bucket of a request path.
-func BucketOf(path string) string {
-	switch {
-	case path == "/rate_limit" || strings.HasSuffix(path, "/rate_limit"):
-		return ""
-	case strings.Contains(path, "/search/code"):
-		return "code_search"
-	case strings.Contains(path, "/search/"):
-		return "search"
-	}
-	return "core"
 }
 
 // Acquire waits until a request of bucket may be sent: no pause, a free
@@ -382,7 +378,7 @@ func (g *Governor) Done(bucket string, sent time.Time, status int, h http.Header
 		g.recordLocked(h, now)
 	}
 	wait := parseRetryAfter(h.Get("Retry-After"), now)
-	if !secondaryLimit(status, h, body) {
+	if !secondaryLimit(*g.opts.RateLimit, status, h, body) {
 		if status >= 400 && wait > 0 && !sent.Before(g.pauseStart) && now.Add(wait).After(g.pauseUntil) {
 			// Any other error that asks to wait (503 with Retry-After):
 			// every request waits, without adapting.
@@ -402,13 +398,14 @@ func (g *Governor) Done(bucket string, sent time.Time, status int, h http.Header
 		}
 		return
 	}
+	secondaryWait := g.opts.RateLimit.SecondaryWait()
 	if wait <= 0 {
-		wait = secondaryRateLimitWait
+		wait = secondaryWait
 		if g.backoff > 0 && now.Sub(g.lastLimit) < 4*g.backoff {
-			wait = min(2*g.backoff, 16*secondaryRateLimitWait)
+			wait = min(2*g.backoff, 16*secondaryWait)
 		}
 	} else if g.backoff > 0 && now.Sub(g.lastLimit) < 4*g.backoff {
-		wait = max(wait, min(2*g.backoff, 16*secondaryRateLimitWait))
+		wait = max(wait, min(2*g.backoff, 16*secondaryWait))
 	}
 	g.backoff = wait
 	g.lastLimit = now
@@ -463,36 +460,45 @@ func (g *Governor) logfLocked(format string, args ...any) {
 	}
 }
 
-// secondaryLimit reports GitHub's secondary rate limit: a 403 or 429 with
-// Retry-After, or whose body says "secondary rate limit" or "abuse
-// detection". A primary limit (x-ratelimit-remaining: 0 without
-// Retry-After) is not one: it is tracked as the bucket's budget.
-func secondaryLimit(status int, h http.Header, body []byte) bool {
+// secondaryLimit reports a secondary rate limit: a 403 or 429 with
+// Retry-After, or whose body says one of the profile's secondary phrases
+// (GitHub: "secondary rate limit", "abuse detection"). A primary limit
+// (remaining 0 without Retry-After) is not one: it is tracked as the
+// bucket's budget.
+func secondaryLimit(rl providers.RateLimit, status int, h http.Header, body []byte) bool {
 	if status != http.StatusForbidden && status != http.StatusTooManyRequests {
 		return false
 	}
 	if h != nil && strings.TrimSpace(h.Get("Retry-After")) != "" {
 		return true
 	}
-	if bodyMentions(body, "secondary rate limit", "abuse detection") {
+	if bodyMentions(body, rl.SecondaryPhrases...) {
 		return true
 	}
 	return status == http.StatusTooManyRequests
 }
 
-// recordLocked stores the x-ratelimit-* headers of a response.
+// recordLocked stores the rate-limit headers (the profile's names) of a
+// response.
 func (g *Governor) recordLocked(h http.Header, now time.Time) {
-	limit, err1 := strconv.Atoi(strings.TrimSpace(h.Get("X-Ratelimit-Limit")))
-	remaining, err2 := strconv.Atoi(strings.TrimSpace(h.Get("X-Ratelimit-Remaining")))
+	rl := g.opts.RateLimit
+	get := func(name string) string {
+		if name == "" {
+			return ""
+		}
+		return strings.TrimSpace(h.Get(name))
+	}
+	limit, err1 := strconv.Atoi(get(rl.Limit))
+	remaining, err2 := strconv.Atoi(get(rl.Remaining))
 	if err1 != nil || err2 != nil {
 		return
 	}
-	b := Bucket{Name: strings.TrimSpace(h.Get("X-Ratelimit-Resource")), Limit: limit, Remaining: remaining, Seen: now}
+	b := Bucket{Name: get(rl.Resource), Limit: limit, Remaining: remaining, Seen: now}
 	if b.Name == "" {
 		b.Name = "core"
 	}
-	b.Used, _ = strconv.Atoi(strings.TrimSpace(h.Get("X-Ratelimit-Used")))
-	if reset, ok := parseReset(h.Get("X-Ratelimit-Reset")); ok {
+	b.Used, _ = strconv.Atoi(get(rl.Used))
+	if reset, ok := parseReset(get(rl.Reset)); ok {
 		b.Reset = reset
 	}
 	if old, ok := g.buckets[b.Name]; ok && old.Reset.Equal(b.Reset) && old.Seen.After(now.Add(-time.Second)) && old.Remaining < b.Remaining {

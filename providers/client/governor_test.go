@@ -24,7 +24,7 @@ func TestParseRate(t *testing.T) {
 
 func TestBucketOf(t *testing.T) {
 	for path, want := range map[string]string{"/search/code": "code_search", "/api/v3/search/issues": "search", "/rate_limit": "", "/orgs/x/repos": "core"} {
-		if got := BucketOf(path); got != want {
+		if got := githubProfile().BucketOf(path); got != want {
 			t.Errorf("BucketOf(%q) = %q, want %q", path, got, want)
 		}
 	}

@@ -26,6 +26,7 @@ func testProvider(t *testing.T) *providers.Provider {
 		BaseURL:    "https://api.github.invalid",
 		Pagination: "link",
 		Headers:    map[string]string{"X-GitHub-Api-Version": "2022-11-28"},
+		Profile:    githubProfile(),
 	}, nil)
 	if err != nil {
 		t.Fatal(err)
@@ -164,4 +165,26 @@ func settleGoroutines(want int) int {
 		time.Sleep(20 * time.Millisecond)
 	}
 	return n
+}
+
+// githubProfile is the run-time part of registry/profiles/github.json
+// (the client's GitHub behaviour is data; these tests pin it).
+func githubProfile() *providers.Profile {
+	return &providers.Profile{
+		ErrorMessage: []string{"message"},
+		RateLimit: &providers.RateLimit{
+			Remaining: "X-RateLimit-Remaining", Reset: "X-RateLimit-Reset", Limit: "X-RateLimit-Limit", Used: "X-RateLimit-Used", Resource: "X-RateLimit-Resource",
+			Phrases:              []string{"rate limit", "abuse detection"},
+			SecondaryPhrases:     []string{"secondary rate limit", "abuse detection"},
+			SecondaryWaitSeconds: 60,
+		},
+		Credentials:    "set GITHUB_TOKEN (or GH_TOKEN) to a token with access, or pass --auth",
+		RateLimitProbe: "/rate_limit",
+		Buckets:        []providers.PathBucket{{Contains: "/search/code", Bucket: "code_search"}, {Contains: "/search/", Bucket: "search"}},
+	}
+}
+
+// classifyHTTP classifies with GitHub's profile.
+func classifyHTTP(status int, h http.Header, body []byte, now time.Time) decision {
+	return classifyWith(githubProfile(), status, h, body, now)
 }

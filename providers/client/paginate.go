@@ -40,7 +40,7 @@ func (c *Client) Do(ctx context.Context, call Call, emit func(items []json.RawMe
 	if err := ctx.Err(); err != nil {
 		return Stats{}, err
 	}
-	p := &pager{c: c, call: call, emit: emit, stats: &stats, visited: map[string]bool{}}
+	p := &pager{c: c, call: call, emit: emit, stats: &stats, visited: map[string]bool{}, cursors: map[string]bool{}}
 	err = p.run(ctx, first)
 	return stats.snapshot(), err
 }
@@ -52,6 +52,7 @@ type pager struct {
 	emit    func([]json.RawMessage) error
 	stats   *callStats
 	visited map[string]bool // normalized URLs requested
+	cursors map[string]bool // cursors received (body paging, pages_body.go)
 	pages   int             // pages emitted
 	items   int             // items emitted
 }
@@ -74,8 +75,25 @@ func (p *pager) run(ctx context.Context, first string) error {
 			return nil
 		}
 		links := ParseLink(strings.Join(cur.header.Values("Link"), ", "))
+		var next *url.URL
 		if links["next"] == "" {
-			return nil
+			// No Link: the body may hold the next page (pages_body.go),
+			// or say there is more without a known way to get it.
+			n, done, err := p.nextFromBody(cur, items)
+			if err != nil || done {
+				return err
+			}
+			if p.pages >= p.c.opts.MaxPages {
+				return p.limitError(n.String(), 0)
+			}
+			p.visited[urlKey(n)] = true
+			if items, cur, _, err = p.getPage(ctx, n.String(), false); err != nil {
+				return err
+			}
+			if err := p.emitPage(items); err != nil {
+				return err
+			}
+			continue
 		}
 		next, err := p.resolve(cur, links["next"])
 		if err != nil {
@@ -93,19 +111,18 @@ func (p *pager) run(ctx context.Context, first string) error {
 					if cur, err = p.concurrent(ctx, next, from, to); err != nil {
 						return err
 					}
+					items = nil
 					continue
 				}
 			}
 		}
 		p.visited[urlKey(next)] = true
-		items, r, _, err := p.getPage(ctx, next.String(), false)
-		if err != nil {
+		if items, cur, _, err = p.getPage(ctx, next.String(), false); err != nil {
 			return err
 		}
 		if err := p.emitPage(items); err != nil {
 			return err
 		}
-		cur = r
 	}
 }
 
@@ -129,10 +146,13 @@ func (p *pager) getPage(ctx context.Context, u string, first bool) (items []json
 	if err != nil {
 		return nil, nil, false, err
 	}
+	if f, failed := failedIn200(c.prof, r.body); failed && r.status >= 200 && r.status <= 299 {
+		return nil, nil, false, c.in200Error(p.call, r, f) // errin200.go
+	}
 	if r.status < 200 || r.status > 299 {
 		// "No rows" only for the answer the method documents (status and
 		// message), on the first page, and never through a redirect.
-		if first && !r.redirected && p.call.Method.IsAbsent(r.status, apiMessage(r.body)) {
+		if first && !r.redirected && p.call.Method.IsAbsent(r.status, apiMessageOf(c.prof, r.body)) {
 			return nil, r, true, nil
 		}
 		return nil, nil, false, c.statusError(p.call, r)

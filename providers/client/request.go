@@ -96,7 +96,16 @@ func (c *Client) buildURL(call Call) (string, error) {
 	if !strings.HasPrefix(p, "/") {
 		p = "/" + p
 	}
-	if m.Paginated && !query.Has("per_page") {
+	switch pg := m.Paging; {
+	case pg != nil && pg.Size != "":
+		if !query.Has(pg.Size) {
+			n := c.opts.PerPage
+			if pg.SizeMax > 0 && n > pg.SizeMax {
+				n = pg.SizeMax
+			}
+			query.Set(pg.Size, strconv.Itoa(n))
+		}
+	case pg == nil && m.Paginated && !query.Has("per_page"):
 		query.Set("per_page", strconv.Itoa(c.opts.PerPage))
 	}
 	u := c.baseStr + p
@@ -163,9 +172,10 @@ func (c *Client) fetch(ctx context.Context, call Call, rawURL string, stats *cal
 			c.store(key, header, cached.Body)
 		}
 		return &response{status: http.StatusOK, header: header, body: cached.Body, url: resp.url, attempts: resp.attempts}, nil
-	case resp.status == http.StatusOK && !markedPartial(call.Method, resp.body):
-		// A partial answer is an error (kind incomplete): it is never
-		// stored, so the retry the error advises asks the provider again.
+	case resp.status == http.StatusOK && !markedPartial(call.Method, resp.body) && !failed200(c.prof, resp.body):
+		// A partial answer is an error (kind incomplete), and so is an
+		// error in a 200 (errin200.go): neither is stored, so the retry
+		// the error advises asks the provider again.
 		c.store(key, storedHeader(resp.header), resp.body)
 	}
 	return resp, nil

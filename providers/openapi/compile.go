@@ -61,24 +61,12 @@ func Compile(name, path string, doc, profile []byte, builtin bool) ([]byte, erro
 			return nil, fmt.Errorf("profile: %w", err)
 		}
 	}
-	var index []byte
-	if builtin {
-		index, err = BuildIndex(d, name, ov)
-	} else {
-		var tn *TableNames
-		if ov != nil {
-			tn = ov.Tables
-		}
-		h, resources, derr := DeriveTables(d, name, tn)
-		if derr != nil {
-			return nil, derr
-		}
-		if err := ov.Apply(d, resources); err != nil {
-			return nil, err
-		}
-		h.TokenEnv = nil
-		index, err = providers.Encode(h, resources)
+	// Only a built-in profile is trusted with token variables (derive).
+	h, resources, err := derive(d, name, ov, builtin)
+	if err != nil {
+		return nil, err
 	}
+	index, err := providers.Encode(h, resources)
 	if err != nil {
 		return nil, err
 	}

@@ -12,15 +12,6 @@ import (
 	"github.com/enginehq/engine/providers"
 )
 
-// GitHub defaults applied to a GitHub document's header.
-var (
-	githubTokenEnv = []string{"GITHUB_TOKEN", "GH_TOKEN"}
-	githubHeaders  = map[string]string{
-		"Accept":               "application/vnd.github+json",
-		"X-GitHub-Api-Version": "2022-11-28",
-	}
-)
-
 // paginationParams are the numbered-page parameters; they are not listed as
 // method parameters, their presence marks the method Paginated.
 var paginationParams = map[string]bool{"page": true, "per_page": true}
@@ -62,7 +53,6 @@ func DeriveTables(doc *openapi3.T, name string, tn *TableNames) (providers.Heade
 
 	byKey := map[string]*group{}
 	var order []*group
-	isGitHub := name == "github"
 	anyPaged := false
 	nGet := 0
 	for _, path := range paths {
@@ -82,14 +72,11 @@ func DeriveTables(doc *openapi3.T, name string, tn *TableNames) (providers.Heade
 		if service == "" || resource == "" {
 			return h, nil, fmt.Errorf("provider %s: GET %s: cannot name a resource for it", name, path)
 		}
-		if _, ok := xGitHub(op); ok {
-			isGitHub = true
-		}
 		m, err := deriveMethod(path, item, op)
 		if err != nil {
 			return h, nil, fmt.Errorf("provider %s: GET %s: %w", name, path, err)
 		}
-		anyPaged = anyPaged || m.Paginated
+		anyPaged = anyPaged || (m.Paginated && m.Paging == nil)
 		key := service + "." + resource
 		g := byKey[key]
 		if g == nil {
@@ -111,14 +98,11 @@ func DeriveTables(doc *openapi3.T, name string, tn *TableNames) (providers.Heade
 	if stale := tn.unused(); len(stale) > 0 {
 		return h, nil, fmt.Errorf("provider %s: overrides tables entries match nothing in the document: %s", name, strings.Join(stale, "; "))
 	}
-	if isGitHub {
+	if anyPaged {
 		h.Pagination = "link"
-		h.Headers = map[string]string{}
-		for k, v := range githubHeaders {
-			h.Headers[k] = v
-		}
-	} else if anyPaged {
-		h.Pagination = "link"
+	}
+	if msg := inferErrorMessage(doc); msg != nil {
+		h.Profile = &providers.Profile{ErrorMessage: msg} // the profile file may override it
 	}
 	return h, resources, nil
 }
@@ -255,6 +239,7 @@ func deriveMethod(path string, item *openapi3.PathItem, op *openapi3.Operation) 
 	params, paged := deriveParams(path, item.Parameters, op.Parameters)
 	m.Params, m.Paginated = params, paged
 	m.Shape, m.ItemKey, m.Columns = deriveShape(op)
+	inferPaging(item, op, m) // paging.go
 	return m, nil
 }
 

@@ -138,13 +138,25 @@
 // # Provider header
 //
 // BaseURL is servers[0].url (may be empty; the user then supplies a base
-// URL), Version is info.version. A GitHub document (provider name "github"
-// or operations carrying x-github) gets Link pagination and the Accept and
-// X-GitHub-Api-Version headers. Only the built-in index (BuildIndex for
-// the name "github", i.e. cmd/indexgen) reads the token variables
-// GITHUB_TOKEN and GH_TOKEN: a document loaded with --provider, x-github
-// or not, gets credentials only from --auth for its name. Other documents
-// get Link pagination only when some method takes page/per_page.
+// URL), Version is info.version. Nothing here is GitHub's: headers, token
+// variables, rate-limit headers, error fields and pagination come from the
+// provider's profile (profile.go; GitHub's is registry/profiles/github.json,
+// compiled in by cmd/indexgen). Only a built-in profile (BuildIndex) sets
+// the token variables: a document loaded with --provider, with a profile
+// or not, x-github or not, gets credentials only from --auth for its name.
+// Header.Pagination is "link" when some method takes page/per_page (or the
+// profile's default paging is link). Header.Profile.ErrorMessage is the
+// error field the document's error schemas agree on, unless the profile
+// names one.
+//
+// # Pagination
+//
+// page and per_page make a method Paginated (Link headers). Other styles
+// (providers.Paging: cursor, next URL, offset) are inferred where the
+// document shows a request parameter and the response property feeding it
+// (paging.go), or declared in the profile per operation or as a default;
+// their parameters are then sent by the client, not listed as method
+// parameters.
 //
 // # Compiling at run time
 //

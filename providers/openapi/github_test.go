@@ -52,7 +52,14 @@ func deriveGitHub(t *testing.T) (providers.Header, map[string]*providers.Resourc
 			return
 		}
 		github.doc = doc
+		// GitHub's headers and pagination are its profile's data: the
+		// profile is applied as for a --provider document (untrusted: its
+		// token variables are not read).
+		// (Absence rules are applied by the generator, see TestOverrides*.)
 		github.h, github.rs, github.err = DeriveTables(doc, "github", ov.Tables)
+		if github.err == nil {
+			github.err = applyProfile(ov, &github.h, github.rs, false)
+		}
 	})
 	if github.err != nil {
 		t.Fatalf("the full GitHub description must be present and derivable: %v", github.err)
@@ -90,8 +97,8 @@ func TestGitHubCounts(t *testing.T) {
 		t.Errorf("header = %+v", h)
 	}
 	if len(h.TokenEnv) != 0 {
-		// Only the built-in index (BuildIndex for "github") reads the token
-		// variables; a document loaded with --provider does not.
+		// Only the built-in index (BuildIndex, trusting the profile) reads
+		// the token variables; a document loaded with --provider does not.
 		t.Errorf("Derive set token env %v", h.TokenEnv)
 	}
 	if h.Headers["Accept"] != "application/vnd.github+json" || h.Headers["X-GitHub-Api-Version"] != "2022-11-28" {

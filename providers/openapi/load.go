@@ -35,14 +35,21 @@ func Load(src registry.Source) (*providers.Provider, error) {
 		}
 		return p, nil
 	case registry.KindOpenAPI:
+		var data []byte
+		var err error
 		if src.Data == nil {
-			return LoadFile(src.Name, src.Path)
+			data, err = os.ReadFile(src.Path)
+			if err != nil {
+				return nil, fmt.Errorf("provider %s: %w", src.Name, readErr(src.Path, err))
+			}
+		} else if data, err = readSource(src); err != nil {
+			return nil, err
 		}
-		data, err := readSource(src)
+		o, err := readProfile(src)
 		if err != nil {
 			return nil, err
 		}
-		return LoadData(src.Name, src.Path, data)
+		return loadData(src.Name, src.Path, data, o)
 	default:
 		return nil, fmt.Errorf("provider %s (%s): unknown source kind %q", src.Name, src.Path, src.Kind)
 	}
@@ -84,15 +91,39 @@ func LoadFile(name, path string) (*providers.Provider, error) {
 // LoadData is LoadFile for content already read; path is used in messages
 // only.
 func LoadData(name, path string, data []byte) (*providers.Provider, error) {
+	return loadData(name, path, data, nil)
+}
+
+// loadData derives a provider from a document with its profile o (may be
+// nil). The profile's token variables are never read (untrusted: only
+// --auth gives a --provider document credentials).
+func loadData(name, path string, data []byte, o *Overrides) (*providers.Provider, error) {
 	doc, err := ParseDocument(path, data)
 	if err != nil {
 		return nil, fmt.Errorf("provider %s: %w", name, err)
 	}
-	h, resources, err := Derive(doc, name)
+	h, resources, err := derive(doc, name, o, false)
 	if err != nil {
 		return nil, err
 	}
 	return providers.NewProvider(h, resources)
+}
+
+// readProfile reads and checks the profile file given with a document
+// (--provider NAME=PATH,profile=FILE), or returns nil.
+func readProfile(src registry.Source) (*Overrides, error) {
+	if src.Profile == "" {
+		return nil, nil
+	}
+	data, err := os.ReadFile(src.Profile)
+	if err != nil {
+		return nil, fmt.Errorf("provider %s: profile: %w", src.Name, readErr(src.Profile, err))
+	}
+	o, err := ParseOverrides(data)
+	if err != nil {
+		return nil, fmt.Errorf("provider %s: profile %s: %w", src.Name, src.Profile, err)
+	}
+	return o, nil
 }
 
 var swaggerKey = regexp.MustCompile(`(?m)^\s*\{?\s*"?swagger"?\s*:\s*["']?([0-9.]+)`)

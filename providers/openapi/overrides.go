@@ -14,8 +14,12 @@ import (
 	"github.com/enginehq/engine/providers"
 )
 
-// Overrides is data about a document that the document cannot express. It
-// is committed next to the generator, e.g.
+// Overrides is a provider's profile: data about a document that the
+// document cannot express, one JSON file per provider (GitHub's is
+// registry/profiles/github.json; others are given with --provider
+// NAME=PATH,profile=FILE; docs/providers.md is the guide). Its run-time
+// sections (auth, headers, pagination, rate_limit, errors) are described
+// in profile.go; the sections below are about absence and naming, e.g.
 //
 //	{"absent": {"repos/get-branch-protection":
 //	     {"status": 404, "message": "Branch not protected", "reason": "..."}},
@@ -47,6 +51,14 @@ type Overrides struct {
 	Incomplete *IncompleteOverride         `json:"incomplete,omitempty"`
 	// Tables is the naming data of entity tables (see TableNames).
 	Tables *TableNames `json:"tables,omitempty"`
+	// The run-time profile (profile.go): credentials, default headers,
+	// pagination, rate-limit headers, error fields and the "error in a
+	// 200" rule.
+	Auth       *AuthProfile       `json:"auth,omitempty"`
+	Headers    map[string]string  `json:"headers,omitempty"`
+	Pagination *PaginationProfile `json:"pagination,omitempty"`
+	RateLimit  *RateLimitProfile  `json:"rate_limit,omitempty"`
+	Errors     *ErrorsProfile     `json:"errors,omitempty"`
 }
 
 // RedirectOverride is the advice shown when an operation is answered with
@@ -121,6 +133,9 @@ func ParseOverrides(data []byte) (*Overrides, error) {
 		return nil, fmt.Errorf("overrides: incomplete: property and reason are required")
 	}
 	if err := o.Tables.check(); err != nil {
+		return nil, err
+	}
+	if err := o.checkProfile(); err != nil {
 		return nil, err
 	}
 	return &o, nil
@@ -240,24 +255,34 @@ func (o *Overrides) NotAbsentTable() string {
 }
 
 // BuildIndex derives the provider name from doc, applies the overrides (may
-// be nil) and returns the encoded index. The output is deterministic. Only
-// the built-in GitHub index (name "github") reads GitHub's token variables
-// (GITHUB_TOKEN, GH_TOKEN) by default; a document loaded with --provider
-// gets credentials only from --auth.
+// be nil) and returns the encoded index. The output is deterministic. It
+// trusts the profile's token variables (auth.token_env): it compiles the
+// profiles committed in registry/profiles (cmd/indexgen); a document
+// loaded with --provider gets credentials only from --auth (see Load).
 func BuildIndex(doc *openapi3.T, name string, o *Overrides) ([]byte, error) {
+	h, resources, err := derive(doc, name, o, true)
+	if err != nil {
+		return nil, err
+	}
+	return providers.Encode(h, resources)
+}
+
+// derive derives the tables of doc and applies the profile o (may be nil);
+// trusted says whether the profile's token variables may be read.
+func derive(doc *openapi3.T, name string, o *Overrides, trusted bool) (providers.Header, []*providers.Resource, error) {
 	var tn *TableNames
 	if o != nil {
 		tn = o.Tables
 	}
 	h, resources, err := DeriveTables(doc, name, tn)
 	if err != nil {
-		return nil, err
+		return h, nil, err
 	}
 	if err := o.Apply(doc, resources); err != nil {
-		return nil, err
+		return h, nil, fmt.Errorf("provider %s: %w", name, err)
 	}
-	if name == "github" {
-		h.TokenEnv = append([]string(nil), githubTokenEnv...)
+	if err := applyProfile(o, &h, resources, trusted); err != nil {
+		return h, nil, fmt.Errorf("provider %s: %w", name, err)
 	}
-	return providers.Encode(h, resources)
+	return h, resources, nil
 }

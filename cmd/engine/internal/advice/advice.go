@@ -17,6 +17,9 @@ import (
 type Credentials struct {
 	Anonymous bool
 	TokenEnv  string // e.g. GITHUB_TOKEN
+	// Advice is the provider profile's credentials advice, used when no
+	// token variable is read for the provider (a --provider document).
+	Advice string
 }
 
 // Explain renders an engine error in plain words: what failed, then what
@@ -72,6 +75,9 @@ func explainProvider(e *engine.Error, cred Credentials, now time.Time, advice fu
 		return
 	}
 	what := "network error"
+	if p.Kind == "pagination" {
+		what = "pages the engine cannot follow"
+	}
 	if p.Status > 0 {
 		what = fmt.Sprintf("HTTP %d", p.Status)
 	}
@@ -86,13 +92,10 @@ func explainProvider(e *engine.Error, cred Credentials, now time.Time, advice fu
 	} else {
 		advice("provider %s answered %s.", p.Provider, what)
 	}
-	token := cred.TokenEnv
-	if token == "" {
-		token = "GITHUB_TOKEN"
-	}
+	setToken := credentialHint(cred, p.Provider) // "set GITHUB_TOKEN", or the provider's own advice
 	orToken := ""
 	if cred.Anonymous {
-		orToken = ", or set " + token + " for a higher limit"
+		orToken = ", or " + setToken + " for a higher limit"
 	}
 	switch {
 	case p.RateLimited && p.RetryAfterSeconds() > 0:
@@ -105,16 +108,26 @@ func explainProvider(e *engine.Error, cred Credentials, now time.Time, advice fu
 		advice("retryable: a temporary failure; retry after %s UTC (in %s).", at.Format("15:04"), humanWait(p.RetryAfterSeconds()))
 	case p.Retryable:
 		advice("retryable: a temporary failure; running the statement again may work.")
+	case p.Kind == "pagination":
+		advice("not retryable: the rows would be incomplete; declare the method's pagination in the provider's profile as the message says (docs/providers.md).")
+	case p.Status >= 200 && p.Status <= 299:
+		advice("not retryable: the provider said in its answer that the request failed; the message says why and what to do.")
 	case p.Kind == "redirect":
 		advice("not retryable: the provider answered with a redirect, which is not this method's answer; the message says where it pointed and what to do.")
 	case p.Status == 401:
-		advice("not retryable: the credentials were refused; check %s (or --auth).", token)
+		if cred.TokenEnv != "" {
+			advice("not retryable: the credentials were refused; check %s (or --auth).", cred.TokenEnv)
+		} else {
+			advice("not retryable: the credentials were refused; %s.", setToken)
+		}
+	case p.Status == 403 && cred.Anonymous && cred.TokenEnv != "":
+		advice("not retryable: forbidden without credentials; set %s to a token with access.", cred.TokenEnv)
 	case p.Status == 403 && cred.Anonymous:
-		advice("not retryable: forbidden without credentials; set %s to a token with access.", token)
+		advice("not retryable: forbidden without credentials; %s.", setToken)
 	case p.Status == 403:
 		advice("not retryable: the token lacks permission for this resource.")
 	case p.Status == 404 && cred.Anonymous:
-		advice("not retryable: not found, or private; set %s if it should be visible.", token)
+		advice("not retryable: not found, or private; %s if it should be visible.", setToken)
 	case p.Status == 404:
 		advice("not retryable: not found, or not visible to this token.")
 	default:
@@ -131,4 +144,17 @@ func humanWait(s int) string {
 	}
 	m := (s + 59) / 60
 	return fmt.Sprintf("%dh%02d", m/60, m%60)
+}
+
+// credentialHint says how to give a provider credentials: "set VAR" for
+// a provider whose token variable is read (built-in profiles), else its
+// profile's advice, else --auth for its name.
+func credentialHint(cred Credentials, provider string) string {
+	switch {
+	case cred.TokenEnv != "":
+		return "set " + cred.TokenEnv
+	case cred.Advice != "":
+		return strings.TrimSuffix(cred.Advice, ".")
+	}
+	return fmt.Sprintf(`pass credentials with --auth '{"%s":{"type":"bearer","credentialsenvvar":"VAR"}}'`, provider)
 }

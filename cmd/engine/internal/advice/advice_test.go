@@ -30,6 +30,7 @@ func TestExplainRateLimit(t *testing.T) {
 func TestExplainOtherKinds(t *testing.T) {
 	now := time.Now()
 	nf := &providers.ProviderError{Provider: "github", Status: 404, URL: "u", Message: "Not Found"}
+	stripe := &providers.ProviderError{Provider: "stripe", Status: 404, URL: "u", Message: "No such customer"}
 	inc := &providers.ProviderError{Provider: "github", Status: 200, URL: "u", Kind: "incomplete", Retryable: true, Message: "partial"}
 	redir := &providers.ProviderError{Provider: "github", Status: 302, URL: "u", Kind: "redirect", Message: "redirected to /x"}
 	cases := []struct {
@@ -37,7 +38,10 @@ func TestExplainOtherKinds(t *testing.T) {
 		cred Credentials
 		want []string
 	}{
-		{&engine.Error{Kind: engine.KindProvider, Err: nf, Provider: nf}, Credentials{Anonymous: true}, []string{"HTTP 404", "not retryable", "set GITHUB_TOKEN if it should be visible"}},
+		{&engine.Error{Kind: engine.KindProvider, Err: nf, Provider: nf}, Credentials{Anonymous: true, TokenEnv: "GITHUB_TOKEN"}, []string{"HTTP 404", "not retryable", "set GITHUB_TOKEN if it should be visible"}},
+		// Issue 16: every other provider's advice is its own, never GitHub's.
+		{&engine.Error{Kind: engine.KindProvider, Err: stripe, Provider: stripe}, Credentials{Anonymous: true}, []string{"HTTP 404", `--auth '{"stripe":`}},
+		{&engine.Error{Kind: engine.KindProvider, Err: stripe, Provider: stripe}, Credentials{Anonymous: true, Advice: "pass a Stripe secret key with --auth"}, []string{"pass a Stripe secret key with --auth if it should be visible"}},
 		{&engine.Error{Kind: engine.KindProvider, Err: nf, Provider: nf}, Credentials{}, []string{"not visible to this token"}},
 		{engine.Classify(&plan.Error{Table: "github.branches.branches", Missing: map[string][]string{"list_branches": {"owner", "repo"}}, Msg: "list_branches needs owner, repo"}), Credentials{}, []string{"error (plan): list_branches needs owner, repo", "DESCRIBE github.branches.branches"}},
 		{engine.Classify(plan.RequestLimitError("", "the query needs about 2000 requests, more than the limit of 1000")), Credentials{}, []string{"error (plan): the query needs about 2000", "the limit is --max-requests"}},

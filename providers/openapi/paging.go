@@ -1,0 +1,187 @@
+package openapi
+
+import (
+	"strings"
+
+	"github.com/getkin/kin-openapi/openapi3"
+
+	"github.com/enginehq/engine/providers"
+)
+
+// Paging inference (providers.Paging): a style is inferred only where the
+// document shows both halves of it, a request parameter and the response
+// property that feeds it:
+//
+//   - cursor after the last item: a boolean has_more in the response and a
+//     starting_after parameter (Stripe); the cursor is the last item's id;
+//   - cursor in the body: response_metadata.next_cursor, next_cursor,
+//     nextCursor, metadata.continue, next_page_token, nextPageToken with a
+//     cursor, continue, page_token or pageToken parameter (Slack,
+//     Kubernetes, Google);
+//   - next URL in the body: next_page_uri, next_page_url, links.pages.next,
+//     links.next, @odata.nextLink, nextLink, next (Twilio, DigitalOcean,
+//     Azure); no parameter needed (with page/per_page, per_page stays the
+//     page size);
+//   - offset: a startAt parameter (Jira) with total or isLast in the
+//     response, or an offset parameter with a limit parameter and a total,
+//     total_count or count in the response.
+//
+// The page-size parameter (limit, maxResults, page_size, pageSize,
+// max_results) is sent with the client's page size, at most the
+// parameter's documented maximum. The parameters a paging owns are no
+// longer method parameters. A response that is an object with exactly one
+// array of objects beside the paging fields is a list envelope: its rows
+// are that array's items. Anything else is declared in the provider's
+// profile ("pagination"), and an answer that says there is more without a
+// known way to get it is an error (providers/client), never a first page
+// presented as the whole.
+
+var (
+	cursorNext   = []string{"response_metadata.next_cursor", "next_cursor", "nextCursor", "metadata.continue", "next_page_token", "nextPageToken"}
+	cursorParams = []string{"cursor", "continue", "page_token", "pageToken"}
+	nextURLs     = []string{"next_page_uri", "next_page_url", "links.pages.next", "links.next", "@odata.nextLink", "nextLink", "next"}
+	sizeParams   = []string{"limit", "maxResults", "page_size", "pageSize", "max_results"}
+)
+
+// inferPaging sets m.Paging when the document shows the style (see above).
+func inferPaging(item *openapi3.PathItem, op *openapi3.Operation, m *providers.Method) {
+	if m.Shape == providers.ShapeNone {
+		return
+	}
+	s, ok := responseSchema(op)
+	if !ok {
+		return
+	}
+	if m.Paginated {
+		// page/per_page: Link headers, unless the body holds the next
+		// page's URL (DigitalOcean links.pages.next).
+		if next := firstPath(func(p, t string) bool { return schemaAt(s, p, t) }, nextURLs, "string"); next != "" && m.Shape != providers.ShapeArray {
+			setPaging(m, &providers.Paging{Style: providers.PagingNextURL, Next: next, Size: "per_page", SizeMax: maxOf(item, op, "per_page")})
+			envelope(s, m)
+		}
+		return
+	}
+	query := map[string]*providers.Param{}
+	for i := range m.Params {
+		if p := &m.Params[i]; p.In == providers.InQuery && !p.Required {
+			query[p.Name] = p
+		}
+	}
+	has := func(path, typ string) bool { return schemaAt(s, path, typ) }
+	param := func(names ...string) string {
+		for _, n := range names {
+			if query[n] != nil {
+				return n
+			}
+		}
+		return ""
+	}
+	size := param(sizeParams...)
+	var pg *providers.Paging
+	switch {
+	case has("has_more", "boolean") && param("starting_after") != "":
+		pg = &providers.Paging{Style: providers.PagingCursor, Param: "starting_after", HasMore: "has_more", LastItem: "id", Size: size}
+	case param(cursorParams...) != "" && firstPath(has, cursorNext, "string") != "":
+		pg = &providers.Paging{Style: providers.PagingCursor, Param: param(cursorParams...), Next: firstPath(has, cursorNext, "string"), Size: size}
+	case firstPath(has, nextURLs, "string") != "" && m.Shape != providers.ShapeArray:
+		pg = &providers.Paging{Style: providers.PagingNextURL, Next: firstPath(has, nextURLs, "string"), Size: size}
+	case param("startAt") != "" && (has("total", "integer") || has("isLast", "boolean")):
+		pg = &providers.Paging{Style: providers.PagingOffset, Param: "startAt", Size: param("maxResults"), Total: firstPath(has, []string{"total"}, "integer"), IsLast: firstPath(has, []string{"isLast"}, "boolean")}
+	case param("offset") != "" && size != "" && firstPath(has, []string{"total", "total_count", "count"}, "integer") != "":
+		pg = &providers.Paging{Style: providers.PagingOffset, Param: "offset", Size: size, Total: firstPath(has, []string{"total", "total_count", "count"}, "integer")}
+	default:
+		return
+	}
+	if pg.Size != "" {
+		pg.SizeMax = maxOf(item, op, pg.Size)
+	}
+	setPaging(m, pg)
+	envelope(s, m)
+}
+
+// envelope turns an object response holding exactly one array of objects
+// (beside the paging fields) into a list of that array's items.
+func envelope(s *openapi3.Schema, m *providers.Method) {
+	if m.Shape != providers.ShapeObject {
+		return
+	}
+	props := properties(s, 0)
+	if props == nil {
+		return
+	}
+	key := ""
+	for _, name := range props.names {
+		alts := props.byName[name]
+		if len(alts) == 1 && isArray(alts[0]) {
+			if it := itemsOf(alts[0]); it != nil && isObject(it) {
+				if key != "" {
+					return // two lists: not an envelope
+				}
+				key = name
+			}
+		}
+	}
+	if key == "" {
+		return
+	}
+	m.Shape, m.ItemKey, m.Columns = providers.ShapeWrapped, key, columnsOf(itemsOf(props.byName[key][0]))
+}
+
+func firstPath(has func(string, string) bool, paths []string, typ string) string {
+	for _, p := range paths {
+		if has(p, typ) {
+			return p
+		}
+	}
+	return ""
+}
+
+// schemaAt reports whether the object schema s declares the dotted path
+// with a property of type typ ("string", "integer", "boolean"; an integer
+// also accepts "number").
+func schemaAt(s *openapi3.Schema, path, typ string) bool {
+	parts := strings.Split(path, ".")
+	if strings.HasPrefix(path, "@") {
+		parts = []string{path}
+	}
+	cur := s
+	for i, name := range parts {
+		props := properties(cur, 0)
+		if props == nil {
+			return false
+		}
+		alts := props.byName[name]
+		if len(alts) == 0 || alts[0] == nil {
+			return false
+		}
+		cur = alts[0]
+		if i < len(parts)-1 {
+			continue
+		}
+		switch t := columnType(cur); typ {
+		case "string":
+			return t == providers.TypeText
+		case "integer":
+			return t == providers.TypeInteger || t == providers.TypeReal
+		case "boolean":
+			return t == providers.TypeBoolean
+		}
+	}
+	return false
+}
+
+// maxOf returns the documented maximum of a query parameter, or 0.
+func maxOf(item *openapi3.PathItem, op *openapi3.Operation, name string) int {
+	for _, list := range []openapi3.Parameters{op.Parameters, item.Parameters} {
+		for _, ref := range list {
+			if ref == nil || ref.Value == nil || ref.Value.Name != name || ref.Value.In != openapi3.ParameterInQuery {
+				continue
+			}
+			if sc := ref.Value.Schema; sc != nil && sc.Value != nil && sc.Value.Max != nil && *sc.Value.Max >= 1 {
+				return int(*sc.Value.Max)
+			}
+			return 0
+		}
+	}
+	return 0
+}

@@ -1,0 +1,311 @@
+package openapi
+
+import (
+	"fmt"
+	"net/http"
+	"sort"
+	"strings"
+
+	"github.com/getkin/kin-openapi/openapi3"
+
+	"github.com/enginehq/engine/providers"
+)
+
+// The profile sections of an Overrides file beside absences and naming
+// (docs/providers.md has a worked example):
+//
+//	"auth":       {"token_env": ["GITHUB_TOKEN", "GH_TOKEN"],
+//	               "credentials": "set GITHUB_TOKEN to a token with access"},
+//	"headers":    {"Accept": "application/vnd.github+json"},
+//	"pagination": {"default": {"style": "link"},
+//	               "operations": {"customers/list": {"style": "cursor", ...}}},
+//	"rate_limit": {"remaining": "X-RateLimit-Remaining", ..., "probe": "/rate_limit",
+//	               "buckets": [{"contains": "/search/code", "bucket": "code_search"}]},
+//	"errors":     {"message": ["error"],
+//	               "in_200": {"field": "ok", "equals": "false", "code": "error",
+//	                          "auth": ["invalid_auth"], "rate_limited": ["ratelimited"]}}
+//
+// token_env is read only from the profiles compiled into the binary
+// (BuildIndex, cmd/indexgen): a document loaded with --provider gets
+// credentials only from --auth, whatever its profile says.
+
+// AuthProfile is a provider's credentials: the environment variables read
+// for a bearer token (built-in profiles only) and the advice shown when
+// the provider refuses or hides an answer for want of them.
+type AuthProfile struct {
+	TokenEnv    []string `json:"token_env,omitempty"`
+	Credentials string   `json:"credentials,omitempty"`
+}
+
+// PaginationProfile declares paging where the document does not show it:
+// Default for every list method whose paging is not inferred, and per
+// operationId.
+type PaginationProfile struct {
+	Default    *providers.Paging            `json:"default,omitempty"`
+	Operations map[string]*providers.Paging `json:"operations,omitempty"`
+}
+
+// RateLimitProfile is providers.RateLimit plus the free probe endpoint and
+// the path buckets.
+type RateLimitProfile struct {
+	providers.RateLimit
+	Probe   string                 `json:"probe,omitempty"`
+	Buckets []providers.PathBucket `json:"buckets,omitempty"`
+}
+
+// ErrorsProfile names the error-message fields and the "error in a 200"
+// rule.
+type ErrorsProfile struct {
+	Message []string              `json:"message,omitempty"`
+	In200   *providers.ErrorIn200 `json:"in_200,omitempty"`
+}
+
+// checkProfile validates the profile sections (ParseOverrides).
+func (o *Overrides) checkProfile() error {
+	if a := o.Auth; a != nil {
+		for _, v := range a.TokenEnv {
+			if v == "" || strings.ContainsAny(v, "= \t") {
+				return fmt.Errorf("overrides: auth.token_env: %q is not an environment variable name", v)
+			}
+		}
+	}
+	for k := range o.Headers {
+		if k == "" || http.CanonicalHeaderKey(k) == "Authorization" {
+			return fmt.Errorf("overrides: headers: %q cannot be a default header (credentials come from --auth)", k)
+		}
+	}
+	if pg := o.Pagination; pg != nil {
+		if err := checkPaging("pagination.default", pg.Default); err != nil {
+			return err
+		}
+		for _, op := range sortedOps(pg.Operations) {
+			if pg.Operations[op] == nil {
+				return fmt.Errorf("overrides: pagination.operations %s: empty", op)
+			}
+			if err := checkPaging("pagination.operations "+op, pg.Operations[op]); err != nil {
+				return err
+			}
+		}
+	}
+	if rl := o.RateLimit; rl != nil {
+		if rl.SecondaryWaitSeconds < 0 {
+			return fmt.Errorf("overrides: rate_limit.secondary_wait_seconds must not be negative")
+		}
+		for _, b := range rl.Buckets {
+			if b.Contains == "" || b.Bucket == "" {
+				return fmt.Errorf("overrides: rate_limit.buckets: contains and bucket are required")
+			}
+		}
+	}
+	if e := o.Errors; e != nil && e.In200 != nil {
+		r := e.In200
+		if r.Field == "" || r.Equals == "" {
+			return fmt.Errorf("overrides: errors.in_200: field and equals are required (e.g. \"field\": \"ok\", \"equals\": \"false\")")
+		}
+	}
+	return nil
+}
+
+// checkPaging validates one paging description (nil is fine).
+func checkPaging(where string, p *providers.Paging) error {
+	if p == nil {
+		return nil
+	}
+	bad := func(msg string) error { return fmt.Errorf("overrides: %s: style %q: %s", where, p.Style, msg) }
+	switch p.Style {
+	case providers.PagingLink, providers.PagingNone:
+	case providers.PagingNextURL:
+		if p.Next == "" {
+			return bad(`"next" (the body path of the next page's URL) is required`)
+		}
+	case providers.PagingCursor:
+		if p.Param == "" {
+			return bad(`"param" (the request parameter the cursor is sent as) is required`)
+		}
+		if p.Next == "" && (p.HasMore == "" || p.LastItem == "") {
+			return bad(`give "next" (the body path of the next cursor), or "has_more" and "last_item" (the flag and the item property whose last value is the cursor)`)
+		}
+	case providers.PagingOffset, providers.PagingPage:
+		if p.Param == "" {
+			return bad(`"param" (the offset or page request parameter) is required`)
+		}
+	default:
+		return fmt.Errorf("overrides: %s: unknown style %q (link, next_url, cursor, offset, page or none)", where, p.Style)
+	}
+	if p.SizeMax < 0 {
+		return bad(`"size_max" must not be negative`)
+	}
+	return nil
+}
+
+// applyProfile sets the header's profile, headers and (trusted only) token
+// variables, and the methods' declared paging. Every operation named
+// must be a GET of the document.
+func applyProfile(o *Overrides, h *providers.Header, resources []*providers.Resource, trusted bool) error {
+	if o == nil {
+		return nil
+	}
+	byOp := map[string]*providers.Method{}
+	for _, r := range resources {
+		for _, m := range r.Methods {
+			if m.OperationID != "" {
+				byOp[m.OperationID] = m
+			}
+		}
+	}
+	if len(o.Headers) > 0 {
+		h.Headers = map[string]string{}
+		for k, v := range o.Headers {
+			h.Headers[k] = v
+		}
+	}
+	prof := h.Profile
+	if prof == nil {
+		prof = &providers.Profile{}
+	}
+	if a := o.Auth; a != nil {
+		if trusted {
+			h.TokenEnv = append([]string(nil), a.TokenEnv...)
+		}
+		prof.Credentials = a.Credentials
+	}
+	if rl := o.RateLimit; rl != nil {
+		r := rl.RateLimit
+		prof.RateLimit = &r
+		prof.RateLimitProbe = rl.Probe
+		prof.Buckets = rl.Buckets
+	}
+	if e := o.Errors; e != nil {
+		if len(e.Message) > 0 {
+			prof.ErrorMessage = e.Message
+		}
+		prof.ErrorIn200 = e.In200
+	}
+	if prof.Credentials != "" || prof.RateLimit != nil || prof.ErrorIn200 != nil || len(prof.ErrorMessage) > 0 || prof.RateLimitProbe != "" || len(prof.Buckets) > 0 {
+		h.Profile = prof
+	}
+	if pg := o.Pagination; pg != nil {
+		for _, op := range sortedOps(pg.Operations) {
+			m := byOp[op]
+			if m == nil {
+				return fmt.Errorf("overrides: pagination.operations %s: no GET operation with that operationId", op)
+			}
+			setPaging(m, pg.Operations[op])
+		}
+		if d := pg.Default; d != nil && d.Style != providers.PagingLink {
+			for _, r := range resources {
+				for _, m := range r.Methods {
+					if m.Paging == nil && !m.Paginated && (m.Shape == providers.ShapeArray || m.Shape == providers.ShapeWrapped) {
+						if _, declared := pg.Operations[m.OperationID]; !declared {
+							setPaging(m, d)
+						}
+					}
+				}
+			}
+		}
+		if d := pg.Default; d != nil && d.Style == providers.PagingLink {
+			h.Pagination = "link" // Link headers are followed on every method
+		}
+	}
+	return nil
+}
+
+// setPaging gives m a copy of p and drops the parameters the paging owns
+// from the method's parameters (they are sent by the client, not bound in
+// WHERE).
+func setPaging(m *providers.Method, p *providers.Paging) {
+	if p.Style == providers.PagingLink {
+		m.Paging, m.Paginated = nil, true
+		return
+	}
+	cp := *p
+	m.Paging = &cp
+	m.Paginated = p.Style != providers.PagingNone
+	if !m.Paginated {
+		return
+	}
+	owned := map[string]bool{}
+	for _, n := range cp.Params() {
+		owned[n] = true
+	}
+	kept := m.Params[:0]
+	for _, prm := range m.Params {
+		if prm.In == providers.InQuery && owned[prm.Name] && !prm.Required {
+			continue
+		}
+		kept = append(kept, prm)
+	}
+	m.Params = kept
+}
+
+// inferErrorMessage returns the error-message field the document's error
+// responses (4xx and default) agree on, or nil when they do not say.
+func inferErrorMessage(doc *openapi3.T) []string {
+	counts := map[string]int{}
+	total := 0
+	for _, item := range doc.Paths.Map() {
+		if item == nil || item.Get == nil || item.Get.Responses == nil {
+			continue
+		}
+		for code, ref := range item.Get.Responses.Map() {
+			if !(code == "default" || (len(code) == 3 && code[0] == '4')) || ref == nil || ref.Value == nil {
+				continue
+			}
+			mt := jsonMedia(ref.Value.Content)
+			if mt == nil || mt.Schema == nil || mt.Schema.Value == nil {
+				continue
+			}
+			total++
+			if f := messageField(mt.Schema.Value); f != "" {
+				counts[f]++
+			}
+		}
+	}
+	if total == 0 || len(counts) == 0 {
+		return nil
+	}
+	var best []string
+	for f := range counts {
+		best = append(best, f)
+	}
+	sort.Slice(best, func(i, j int) bool {
+		if counts[best[i]] != counts[best[j]] {
+			return counts[best[i]] > counts[best[j]]
+		}
+		return best[i] < best[j]
+	})
+	return []string{best[0]}
+}
+
+// messageField finds the message of an error schema: a string "message",
+// an object "error" with a string "message", a string "error", or an
+// array "errorMessages".
+func messageField(s *openapi3.Schema) string {
+	props := properties(s, 0)
+	if props == nil {
+		return ""
+	}
+	is := func(name, typ string) *openapi3.Schema {
+		alts := props.byName[name]
+		if len(alts) != 1 || alts[0] == nil {
+			return nil
+		}
+		if typ == "object" && isObject(alts[0]) || typ == "string" && columnType(alts[0]) == providers.TypeText || typ == "array" && isArray(alts[0]) {
+			return alts[0]
+		}
+		return nil
+	}
+	switch {
+	case is("message", "string") != nil:
+		return "message"
+	case is("error", "object") != nil:
+		if in := properties(is("error", "object"), 0); in != nil && len(in.byName["message"]) == 1 {
+			return "error.message"
+		}
+	case is("error", "string") != nil:
+		return "error"
+	case is("errorMessages", "array") != nil:
+		return "errorMessages"
+	}
+	return ""
+}
