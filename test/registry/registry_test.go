@@ -12,6 +12,7 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
+	"github.com/enginehq/engine/providers"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -320,7 +321,8 @@ func TestProviderReusesCompiledIndex(t *testing.T) {
 	head, body, _ := bytes.Cut(goodA, []byte("\n"))
 	flipped := append([]byte(nil), goodA...)
 	flipped[len(flipped)-5] ^= 0x20
-	outdated := bytes.Replace(body, []byte(`{"format":2,`), []byte(`{"format":1,`), 1)
+	current := fmt.Sprintf(`{"format":%d,`, providers.IndexFormat)
+	outdated := bytes.Replace(body, []byte(current), []byte(`{"format":1,`), 1)
 	if bytes.Equal(outdated, body) {
 		t.Fatal("test setup: no format field in the index header")
 	}
