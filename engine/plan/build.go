@@ -203,11 +203,11 @@ func (n *node) collect(byRef map[*sqlfront.TableRef]*node) {
 	}
 	for _, c := range n.ref.Scope.Conjuncts {
 		switch c.Op {
-		case "=", "in":
+		case sqlfront.OpEq, sqlfront.OpIn:
 			if c.Qualifier == "" || c.Qualifier == me {
 				n.lits[c.Column] = append(n.lits[c.Column], c)
 			}
-		case "col":
+		case sqlfront.OpCol:
 			if c.Qualifier == me {
 				if src := others[c.RefQualifier]; src != nil {
 					n.deps[c.Column] = append(n.deps[c.Column], depCand{conj: c, source: src, expr: c.RefExpr})
@@ -219,13 +219,13 @@ func (n *node) collect(byRef map[*sqlfront.TableRef]*node) {
 					n.deps[c.RefColumn] = append(n.deps[c.RefColumn], depCand{conj: c, source: src, expr: expr})
 				}
 			}
-		case "expr":
+		case sqlfront.OpExpr:
 			if c.Qualifier == me {
 				if src := others[c.RefQualifier]; src != nil {
 					n.deps[c.Column] = append(n.deps[c.Column], depCand{conj: c, source: src, expr: c.RefExpr})
 				}
 			}
-		case "subquery":
+		case sqlfront.OpSubquery:
 			if (c.Qualifier == "" || c.Qualifier == me) && c.Sub != nil {
 				var inside []*node
 				for _, ref := range subTables(c.Sub, byRef) {

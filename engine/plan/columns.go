@@ -156,7 +156,7 @@ func checkLiteral(s *Scan, p providers.Param, c *sqlfront.Conjunct, consumed boo
 		}
 		v := c.Values[i]
 		pred := fmt.Sprintf("`%s = %s`", c.Column, raw)
-		if c.Op == "in" {
+		if c.Op == sqlfront.OpIn {
 			pred = fmt.Sprintf("`%s IN (... %s ...)`", c.Column, raw)
 		}
 		switch {

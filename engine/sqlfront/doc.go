@@ -25,6 +25,12 @@
 // tokenizer, so that callers can compare statement structures (check's
 // --var substitution).
 //
+// Files by concern: model.go (Query, TableRef, Scope, Conjunct and its Op),
+// query.go (parsing a statement), placeholders.go (the table-name
+// placeholder notation), scope.go (scopes and column attribution),
+// conjuncts.go (predicates that can bind API parameters), limit.go (LIMIT
+// pushdown), rewrite.go and filter.go (the SQLite text), tokens.go.
+//
 // sqlfront knows nothing of providers beyond their names, nothing of HTTP,
 // SQLite or MCP.
 package sqlfront

@@ -87,7 +87,7 @@ func (rw *Rewrite) SQL() string {
 
 // Subquery is the SQLite text of the IN subquery of a "subquery" conjunct.
 func (rw *Rewrite) Subquery(c *Conjunct) (string, error) {
-	if c.Op != "subquery" || c.subSpan[0] < 0 || c.subSpan[1] <= c.subSpan[0] {
+	if c.Op != OpSubquery || c.subSpan[0] < 0 || c.subSpan[1] <= c.subSpan[0] {
 		return "", &Error{Pos: -1, Msg: "cannot locate the text of the subquery in " + c.String()}
 	}
 	return rw.apply(c.subSpan[0], c.subSpan[1]), nil
@@ -157,7 +157,7 @@ func (q *Query) matchConjunct(c *Conjunct) [][2]int {
 	}
 	for i := 0; i < len(toks); i++ {
 		switch c.Op {
-		case "=":
+		case OpEq:
 			if j, ok := colref(i); ok && j+1 < len(toks) && toks[j].typ == '=' && lit(j+1, c.Values[0]) {
 				out = append(out, [2]int{toks[i].start, toks[j+1].end})
 				i = j + 1
@@ -169,7 +169,7 @@ func (q *Query) matchConjunct(c *Conjunct) [][2]int {
 					i = j - 1
 				}
 			}
-		case "in":
+		case OpIn:
 			j, ok := colref(i)
 			if !ok || j+1 >= len(toks) || !strings.EqualFold(toks[j].raw(text), "in") || toks[j+1].typ != '(' {
 				continue

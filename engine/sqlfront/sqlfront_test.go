@@ -21,7 +21,7 @@ func TestParseRewritesThreePartNames(t *testing.T) {
 	}
 	var got []string
 	for _, c := range q.Root.Conjuncts {
-		got = append(got, c.Op+":"+c.Qualifier+"."+c.Column+"="+strings.Join(c.Values, "|"))
+		got = append(got, string(c.Op)+":"+c.Qualifier+"."+c.Column+"="+strings.Join(c.Values, "|"))
 	}
 	want := "col:m.login=,=:r.org=acme,in:m.org=acme|b"
 	if strings.Join(got, ",") != want {

@@ -1,0 +1,251 @@
+package sqlfront
+
+import (
+	"strings"
+
+	"github.com/dolthub/vitess/go/vt/sqlparser"
+)
+
+// rawLiterals fills Conjunct.Raw from the statement's tokens, in one pass
+// over them: each `[q.]col = lit`, `lit = [q.]col` and `[q.]col IN (lit,
+// ...)` is keyed like the conjunct it parses to. When the same predicate is
+// written twice, differently, the form that is not a single-quoted string
+// is kept, so that a refusal is not missed.
+func (q *Query) rawLiterals(scopes []*Scope) {
+	toks, text := q.toks, q.text
+	raws := map[string][]string{}
+	record := func(key string, lits []string) {
+		prev, ok := raws[key]
+		if !ok || (allSingleQuoted(prev) && !allSingleQuoted(lits)) {
+			raws[key] = lits
+		}
+	}
+	colref := func(i int) (string, int, bool) { // key prefix, index after
+		if i >= len(toks) || !toks[i].isWord(text) || (i > 0 && toks[i-1].typ == '.') {
+			return "", 0, false
+		}
+		if i+2 < len(toks) && toks[i+1].typ == '.' && toks[i+2].isWord(text) {
+			return strings.ToLower(identText(text, toks[i])) + "\x00" + strings.ToLower(identText(text, toks[i+2])), i + 3, true
+		}
+		return "\x00" + strings.ToLower(identText(text, toks[i])), i + 1, true
+	}
+	lit := func(i int) (string, bool) { // the value as the conjunct holds it
+		if i >= len(toks) {
+			return "", false
+		}
+		t := toks[i]
+		switch t.typ {
+		case sqlparser.STRING, sqlparser.INTEGRAL, sqlparser.FLOAT:
+			return t.val, true
+		}
+		if r := strings.ToLower(t.raw(text)); r == "true" || r == "false" {
+			return r, true
+		}
+		return "", false
+	}
+	for i := range toks {
+		if k, j, ok := colref(i); ok {
+			if j+1 < len(toks) && toks[j].typ == '=' {
+				if v, ok := lit(j + 1); ok {
+					record(k+"\x00=\x00"+v, []string{toks[j+1].raw(text)})
+				}
+			}
+			if j+1 < len(toks) && strings.EqualFold(toks[j].raw(text), "in") && toks[j+1].typ == '(' {
+				var vals, lits []string
+				for n := j + 2; n < len(toks); n += 2 {
+					v, ok := lit(n)
+					if !ok {
+						break
+					}
+					vals, lits = append(vals, v), append(lits, toks[n].raw(text))
+					if n+1 < len(toks) && toks[n+1].typ == ')' {
+						record(k+"\x00in\x00"+strings.Join(vals, "\x00"), lits)
+						break
+					}
+					if n+1 >= len(toks) || toks[n+1].typ != ',' {
+						break
+					}
+				}
+			}
+		}
+		if v, ok := lit(i); ok && i+1 < len(toks) && toks[i+1].typ == '=' {
+			if k, _, ok := colref(i + 2); ok {
+				record(k+"\x00=\x00"+v, []string{toks[i].raw(text)})
+			}
+		}
+	}
+	for _, s := range scopes {
+		for _, c := range s.Conjuncts {
+			if c.Op == OpEq || c.Op == OpIn {
+				c.Raw = raws[c.Qualifier+"\x00"+c.Column+"\x00"+string(c.Op)+"\x00"+strings.Join(c.Values, "\x00")]
+			}
+		}
+	}
+}
+
+func allSingleQuoted(lits []string) bool {
+	for _, l := range lits {
+		if !strings.HasPrefix(l, "'") {
+			return false
+		}
+	}
+	return true
+}
+
+func splitAnd(e sqlparser.Expr) []sqlparser.Expr {
+	switch n := e.(type) {
+	case *sqlparser.AndExpr:
+		return append(splitAnd(n.Left), splitAnd(n.Right)...)
+	case *sqlparser.ParenExpr:
+		if _, ok := n.Expr.(*sqlparser.AndExpr); ok {
+			return splitAnd(n.Expr)
+		}
+	}
+	return []sqlparser.Expr{e}
+}
+
+// conjunct records a predicate that could bind an API parameter.
+func (a *analyser) conjunct(e sqlparser.Expr, scope *Scope, inOn bool) {
+	e = unparen(e)
+	cmp, ok := e.(*sqlparser.ComparisonExpr)
+	if !ok || cmp.Escape != nil {
+		return
+	}
+	c := &Conjunct{expr: cmp, InOn: inOn}
+	switch cmp.Operator {
+	case sqlparser.EqualStr:
+		left, lok := cmp.Left.(*sqlparser.ColName)
+		right, rok := cmp.Right.(*sqlparser.ColName)
+		switch {
+		case lok && rok:
+			c.Qualifier, c.Column = qualCol(left)
+			c.RefQualifier, c.RefColumn = qualCol(right)
+			c.RefExpr = quoteIdent(c.RefQualifier) + "." + quoteIdent(c.RefColumn)
+			c.Op = OpCol
+		case lok:
+			if !c.bindColumn(left, cmp.Right) {
+				return
+			}
+		case rok:
+			if !c.bindColumn(right, cmp.Left) {
+				return
+			}
+		default:
+			return
+		}
+	case sqlparser.InStr:
+		col, ok := cmp.Left.(*sqlparser.ColName)
+		if !ok {
+			return
+		}
+		c.Qualifier, c.Column = qualCol(col)
+		switch r := cmp.Right.(type) {
+		case sqlparser.ValTuple:
+			for _, x := range r {
+				v, ok := literal(x)
+				if !ok {
+					return
+				}
+				c.Values = append(c.Values, v)
+			}
+			c.Op = OpIn
+		case *sqlparser.Subquery:
+			// The subquery's scope is made when expressions are walked;
+			// parseQuery links it afterwards.
+			c.Op, c.subNode = OpSubquery, r
+		default:
+			return
+		}
+	default:
+		return
+	}
+	if c.Op == OpSubquery {
+		a.subConjs = append(a.subConjs, c)
+	}
+	scope.Conjuncts = append(scope.Conjuncts, c)
+}
+
+// refExpr accepts an expression made only of qualified column references
+// to one table, function calls and plain literals (e.g.
+// json_extract(r.owner, '$.login')), and returns that table's name and the
+// expression as SQLite text. Anything else is not a binding source.
+func refExpr(e sqlparser.Expr) (string, string, bool) {
+	qual := ""
+	ok := true
+	var b strings.Builder
+	var render func(e sqlparser.Expr)
+	render = func(e sqlparser.Expr) {
+		switch n := e.(type) {
+		case *sqlparser.ColName:
+			q := qualOf(n)
+			if q == "" || (qual != "" && q != qual) {
+				ok = false
+				return
+			}
+			qual = q
+			b.WriteString(quoteIdent(q) + "." + quoteIdent(colOf(n)))
+		case *sqlparser.SQLVal:
+			switch n.Type {
+			case sqlparser.StrVal:
+				b.WriteString(quoteString(string(n.Val)))
+			case sqlparser.IntVal, sqlparser.FloatVal:
+				b.Write(n.Val)
+			default:
+				ok = false
+			}
+		case *sqlparser.FuncExpr:
+			if n.Distinct || n.Over != nil || !n.Qualifier.IsEmpty() || n.IsAggregate() {
+				ok = false
+				return
+			}
+			b.WriteString(n.Name.Lowered() + "(")
+			for i, a := range n.Exprs {
+				ae, isAliased := a.(*sqlparser.AliasedExpr)
+				if !isAliased {
+					ok = false
+					return
+				}
+				if i > 0 {
+					b.WriteString(", ")
+				}
+				render(ae.Expr)
+			}
+			b.WriteString(")")
+		default:
+			ok = false
+		}
+	}
+	render(e)
+	return qual, b.String(), ok && qual != ""
+}
+
+// literal returns the text value of a literal expression.
+func literal(e sqlparser.Expr) (string, bool) {
+	switch v := e.(type) {
+	case *sqlparser.SQLVal:
+		switch v.Type {
+		case sqlparser.StrVal, sqlparser.IntVal, sqlparser.FloatVal:
+			return string(v.Val), true
+		}
+	case sqlparser.BoolVal:
+		if v {
+			return "true", true
+		}
+		return "false", true
+	}
+	return "", false
+}
+
+// bindColumn fills c for `col = other` when other is a literal (OpEq) or
+// an expression over one other table (OpExpr); false when it is neither.
+func (c *Conjunct) bindColumn(col *sqlparser.ColName, other sqlparser.Expr) bool {
+	if v, ok := literal(other); ok {
+		c.Qualifier, c.Column, c.Op, c.Values = qualOf(col), colOf(col), OpEq, []string{v}
+		return true
+	}
+	if q, text, ok := refExpr(other); ok && q != qualOf(col) {
+		c.Qualifier, c.Column, c.Op, c.RefQualifier, c.RefExpr = qualOf(col), colOf(col), OpExpr, q, text
+		return true
+	}
+	return false
+}

@@ -1,0 +1,153 @@
+package sqlfront
+
+import (
+	"strings"
+
+	"github.com/dolthub/vitess/go/vt/sqlparser"
+)
+
+// Query is an analysed SELECT (or UNION, or WITH ... SELECT).
+type Query struct {
+	text string // the original statement text
+	toks []token
+	// subTexts caches subqueryTexts.
+	subTexts map[string][2]int
+	AST      sqlparser.SelectStatement
+	// Tables are the provider tables the query reads, in text order.
+	Tables []*TableRef
+	// Root is the outermost scope; every TableRef belongs to one scope.
+	Root *Scope
+	// Limit is set when the query is a bare single-table scan with a
+	// literal LIMIT (no ORDER BY, GROUP BY, DISTINCT, aggregates, joins or
+	// subqueries): the count of rows the query can ever need, LIMIT plus
+	// OFFSET. Whether the WHERE clause allows pushing it is the planner's
+	// call (every conjunct must be consumed by the API).
+	Limit int64
+}
+
+// TableRef is one occurrence of a provider table in the query.
+type TableRef struct {
+	Index int
+	// Parts is provider, service, resource and optionally a method name.
+	Parts []string
+	// Alias is the alias as written, "" when none.
+	Alias      string
+	start, end int
+	Scope      *Scope
+	// AllColumns is true when the query may read every column (SELECT *);
+	// otherwise Columns holds every column name it may read (a superset:
+	// any unqualified name, and any name qualified with this table's name,
+	// anywhere in the statement).
+	AllColumns bool
+	Columns    map[string]bool
+	// ColumnRefs are the column references that can only mean a column of
+	// this table (see attributeColumns); the planner refuses those that
+	// the chosen method does not return.
+	ColumnRefs []ColumnRef
+	// nullable: the table is on the NULL-extended side of an outer join.
+	nullable bool
+}
+
+// ColumnRef is one column reference as written (e.g. "r.stat" or "stat").
+type ColumnRef struct {
+	Name    string // lower-cased column name
+	Written string
+}
+
+// Reads reports whether the query may read the named column of the table.
+func (t *TableRef) Reads(column string) bool { return t.AllColumns || t.Columns[column] }
+
+// Name is provider.service.resource.
+func (t *TableRef) Name() string { return strings.Join(t.Parts[:3], ".") }
+
+// MethodName is the explicit method of a four-part name, or "".
+func (t *TableRef) MethodName() string {
+	if len(t.Parts) > 3 {
+		return t.Parts[3]
+	}
+	return ""
+}
+
+// RefName is how SQL refers to the table: its alias, else its resource name.
+func (t *TableRef) RefName() string {
+	if t.Alias != "" {
+		return t.Alias
+	}
+	return t.Parts[2]
+}
+
+func (t *TableRef) String() string {
+	s := strings.Join(t.Parts, ".")
+	if t.Alias != "" {
+		s += " AS " + t.Alias
+	}
+	return s
+}
+
+// Scope is one SELECT: its provider tables and the top-level AND
+// conjuncts of its WHERE and JOIN ... ON clauses that could bind API
+// parameters.
+type Scope struct {
+	Parent    *Scope
+	Tables    []*TableRef
+	Conjuncts []*Conjunct
+	// Names are every table name or alias visible in the scope's FROM,
+	// provider tables or not (CTEs, derived tables, table functions).
+	Names []string
+	// WhereTerms counts the top-level AND terms of WHERE, recognised as
+	// conjuncts or not.
+	WhereTerms int
+	// terms are those top-level AND terms (see SourceFilter).
+	terms []sqlparser.Expr
+	// star is set by an unqualified * in the select list; starOf holds
+	// the qualifiers of t.* entries.
+	star   bool
+	starOf []string
+	// cols are the column references of this SELECT's own expressions
+	// (not those of its subqueries); aliases its select-list aliases.
+	cols      []*sqlparser.ColName
+	aliases   map[string]bool
+	nameCount map[string]int // Names counted, made on first use
+}
+
+// Op is the form of a Conjunct. Its text is how EXPLAIN and errors name it.
+type Op string
+
+// The forms of a conjunct.
+const (
+	OpEq       Op = "="        // column = literal
+	OpIn       Op = "in"       // column IN (literals)
+	OpCol      Op = "col"      // column = column of another table
+	OpExpr     Op = "expr"     // column = expression over one other table
+	OpSubquery Op = "subquery" // column IN (SELECT ...)
+)
+
+func (o Op) String() string { return string(o) }
+
+// Conjunct is a predicate `[q.]col = literal`, `[q.]col IN (literals)`,
+// `[q.]col = [r.]col2` or `[q.]col IN (SELECT ...)` at the top level of a
+// WHERE or ON clause.
+type Conjunct struct {
+	Qualifier, Column string
+	Op                Op
+	Values            []string
+	// RefQualifier and RefColumn are the other side of a column equality.
+	// For Op "expr" RefQualifier is the one table the other side's
+	// expression reads and RefExpr that expression as SQLite text (e.g.
+	// json_extract(r.owner, '$.login')).
+	RefQualifier, RefColumn string
+	RefExpr                 string
+	// Sub is the scope of an IN subquery.
+	Sub     *Scope
+	subNode *sqlparser.Subquery
+	subSpan [2]int // byte span of the subquery's text, without parentheses
+	expr    sqlparser.Expr
+	// InOn is true for conjuncts of a JOIN ... ON clause.
+	InOn bool
+	// Raw holds the literals of an "=" or "in" conjunct as written (e.g.
+	// 'acme', "acme", TRUE, 1.5e3), parallel to Values, when the text could
+	// be matched; nil otherwise.
+	Raw []string
+}
+
+func (c *Conjunct) String() string { return exprText(c.expr) }

@@ -1,0 +1,106 @@
+package sqlfront
+
+import (
+	"regexp"
+	"strconv"
+	"strings"
+
+	"github.com/dolthub/vitess/go/vt/sqlparser"
+)
+
+// The placeholder notation: in the text handed to vitess, each occurrence
+// of a provider table name is replaced by one back-quoted identifier, the
+// dotted name and its occurrence index (TableRef.Index) joined by '#', e.g.
+// `github.repos.repos#0`. placeholder writes it; placeholderRe reads it,
+// both as a whole identifier (parsePlaceholder) and inside printed text
+// (unplaceholder).
+var placeholderRe = regexp.MustCompile("`?([^`#\\s]+)#([0-9]+)`?")
+
+func placeholder(r *TableRef) string {
+	return "`" + strings.Join(r.Parts, ".") + "#" + strconv.Itoa(r.Index) + "`"
+}
+
+// parsePlaceholder splits an identifier that is a whole placeholder into
+// the dotted table name and the occurrence index.
+func parsePlaceholder(ident string) (name string, index int, ok bool) {
+	m := placeholderRe.FindStringSubmatch(ident)
+	if m == nil || m[0] != ident {
+		return "", 0, false
+	}
+	index, err := strconv.Atoi(m[2])
+	return m[1], index, err == nil
+}
+
+// unplaceholder turns the placeholders in printed text (an expression, a
+// parser error) back into the table names as written.
+func unplaceholder(text string) string { return placeholderRe.ReplaceAllString(text, "$1") }
+
+// exprText is an expression as written, table placeholders back to names.
+func exprText(e sqlparser.Expr) string { return unplaceholder(sqlparser.String(e)) }
+
+// qualName is how a qualifier or table identifier names a table in scope:
+// the resource name of a placeholder, else the identifier, lower-cased.
+func qualName(ident string) string {
+	if name, _, ok := parsePlaceholder(ident); ok {
+		parts := SplitLower(name)
+		return parts[len(parts)-1]
+	}
+	return strings.ToLower(ident)
+}
+
+// findTables locates dotted provider table names in the token stream.
+func findTables(text string, toks []token, isProvider func(string) bool) []*TableRef {
+	var refs []*TableRef
+	for i := 0; i < len(toks); i++ {
+		t := toks[i]
+		if t.typ != sqlparser.ID || (i > 0 && toks[i-1].typ == '.') {
+			continue
+		}
+		// A back-quoted name with dots inside: `github.repos.repos`.
+		if strings.Contains(t.val, ".") {
+			parts := SplitLower(t.val)
+			if len(parts) >= 3 && len(parts) <= 4 && isProvider(parts[0]) {
+				refs = append(refs, &TableRef{Index: len(refs), Parts: parts, start: t.start, end: t.end})
+			}
+			continue
+		}
+		if !isProvider(strings.ToLower(t.val)) {
+			continue
+		}
+		parts, next, err := dottedName(text, toks, i)
+		if err != nil || len(parts) < 3 || len(parts) > 4 {
+			continue
+		}
+		refs = append(refs, &TableRef{Index: len(refs), Parts: parts, start: t.start, end: toks[next-1].end})
+		i = next - 1
+	}
+	return refs
+}
+
+// SplitLower splits a dotted name into lower-cased parts.
+func SplitLower(s string) []string {
+	parts := strings.Split(s, ".")
+	for i := range parts {
+		parts[i] = strings.ToLower(strings.TrimSpace(parts[i]))
+	}
+	return parts
+}
+
+// withPlaceholders returns text[start:end] with each table name inside it
+// replaced by its placeholder.
+func withPlaceholders(text string, refs []*TableRef, start, end int) string {
+	var b strings.Builder
+	pos := start
+	for _, r := range refs {
+		if r.start < start || r.end > end {
+			continue
+		}
+		b.WriteString(text[pos:r.start])
+		b.WriteString(placeholder(r))
+		pos = r.end
+	}
+	b.WriteString(text[pos:end])
+	return b.String()
+}
+
+func qualOfTable(tn sqlparser.TableName) string { return qualName(tn.Name.String()) }
