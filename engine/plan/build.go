@@ -280,26 +280,45 @@ func carries(ref *sqlfront.TableRef, m *providers.Method) bool {
 // choose picks the best method given the parameters bound by literals and
 // by ready dependencies (or by every dependency, when hypothetical).
 func (n *node) choose(hypothetical bool) choice {
-	bound := func(p string) bool {
-		if len(n.lits[p]) > 0 {
+	return n.rank(hypothetical, true)[0]
+}
+
+// bound reports whether parameter p is bound: by a literal, or by a
+// column of another table that is fetched already (or, hypothetically,
+// will be).
+func (n *node) bound(p string, hypothetical bool) bool {
+	if len(n.lits[p]) > 0 {
+		return true
+	}
+	for _, d := range n.deps[p] {
+		if hypothetical || d.ready() {
 			return true
 		}
-		for _, d := range n.deps[p] {
-			if hypothetical || d.ready() {
-				return true
-			}
-		}
-		return false
 	}
+	return false
+}
+
+// rank scores the methods the table can use (the one it names, else all)
+// and sorts them best first (see better). full adds what only the choice
+// of a method to run weighs: whether its rows carry the columns read and
+// how many optional parameters are bound; without it only required
+// parameters count (missingError's ranking).
+func (n *node) rank(hypothetical, full bool) []choice {
 	methods := n.res.Methods
 	if m := n.ref.MethodName(); m != "" {
 		methods = []*providers.Method{n.res.Method(m)}
 	}
-	var all []choice
+	all := make([]choice, 0, len(methods))
 	for _, m := range methods {
-		c := choice{m: m, covers: carries(n.ref, m)}
+		c := choice{m: m}
+		if full {
+			c.covers = carries(n.ref, m)
+		}
 		for _, p := range m.Params {
-			b := bound(p.Name)
+			if !p.Required && !full {
+				continue
+			}
+			b := n.bound(p.Name, hypothetical)
 			switch {
 			case p.Required && b:
 				c.req++
@@ -313,7 +332,7 @@ func (n *node) choose(hypothetical bool) choice {
 		all = append(all, c)
 	}
 	sort.SliceStable(all, func(i, j int) bool { return better(all[i], all[j]) })
-	return all[0]
+	return all
 }
 
 func better(a, b choice) bool {
@@ -344,27 +363,7 @@ func better(a, b choice) bool {
 // missingError explains which WHERE keys the table lacks, per method.
 func (n *node) missingError() error {
 	ref := n.ref
-	methods := n.res.Methods
-	if m := ref.MethodName(); m != "" {
-		methods = []*providers.Method{n.res.Method(m)}
-	}
-	var all []choice
-	for _, m := range methods {
-		c := choice{m: m}
-		for _, p := range m.Params {
-			if !p.Required {
-				continue
-			}
-			if len(n.lits[p.Name]) > 0 || len(n.deps[p.Name]) > 0 {
-				c.req++
-			} else {
-				c.missing++
-				c.missingNames = append(c.missingNames, p.Name)
-			}
-		}
-		all = append(all, c)
-	}
-	sort.SliceStable(all, func(i, j int) bool { return better(all[i], all[j]) })
+	all := n.rank(true, false)
 	e := &Error{Table: ref.Name(), Missing: map[string][]string{}}
 	var parts []string
 	for i, c := range all {
