@@ -16,6 +16,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/enginehq/engine/registry/fsutil"
 )
 
 // The store is where `engine registry add` and `engine registry pull` keep
@@ -179,16 +181,14 @@ func (s *Store) check(fi fs.FileInfo) error {
 // private checks that fi (of path) is a directory owned by the user and
 // has none of the mode bits in forbidden.
 func private(path string, fi fs.FileInfo, forbidden fs.FileMode) error {
-	if !fi.IsDir() {
-		return fmt.Errorf("registry directory %s is not a directory", path)
-	}
-	if m := fi.Mode().Perm(); m&forbidden != 0 {
-		return fmt.Errorf("registry directory %s is accessible to group or others (mode %04o); make it private (chmod 700)", path, m)
-	}
-	if !ownedByMe(fi) {
-		return fmt.Errorf("registry directory %s belongs to another user; set XDG_DATA_HOME to a directory of your own", path)
-	}
-	return nil
+	return privateDir.Check(path, fi, forbidden)
+}
+
+var privateDir = fsutil.PrivateDir{
+	What:        "registry directory",
+	ModeProblem: "accessible to group or others",
+	ModeAdvice:  "make it private (chmod 700)",
+	OwnerAdvice: "set XDG_DATA_HOME to a directory of your own",
 }
 
 // ensure creates the store (root, marker) if needed and the subdirectory
@@ -250,28 +250,7 @@ func (s *Store) ensure(sub string) (string, error) {
 
 // writeAtomic writes data to dir/name (0600) through a temporary file.
 func writeAtomic(dir, name string, data []byte) error {
-	tmp, err := os.CreateTemp(dir, tmpPattern)
-	if err != nil {
-		return err
-	}
-	if _, err := tmp.Write(data); err != nil {
-		tmp.Close()
-		os.Remove(tmp.Name())
-		return err
-	}
-	if err := tmp.Close(); err != nil {
-		os.Remove(tmp.Name())
-		return err
-	}
-	if err := os.Chmod(tmp.Name(), 0o600); err != nil {
-		os.Remove(tmp.Name())
-		return err
-	}
-	if err := os.Rename(tmp.Name(), filepath.Join(dir, name)); err != nil {
-		os.Remove(tmp.Name())
-		return err
-	}
-	return nil
+	return fsutil.WriteFile(filepath.Join(dir, name), data, 0o600, tmpPattern)
 }
 
 // readRegular reads dir/name if it is a regular file (not a link).

@@ -13,10 +13,10 @@ import (
 	"flag"
 	"fmt"
 	"os"
-	"path/filepath"
 
 	"github.com/enginehq/engine/providers/openapi"
 	"github.com/enginehq/engine/registry"
+	"github.com/enginehq/engine/registry/fsutil"
 )
 
 func main() {
@@ -80,22 +80,5 @@ func loadOverrides(name, ovPath string) (*openapi.Overrides, error) {
 
 // writeFile replaces path atomically.
 func writeFile(path string, data []byte) error {
-	tmp, err := os.CreateTemp(filepath.Dir(path), ".indexgen-*")
-	if err != nil {
-		return err
-	}
-	if _, err := tmp.Write(data); err != nil {
-		tmp.Close()
-		os.Remove(tmp.Name())
-		return err
-	}
-	if err := tmp.Close(); err != nil {
-		os.Remove(tmp.Name())
-		return err
-	}
-	if err := os.Chmod(tmp.Name(), 0o644); err != nil {
-		os.Remove(tmp.Name())
-		return err
-	}
-	return os.Rename(tmp.Name(), path)
+	return fsutil.WriteFile(path, data, 0o644, ".indexgen-*")
 }

@@ -49,6 +49,8 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/enginehq/engine/registry/fsutil"
 )
 
 // Defaults.
@@ -135,16 +137,14 @@ func Open(dir string, ttl time.Duration, maxBytes int64) (*Cache, error) {
 // private checks that fi (of path) is a directory owned by the user and
 // has none of the mode bits in forbidden.
 func private(path string, fi fs.FileInfo, forbidden fs.FileMode) error {
-	if !fi.IsDir() {
-		return fmt.Errorf("cache directory %s is not a directory", path)
-	}
-	if m := fi.Mode().Perm(); m&forbidden != 0 {
-		return fmt.Errorf("cache directory %s is writable by group or others (mode %04o); use a directory only you can write to (chmod go-w), or --no-cache", path, m)
-	}
-	if !ownedByMe(fi) {
-		return fmt.Errorf("cache directory %s belongs to another user; use a directory of your own, or --no-cache", path)
-	}
-	return nil
+	return privateDir.Check(path, fi, forbidden)
+}
+
+var privateDir = fsutil.PrivateDir{
+	What:        "cache directory",
+	ModeProblem: "writable by group or others",
+	ModeAdvice:  "use a directory only you can write to (chmod go-w), or --no-cache",
+	OwnerAdvice: "use a directory of your own, or --no-cache",
 }
 
 // claim creates root with its marker, or checks that an existing root is
@@ -292,25 +292,14 @@ func (c *Cache) Put(key string, e *Entry) error {
 	if err := os.Mkdir(filepath.Dir(p), 0o700); err != nil && !errors.Is(err, fs.ErrExist) {
 		return err
 	}
-	tmp, err := os.CreateTemp(filepath.Dir(p), ".tmp-*")
+	err = fsutil.Write(p, 0o600, ".tmp-*", func(f io.Writer) error {
+		w := bufio.NewWriter(f)
+		w.Write(head)
+		w.WriteByte('\n')
+		w.Write(e.Body)
+		return w.Flush()
+	})
 	if err != nil {
-		return err
-	}
-	w := bufio.NewWriter(tmp)
-	w.Write(head)
-	w.WriteByte('\n')
-	w.Write(e.Body)
-	if err := w.Flush(); err != nil {
-		tmp.Close()
-		os.Remove(tmp.Name())
-		return err
-	}
-	if err := tmp.Close(); err != nil {
-		os.Remove(tmp.Name())
-		return err
-	}
-	if err := os.Rename(tmp.Name(), p); err != nil {
-		os.Remove(tmp.Name())
 		return err
 	}
 	c.grow(int64(len(head) + 1 + len(e.Body)))

@@ -1,6 +1,6 @@
 //go:build unix
 
-package httpcache
+package fsutil
 
 import (
 	"io/fs"
@@ -8,9 +8,9 @@ import (
 	"syscall"
 )
 
-// ownedByMe reports whether the file belongs to the process's effective
+// OwnedByMe reports whether the file belongs to the process's effective
 // user.
-func ownedByMe(fi fs.FileInfo) bool {
+func OwnedByMe(fi fs.FileInfo) bool {
 	st, ok := fi.Sys().(*syscall.Stat_t)
 	return !ok || int(st.Uid) == os.Geteuid()
 }

@@ -1,8 +1,0 @@
-//go:build !unix
-
-package httpcache
-
-import "io/fs"
-
-// ownedByMe: without Unix ownership, the directory's ACLs are trusted.
-func ownedByMe(fs.FileInfo) bool { return true }
