@@ -9,6 +9,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/enginehq/engine/engine"
+	"github.com/enginehq/engine/engine/result"
 	"github.com/enginehq/engine/providers"
 )
 
@@ -149,7 +150,7 @@ func (s *Server) listResources(ctx context.Context, in resourcesInput) (string, 
 		}
 		fmt.Fprintf(&b, "%s.%s.%s\t%d\t%s\n", p.Provider, r.Service, r.Name, r.Methods, tsvCell(summary))
 	}
-	fmt.Fprintf(&b, "# %s; describe_resource shows columns and required WHERE keys", plural(len(match), "table"))
+	fmt.Fprintf(&b, "# %s; describe_resource shows columns and required WHERE keys", result.Plural(len(match), "table"))
 	return b.String(), nil
 }
 

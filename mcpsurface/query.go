@@ -94,7 +94,7 @@ func progress(ctx context.Context, req *mcp.CallToolRequest) func(int) {
 		}
 		last = pages
 		req.Session.NotifyProgress(ctx, &mcp.ProgressNotificationParams{ //nolint:errcheck // best effort
-			ProgressToken: tok, Progress: float64(pages), Message: plural(pages, "page") + " fetched",
+			ProgressToken: tok, Progress: float64(pages), Message: result.Plural(pages, "page") + " fetched",
 		})
 	}
 }
@@ -146,7 +146,7 @@ func (s *Server) runSelect(ctx context.Context, req *mcp.CallToolRequest, in que
 	if kept {
 		out.ResultID, out.ResultURI = id, ResultURI(id)
 	}
-	summary := fmt.Sprintf("%s; %s, %s, %s%d ms", plural(out.RowCount, "row"), plural(out.Stats.HTTPRequests, "HTTP request"), plural(out.Stats.Pages, "page"), cacheSummary(out.Stats), out.Stats.ElapsedMS)
+	summary := fmt.Sprintf("%s; %s, %s, %s%d ms", result.Plural(out.RowCount, "row"), result.Plural(out.Stats.HTTPRequests, "HTTP request"), result.Plural(out.Stats.Pages, "page"), cacheSummary(out.Stats), out.Stats.ElapsedMS)
 	if rl := r.Stats.RateLimitSummary(); rl != "" {
 		summary += "; " + rl
 	}

@@ -96,13 +96,6 @@ func tsvText(cols []result.Column, lines []string, summary string) string {
 	return b.String()
 }
 
-func plural(n int, word string) string {
-	if n == 1 {
-		return fmt.Sprintf("%d %s", n, word)
-	}
-	return fmt.Sprintf("%d %ss", n, word)
-}
-
 // truncationNotice steers the agent to SQL rather than a re-run.
 func truncationNotice(shown, total int, id string) string {
 	msg := fmt.Sprintf("Showing %d of %d rows. Aggregate, filter or paginate in SQL (GROUP BY/COUNT, WHERE, LIMIT/OFFSET) instead of re-running", shown, total)

@@ -174,9 +174,6 @@ func (sp *Spool) Add(row []any) {
 // TooLarge reports whether the rows passed MaxBytes.
 func (sp *Spool) TooLarge() bool { return sp.over }
 
-// Bytes is the size of the encoded rows so far.
-func (sp *Spool) Bytes() int64 { return sp.bytes }
-
 // Close removes the spool's file.
 func (sp *Spool) Close() {
 	sp.f.Close()

@@ -38,10 +38,6 @@ func Text(v any) string {
 	return fmt.Sprint(v)
 }
 
-// WriteJSON writes an array of objects with keys in column order, one
-// object per line.
-func WriteJSON(w io.Writer, r *Result) error { return writeAll(w, r, "json", 0) }
-
 // writeAll renders a held result through a Stream; a table is sized over
 // all its rows.
 func writeAll(w io.Writer, r *Result, format string, width int) error {
@@ -143,9 +139,6 @@ func appendObjects(b *bytes.Buffer, cols []Column, rows [][]any, pretty bool, fl
 	return nil
 }
 
-// WriteCSV writes RFC 4180 CSV with a header line.
-func WriteCSV(w io.Writer, r *Result) error { return writeAll(w, r, "csv", 0) }
-
 // EscapeTSV escapes backslash, tab, newline and carriage return.
 func EscapeTSV(s string) string {
 	if !strings.ContainsAny(s, "\\\t\n\r") {
@@ -216,10 +209,3 @@ func TSVRow(row []any) string {
 	return strings.Join(cells, "\t")
 }
 
-// WriteTSV writes a header line and one line per row.
-func WriteTSV(w io.Writer, r *Result) error { return writeAll(w, r, "tsv", 0) }
-
-// WriteLines writes one "column = value" line per cell, rows separated by
-// a blank line (sqlite3's .mode line, psql's \x). Names and values are
-// Sanitized, so a value can neither move the terminal nor forge a line.
-func WriteLines(w io.Writer, r *Result) error { return writeAll(w, r, "line", 0) }

@@ -5,16 +5,18 @@ import (
 	"fmt"
 	"strings"
 	"time"
+
+	"github.com/enginehq/engine/providers"
 )
 
-// Column types reported in results (the SQLite storage classes plus the
-// engine's BOOLEAN and JSON).
+// Column types reported in results: the provider column types (defined
+// once, in providers) plus SQLite's BLOB and NULL storage classes.
 const (
-	TypeText    = "TEXT"
-	TypeInteger = "INTEGER"
-	TypeReal    = "REAL"
-	TypeBoolean = "BOOLEAN"
-	TypeJSON    = "JSON"
+	TypeText    = providers.TypeText
+	TypeInteger = providers.TypeInteger
+	TypeReal    = providers.TypeReal
+	TypeBoolean = providers.TypeBoolean
+	TypeJSON    = providers.TypeJSON
 	TypeBlob    = "BLOB"
 	TypeNull    = "NULL"
 )
@@ -106,4 +108,12 @@ func (s Stats) RateLimitSummary() string {
 		return ""
 	}
 	return "rate limit " + strings.Join(parts, "; ")
+}
+
+// Plural is a count with its noun: "1 row", "3 rows".
+func Plural(n int, word string) string {
+	if n == 1 {
+		return "1 " + word
+	}
+	return fmt.Sprintf("%d %ss", n, word)
 }

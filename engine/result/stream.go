@@ -56,9 +56,6 @@ func newStream(w io.Writer, f *Format, o EncodeOptions) *Stream {
 	return &Stream{w: w, format: f, enc: f.NewEncoder(o)}
 }
 
-// Format is the stream's format.
-func (s *Stream) Format() *Format { return s.format }
-
 // Rows is the number of rows given to Row so far.
 func (s *Stream) Rows() int { return s.rows }
 

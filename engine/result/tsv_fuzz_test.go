@@ -36,7 +36,7 @@ func FuzzTSVRow(f *testing.F) {
 			{Name: "b", Type: TypeBoolean}, {Name: "null", Type: TypeNull}, {Name: "last", Type: TypeText}}
 		row := []any{s, n, x, b, nil, last}
 		var buf bytes.Buffer
-		if err := WriteTSV(&buf, &Result{Columns: cols, Rows: [][]any{row, row}}); err != nil {
+		if err := Write(&buf, &Result{Columns: cols, Rows: [][]any{row, row}}, "tsv", 0); err != nil {
 			t.Fatal(err)
 		}
 		lines := strings.Split(buf.String(), "\n")

@@ -278,14 +278,6 @@ func (t *Table) Abort() {
 	t.tx.Rollback()
 }
 
-// Index returns the position of a column, or -1.
-func (t *Table) Index(name string) int {
-	if i, ok := t.index[name]; ok {
-		return i
-	}
-	return -1
-}
-
 // Values runs a read-only query during loading (e.g. to compute the
 // parameter values of a dependent scan) and returns its raw rows.
 func (s *Store) Values(ctx context.Context, text string) ([][]any, error) {

@@ -16,7 +16,6 @@ import (
 	"strconv"
 	"strings"
 	"time"
-	"unicode/utf8"
 
 	"github.com/hashicorp/go-retryablehttp"
 
@@ -325,7 +324,7 @@ func parseReset(v string) (time.Time, bool) {
 func apiMessage(body []byte) string { return apiMessageOf(nil, body) }
 
 // apiMessageOf extracts an error body's message on one line, whole
-// (callers redact before they cut it, oneLine): the first of the
+// (callers redact before they cut it, providers.OneLine): the first of the
 // profile's error-message paths (GitHub "message", Slack "error",
 // "error.message", Atlassian's "errorMessages" array, joined) that holds
 // a non-empty string.
@@ -336,28 +335,10 @@ func apiMessageOf(prof *providers.Profile, body []byte) string {
 	}
 	for _, path := range prof.ErrorMessageFields() {
 		if s := stringAt(b, path); s != "" {
-			return strings.Join(strings.Fields(s), " ")
+			return providers.OneLine(s, 0)
 		}
 	}
 	return ""
-}
-
-func oneLine(s string, n int) string {
-	s = strings.Join(strings.Fields(s), " ")
-	if len(s) > n {
-		s = truncateUTF8(s, n) + "..."
-	}
-	return s
-}
-
-func truncateUTF8(s string, n int) string {
-	if len(s) <= n {
-		return s
-	}
-	for n > 0 && !utf8.RuneStart(s[n]) {
-		n--
-	}
-	return s[:n]
 }
 
 // transportRetryable reports whether a transport failure may succeed on a
@@ -395,7 +376,7 @@ func classifyTransport(err error, pe *providers.ProviderError, redact func(strin
 	if (errors.As(err, &ne) && ne.Timeout()) || errors.Is(err, context.DeadlineExceeded) || strings.Contains(err.Error(), "Client.Timeout") {
 		pe.Kind = "timeout"
 	}
-	pe.Message = oneLine(redact(inner.Error()), messageLimit)
+	pe.Message = providers.OneLine(redact(inner.Error()), messageLimit)
 }
 
 // statusError builds the ProviderError of a non-2xx response. Provider
@@ -403,9 +384,9 @@ func classifyTransport(err error, pe *providers.ProviderError, redact func(strin
 func (c *Client) statusError(call Call, r *response) *providers.ProviderError {
 	d := classifyWith(c.prof, r.status, r.header, r.body, time.Now())
 	pe := c.newError(call, r.url.String(), "http", "")
-	pe.Message = oneLine(c.redact(d.message), messageLimit)
+	pe.Message = providers.OneLine(c.redact(d.message), messageLimit)
 	pe.Status = r.status
-	pe.Body = truncateUTF8(c.redact(string(r.body)), bodyExcerpt)
+	pe.Body = providers.TruncateUTF8(c.redact(string(r.body)), bodyExcerpt)
 	pe.Retryable = d.retryable
 	pe.RateLimited = d.rateLimited
 	pe.RetryAfter = d.retryAfter

@@ -92,9 +92,9 @@ func (f failure) decision(h http.Header, now time.Time) decision {
 func (c *Client) in200Error(call Call, r *response, f failure) *providers.ProviderError {
 	d := f.decision(r.header, time.Now())
 	pe := c.newError(call, r.url.String(), "http", "")
-	pe.Message = oneLine(c.redact(d.message), messageLimit)
+	pe.Message = providers.OneLine(c.redact(d.message), messageLimit)
 	pe.Status = r.status
-	pe.Body = truncateUTF8(c.redact(string(r.body)), bodyExcerpt)
+	pe.Body = providers.TruncateUTF8(c.redact(string(r.body)), bodyExcerpt)
 	pe.Retryable, pe.RateLimited, pe.RetryAfter = d.retryable, d.rateLimited, d.retryAfter
 	pe.Attempts = r.attempts
 	return pe

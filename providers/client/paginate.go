@@ -161,7 +161,7 @@ func (p *pager) getPage(ctx context.Context, u string, first bool) (items []json
 	if derr != nil {
 		pe := c.newError(p.call, r.url.String(), "decode", derr.Error())
 		pe.Status = r.status
-		pe.Body = truncateUTF8(c.redact(string(r.body)), bodyExcerpt)
+		pe.Body = providers.TruncateUTF8(c.redact(string(r.body)), bodyExcerpt)
 		pe.Attempts = r.attempts
 		return nil, nil, false, pe
 	}

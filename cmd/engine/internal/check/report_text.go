@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/enginehq/engine/engine/result"
+	"github.com/enginehq/engine/providers"
 )
 
 // Formats accepted by Write.
@@ -74,12 +75,12 @@ func totalsLine(t Totals) string {
 	if t.Error == 1 {
 		errs = "error"
 	}
-	return fmt.Sprintf("%d control%s: %d passed, %d failed, %d %s", t.Controls, plural(t.Controls), t.Pass, t.Fail, t.Error, errs)
+	return fmt.Sprintf("%s: %d passed, %d failed, %d %s", result.Plural(t.Controls, "control"), t.Pass, t.Fail, t.Error, errs)
 }
 
 // failSummary is "5 rows" or "5 rows (showing 3)".
 func failSummary(o *Outcome) string {
-	s := fmt.Sprintf("%d row%s", o.RowCount, plural(o.RowCount))
+	s := result.Plural(o.RowCount, "row")
 	if o.RowsTruncated() {
 		s += fmt.Sprintf(" (showing %d)", len(o.Rows))
 	}
@@ -107,18 +108,11 @@ func errorSummary(o *Outcome) string {
 	return strings.Join(parts, ", ") + ": " + oneLine(e.Message)
 }
 
-func plural(n int) string {
-	if n == 1 {
-		return ""
-	}
-	return "s"
-}
-
 // oneLine makes text from a control file or an API one inert line for a
 // human-facing report: whitespace runs become one space and every other
 // control character is shown escaped (result.Sanitize), so a title or a
 // message can neither move the terminal nor forge a report line or a
 // GitHub workflow command.
 func oneLine(s string) string {
-	return result.Sanitize(strings.Join(strings.Fields(s), " "))
+	return result.Sanitize(providers.OneLine(s, 0))
 }

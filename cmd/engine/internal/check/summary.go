@@ -31,7 +31,7 @@ func WriteStepSummary(w io.Writer, r *Report) error {
 		res := ""
 		switch o.Status {
 		case Pass:
-			res = fmt.Sprintf("%d row%s", o.RowCount, plural(o.RowCount))
+			res = result.Plural(o.RowCount, "row")
 		case Fail:
 			res = failSummary(o) + "; expected " + c.Expect.String()
 		case Error:
@@ -71,7 +71,7 @@ func WriteStepSummary(w io.Writer, r *Report) error {
 // control-file problems.
 func WriteProblemsSummary(w io.Writer, file string, ps []Problem) error {
 	var b bytes.Buffer
-	fmt.Fprintf(&b, "## engine check: %s\n\n**%d problem%s in the control file; no control was run.**\n\n", mdCell(file), len(ps), plural(len(ps)))
+	fmt.Fprintf(&b, "## engine check: %s\n\n**%s in the control file; no control was run.**\n\n", mdCell(file), result.Plural(len(ps), "problem"))
 	for _, p := range ps {
 		b.WriteString("- " + mdCell(p.String()) + "\n")
 	}

@@ -18,9 +18,9 @@ import (
 // line gives its budget:
 // "rate limit github core: 3 used, 4997 of 5000 left, resets 15:58:00 UTC".
 func footer(r *result.Result, rows int, timer bool) string {
-	parts := []string{plural(r.Stats.HTTPRequests, "HTTP request")}
+	parts := []string{result.Plural(r.Stats.HTTPRequests, "HTTP request")}
 	if r.Stats.Pages > 0 {
-		parts = append(parts, plural(r.Stats.Pages, "page"))
+		parts = append(parts, result.Plural(r.Stats.Pages, "page"))
 	}
 	if r.Stats.Revalidated > 0 {
 		parts = append(parts, fmt.Sprintf("%d revalidated", r.Stats.Revalidated))
@@ -31,7 +31,7 @@ func footer(r *result.Result, rows int, timer bool) string {
 	if timer {
 		parts = append(parts, fmt.Sprintf("%.2f s", r.Stats.Elapsed.Seconds()))
 	}
-	out := plural(rows, "row") + " (" + strings.Join(parts, ", ") + ")"
+	out := result.Plural(rows, "row") + " (" + strings.Join(parts, ", ") + ")"
 	for _, m := range r.Stats.Methods {
 		out += "\nread " + m
 	}
@@ -39,13 +39,6 @@ func footer(r *result.Result, rows int, timer bool) string {
 		out += "\n" + rl
 	}
 	return out
-}
-
-func plural(n int, word string) string {
-	if n == 1 {
-		return "1 " + word
-	}
-	return fmt.Sprintf("%d %ss", n, word)
 }
 
 // progress shows "fetched N pages…" on a terminal's stderr while a query
@@ -66,7 +59,7 @@ func (p *progress) update(pages int) {
 		return
 	}
 	p.last = pages
-	fmt.Fprintf(p.w, "\r\033[Kfetched %s… (Ctrl-C cancels)", plural(pages, "page"))
+	fmt.Fprintf(p.w, "\r\033[Kfetched %s… (Ctrl-C cancels)", result.Plural(pages, "page"))
 	p.shown = true
 }
 
