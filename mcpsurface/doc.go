@@ -17,7 +17,7 @@
 // only. Protocol 2026-07-28 is served over HTTP statelessly, next to the
 // sessions of older versions.
 //
-// Contracts are DESIGN.md's "MCP contract": a success is isError false with
+// Contracts are the "MCP contract" of docs/architecture.md: a success is isError false with
 // columns, rows, the true row_count and a TSV text block; a failure is
 // isError true with {"error": engine.ErrorBody}, never empty rows.
 //

@@ -18,14 +18,14 @@ import (
 //	base-url: {github: https://ghe.example.com/api/v3}   # or a list of NAME=URL
 //	max-requests: 500
 //	cache-ttl: 5m
-//	mcp_max_rows: 50       # DESIGN.md's names of the MCP caps are accepted too
+//	mcp_max_rows: 50       # docs/mcp.md's setting names of the MCP caps are accepted too
 //
 // It is read from --config FILE (or $ENGINE_CONFIG), else
 // <user config dir>/engine/config.yaml when that exists. Precedence:
 // command-line flag, then environment variable (envTable), then config
 // file, then default.
 
-// configAliases maps DESIGN.md setting names to flag names.
+// configAliases maps the setting names of docs/mcp.md to flag names.
 var configAliases = map[string]string{
 	"mcp_max_rows":       "max-rows",
 	"mcp_max_bytes":      "max-bytes",

@@ -101,7 +101,7 @@ func statementText(args []string, file string, stdin io.Reader) (string, error) 
 	return "", fmt.Errorf(`no statement: engine exec "SELECT ..." or engine exec -f file.sql`)
 }
 
-// reportError prints the error (as the DESIGN.md error object when asJSON,
+// reportError prints the error (as the error object of docs/architecture.md when asJSON,
 // else in plain words with advice) and returns the exit error.
 func reportError(w io.Writer, x *IO, eng *engine.Engine, opts engine.Options, e *engine.Error, asJSON bool) error {
 	if asJSON {

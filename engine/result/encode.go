@@ -208,4 +208,3 @@ func TSVRow(row []any) string {
 	}
 	return strings.Join(cells, "\t")
 }
-

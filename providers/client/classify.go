@@ -22,7 +22,7 @@ import (
 	"github.com/enginehq/engine/providers"
 )
 
-// Retry policy (DESIGN.md "Provider errors and retryability"):
+// Retry policy (docs/architecture.md, "Errors"):
 //
 //	retryable:     408, 429, 500-599, connection resets, timeouts,
 //	               403 with x-ratelimit-remaining: 0, with Retry-After, or

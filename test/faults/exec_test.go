@@ -10,7 +10,7 @@ import (
 )
 
 // runExec runs `engine exec -o json` and reads rows or the error object.
-// It also checks exec's exit codes (DESIGN.md): 0 for rows, 2 for a
+// It also checks exec's exit codes (docs/architecture.md): 0 for rows, 2 for a
 // provider error, and nothing on stdout for a failure.
 func runExec(t *testing.T, fake *fakegithub.Server) outcome {
 	t.Helper()

@@ -9,7 +9,7 @@ import (
 	"github.com/enginehq/engine/test/fakegithub"
 )
 
-// exitFor is exec's exit code for an error kind (DESIGN.md: 1 for SQL and
+// exitFor is exec's exit code for an error kind (docs/architecture.md: 1 for SQL and
 // plan errors; 2 for provider errors, and timeouts are reported like
 // network failures).
 var exitFor = map[string]int{"sql": 1, "plan": 1, "timeout": 2, "provider": 2}

@@ -1,7 +1,7 @@
 // Package mcptest is the shared client side of the MCP tests: it calls
 // tools through a real go-sdk client session, validates every
 // structuredContent against the output schema the server declared (the Go
-// client does not), checks the success/error invariants of DESIGN.md's MCP
+// client does not), checks the success/error invariants of docs/architecture.md's MCP
 // contract, and decodes results. It must not import mcpsurface or cmd, so
 // that it tests the surface only as a client sees it (the error object is
 // engine.ErrorBody, the wire shape's one declaration).

@@ -39,7 +39,7 @@ type jsonReport struct {
 
 // WriteJSON writes one object per control plus totals and the exit code.
 // Failed controls carry their columns and (capped) rows as arrays, JSON
-// columns as JSON; errored controls carry the DESIGN.md error object.
+// columns as JSON; errored controls carry the error object of docs/architecture.md.
 func WriteJSON(w io.Writer, r *Report) error {
 	out := jsonReport{File: r.File, Controls: []jsonControl{}, Totals: r.Totals(), Stats: r.Stats(), ExitCode: r.ExitCode(), DurationMS: r.Duration.Milliseconds(), RateLimit: rateLimitTotals(r)}
 	for _, o := range r.Outcomes {

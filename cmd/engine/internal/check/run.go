@@ -78,7 +78,7 @@ func (r *Report) Totals() Totals {
 	return t
 }
 
-// Exit codes of check (DESIGN.md).
+// Exit codes of check (docs/architecture.md, "Exit codes").
 const (
 	ExitPass  = 0
 	ExitFail  = 1
