@@ -9,7 +9,6 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/enginehq/engine/engine"
-	"github.com/enginehq/engine/engine/result"
 )
 
 type pageInput struct {
@@ -29,16 +28,13 @@ func (pageOutput) failed(b engine.ErrorBody) pageOutput { return pageOutput{Erro
 
 // pageSuccess is fetch_result_page's success.
 type pageSuccess struct {
-	Columns      []result.Column `json:"columns"`
-	Rows         [][]any         `json:"rows" jsonschema:"rows as arrays in column order"`
-	RowCount     int             `json:"row_count" jsonschema:"true total rows of the result"`
-	ReturnedRows int             `json:"returned_rows"`
-	Offset       int             `json:"offset"`
-	Limit        int             `json:"limit"`
-	HasMore      bool            `json:"has_more"`
-	NextOffset   int             `json:"next_offset,omitempty"`
-	ResultID     string          `json:"result_id"`
-	ResultURI    string          `json:"result_uri"`
+	rowsOut
+	Offset     int    `json:"offset"`
+	Limit      int    `json:"limit"`
+	HasMore    bool   `json:"has_more"`
+	NextOffset int    `json:"next_offset,omitempty"`
+	ResultID   string `json:"result_id"`
+	ResultURI  string `json:"result_uri"`
 	// TruncatedCells and Notice: cells cut by the cell cap.
 	TruncatedCells int    `json:"truncated_cells,omitempty" jsonschema:"cells longer than the server's cell cap, cut and marked \"…[cut: N of M bytes shown]\"; the kept result holds them whole"`
 	Notice         string `json:"notice,omitempty"`
@@ -93,8 +89,8 @@ func (s *Server) fetchPage(ctx context.Context, _ *mcp.CallToolRequest, in pageI
 	}
 	fr := fit(k.Columns, rows, Caps{MaxBytes: s.cfg.Caps.MaxBytes, MaxCell: s.cfg.Caps.MaxCell})
 	out := &pageSuccess{
-		Columns: k.Columns, Rows: fr.rows, RowCount: k.RowCount, ReturnedRows: len(fr.rows),
-		Offset: in.Offset, Limit: limit, HasMore: probe || len(fr.rows) < len(rows),
+		rowsOut: newRowsOut(k.Columns, fr.rows, k.RowCount),
+		Offset:  in.Offset, Limit: limit, HasMore: probe || len(fr.rows) < len(rows),
 		ResultID: id, ResultURI: ResultURI(id),
 	}
 	summary := fmt.Sprintf("rows %d-%d of %d", in.Offset+1, in.Offset+len(fr.rows), k.RowCount)

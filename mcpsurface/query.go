@@ -44,11 +44,8 @@ func (queryOutput) failed(b engine.ErrorBody) queryOutput { return queryOutput{E
 
 // querySuccess is run_select_query's success.
 type querySuccess struct {
-	Columns      []result.Column `json:"columns"`
-	Rows         [][]any         `json:"rows" jsonschema:"rows as arrays in column order"`
-	RowCount     int             `json:"row_count" jsonschema:"true total rows of the result"`
-	ReturnedRows int             `json:"returned_rows"`
-	Truncated    bool            `json:"truncated" jsonschema:"rows or cells were cut (see notice)"`
+	rowsOut
+	Truncated bool `json:"truncated" jsonschema:"rows or cells were cut (see notice)"`
 	// TruncatedCells counts cells cut by the cell cap (Caps.MaxCell).
 	TruncatedCells int         `json:"truncated_cells,omitempty" jsonschema:"cells longer than the server's cell cap, cut and marked \"…[cut: N of M bytes shown]\"; the kept result holds them whole"`
 	Notice         string      `json:"notice,omitempty"`
@@ -138,7 +135,7 @@ func (s *Server) runSelect(ctx context.Context, req *mcp.CallToolRequest, in que
 	}
 	fr := fit(r.Columns, h.rows, s.cfg.Caps)
 	out := &querySuccess{
-		Columns: r.Columns, Rows: fr.rows, RowCount: h.count, ReturnedRows: len(fr.rows),
+		rowsOut:   newRowsOut(r.Columns, fr.rows, h.count),
 		Truncated: len(fr.rows) < h.count || fr.cutCells > 0, TruncatedCells: fr.cutCells,
 		Stats: statsOutput{HTTPRequests: r.Stats.HTTPRequests, Pages: r.Stats.Pages, Fetched: r.Stats.Fetched,
 			Revalidated: r.Stats.Revalidated, CacheHits: r.Stats.CacheHits, ElapsedMS: r.Stats.ElapsedMS, RateLimit: r.Stats.RateLimit, Methods: r.Stats.Methods},

@@ -119,3 +119,17 @@ func cellsNotice(n, max int, uri string) string {
 }
 
 func itoa(n int) string { return fmt.Sprint(n) }
+
+// rowsOut is the rows part of a structured result, the same in
+// run_select_query and fetch_result_page: the columns, the rows shown and
+// the true total.
+type rowsOut struct {
+	Columns      []result.Column `json:"columns"`
+	Rows         [][]any         `json:"rows" jsonschema:"rows as arrays in column order"`
+	RowCount     int             `json:"row_count" jsonschema:"true total rows of the result"`
+	ReturnedRows int             `json:"returned_rows"`
+}
+
+func newRowsOut(cols []result.Column, rows [][]any, total int) rowsOut {
+	return rowsOut{Columns: cols, Rows: rows, RowCount: total, ReturnedRows: len(rows)}
+}

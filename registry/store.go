@@ -158,7 +158,7 @@ func (s *Store) check(fi fs.FileInfo) error {
 	if fi.Mode()&fs.ModeSymlink != 0 {
 		return fmt.Errorf("%s is a symbolic link, not the engine's registry directory; remove it (or set XDG_DATA_HOME to another directory)", s.root)
 	}
-	if err := private(s.root, fi, 0o077); err != nil {
+	if err := privateDir.Check(s.root, fi, 0o077); err != nil {
 		return err
 	}
 	data, err := os.ReadFile(filepath.Join(s.root, StoreMarker))
@@ -178,12 +178,8 @@ func (s *Store) check(fi fs.FileInfo) error {
 	return nil
 }
 
-// private checks that fi (of path) is a directory owned by the user and
-// has none of the mode bits in forbidden.
-func private(path string, fi fs.FileInfo, forbidden fs.FileMode) error {
-	return privateDir.Check(path, fi, forbidden)
-}
-
+// privateDir checks that a directory is the user's own and has none of
+// the forbidden mode bits.
 var privateDir = fsutil.PrivateDir{
 	What:        "registry directory",
 	ModeProblem: "accessible to group or others",
@@ -202,7 +198,7 @@ func (s *Store) ensure(sub string) (string, error) {
 	if err != nil {
 		return "", fmt.Errorf("registry directory %s: %w", parent, err)
 	}
-	if err := private(parent, pfi, 0o022); err != nil {
+	if err := privateDir.Check(parent, pfi, 0o022); err != nil {
 		return "", err
 	}
 	if err := os.Mkdir(s.root, 0o700); err != nil && !errors.Is(err, fs.ErrExist) {
@@ -242,7 +238,7 @@ func (s *Store) ensure(sub string) (string, error) {
 	}
 	if fi, err := os.Lstat(dir); err != nil {
 		return "", err
-	} else if err := private(dir, fi, 0o077); err != nil || fi.Mode()&fs.ModeSymlink != 0 {
+	} else if err := privateDir.Check(dir, fi, 0o077); err != nil || fi.Mode()&fs.ModeSymlink != 0 {
 		return "", fmt.Errorf("%s is not the engine's registry directory (a symbolic link, or not private)", dir)
 	}
 	return dir, nil

@@ -92,6 +92,15 @@ var filterOps = map[string]bool{
 	"in": true, "not in": true, "like": true, "not like": true,
 }
 
+// infix renders (left) op (right).
+func (f *filterRenderer) infix(left sqlparser.Expr, op string, right sqlparser.Expr) {
+	f.b.WriteString("(")
+	f.render(left)
+	f.b.WriteString(") " + op + " (")
+	f.render(right)
+	f.b.WriteString(")")
+}
+
 func (f *filterRenderer) render(e sqlparser.Expr) {
 	if !f.started {
 		f.started, f.ok = true, true
@@ -138,17 +147,9 @@ func (f *filterRenderer) render(e sqlparser.Expr) {
 		f.render(n.Expr)
 		w(")")
 	case *sqlparser.AndExpr:
-		w("(")
-		f.render(n.Left)
-		w(") AND (")
-		f.render(n.Right)
-		w(")")
+		f.infix(n.Left, "AND", n.Right)
 	case *sqlparser.OrExpr:
-		w("(")
-		f.render(n.Left)
-		w(") OR (")
-		f.render(n.Right)
-		w(")")
+		f.infix(n.Left, "OR", n.Right)
 	case *sqlparser.IsExpr:
 		w("(")
 		f.render(n.Expr)

@@ -124,7 +124,7 @@ func Open(dir string, ttl time.Duration, maxBytes int64) (*Cache, error) {
 	if err != nil {
 		return nil, fmt.Errorf("cache directory %s: %w", abs, err)
 	}
-	if err := private(abs, fi, 0o022); err != nil {
+	if err := privateDir.Check(abs, fi, 0o022); err != nil {
 		return nil, err
 	}
 	root := filepath.Join(abs, Subdir)
@@ -134,12 +134,8 @@ func Open(dir string, ttl time.Duration, maxBytes int64) (*Cache, error) {
 	return &Cache{root: root, ttl: ttl, maxBytes: maxBytes, size: -1, nowFunc: time.Now}, nil
 }
 
-// private checks that fi (of path) is a directory owned by the user and
-// has none of the mode bits in forbidden.
-func private(path string, fi fs.FileInfo, forbidden fs.FileMode) error {
-	return privateDir.Check(path, fi, forbidden)
-}
-
+// privateDir checks that a directory is the user's own and has none of
+// the forbidden mode bits.
 var privateDir = fsutil.PrivateDir{
 	What:        "cache directory",
 	ModeProblem: "writable by group or others",
@@ -161,7 +157,7 @@ func claim(root string) error {
 	if fi.Mode()&fs.ModeSymlink != 0 {
 		return fmt.Errorf("%s is a symbolic link, not the engine's cache directory; remove it or choose another --cache-dir", root)
 	}
-	if err := private(root, fi, 0o077); err != nil {
+	if err := privateDir.Check(root, fi, 0o077); err != nil {
 		return err
 	}
 	marker := filepath.Join(root, Marker)
