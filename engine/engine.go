@@ -278,20 +278,14 @@ func (e *Engine) query(ctx context.Context, text string, qo QueryOptions) (*resu
 	}
 	switch st.Kind {
 	case sqlfront.KindSelect:
-		p, err := e.Plan(st)
+		p, err := e.planWithin(ctx, st)
 		if err != nil {
-			return nil, err
-		}
-		if err := checkLimits(ctx, p); err != nil {
 			return nil, err
 		}
 		return exec.Run(ctx, p, e.Client, exec.Options{Concurrency: e.opts.Concurrency, Progress: qo.Progress, Rows: qo.Rows, Columns: qo.Columns})
 	case sqlfront.KindExplain:
-		p, err := e.Plan(st)
+		p, err := e.planWithin(ctx, st)
 		if err != nil {
-			return nil, err
-		}
-		if err := checkLimits(ctx, p); err != nil {
 			return nil, err
 		}
 		return explainResult(p), nil
@@ -315,6 +309,19 @@ func (e *Engine) Parse(text string) (*sqlfront.Statement, error) {
 		return nil, Classify(err)
 	}
 	return st, nil
+}
+
+// planWithin plans a SELECT and checks the plan against the engine's
+// limits.
+func (e *Engine) planWithin(ctx context.Context, st *sqlfront.Statement) (*plan.Plan, error) {
+	p, err := e.Plan(st)
+	if err != nil {
+		return nil, err
+	}
+	if err := checkLimits(ctx, p); err != nil {
+		return nil, err
+	}
+	return p, nil
 }
 
 // checkLimits keeps a LIMIT pushdown (stop paginating after n rows) only

@@ -31,11 +31,7 @@ func newExecCmd(g *globalFlags) *cobra.Command {
 			if err != nil {
 				return usageError("%v", err)
 			}
-			format, err := result.LookupFormat(output)
-			if err != nil {
-				return usageError("-o: %v", err)
-			}
-			eng, opts, err := g.newEngine()
+			format, eng, opts, err := g.newEngineFor(output)
 			if err != nil {
 				return err
 			}

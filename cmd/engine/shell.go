@@ -19,11 +19,7 @@ func newShellCmd(g *globalFlags) *cobra.Command {
   engine shell < queries.sql`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			format, err := result.LookupFormat(mode)
-			if err != nil {
-				return usageError("-o: %v", err)
-			}
-			eng, opts, err := g.newEngine()
+			format, eng, opts, err := g.newEngineFor(mode)
 			if err != nil {
 				return err
 			}

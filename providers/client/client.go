@@ -224,39 +224,30 @@ func New(p *providers.Provider, opts Options) (*Client, error) {
 	return c, nil
 }
 
+// orDefault sets *v to d when it is zero or negative (unset).
+func orDefault[T ~int | ~int64](v *T, d T) {
+	if *v <= 0 {
+		*v = d
+	}
+}
+
 func setDefaults(o *Options) {
-	if o.PerPage <= 0 {
-		o.PerPage = DefaultPerPage
-	}
-	if o.MaxPages <= 0 {
-		o.MaxPages = DefaultMaxPages
-	}
-	if o.PageConcurrency <= 0 {
-		o.PageConcurrency = DefaultPageConcurrency
-	}
+	orDefault(&o.PerPage, DefaultPerPage)
+	orDefault(&o.MaxPages, DefaultMaxPages)
+	orDefault(&o.PageConcurrency, DefaultPageConcurrency)
 	if o.RetryMax < 0 {
 		o.RetryMax = 0
 	} else if o.RetryMax == 0 {
 		o.RetryMax = DefaultRetryMax
 	}
-	if o.MaxRetryWait <= 0 {
-		o.MaxRetryWait = DefaultMaxRetryWait
-	}
-	if o.RetryWaitMin <= 0 {
-		o.RetryWaitMin = DefaultRetryWaitMin
-	}
-	if o.RetryWaitMax <= 0 {
-		o.RetryWaitMax = DefaultRetryWaitMax
-	}
+	orDefault(&o.MaxRetryWait, DefaultMaxRetryWait)
+	orDefault(&o.RetryWaitMin, DefaultRetryWaitMin)
+	orDefault(&o.RetryWaitMax, DefaultRetryWaitMax)
 	if o.RetryWaitMax < o.RetryWaitMin {
 		o.RetryWaitMax = o.RetryWaitMin
 	}
-	if o.RequestTimeout <= 0 {
-		o.RequestTimeout = DefaultRequestTimeout
-	}
-	if o.MaxBodyBytes <= 0 {
-		o.MaxBodyBytes = DefaultMaxBodyBytes
-	}
+	orDefault(&o.RequestTimeout, DefaultRequestTimeout)
+	orDefault(&o.MaxBodyBytes, DefaultMaxBodyBytes)
 	if o.UserAgent == "" {
 		o.UserAgent = DefaultUserAgent
 	}

@@ -148,14 +148,7 @@ func (o *Overrides) Apply(doc *openapi3.T, resources []*providers.Resource) erro
 	if o == nil {
 		return nil
 	}
-	byOp := map[string]*providers.Method{}
-	for _, r := range resources {
-		for _, m := range r.Methods {
-			if m.OperationID != "" {
-				byOp[m.OperationID] = m
-			}
-		}
-	}
+	byOp := methodsByOperation(resources)
 	for _, op := range sortedOps(o.NotAbsent) {
 		if byOp[op] == nil {
 			return fmt.Errorf("overrides: not_absent %s: no GET operation with that operationId", op)
@@ -285,4 +278,17 @@ func derive(doc *openapi3.T, name string, o *Overrides, trusted bool) (providers
 		return h, nil, fmt.Errorf("provider %s: %w", name, err)
 	}
 	return h, resources, nil
+}
+
+// methodsByOperation indexes the resources' methods by operationId.
+func methodsByOperation(resources []*providers.Resource) map[string]*providers.Method {
+	byOp := map[string]*providers.Method{}
+	for _, r := range resources {
+		for _, m := range r.Methods {
+			if m.OperationID != "" {
+				byOp[m.OperationID] = m
+			}
+		}
+	}
+	return byOp
 }

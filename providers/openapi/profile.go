@@ -145,14 +145,7 @@ func applyProfile(o *Overrides, h *providers.Header, resources []*providers.Reso
 	if o == nil {
 		return nil
 	}
-	byOp := map[string]*providers.Method{}
-	for _, r := range resources {
-		for _, m := range r.Methods {
-			if m.OperationID != "" {
-				byOp[m.OperationID] = m
-			}
-		}
-	}
+	byOp := methodsByOperation(resources)
 	if len(o.Headers) > 0 {
 		h.Headers = map[string]string{}
 		for k, v := range o.Headers {
