@@ -119,6 +119,9 @@ func (e *Engine) discover(ctx context.Context, st *sqlfront.Statement) (*result.
 		}
 		return e.cat.provider(st.Target[0])
 	}
+	if len(st.Target) == 0 && (st.Kind == sqlfront.KindShowServices || st.Kind == sqlfront.KindShowResources) {
+		st.Target = []string{"github"} // the default provider
+	}
 	switch st.Kind {
 	case sqlfront.KindShowProviders:
 		res.Columns = []result.Column{{Name: "name", Type: result.TypeText}, {Name: "version", Type: result.TypeText}, {Name: "services", Type: result.TypeInteger}, {Name: "resources", Type: result.TypeInteger}}
@@ -133,9 +136,6 @@ func (e *Engine) discover(ctx context.Context, st *sqlfront.Statement) (*result.
 			res.Rows = append(res.Rows, []any{n, p.Version, int64(len(p.Services())), int64(len(p.Resources))})
 		}
 	case sqlfront.KindShowServices:
-		if len(st.Target) == 0 {
-			st.Target = []string{"github"}
-		}
 		p, err := target(1)
 		if err != nil {
 			return nil, err
@@ -151,9 +151,6 @@ func (e *Engine) discover(ctx context.Context, st *sqlfront.Statement) (*result.
 			}
 		}
 	case sqlfront.KindShowResources:
-		if len(st.Target) == 0 {
-			st.Target = []string{"github"}
-		}
 		p, err := target(1)
 		if err != nil {
 			return nil, err

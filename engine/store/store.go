@@ -278,17 +278,27 @@ func (t *Table) Abort() {
 	t.tx.Rollback()
 }
 
-// Values runs a read-only query during loading (e.g. to compute the
-// parameter values of a dependent scan) and returns its raw rows.
-func (s *Store) Values(ctx context.Context, text string) ([][]any, error) {
+// readOnlyQuery runs text with the read-only authorizer set; the
+// authorizer stays set (Values resets it, QueryRows keeps it).
+func (s *Store) readOnlyQuery(ctx context.Context, text string) (*sql.Rows, error) {
 	auth := &readOnly{}
 	if err := s.setAuthorizer(auth.fn); err != nil {
 		return nil, err
 	}
-	defer s.setAuthorizer(nil)
 	rows, err := s.conn.QueryContext(ctx, text)
 	if err != nil {
 		return nil, queryError(err, auth)
+	}
+	return rows, nil
+}
+
+// Values runs a read-only query during loading (e.g. to compute the
+// parameter values of a dependent scan) and returns its raw rows.
+func (s *Store) Values(ctx context.Context, text string) ([][]any, error) {
+	rows, err := s.readOnlyQuery(ctx, text)
+	defer s.setAuthorizer(nil)
+	if err != nil {
+		return nil, err
 	}
 	defer rows.Close()
 	cols, err := rows.Columns()
@@ -371,13 +381,9 @@ func (s *Store) QueryRows(ctx context.Context, text string, begin func(cols []re
 	if _, err := s.conn.ExecContext(ctx, "PRAGMA query_only = 1"); err != nil {
 		return nil, err
 	}
-	auth := &readOnly{}
-	if err := s.setAuthorizer(auth.fn); err != nil {
-		return nil, err
-	}
-	rows, err := s.conn.QueryContext(ctx, text)
+	rows, err := s.readOnlyQuery(ctx, text)
 	if err != nil {
-		return nil, queryError(err, auth)
+		return nil, err
 	}
 	defer rows.Close()
 	cts, err := rows.ColumnTypes()
