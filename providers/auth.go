@@ -14,9 +14,14 @@ import (
 
 // Auth types accepted in --auth (stackql-compatible spelling).
 const (
-	AuthNull   = "null_auth"
+	// AuthNull sends no credentials.
+	AuthNull = "null_auth"
+	// AuthBearer sends "Authorization: Bearer" with the token read from
+	// CredentialsEnvVar.
 	AuthBearer = "bearer"
-	AuthBasic  = "basic"
+	// AuthBasic sends HTTP Basic credentials read from CredentialsEnvVar
+	// (user:password).
+	AuthBasic = "basic"
 	// AuthApp is a GitHub App installation: the engine signs a JWT with
 	// the app's private key and exchanges it for installation tokens
 	// (appauth.go).
