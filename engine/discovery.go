@@ -141,10 +141,7 @@ func (e *Engine) discover(ctx context.Context, st *sqlfront.Statement) (*result.
 			return nil, err
 		}
 		res.Columns = []result.Column{{Name: "name", Type: result.TypeText}, {Name: "resources", Type: result.TypeInteger}}
-		count := map[string]int{}
-		for _, r := range p.Resources {
-			count[r.Service]++
-		}
+		count := p.ServiceResources()
 		for _, s := range p.Services() {
 			if match(s) {
 				res.Rows = append(res.Rows, []any{s, int64(count[s])})
@@ -210,12 +207,6 @@ func describeResult(r *providers.Resource, target []string) *result.Result {
 			methods = []*providers.Method{m}
 		}
 	}
-	type colInfo struct {
-		typ     string
-		methods []string
-	}
-	cols := map[string]*colInfo{}
-	var colNames []string
 	type paramInfo struct {
 		typ           string
 		required, opt []string
@@ -223,15 +214,6 @@ func describeResult(r *providers.Resource, target []string) *result.Result {
 	params := map[string]*paramInfo{}
 	var paramNames []string
 	for _, m := range methods {
-		for _, c := range m.Columns {
-			ci, ok := cols[c.Name]
-			if !ok {
-				ci = &colInfo{typ: c.Type}
-				cols[c.Name] = ci
-				colNames = append(colNames, c.Name)
-			}
-			ci.methods = append(ci.methods, m.Name)
-		}
 		for _, p := range m.Params {
 			pi, ok := params[p.Name]
 			if !ok {
@@ -250,14 +232,12 @@ func describeResult(r *providers.Resource, target []string) *result.Result {
 			}
 		}
 	}
-	sort.Strings(colNames)
-	for _, n := range colNames {
-		ci := cols[n]
-		ms := strings.Join(ci.methods, ", ")
-		if len(ci.methods) == len(methods) {
+	for _, c := range ResourceColumns(methods) {
+		ms := strings.Join(c.Methods, ", ")
+		if len(c.Methods) == len(methods) {
 			ms = "all"
 		}
-		res.Rows = append(res.Rows, []any{n, ci.typ, "column", ms, r.Docs[n]})
+		res.Rows = append(res.Rows, []any{c.Name, c.Type, "column", ms, r.Docs[c.Name]})
 	}
 	sort.Strings(paramNames)
 	for _, n := range paramNames {
@@ -284,3 +264,30 @@ func explainResult(p *plan.Plan) *result.Result {
 // that names no known provider, service or table: kind plan, as the same
 // name in a SELECT would be.
 func discoveryErrorf(format string, args ...any) *Error { return Errorf(KindPlan, format, args...) }
+
+// ColumnInfo is one column of a resource: its type (as the first method
+// that returns it declares it) and the methods that return it.
+type ColumnInfo struct {
+	Name, Type string
+	Methods    []string
+}
+
+// ResourceColumns is the union of the columns of methods, sorted by name:
+// what DESCRIBE and the MCP describe_resource tool list.
+func ResourceColumns(methods []*providers.Method) []ColumnInfo {
+	at := map[string]int{}
+	var out []ColumnInfo
+	for _, m := range methods {
+		for _, c := range m.Columns {
+			i, ok := at[c.Name]
+			if !ok {
+				i = len(out)
+				at[c.Name] = i
+				out = append(out, ColumnInfo{Name: c.Name, Type: c.Type})
+			}
+			out[i].Methods = append(out[i].Methods, m.Name)
+		}
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Name < out[j].Name })
+	return out
+}

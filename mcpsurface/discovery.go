@@ -91,10 +91,7 @@ func (s *Server) listServices(ctx context.Context, in providerInput) (string, er
 	if err != nil {
 		return "", err
 	}
-	count := map[string]int{}
-	for _, r := range p.Resources {
-		count[r.Service]++
-	}
+	count := p.ServiceResources()
 	var b strings.Builder
 	b.WriteString("service\tresources\n")
 	for _, sv := range p.Services() {
@@ -179,37 +176,28 @@ func (s *Server) describe(ctx context.Context, in describeInput) (string, error)
 	}
 	fmt.Fprintf(&b, "# %s: bind every required key of one method in WHERE (= or IN); optional keys in WHERE are pushed to the API\n", r.FullName())
 	b.WriteString("method\trequired\toptional\n")
-	type colInfo struct {
-		typ string
-		n   int
-	}
-	cols := map[string]*colInfo{}
-	var names []string
 	for _, m := range r.Methods {
 		req, opt := m.ParamNames()
 		fmt.Fprintf(&b, "%s\t%s\t%s\n", m.Name, strings.Join(req, ", "), strings.Join(opt, ", "))
-		for _, c := range m.Columns {
-			if cols[c.Name] == nil {
-				cols[c.Name] = &colInfo{typ: c.Type}
-				names = append(names, c.Name)
-			}
-			cols[c.Name].n++
-		}
 	}
-	sort.Strings(names)
+	cols := engine.ResourceColumns(r.Methods)
 	if in.Compact {
+		names := make([]string, len(cols))
+		for i, c := range cols {
+			names[i] = c.Name
+		}
 		fmt.Fprintf(&b, "# columns: %s", strings.Join(names, ", "))
 		return b.String(), nil
 	}
 	b.WriteString("\ncolumn\ttype\tdescription\n")
-	for _, n := range names {
-		t := cols[n].typ
-		if cols[n].n < len(r.Methods) {
+	for _, c := range cols {
+		t := c.Type
+		if len(c.Methods) < len(r.Methods) {
 			t += " *"
 		}
-		fmt.Fprintf(&b, "%s\t%s\t%s\n", n, t, tsvCell(r.Docs[n]))
+		fmt.Fprintf(&b, "%s\t%s\t%s\n", c.Name, t, tsvCell(r.Docs[c.Name]))
 	}
-	fmt.Fprintf(&b, "# %d columns (* only some methods return it); JSON columns hold JSON text (json_extract works), BOOLEAN is 0/1", len(names))
+	fmt.Fprintf(&b, "# %d columns (* only some methods return it); JSON columns hold JSON text (json_extract works), BOOLEAN is 0/1", len(cols))
 	return b.String(), nil
 }
 

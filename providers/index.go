@@ -131,6 +131,15 @@ func NewProvider(h Header, resources []*Resource) (*Provider, error) {
 	return Decode(data)
 }
 
+// ServiceResources counts the resources of each service.
+func (p *Provider) ServiceResources() map[string]int {
+	count := map[string]int{}
+	for _, r := range p.Resources {
+		count[r.Service]++
+	}
+	return count
+}
+
 // Services returns the distinct service names, sorted.
 func (p *Provider) Services() []string {
 	seen := map[string]bool{}
