@@ -49,12 +49,6 @@ type HTTPOptions struct {
 	StrictOrigin bool
 }
 
-// HTTPHandler serves the streamable HTTP transport at HTTPPath with the
-// default bounds and no browser origin allowed (see HTTPHandlerOpts).
-func (s *Server) HTTPHandler(maxBody int64) http.Handler {
-	return s.HTTPHandlerOpts(HTTPOptions{MaxBody: maxBody})
-}
-
 // HTTPHandlerOpts serves the streamable HTTP transport at HTTPPath.
 //
 //   - Origin: a request carrying an Origin header is served only when that

@@ -107,20 +107,6 @@ func newID() string {
 	return hex.EncodeToString(b[:])
 }
 
-// Put keeps res and returns its id; kept is false when res alone exceeds
-// MaxBytes.
-func (s *Store) Put(ctx context.Context, res *result.Result) (id string, kept bool, err error) {
-	sp, err := s.NewSpool()
-	if err != nil {
-		return "", false, err
-	}
-	defer sp.Close()
-	for _, row := range res.Rows {
-		sp.Add(row)
-	}
-	return s.Keep(ctx, sp, res.Columns)
-}
-
 // keepBatch is how many rows one INSERT of Keep carries (3 parameters
 // each, well under SQLite's 32766).
 const keepBatch = 200

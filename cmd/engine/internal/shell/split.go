@@ -82,12 +82,3 @@ func (s *splitter) Reset() {
 	s.quote = 0
 	s.block = false
 }
-
-// SplitStatements splits a whole script (no meta commands).
-func SplitStatements(text string) (stmts []string, rest string) {
-	var s splitter
-	for _, line := range strings.Split(text, "\n") {
-		stmts = append(stmts, s.Feed(strings.TrimSuffix(line, "\r"))...)
-	}
-	return stmts, s.Rest()
-}

@@ -2,6 +2,7 @@ package shell
 
 import (
 	"reflect"
+	"strings"
 	"testing"
 )
 
@@ -50,4 +51,13 @@ func TestSplitterPending(t *testing.T) {
 	if s.Pending() {
 		t.Fatal("pending after Reset")
 	}
+}
+
+// SplitStatements splits a whole script (no meta commands).
+func SplitStatements(text string) (stmts []string, rest string) {
+	var s splitter
+	for _, line := range strings.Split(text, "\n") {
+		stmts = append(stmts, s.Feed(strings.TrimSuffix(line, "\r"))...)
+	}
+	return stmts, s.Rest()
 }
