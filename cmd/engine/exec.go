@@ -154,3 +154,14 @@ func writeStats(w io.Writer, res *result.Result, rows int, asJSON bool) {
 	}
 	fmt.Fprintln(w, line)
 }
+
+// newEngineFor is newEngine for a command that prints results in the
+// output format named by -o.
+func (g *globalFlags) newEngineFor(output string) (*result.Format, *engine.Engine, engine.Options, error) {
+	format, err := result.LookupFormat(output)
+	if err != nil {
+		return nil, nil, engine.Options{}, usageError("-o: %v", err)
+	}
+	eng, opts, err := g.newEngine()
+	return format, eng, opts, err
+}

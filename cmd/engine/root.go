@@ -13,7 +13,6 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/enginehq/engine/engine"
-	"github.com/enginehq/engine/engine/result"
 	"github.com/enginehq/engine/providers"
 	"github.com/enginehq/engine/providers/client"
 	"github.com/enginehq/engine/providers/httpcache"
@@ -226,17 +225,6 @@ func (g *globalFlags) openCache() *httpcache.Cache {
 
 // newEngine builds the engine from flags and environment; a bad option is
 // a usage error (exit 1).
-// newEngineFor is newEngine for a command that prints results in the
-// output format named by -o.
-func (g *globalFlags) newEngineFor(output string) (*result.Format, *engine.Engine, engine.Options, error) {
-	format, err := result.LookupFormat(output)
-	if err != nil {
-		return nil, nil, engine.Options{}, usageError("-o: %v", err)
-	}
-	eng, opts, err := g.newEngine()
-	return format, eng, opts, err
-}
-
 func (g *globalFlags) newEngine() (*engine.Engine, engine.Options, error) {
 	opts, err := g.engineOptions()
 	if err != nil {
