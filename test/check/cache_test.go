@@ -25,7 +25,7 @@ func TestCheckAlwaysRevalidates(t *testing.T) {
         ON bp.owner = 'tiny' AND bp.repo = r.name AND bp.branch = r.default_branch
       WHERE r.org = 'tiny' AND r.name = 'alpha' AND bp.url IS NULL
 `)
-	env := testutil.Env(t, "ENGINE_BASE_URL_GITHUB="+gh.URL(), "ENGINE_NO_CACHE=", "ENGINE_CACHE_DIR="+t.TempDir(),
+	env := testutil.FakeEnv(t, gh.URL(), "ENGINE_NO_CACHE=", "ENGINE_CACHE_DIR="+t.TempDir(),
 		"ENGINE_CACHE_TTL=5m", "ENGINE_CONFIG="+cfg)
 	type stats struct {
 		HTTPRequests int `json:"http_requests"`

@@ -16,8 +16,8 @@ func TestConfigMaxRowsIsNotShadowedByMCPVariable(t *testing.T) {
 	cfg := writeFile(t, "config.yaml", "max-rows: 1\n")
 	controls := writeFile(t, "c.yaml", "controls:\n  - id: tiny-repos\n    sql: SELECT name FROM github.repos.repos WHERE org = 'tiny' ORDER BY name\n")
 	for _, extra := range [][]string{nil, {"ENGINE_MCP_MAX_ROWS=7"}} {
-		env := testutil.Env(t, append([]string{"ENGINE_BASE_URL_GITHUB=" + s.URL(), "ENGINE_CONFIG=" + cfg}, extra...)...)
-		r := runCheck(t, env, append(fast, controls, "-o", "json")...)
+		env := testutil.FakeEnv(t, s.URL(), append([]string{"ENGINE_CONFIG=" + cfg}, extra...)...)
+		r := runCheck(t, env, controls, "-o", "json")
 		rep := parseJSON(t, r)
 		if r.Code != 1 || len(rep.Controls) != 1 || rep.Controls[0].RowCount == nil || *rep.Controls[0].RowCount != 3 || len(rep.Controls[0].Rows) != 1 {
 			t.Fatalf("env %v: exit %d\n%s\n%s", extra, r.Code, r.Stdout, r.Stderr)

@@ -28,7 +28,7 @@ func TestFileBaseURLGetsNoCredentials(t *testing.T) {
 	t.Parallel()
 	fake := server(t)
 	file := writeFile(t, "controls.yaml", "defaults:\n  base_url:\n    github: "+fake.URL()+"\n"+credControl)
-	r := runCheck(t, testutil.Env(t, "GITHUB_TOKEN="+fileToken), append(fast, file)...)
+	r := runCheck(t, testutil.FastEnv(t, "GITHUB_TOKEN="+fileToken), file)
 	if r.Code != 0 {
 		t.Fatalf("exit %d\nstdout: %s\nstderr: %s", r.Code, r.Stdout, r.Stderr)
 	}
@@ -59,8 +59,8 @@ func TestFileBaseURLAllowed(t *testing.T) {
 		t.Run(how, func(t *testing.T) {
 			fake := server(t)
 			file := writeFile(t, "controls.yaml", "defaults:\n  base_url:\n    github: "+fake.URL()+"\n"+credControl)
-			env := testutil.Env(t, "GITHUB_TOKEN="+fileToken)
-			args := append(append([]string{}, fast...), file)
+			env := testutil.FastEnv(t, "GITHUB_TOKEN="+fileToken)
+			args := []string{file}
 			if how == "flag" {
 				args = append([]string{"--allow-file-credentials"}, args...)
 			} else {
@@ -84,7 +84,7 @@ func TestFlagBaseURLGetsCredentials(t *testing.T) {
 	t.Parallel()
 	fake := server(t)
 	file := writeFile(t, "controls.yaml", "defaults:\n  base_url:\n    github: http://127.0.0.1:1/elsewhere\n"+credControl)
-	r := runCheck(t, testutil.Env(t, "GITHUB_TOKEN="+fileToken, "ENGINE_BASE_URL_GITHUB="+fake.URL()), append(fast, file)...)
+	r := runCheck(t, testutil.FakeEnv(t, fake.URL(), "GITHUB_TOKEN="+fileToken), file)
 	if r.Code != 0 || strings.Contains(r.Stderr, "withheld") {
 		t.Fatalf("exit %d\nstderr: %s", r.Code, r.Stderr)
 	}
@@ -101,9 +101,9 @@ func TestFileCredentialsEnvVarRefused(t *testing.T) {
 	const aws = "AKIAFAKE:aws-secret-never-sent-9f8e7d"
 	fake := server(t)
 	file := writeFile(t, "controls.yaml", "defaults:\n  auth:\n    github: {type: basic, credentialsenvvar: AWS_SECRET_ACCESS_KEY}\n"+credControl)
-	env := testutil.Env(t, "AWS_SECRET_ACCESS_KEY="+aws, "ENGINE_BASE_URL_GITHUB="+fake.URL())
+	env := testutil.FakeEnv(t, fake.URL(), "AWS_SECRET_ACCESS_KEY="+aws)
 	for _, format := range []string{"text", "json", "github"} {
-		r := runCheck(t, env, append(append([]string{}, fast...), "-o", format, file)...)
+		r := runCheck(t, env, "-o", format, file)
 		if r.Code != 2 {
 			t.Fatalf("-o %s: exit %d, want 2\nstdout: %s\nstderr: %s", format, r.Code, r.Stdout, r.Stderr)
 		}
@@ -122,7 +122,7 @@ func TestFileCredentialsEnvVarRefused(t *testing.T) {
 	if n := len(fake.Requests()); n != 0 {
 		t.Fatalf("%d requests made by a refused file", n)
 	}
-	r := runCheck(t, env, append(append([]string{"--allow-file-credentials"}, fast...), file)...)
+	r := runCheck(t, env, "--allow-file-credentials", file)
 	if r.Code != 0 {
 		t.Fatalf("allowed: exit %d\nstderr: %s", r.Code, r.Stderr)
 	}
@@ -137,7 +137,7 @@ func TestFileNullAuthAccepted(t *testing.T) {
 	t.Parallel()
 	fake := server(t)
 	file := writeFile(t, "controls.yaml", "defaults:\n  auth:\n    github: {type: null_auth}\n"+credControl)
-	r := runCheck(t, testutil.Env(t, "GITHUB_TOKEN="+fileToken, "ENGINE_BASE_URL_GITHUB="+fake.URL()), append(fast, file)...)
+	r := runCheck(t, testutil.FakeEnv(t, fake.URL(), "GITHUB_TOKEN="+fileToken), file)
 	if r.Code != 0 {
 		t.Fatalf("exit %d\nstderr: %s", r.Code, r.Stderr)
 	}

@@ -12,9 +12,9 @@ import (
 // --only runs the named controls and requests nothing for the others.
 func TestOnly(t *testing.T) {
 	s := server(t)
-	env := testutil.Env(t, "ENGINE_BASE_URL_GITHUB="+s.URL())
+	env := testutil.FakeEnv(t, s.URL())
 	file := writeFile(t, "org.yaml", mixedControls)
-	r := runCheck(t, env, append(fast, file, "--only", "members-2fa", "--only", "tiny-hooks-insecure", "-o", "json")...)
+	r := runCheck(t, env, file, "--only", "members-2fa", "--only", "tiny-hooks-insecure", "-o", "json")
 	if r.Code != 1 {
 		t.Fatalf("exit %d\n%s%s", r.Code, r.Stdout, r.Stderr)
 	}
@@ -37,7 +37,7 @@ func TestGitHubFormatAndStepSummary(t *testing.T) {
 	if err := os.WriteFile(summary, []byte("previous step\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	env := testutil.Env(t, "ENGINE_BASE_URL_GITHUB="+s.URL(), "GITHUB_STEP_SUMMARY="+summary)
+	env := testutil.FakeEnv(t, s.URL(), "GITHUB_STEP_SUMMARY="+summary)
 	file := writeFile(t, "gh.yaml", `controls:
   - id: odd-title
     title: "Webhooks: 100% verified, please"
@@ -51,7 +51,7 @@ func TestGitHubFormatAndStepSummary(t *testing.T) {
     title: Tiny has no insecure hook
     sql: SELECT id FROM github.orgs.webhooks WHERE org = 'tiny' AND json_extract(config, '$.insecure_ssl') = '1'
 `)
-	r := runCheck(t, env, append(fast, file, "-o", "github")...)
+	r := runCheck(t, env, file, "-o", "github")
 	if r.Code != 1 {
 		t.Fatalf("exit %d\n%s%s", r.Code, r.Stdout, r.Stderr)
 	}
@@ -108,8 +108,8 @@ controls:
     expect: count = 1
     sql: SELECT login FROM github.orgs.members WHERE org = 'tiny' AND role = 'admin'
 `)
-	env := testutil.Env(t, "GITHUB_TOKEN=some-test-token")
-	r := runCheck(t, env, append(fast, file)...)
+	env := testutil.FastEnv(t, "GITHUB_TOKEN=some-test-token")
+	r := runCheck(t, env, file)
 	if r.Code != 0 {
 		t.Fatalf("file defaults: exit %d\n%s%s", r.Code, r.Stdout, r.Stderr)
 	}
@@ -118,7 +118,7 @@ controls:
 		t.Errorf("null_auth from the file: requests %+v", reqs)
 	}
 	// A dead base URL on the command line wins, so the control errors.
-	r = runCheck(t, env, append(fast, file, "--base-url", "github=http://127.0.0.1:1")...)
+	r = runCheck(t, env, file, "--base-url", "github=http://127.0.0.1:1")
 	if r.Code != 2 || !strings.Contains(r.Stdout, "ERROR tiny-owner") {
 		t.Errorf("--base-url must win: exit %d\n%s", r.Code, r.Stdout)
 	}

@@ -10,9 +10,6 @@ import (
 	"github.com/enginehq/engine/test/testutil"
 )
 
-// fast makes provider faults surface at once.
-var fast = []string{"--retry-max", "0", "--max-retry-wait", "2s"}
-
 func writeFile(t *testing.T, name, body string) string {
 	t.Helper()
 	p := filepath.Join(t.TempDir(), name)

@@ -33,12 +33,12 @@ const mixedControls = `controls:
 func mixedSetup(t *testing.T) (env []string, file string) {
 	s := server(t)
 	s.Inject(fakegithub.Fault{Path: "^/orgs/acme/hooks$", Kind: fakegithub.KindStatus, Status: 403, Message: "Resource not accessible by integration"})
-	return testutil.Env(t, "ENGINE_BASE_URL_GITHUB="+s.URL()), writeFile(t, "org.yaml", mixedControls)
+	return testutil.FakeEnv(t, s.URL()), writeFile(t, "org.yaml", mixedControls)
 }
 
 func TestMixedOutcomesJSON(t *testing.T) {
 	env, file := mixedSetup(t)
-	r := runCheck(t, env, append(fast, file, "-o", "json")...)
+	r := runCheck(t, env, file, "-o", "json")
 	if r.Code != 2 {
 		t.Fatalf("exit %d, want 2 (error outranks fail)\n%s\n%s", r.Code, r.Stdout, r.Stderr)
 	}
@@ -65,7 +65,7 @@ func TestMixedOutcomesJSON(t *testing.T) {
 
 func TestMixedOutcomesText(t *testing.T) {
 	env, file := mixedSetup(t)
-	r := runCheck(t, env, append(fast, file)...)
+	r := runCheck(t, env, file)
 	if r.Code != 2 {
 		t.Fatalf("exit %d\n%s", r.Code, r.Stdout)
 	}
@@ -85,7 +85,7 @@ func TestMixedOutcomesText(t *testing.T) {
 
 func TestMixedOutcomesJUnit(t *testing.T) {
 	env, file := mixedSetup(t)
-	r := runCheck(t, env, append(fast, file, "-o", "junit")...)
+	r := runCheck(t, env, file, "-o", "junit")
 	if r.Code != 2 {
 		t.Fatalf("exit %d\n%s", r.Code, r.Stdout)
 	}
@@ -147,7 +147,7 @@ func TestMixedOutcomesJUnit(t *testing.T) {
 
 func TestMixedOutcomesGitHub(t *testing.T) {
 	env, file := mixedSetup(t)
-	r := runCheck(t, env, append(fast, file, "-o", "github")...)
+	r := runCheck(t, env, file, "-o", "github")
 	if r.Code != 2 {
 		t.Fatalf("exit %d\n%s", r.Code, r.Stdout)
 	}
@@ -177,7 +177,7 @@ func TestExitCodes(t *testing.T) {
 		{"owners-limit,tiny-hooks-insecure", 0},
 		{"hooks-insecure", 2},
 	} {
-		r := runCheck(t, env, append(fast, file, "--only", c.only)...)
+		r := runCheck(t, env, file, "--only", c.only)
 		if r.Code != c.code {
 			t.Errorf("--only %s: exit %d, want %d\n%s%s", c.only, r.Code, c.code, r.Stdout, r.Stderr)
 		}

@@ -12,7 +12,7 @@ import (
 // before anything runs (exit 2), never a PASS, and sends no request.
 func TestUnknownColumnAndBadLiteralNeverPass(t *testing.T) {
 	s := server(t)
-	env := testutil.Env(t, "ENGINE_BASE_URL_GITHUB="+s.URL())
+	env := testutil.FakeEnv(t, s.URL())
 	file := writeFile(t, "cols.yaml", `controls:
   - id: typo
     title: no admin hooks
@@ -21,7 +21,7 @@ func TestUnknownColumnAndBadLiteralNeverPass(t *testing.T) {
     title: no public repos
     sql: SELECT name FROM github.repos.repos WHERE org = "acme" AND NOT private
 `)
-	r := runCheck(t, env, append(fast, file)...)
+	r := runCheck(t, env, file)
 	if r.Code != 2 {
 		t.Fatalf("exit %d, want 2\n%s%s", r.Code, r.Stdout, r.Stderr)
 	}

@@ -64,13 +64,7 @@ func TestResponseCache(t *testing.T) {
 
 // cacheEnv points the engine at gh with the response cache on, in dir.
 func cacheEnv(t *testing.T, gh *fakegithub.Server, dir string, extra ...string) []string {
-	return testutil.Env(t, append([]string{
-		"ENGINE_BASE_URL_GITHUB=" + gh.URL(),
-		"GITHUB_TOKEN=" + token,
-		"ENGINE_RETRY_MAX=1",
-		"ENGINE_NO_CACHE=",
-		"ENGINE_CACHE_DIR=" + dir,
-	}, extra...)...)
+	return execEnvOn(t, gh, append([]string{"ENGINE_NO_CACHE=", "ENGINE_CACHE_DIR=" + dir}, extra...)...)
 }
 
 // protectionQuery lists alpha's default-branch protection: one row while

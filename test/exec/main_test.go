@@ -23,15 +23,17 @@ func TestMain(m *testing.M) {
 
 const token = "ghp_TESTTOKEN1234567890secret"
 
-// execEnv points the engine at the fake server with a token and a small
-// retry budget, so faults surface fast.
+// execEnv points the engine at the fake server with a token and
+// testutil.RetryOnce (the suite injects faults that fail once and must be
+// retried), so other faults surface fast.
 func execEnv(t *testing.T, extra ...string) []string {
-	return testutil.Env(t, append([]string{
-		"ENGINE_BASE_URL_GITHUB=" + fake.URL(),
-		"GITHUB_TOKEN=" + token,
-		"ENGINE_RETRY_MAX=1",
-		"ENGINE_MAX_RETRY_WAIT=3s",
-	}, extra...)...)
+	return execEnvOn(t, fake, extra...)
+}
+
+// execEnvOn is execEnv pointed at s.
+func execEnvOn(t *testing.T, s *fakegithub.Server, extra ...string) []string {
+	e := append([]string{"GITHUB_TOKEN=" + token}, testutil.RetryOnce...)
+	return testutil.FakeEnv(t, s.URL(), append(e, extra...)...)
 }
 
 func run(t *testing.T, args ...string) testutil.Result {

@@ -23,7 +23,7 @@ const control = `controls:
 // the pass (all 250 rows), 2 an error; 1 (fail) and anything else is a bug.
 func runCheck(t *testing.T, fake *fakegithub.Server, file string) outcome {
 	t.Helper()
-	env := testutil.Env(t, append([]string{"ENGINE_BASE_URL_GITHUB=" + fake.URL()}, fastEnv...)...)
+	env := faultEnv(t, fake)
 	r := testutil.Run(t, env, "", "check", "-o", "json", file)
 	o := outcome{raw: r.Stdout + r.Stderr}
 	var rep struct {

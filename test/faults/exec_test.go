@@ -14,7 +14,7 @@ import (
 // provider error, and nothing on stdout for a failure.
 func runExec(t *testing.T, fake *fakegithub.Server) outcome {
 	t.Helper()
-	env := testutil.Env(t, append([]string{"ENGINE_BASE_URL_GITHUB=" + fake.URL()}, fastEnv...)...)
+	env := faultEnv(t, fake)
 	r := testutil.Run(t, env, "", "exec", "-o", "json", query)
 	o := outcome{raw: r.Stdout + r.Stderr}
 	switch r.Code {

@@ -36,7 +36,7 @@ func TestMCPStdioFaultMatrix(t *testing.T) {
 	fake := fakegithub.New()
 	defer fake.Close()
 	cmd := exec.Command(testutil.EngineBinary(t), "mcp")
-	cmd.Env = testutil.Env(t, append([]string{"ENGINE_BASE_URL_GITHUB=" + fake.URL()}, fastEnv...)...)
+	cmd.Env = faultEnv(t, fake)
 	c, cs, stderr := mcptest.StartStdio(t, cmd)
 	pid := cmd.Process.Pid
 

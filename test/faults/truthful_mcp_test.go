@@ -23,7 +23,7 @@ func TestMCPIncompleteAndSecondaryRateLimits(t *testing.T) {
 	fake := fakegithub.New()
 	defer fake.Close()
 	cmd := exec.Command(testutil.EngineBinary(t), "mcp")
-	cmd.Env = testutil.Env(t, append([]string{"ENGINE_BASE_URL_GITHUB=" + fake.URL()}, fastEnv...)...)
+	cmd.Env = faultEnv(t, fake)
 	c, _, _ := mcptest.StartStdio(t, cmd)
 	call := func(sql string) mcptest.Result {
 		t.Helper()

@@ -109,8 +109,7 @@ func TestEngineNeverTouchesUserFiles(t *testing.T) {
 	plantSentinels(t, dir)
 	before := snapshot(t, dir)
 
-	env := testutil.Env(t,
-		"ENGINE_BASE_URL_GITHUB="+gh.URL(),
+	env := testutil.FakeEnv(t, gh.URL(),
 		"GITHUB_TOKEN=ghp_sentinel_token_0000000000",
 		"ENGINE_NO_CACHE=",
 		"ENGINE_CACHE_DIR="+dir,

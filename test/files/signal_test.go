@@ -41,7 +41,7 @@ func TestSIGTERMLeavesNoTempFiles(t *testing.T) {
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			tmp := t.TempDir()
-			env := testutil.Env(t, "ENGINE_BASE_URL_GITHUB="+gh.URL(), "TMPDIR="+tmp, "ENGINE_RETRY_MAX=0")
+			env := testutil.FakeEnv(t, gh.URL(), "TMPDIR="+tmp)
 			want := gh.Started() + 1
 			cmd := exec.Command(testutil.EngineBinary(t), c.args...)
 			cmd.Env = env

@@ -38,7 +38,7 @@ func TestParserAndLikeCPUBounded(t *testing.T) {
 			ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 			defer cancel()
 			cmd := exec.CommandContext(ctx, testutil.EngineBinary(t), "exec", "-o", "json", "--query-timeout", "2s", "-f", "-")
-			cmd.Env = testutil.Env(t, "ENGINE_BASE_URL_GITHUB="+fake.URL())
+			cmd.Env = testutil.FakeEnv(t, fake.URL())
 			cmd.Stdin = strings.NewReader(c.sql)
 			var out, errb bytes.Buffer
 			cmd.Stdout, cmd.Stderr = &out, &errb

@@ -62,7 +62,7 @@ func TestRequestEstimatesInConstantMemory(t *testing.T) {
 				args = append(args, "--max-requests", limit)
 			}
 			cmd := exec.CommandContext(ctx, testutil.EngineBinary(t), args...)
-			cmd.Env = testutil.Env(t, "ENGINE_BASE_URL_GITHUB="+fake.URL())
+			cmd.Env = testutil.FakeEnv(t, fake.URL())
 			cmd.Stdin = strings.NewReader(c.sql)
 			var out, errb bytes.Buffer
 			cmd.Stdout, cmd.Stderr = &out, &errb

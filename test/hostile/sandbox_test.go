@@ -37,11 +37,9 @@ func newSandbox(t *testing.T) sandbox {
 // env is the subprocess environment: the fake server, a short query
 // timeout, and every writable location inside the sandbox.
 func (s sandbox) env(t *testing.T, fake *fakegithub.Server) []string {
-	return testutil.Env(t,
-		"ENGINE_BASE_URL_GITHUB="+fake.URL(),
+	return testutil.FakeEnv(t, fake.URL(),
 		"GITHUB_TOKEN=ghp_hostile_suite_token",
 		"ENGINE_QUERY_TIMEOUT=1s",
-		"ENGINE_RETRY_MAX=0",
 		"HOME="+s.home,
 		"TMPDIR="+s.tmp,
 		"XDG_STATE_HOME="+filepath.Join(s.home, "state"),

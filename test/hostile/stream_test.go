@@ -36,7 +36,7 @@ func peakRunStderr(t *testing.T, baseURL, stdin string, args ...string) (string,
 	defer cancel()
 	args = append([]string{args[0], "--debug"}, args[1:]...)
 	cmd := exec.CommandContext(ctx, testutil.EngineBinary(t), args...)
-	cmd.Env = testutil.Env(t, "ENGINE_BASE_URL_GITHUB="+baseURL)
+	cmd.Env = testutil.FakeEnv(t, baseURL)
 	cmd.Stdin = strings.NewReader(stdin)
 	f, err := os.CreateTemp(t.TempDir(), "stdout-")
 	if err != nil {

@@ -40,7 +40,7 @@ func evilServer(t *testing.T) *fakegithub.Server {
 }
 
 func evilEnv(t *testing.T, fake *fakegithub.Server) []string {
-	return testutil.Env(t, "ENGINE_BASE_URL_GITHUB="+fake.URL(), "ENGINE_RETRY_MAX=0")
+	return testutil.FakeEnv(t, fake.URL())
 }
 
 // assertInert fails when text holds a raw control character other than

@@ -15,16 +15,17 @@ import (
 	"github.com/enginehq/engine/test/testutil"
 )
 
-// serverArgs are the flags every test server gets: the fake's auth and
-// small retry budgets so that faults surface at once.
-var serverArgs = []string{"mcp", "--auth", `{"github":{"type":"null_auth"}}`, "--retry-max", "0", "--max-retry-wait", "2s", "--request-timeout", "10s"}
+// serverArgs are the flags every test server gets: the fake's auth and a
+// short request timeout (testutil.FakeEnv adds small retry budgets, so
+// that faults surface at once).
+var serverArgs = []string{"mcp", "--auth", `{"github":{"type":"null_auth"}}`, "--request-timeout", "10s"}
 
 // stdioClient starts `engine mcp` (stdio) against fake and connects a
 // client through mcp.CommandTransport.
 func stdioClient(t *testing.T, fake *fakegithub.Server, extraEnv []string, args ...string) (*mcptest.Client, *testutil.SyncBuffer) {
 	t.Helper()
 	cmd := exec.Command(testutil.EngineBinary(t), append(append([]string{}, serverArgs...), args...)...)
-	cmd.Env = testutil.Env(t, append([]string{"ENGINE_BASE_URL_GITHUB=" + fake.URL()}, extraEnv...)...)
+	cmd.Env = testutil.FakeEnv(t, fake.URL(), extraEnv...)
 	c, _, stderr := mcptest.StartStdio(t, cmd)
 	return c, stderr
 }
@@ -43,7 +44,7 @@ func httpServerLog(t *testing.T, fake *fakegithub.Server, args ...string) (strin
 	log := &testutil.SyncBuffer{}
 	ctx, cancel := context.WithCancel(context.Background())
 	cmd := exec.CommandContext(ctx, testutil.EngineBinary(t), append(append([]string{}, serverArgs...), append([]string{"--transport", "http", "--listen", "127.0.0.1:0"}, args...)...)...)
-	cmd.Env = testutil.Env(t, "ENGINE_BASE_URL_GITHUB="+fake.URL())
+	cmd.Env = testutil.FakeEnv(t, fake.URL())
 	stderr, err := cmd.StderrPipe()
 	if err != nil {
 		t.Fatal(err)

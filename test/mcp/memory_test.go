@@ -40,7 +40,7 @@ func TestConcurrentHugeResultsBoundedMemory(t *testing.T) {
 	fake := fakegithub.New()
 	defer fake.Close()
 	cmd := exec.Command(testutil.EngineBinary(t), serverArgs...)
-	cmd.Env = testutil.Env(t, "ENGINE_BASE_URL_GITHUB="+fake.URL())
+	cmd.Env = testutil.FakeEnv(t, fake.URL())
 	c, _, stderr := mcptest.StartStdio(t, cmd)
 	start := time.Now()
 	var wg sync.WaitGroup

@@ -98,7 +98,7 @@ func TestCancelledCallIsKindCancelled(t *testing.T) {
 	defer fake.Close()
 	fake.Inject(fakegithub.Fault{Path: "^/orgs/acme/repos$", Kind: fakegithub.KindSlow, Delay: 20 * time.Second})
 	cmd := exec.Command(testutil.EngineBinary(t), append(append([]string{}, serverArgs...), "--request-timeout", "60s")...)
-	cmd.Env = testutil.Env(t, "ENGINE_BASE_URL_GITHUB="+fake.URL())
+	cmd.Env = testutil.FakeEnv(t, fake.URL())
 	stderr := &testutil.SyncBuffer{}
 	cmd.Stderr = stderr
 	rec := &recording{Transport: &mcp.CommandTransport{Command: cmd}}
@@ -252,7 +252,7 @@ func TestStdioIDOnlyFrameIsInvalidRequest(t *testing.T) {
 	fake := fakegithub.New()
 	defer fake.Close()
 	cmd := exec.Command(testutil.EngineBinary(t), serverArgs...)
-	cmd.Env = testutil.Env(t, "ENGINE_BASE_URL_GITHUB="+fake.URL())
+	cmd.Env = testutil.FakeEnv(t, fake.URL())
 	cmd.Stdin = strings.NewReader(strings.Join([]string{
 		`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"raw","version":"1"}}}`,
 		`{"jsonrpc":"2.0","method":"notifications/initialized"}`,

@@ -104,7 +104,7 @@ func TestStdioRawFrames(t *testing.T) {
 	fake := fakegithub.New()
 	defer fake.Close()
 	cmd := exec.Command(testutil.EngineBinary(t), serverArgs...)
-	cmd.Env = testutil.Env(t, "ENGINE_BASE_URL_GITHUB="+fake.URL())
+	cmd.Env = testutil.FakeEnv(t, fake.URL())
 	in := strings.Join([]string{
 		`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"raw","version":"1"}}}`,
 		`{{{ not json`,

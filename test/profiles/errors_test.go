@@ -77,8 +77,8 @@ func TestSlackErrorIn200MCP(t *testing.T) {
 		token     string
 		retryable bool
 	}{{"xoxb-wrong", false}, {fakeapis.RateLimitedSlackToken, true}} {
-		cmd := exec.Command(testutil.EngineBinary(t), "mcp", "--provider", slackArg, "--auth", slackAuth, "--retry-max", "0", "--max-retry-wait", "1s")
-		cmd.Env = env(t, "SLACK_TOKEN="+c.token)
+		cmd := exec.Command(testutil.EngineBinary(t), "mcp", "--provider", slackArg, "--auth", slackAuth)
+		cmd.Env = env(t, append([]string{"SLACK_TOKEN=" + c.token}, testutil.FastRetry...)...)
 		cl, _, stderr := mcptest.StartStdio(t, cmd)
 		res := cl.Call(t, context.Background(), "run_select_query", map[string]any{"sql": "SELECT id, name FROM " + tbl})
 		if !res.IsError || res.Error == nil || res.Error.Kind != "provider" || res.Error.Provider != "slack" || res.Error.Retryable != c.retryable {

@@ -24,16 +24,15 @@ func TestMain(m *testing.M) {
 	os.Exit(code)
 }
 
-// env points every fake provider at the fake server, with small retry
-// budgets so that retryable errors surface at once.
+// env points every fake provider at the fake server, with
+// testutil.RetryOnce so that retryable errors surface at once.
 func env(t *testing.T, extra ...string) []string {
-	return testutil.Env(t, append([]string{
+	e := append([]string{
 		"ENGINE_BASE_URL_STRIPE=" + fake.URL() + "/stripe",
 		"ENGINE_BASE_URL_SLACK=" + fake.URL() + "/slack",
 		"ENGINE_BASE_URL_JIRA=" + fake.URL() + "/jira",
-		"ENGINE_RETRY_MAX=1",
-		"ENGINE_MAX_RETRY_WAIT=2s",
-	}, extra...)...)
+	}, testutil.RetryOnce...)
+	return testutil.Env(t, append(e, extra...)...)
 }
 
 var (

@@ -77,7 +77,7 @@ func bearers(fake *fakegithub.Server) map[string]int {
 // nor the key.
 func TestAppAuthMintsOnceAndReuses(t *testing.T) {
 	fake, path, pemText := appFake(t, time.Hour)
-	e := testutil.Env(t, "ENGINE_GOVERNOR=on", "ENGINE_BASE_URL_GITHUB="+fake.URL())
+	e := governedEnv(t, fake)
 	r := testutil.Run(t, e, "", "exec", "--debug", "--auth", appAuth(path), "-o", "csv", repoInAcme(12))
 	if r.Code != 0 || strings.Count(r.Stdout, "\n") != 13 {
 		t.Fatalf("exit %d\n%s%.2000s", r.Code, r.Stdout, r.Stderr)
@@ -98,7 +98,7 @@ func TestAppAuthMintsOnceAndReuses(t *testing.T) {
 // take precedence over GITHUB_TOKEN (which CI sets anyway).
 func TestAppAuthFromEnvironment(t *testing.T) {
 	fake, _, pemText := appFake(t, time.Hour)
-	e := testutil.Env(t, "ENGINE_GOVERNOR=on", "ENGINE_BASE_URL_GITHUB="+fake.URL(), "GITHUB_TOKEN="+token,
+	e := governedEnv(t, fake, "GITHUB_TOKEN="+token,
 		"GITHUB_APP_ID=424242", "GITHUB_APP_INSTALLATION_ID=777", "GITHUB_APP_PRIVATE_KEY="+pemText)
 	r := testutil.Run(t, e, "", "exec", "-o", "csv", repoInAcme(3))
 	if r.Code != 0 || fake.AppTokensMinted() != 1 {
@@ -119,7 +119,7 @@ func TestAppAuthBadSettings(t *testing.T) {
 	os.WriteFile(wrong, pem.EncodeToMemory(&pem.Block{Type: "RSA PRIVATE KEY", Bytes: x509.MarshalPKCS1PrivateKey(other)}), 0o600) //nolint:errcheck
 	notKey := filepath.Join(t.TempDir(), "notkey.pem")
 	os.WriteFile(notKey, []byte("-----BEGIN RSA PRIVATE KEY-----\nSECRETSECRETSECRETSECRET\n-----END RSA PRIVATE KEY-----\n"), 0o600) //nolint:errcheck
-	e := testutil.Env(t, "ENGINE_GOVERNOR=on", "ENGINE_BASE_URL_GITHUB="+fake.URL())
+	e := governedEnv(t, fake)
 	cases := []struct {
 		auth string
 		code int
@@ -206,7 +206,7 @@ func repoInAcme(n int) string {
 // its endpoint and collected stderr.
 func mcpHTTP(t *testing.T, fake *fakegithub.Server, args ...string) (string, *testutil.SyncBuffer) {
 	t.Helper()
-	return mcpHTTPEnv(t, testutil.Env(t, "ENGINE_GOVERNOR=on", "ENGINE_BASE_URL_GITHUB="+fake.URL()), args...)
+	return mcpHTTPEnv(t, governedEnv(t, fake), args...)
 }
 
 // mcpHTTPEnv is mcpHTTP with the server's whole environment.

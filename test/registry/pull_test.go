@@ -83,7 +83,7 @@ func TestRegistryPullGitHub(t *testing.T) {
 	t.Cleanup(docs.Close)
 	gh := fakegithub.New()
 	t.Cleanup(gh.Close)
-	e, _ := env(t, "ENGINE_BASE_URL_GITHUB="+gh.URL())
+	e, _ := env(t, append([]string{"ENGINE_BASE_URL_GITHUB=" + gh.URL()}, testutil.FastRetry...)...)
 
 	if row := list(t, e)["github"]; row.Via != "embedded" || row.Source != "embedded" {
 		t.Fatalf("before pull: %+v", row)

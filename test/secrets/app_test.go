@@ -39,7 +39,7 @@ func TestGitHubAppSecretsNeverPrinted(t *testing.T) {
 	fake := fakegithub.New(fakegithub.WithApp(fakegithub.App{AppID: 99, InstallationID: 5, PublicKey: &key.PublicKey, EchoPath: echoPath}))
 	t.Cleanup(fake.Close)
 	auth := `{"github":{"type":"app","app_id":99,"installation_id":5,"private_key_path":"` + keyPath + `"}}`
-	e := testutil.Env(t, "ENGINE_BASE_URL_GITHUB="+fake.URL(), "ENGINE_RETRY_MAX=0")
+	e := testutil.FakeEnv(t, fake.URL())
 	var out outputs
 	for _, args := range [][]string{
 		{"exec", "--debug", okSQL},

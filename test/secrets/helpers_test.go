@@ -36,10 +36,7 @@ func newFake(t *testing.T) *fakegithub.Server {
 }
 
 func env(t *testing.T, fake *fakegithub.Server, extra ...string) []string {
-	return testutil.Env(t, append([]string{
-		"ENGINE_BASE_URL_GITHUB=" + fake.URL(), "GITHUB_TOKEN=" + token,
-		"ENGINE_RETRY_MAX=0", "ENGINE_MAX_RETRY_WAIT=1s",
-	}, extra...)...)
+	return testutil.FakeEnv(t, fake.URL(), append([]string{"GITHUB_TOKEN=" + token}, extra...)...)
 }
 
 // outputs collects everything a surface printed or wrote.

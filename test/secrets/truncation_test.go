@@ -64,7 +64,9 @@ func TestTokenCutByTruncationNeverLeaks(t *testing.T) {
 	t.Parallel()
 	fake := newCutFake(t)
 	var out outputs
-	e := env(t, fake, "ENGINE_RETRY_MAX=1", "ENGINE_MAX_RETRY_WAIT=5s")
+	// Deliberately not FastRetry: retrySQL's fault is retried, so that the
+	// --debug retry lines are scanned too.
+	e := env(t, fake, testutil.RetryOnce...)
 	for _, sql := range []string{cutSQL, retrySQL, shortSQL} {
 		for _, format := range []string{"table", "json"} {
 			r := out.run("exec "+format+" "+sql, testutil.Run(t, e, "", "--debug", "exec", "-o", format, sql))

@@ -14,14 +14,10 @@ import (
 	"github.com/enginehq/engine/test/testutil"
 )
 
-// shellEnv points the binary at the fake server, anonymously, with a small
-// retry budget so that injected faults surface at once.
+// shellEnv points the binary at the fake server, anonymously, with
+// testutil.FastRetry so that injected faults surface at once.
 func shellEnv(t *testing.T, url string, extra ...string) []string {
-	return testutil.Env(t, append([]string{
-		"ENGINE_BASE_URL_GITHUB=" + url,
-		"ENGINE_RETRY_MAX=0",
-		"ENGINE_MAX_RETRY_WAIT=2s",
-	}, extra...)...)
+	return testutil.FakeEnv(t, url, extra...)
 }
 
 func TestMultiLineQueryShowsTableAndFooter(t *testing.T) {

@@ -221,3 +221,28 @@ func kilobytesAfter(text, prefix string) (int64, bool) {
 	}
 	return 0, false
 }
+
+// FastRetry are the retry settings of every run against a fake server: no
+// retries and a short wait budget, so that an injected fault surfaces at
+// once instead of after the defaults' backoff (4 retries within 60s). A
+// test that exercises retrying appends its own ENGINE_RETRY_MAX /
+// ENGINE_MAX_RETRY_WAIT after them (later entries win) and says why.
+var FastRetry = []string{"ENGINE_RETRY_MAX=0", "ENGINE_MAX_RETRY_WAIT=2s"}
+
+// RetryOnce replaces FastRetry in suites whose faults fail once (Times: 1)
+// and must be retried: one retry within 3s.
+var RetryOnce = []string{"ENGINE_RETRY_MAX=1", "ENGINE_MAX_RETRY_WAIT=3s"}
+
+// FakeEnv is Env pointed at a fake server: ENGINE_BASE_URL_GITHUB=baseURL
+// and FastRetry, plus extra (later entries win).
+func FakeEnv(t testing.TB, baseURL string, extra ...string) []string {
+	t.Helper()
+	return FastEnv(t, append([]string{"ENGINE_BASE_URL_GITHUB=" + baseURL}, extra...)...)
+}
+
+// FastEnv is Env with FastRetry, plus extra (later entries win), for runs
+// whose server comes from elsewhere (a config file's base URL).
+func FastEnv(t testing.TB, extra ...string) []string {
+	t.Helper()
+	return Env(t, append(append([]string{}, FastRetry...), extra...)...)
+}
