@@ -52,8 +52,7 @@ func TestBranchProtectionGeneric404IsError(t *testing.T) {
 // is not a multiple of 4) counts that repository as unprotected: FAIL,
 // exit 1, with exactly those repositories as rows.
 func TestBranchNotProtectedIsFail(t *testing.T) {
-	s := server(t, fakegithub.WithRepos("acme", 8))
-	env := testutil.FakeEnv(t, s.URL())
+	_, env := serverEnv(t, fakegithub.WithRepos("acme", 8))
 	file := writeFile(t, "c.yaml", protectedControl)
 	r := runCheck(t, env, file, "-o", "json")
 	if r.Code != 1 {

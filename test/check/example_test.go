@@ -11,8 +11,7 @@ import (
 // The shipped example runs against the fake org with the outcomes its
 // dataset implies.
 func TestExampleControls(t *testing.T) {
-	s := server(t)
-	env := testutil.FakeEnv(t, s.URL())
+	s, env := serverEnv(t)
 	file := filepath.Join(testutil.RepoRoot(), "examples", "controls", "github-org.yaml")
 
 	// Without --var org the file does not run.

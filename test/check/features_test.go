@@ -11,8 +11,7 @@ import (
 
 // --only runs the named controls and requests nothing for the others.
 func TestOnly(t *testing.T) {
-	s := server(t)
-	env := testutil.FakeEnv(t, s.URL())
+	s, env := serverEnv(t)
 	file := writeFile(t, "org.yaml", mixedControls)
 	r := runCheck(t, env, file, "--only", "members-2fa", "--only", "tiny-hooks-insecure", "-o", "json")
 	if r.Code != 1 {

@@ -26,6 +26,14 @@ func server(t *testing.T, opts ...fakegithub.Option) *fakegithub.Server {
 	return s
 }
 
+// serverEnv starts a fake server and returns it with the engine's
+// environment pointed at it.
+func serverEnv(t *testing.T, opts ...fakegithub.Option) (*fakegithub.Server, []string) {
+	t.Helper()
+	s := server(t, opts...)
+	return s, testutil.FakeEnv(t, s.URL())
+}
+
 func runCheck(t *testing.T, env []string, args ...string) testutil.Result {
 	t.Helper()
 	return testutil.Run(t, env, "", append([]string{"check"}, args...)...)

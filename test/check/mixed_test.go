@@ -6,7 +6,6 @@ import (
 	"testing"
 
 	"github.com/enginehq/engine/test/fakegithub"
-	"github.com/enginehq/engine/test/testutil"
 )
 
 const mixedControls = `controls:
@@ -31,9 +30,9 @@ const mixedControls = `controls:
 // The acme hooks endpoint answers 403 (not a rate limit): the control
 // that reads it is an error, never a pass, whatever the format.
 func mixedSetup(t *testing.T) (env []string, file string) {
-	s := server(t)
+	s, env := serverEnv(t)
 	s.Inject(fakegithub.Fault{Path: "^/orgs/acme/hooks$", Kind: fakegithub.KindStatus, Status: 403, Message: "Resource not accessible by integration"})
-	return testutil.FakeEnv(t, s.URL()), writeFile(t, "org.yaml", mixedControls)
+	return env, writeFile(t, "org.yaml", mixedControls)
 }
 
 func TestMixedOutcomesJSON(t *testing.T) {

@@ -3,16 +3,13 @@ package check
 import (
 	"strings"
 	"testing"
-
-	"github.com/enginehq/engine/test/testutil"
 )
 
 // A control whose SQL names a column the table's method does not return,
 // or binds a parameter with a double-quoted value, is an error found
 // before anything runs (exit 2), never a PASS, and sends no request.
 func TestUnknownColumnAndBadLiteralNeverPass(t *testing.T) {
-	s := server(t)
-	env := testutil.FakeEnv(t, s.URL())
+	s, env := serverEnv(t)
 	file := writeFile(t, "cols.yaml", `controls:
   - id: typo
     title: no admin hooks

@@ -3,8 +3,6 @@ package check
 import (
 	"strings"
 	"testing"
-
-	"github.com/enginehq/engine/test/testutil"
 )
 
 // A --var value is substituted as one quoted string; a placeholder inside
@@ -12,8 +10,7 @@ import (
 // SQL. Such controls are refused before anything runs (exit 2, no request),
 // whatever the value; a placeholder where a value goes still works.
 func TestVarCannotChangeStatementStructure(t *testing.T) {
-	s := server(t)
-	env := testutil.FakeEnv(t, s.URL())
+	s, env := serverEnv(t)
 	hostile := "*/ SELECT 42 AS name UNION ALL --"
 	cases := []struct{ name, sql string }{
 		// Unchecked, the hostile value closes the comment and the statement

@@ -6,7 +6,6 @@ import (
 	"crypto/sha256"
 	"io/fs"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -145,15 +144,12 @@ func TestEngineNeverTouchesUserFiles(t *testing.T) {
 	if r.Code != 0 {
 		t.Fatalf("registry list: exit %d %s", r.Code, r.Stderr)
 	}
-	cmd := exec.Command(testutil.EngineBinary(t), "mcp")
-	cmd.Env = env
-	c, _, _ := mcptest.StartStdio(t, cmd)
+	c, _, _ := mcptest.Stdio(t, env, "mcp")
 	res := c.Call(t, context.Background(), "run_select_query", map[string]any{"sql": queries[0]})
 	if res.IsError {
 		t.Fatalf("mcp: %s", res.Text)
 	}
-	c.S.Close()
-	cmd.Wait()
+	c.S.Close() // waits for the server to exit (mcp.CommandTransport)
 
 	// exec last, ending with a small answer, so that an entry remains.
 	for _, q := range queries {

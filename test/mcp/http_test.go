@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/enginehq/engine/test/fakegithub"
+	"github.com/enginehq/engine/test/mcp/mcptest"
 	"github.com/enginehq/engine/test/testutil"
 )
 
@@ -21,7 +22,7 @@ func TestHTTPConcurrentQueries(t *testing.T) {
 	var wg sync.WaitGroup
 	errs := make(chan string, 16)
 	for s := 0; s < 4; s++ {
-		c := httpClient(t, endpoint)
+		c := mcptest.ConnectHTTP(t, endpoint)
 		for k := 0; k < 4; k++ {
 			i := s*4 + k
 			wg.Add(1)
@@ -58,7 +59,7 @@ func TestHTTPRefusesCrossOrigin(t *testing.T) {
 	if resp.StatusCode != http.StatusForbidden {
 		t.Fatalf("cross-origin POST: %d", resp.StatusCode)
 	}
-	c := httpClient(t, endpoint)
+	c := mcptest.ConnectHTTP(t, endpoint)
 	if r := c.Call(t, context.Background(), "run_select_query", map[string]any{"sql": acme + " LIMIT 2"}); r.RowCount != 2 {
 		t.Fatalf("%+v", r)
 	}

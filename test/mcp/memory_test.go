@@ -41,7 +41,7 @@ func TestConcurrentHugeResultsBoundedMemory(t *testing.T) {
 	defer fake.Close()
 	cmd := exec.Command(testutil.EngineBinary(t), serverArgs...)
 	cmd.Env = testutil.FakeEnv(t, fake.URL())
-	c, _, stderr := mcptest.StartStdio(t, cmd)
+	c, _, stderr := mcptest.StartStdio(t, cmd) // the pid is measured
 	start := time.Now()
 	var wg sync.WaitGroup
 	results := make([]mcptest.Result, 3)

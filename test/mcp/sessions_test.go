@@ -13,6 +13,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/enginehq/engine/test/fakegithub"
+	"github.com/enginehq/engine/test/mcp/mcptest"
 )
 
 const rawInit = `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"raw","version":"1"}}}`
@@ -121,14 +122,14 @@ func TestHTTPSessionBoundAndIdleExpiry(t *testing.T) {
 	if err == nil {
 		t.Fatal("the SDK client connected beyond the session bound")
 	}
-	if c := httpClient(t, endpoint); c.S.InitializeResult().ProtocolVersion != "2026-07-28" {
+	if c := mcptest.ConnectHTTP(t, endpoint); c.S.InitializeResult().ProtocolVersion != "2026-07-28" {
 		t.Fatal("a 2026-07-28 client was not served while the sessions are full")
 	} else if r := c.Call(t, context.Background(), "run_select_query", map[string]any{"sql": acme + " LIMIT 1"}); r.IsError || r.RowCount != 1 {
 		t.Fatalf("2026-07-28 call while the sessions are full: %+v", r)
 	}
 	t.Logf("SDK client beyond the bound: %v", err)
 	time.Sleep(2500 * time.Millisecond)
-	c := httpClient(t, endpoint)
+	c := mcptest.ConnectHTTP(t, endpoint)
 	if r := c.Call(t, context.Background(), "run_select_query", map[string]any{"sql": acme + " LIMIT 2"}); r.IsError || r.RowCount != 2 {
 		t.Fatalf("after idle expiry: %+v", r)
 	}

@@ -1,21 +1,16 @@
 package ratelimit
 
 import (
-	"bufio"
 	"context"
 	"crypto/rand"
 	"crypto/rsa"
 	"crypto/x509"
 	"encoding/pem"
-	"io"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
 	"time"
-
-	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/enginehq/engine/test/fakegithub"
 	"github.com/enginehq/engine/test/mcp/mcptest"
@@ -155,7 +150,7 @@ func TestAppAuthSharedAcrossMCPSessionsAndRefreshed(t *testing.T) {
 	ctx := context.Background()
 	query := map[string]any{"sql": repoInAcme(4)}
 	for i := 0; i < 2; i++ { // two sessions
-		c := mcpClient(t, endpoint)
+		c := mcptest.ConnectHTTP(t, endpoint)
 		if res := c.Call(t, ctx, "run_select_query", query); res.IsError || res.RowCount != 4 {
 			t.Fatalf("session %d: %+v", i+1, res)
 		}
@@ -164,7 +159,7 @@ func TestAppAuthSharedAcrossMCPSessionsAndRefreshed(t *testing.T) {
 		t.Fatalf("%d tokens minted for two sessions, want 1", n)
 	}
 	time.Sleep(2700 * time.Millisecond) // past 80% of the token's life
-	c := mcpClient(t, endpoint)
+	c := mcptest.ConnectHTTP(t, endpoint)
 	if res := c.Call(t, ctx, "run_select_query", query); res.IsError || res.RowCount != 4 {
 		t.Fatalf("after refresh: %+v", res)
 	}
@@ -212,47 +207,5 @@ func mcpHTTP(t *testing.T, fake *fakegithub.Server, args ...string) (string, *te
 // mcpHTTPEnv is mcpHTTP with the server's whole environment.
 func mcpHTTPEnv(t *testing.T, env []string, args ...string) (string, *testutil.SyncBuffer) {
 	t.Helper()
-	ctx, cancel := context.WithCancel(context.Background())
-	cmd := exec.CommandContext(ctx, testutil.EngineBinary(t), append([]string{"mcp", "--transport", "http", "--listen", "127.0.0.1:0"}, args...)...)
-	cmd.Env = env
-	pipe, err := cmd.StderrPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { cancel(); cmd.Wait() }) //nolint:errcheck
-	buf := &testutil.SyncBuffer{}
-	addr := make(chan string, 1)
-	go func() {
-		sc := bufio.NewScanner(pipe)
-		for sc.Scan() {
-			buf.Write([]byte(sc.Text() + "\n")) //nolint:errcheck
-			if _, u, ok := strings.Cut(sc.Text(), "listening on "); ok {
-				select {
-				case addr <- u:
-				default:
-				}
-			}
-		}
-		io.Copy(io.Discard, pipe) //nolint:errcheck
-	}()
-	select {
-	case u := <-addr:
-		return u, buf
-	case <-time.After(30 * time.Second):
-		t.Fatalf("engine mcp did not report its address:\n%s", buf)
-	}
-	return "", nil
-}
-
-func mcpClient(t *testing.T, endpoint string) *mcptest.Client {
-	t.Helper()
-	cs, err := mcp.NewClient(&mcp.Implementation{Name: "test", Version: "1"}, nil).Connect(context.Background(), &mcp.StreamableClientTransport{Endpoint: endpoint, MaxRetries: -1}, nil)
-	if err != nil {
-		t.Fatalf("connect %s: %v", endpoint, err)
-	}
-	t.Cleanup(func() { cs.Close() })
-	return mcptest.NewClient(t, cs)
+	return mcptest.StartHTTP(t, env, args...)
 }

@@ -10,6 +10,7 @@ import (
 
 	"github.com/enginehq/engine/engine"
 	"github.com/enginehq/engine/test/fakegithub"
+	"github.com/enginehq/engine/test/mcp/mcptest"
 )
 
 // repoIn is a statement estimated at n requests: one per repository of an
@@ -94,7 +95,7 @@ func TestSpentBucketHoldsLaterRequests(t *testing.T) {
 	defer fake.Close()
 	endpoint, _ := mcpHTTPEnv(t, env(t, fake, "ENGINE_RETRY_MAX=0", "ENGINE_CONCURRENCY=1"))
 	ctx := context.Background()
-	first := mcpClient(t, endpoint).Call(t, ctx, "run_select_query", map[string]any{"sql": repoInAcme(12)})
+	first := mcptest.ConnectHTTP(t, endpoint).Call(t, ctx, "run_select_query", map[string]any{"sql": repoInAcme(12)})
 	if !first.IsError || !first.Error.Retryable || first.Error.RetryAfterSeconds < 3500 || !strings.Contains(first.Error.Message, "spent") {
 		t.Fatalf("first: %+v", first.Error)
 	}
@@ -102,7 +103,7 @@ func TestSpentBucketHoldsLaterRequests(t *testing.T) {
 	if st := statuses(fake.Requests()); st[200] != 10 || len(st) != 1 {
 		t.Fatalf("first statement: requests by status %v, want the 10 the bucket allowed and no 403", st)
 	}
-	second := mcpClient(t, endpoint).Call(t, ctx, "run_select_query", map[string]any{"sql": repoInAcme(3)})
+	second := mcptest.ConnectHTTP(t, endpoint).Call(t, ctx, "run_select_query", map[string]any{"sql": repoInAcme(3)})
 	if !second.IsError || !second.Error.Retryable || second.Error.RetryAfterSeconds < 3500 || !strings.Contains(second.Error.Message, "only 0 of 5000 remain") {
 		t.Fatalf("second: %+v", second.Error)
 	}

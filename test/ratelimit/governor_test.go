@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/enginehq/engine/test/fakegithub"
+	"github.com/enginehq/engine/test/mcp/mcptest"
 )
 
 // A 2,000-request dependent fan-out against a fake that allows 300 points
@@ -79,12 +80,12 @@ func TestPauseHoldsLaterStatementsUnsent(t *testing.T) {
 	fake.Inject(fakegithub.Fault{Path: "^/orgs/acme/repos$", Kind: fakegithub.KindSecondaryRateLimit, RetryAfter: 30})
 	endpoint, _ := mcpHTTPEnv(t, env(t, fake, "ENGINE_MAX_RETRY_WAIT=2s"))
 	ctx := context.Background()
-	first := mcpClient(t, endpoint).Call(t, ctx, "run_select_query", map[string]any{"sql": "SELECT name FROM github.repos.repos WHERE org = 'acme'"})
+	first := mcptest.ConnectHTTP(t, endpoint).Call(t, ctx, "run_select_query", map[string]any{"sql": "SELECT name FROM github.repos.repos WHERE org = 'acme'"})
 	if !first.IsError || !first.Error.Retryable || first.Error.HTTPStatus != 403 {
 		t.Fatalf("first: %+v", first.Error)
 	}
 	sent := len(fake.Requests())
-	second := mcpClient(t, endpoint).Call(t, ctx, "run_select_query", map[string]any{"sql": "SELECT login FROM github.users.users WHERE username = 'octocat'"})
+	second := mcptest.ConnectHTTP(t, endpoint).Call(t, ctx, "run_select_query", map[string]any{"sql": "SELECT login FROM github.users.users WHERE username = 'octocat'"})
 	if !second.IsError || !second.Error.Retryable || second.Error.RetryAfterSeconds < 20 || !strings.Contains(second.Error.Message, "paused") {
 		t.Fatalf("second: %+v", second.Error)
 	}
@@ -93,7 +94,7 @@ func TestPauseHoldsLaterStatementsUnsent(t *testing.T) {
 	}
 	// /rate_limit is free of every limit: the github.rate_limit table still
 	// answers during the pause.
-	rl := mcpClient(t, endpoint).Call(t, ctx, "run_select_query", map[string]any{"sql": "SELECT json_extract(resources, '$.core.limit') AS core FROM github.rate_limit.rate_limit"})
+	rl := mcptest.ConnectHTTP(t, endpoint).Call(t, ctx, "run_select_query", map[string]any{"sql": "SELECT json_extract(resources, '$.core.limit') AS core FROM github.rate_limit.rate_limit"})
 	if rl.IsError || len(rl.Rows) != 1 || fmt.Sprint(rl.Rows[0][0]) != "5000" {
 		t.Fatalf("rate_limit during the pause: %+v %+v", rl.Rows, rl.Error)
 	}

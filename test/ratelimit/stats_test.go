@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"encoding/xml"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"regexp"
 	"strings"
@@ -74,9 +73,7 @@ func TestRateLimitBudgetInEverySurface(t *testing.T) {
 	}
 	checkRL(t, "exec json", js.Stats.RateLimit, 2, 3995, reset)
 
-	cmd := exec.Command(testutil.EngineBinary(t), "mcp")
-	cmd.Env = e
-	c, _, _ := mcptest.StartStdio(t, cmd)
+	c, _, _ := mcptest.Stdio(t, e, "mcp")
 	res := c.Call(t, context.Background(), "run_select_query", map[string]any{"sql": repoInAcme(4)})
 	raw, _ := json.Marshal(res.Raw["stats"])
 	var ms struct {

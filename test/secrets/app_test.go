@@ -8,7 +8,6 @@ import (
 	"encoding/json"
 	"encoding/pem"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -52,9 +51,7 @@ func TestGitHubAppSecretsNeverPrinted(t *testing.T) {
 			t.Fatalf("%v: exit %d\n%.1000s", args, r.Code, r.Stderr)
 		}
 	}
-	cmd := exec.Command(testutil.EngineBinary(t), "--debug", "--auth", auth, "mcp")
-	cmd.Env = e
-	c, cs, stderr := mcptest.StartStdio(t, cmd)
+	c, cs, stderr := mcptest.Stdio(t, e, "--debug", "--auth", auth, "mcp")
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
 	for _, sql := range []string{okSQL, echoSQL} {

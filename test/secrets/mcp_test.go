@@ -3,7 +3,6 @@ package secrets
 import (
 	"context"
 	"encoding/json"
-	"os/exec"
 	"strings"
 	"testing"
 	"time"
@@ -11,7 +10,6 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/enginehq/engine/test/mcp/mcptest"
-	"github.com/enginehq/engine/test/testutil"
 )
 
 // TestMCPNeverPrintsToken calls every tool (successes and error results),
@@ -21,9 +19,7 @@ func TestMCPNeverPrintsToken(t *testing.T) {
 	t.Parallel()
 	fake := newFake(t)
 	var out outputs
-	cmd := exec.Command(testutil.EngineBinary(t), "--debug", "mcp")
-	cmd.Env = env(t, fake)
-	c, cs, stderr := mcptest.StartStdio(t, cmd)
+	c, cs, stderr := mcptest.Stdio(t, env(t, fake), "--debug", "mcp")
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
 	call := func(label, tool string, args map[string]any) mcptest.Result {

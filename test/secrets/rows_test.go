@@ -3,7 +3,6 @@ package secrets
 import (
 	"context"
 	"encoding/json"
-	"os/exec"
 	"testing"
 	"time"
 
@@ -44,9 +43,7 @@ func TestRowsNeverPrintToken(t *testing.T) {
 	r := out.run("shell", testutil.Run(t, e, leakySQL+";\n.mode json\n"+leakySQL+";\n", "shell"))
 	mustContain(t, "shell", r.Stdout, "leaky-repo", "[REDACTED]")
 
-	cmd := exec.Command(testutil.EngineBinary(t), "mcp")
-	cmd.Env = e
-	c, cs, stderr := mcptest.StartStdio(t, cmd)
+	c, cs, stderr := mcptest.Stdio(t, e, "mcp")
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
 	res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "run_select_query", Arguments: map[string]any{"sql": leakySQL}})

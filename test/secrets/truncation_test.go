@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -101,9 +100,7 @@ func TestTokenCutByTruncationNeverLeaks(t *testing.T) {
 		}
 	}
 
-	cmd := exec.Command(testutil.EngineBinary(t), "--debug", "mcp")
-	cmd.Env = e
-	_, cs, stderr := mcptest.StartStdio(t, cmd)
+	_, cs, stderr := mcptest.Stdio(t, e, "--debug", "mcp")
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
 	for _, sql := range []string{cutSQL, retrySQL, shortSQL} {
