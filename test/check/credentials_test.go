@@ -41,11 +41,7 @@ func TestFileBaseURLGetsNoCredentials(t *testing.T) {
 			t.Fatalf("the file's base URL received Authorization %q", q.AuthHeader)
 		}
 	}
-	for _, want := range []string{"credentials withheld from github", "defaults.base_url.github", "--allow-file-credentials", "ENGINE_BASE_URL_GITHUB"} {
-		if !strings.Contains(r.Stderr, want) {
-			t.Errorf("stderr lacks %q:\n%s", want, r.Stderr)
-		}
-	}
+	testutil.Contains(t, "stderr", r.Stderr, "credentials withheld from github", "defaults.base_url.github", "--allow-file-credentials", "ENGINE_BASE_URL_GITHUB")
 	if strings.Contains(r.Stdout+r.Stderr, fileToken) {
 		t.Error("token printed")
 	}
@@ -107,11 +103,7 @@ func TestFileCredentialsEnvVarRefused(t *testing.T) {
 		if r.Code != 2 {
 			t.Fatalf("-o %s: exit %d, want 2\nstdout: %s\nstderr: %s", format, r.Code, r.Stdout, r.Stderr)
 		}
-		for _, want := range []string{"controls.yaml:3", "AWS_SECRET_ACCESS_KEY", "--allow-file-credentials", "--auth"} {
-			if !strings.Contains(r.Stderr, want) {
-				t.Errorf("-o %s: stderr lacks %q:\n%s", format, want, r.Stderr)
-			}
-		}
+		testutil.Contains(t, "-o "+format+": stderr", r.Stderr, "controls.yaml:3", "AWS_SECRET_ACCESS_KEY", "--allow-file-credentials", "--auth")
 		if format == "json" && len(parseJSON(t, r).Problems) != 1 {
 			t.Errorf("json problems: %s", r.Stdout)
 		}

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/enginehq/engine/test/fakeapis"
+	"github.com/enginehq/engine/test/testutil"
 )
 
 // Issue 16: Stripe-style cursor pagination (has_more + starting_after =
@@ -127,11 +128,7 @@ func TestUnknownPaginationSaysMore(t *testing.T) {
 	if r.Code != 2 {
 		t.Fatalf("exit %d, want 2\nstdout: %s\nstderr: %s", r.Code, r.Stdout, r.Stderr)
 	}
-	for _, want := range []string{`"has_more" is true`, `"GetCharges"`, `"pagination"`, "profile=FILE", "error (provider)"} {
-		if !strings.Contains(r.Stderr, want) {
-			t.Errorf("stderr lacks %q:\n%s", want, r.Stderr)
-		}
-	}
+	testutil.Contains(t, "stderr", r.Stderr, `"has_more" is true`, `"GetCharges"`, `"pagination"`, "profile=FILE", "error (provider)")
 	if strings.Contains(r.Stdout, "ch_3") {
 		t.Errorf("rows of the first page were printed:\n%s", r.Stdout)
 	}

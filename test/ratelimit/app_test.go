@@ -23,15 +23,7 @@ const appID, installationID = 424242, 777
 // whose key it returns (PEM) and writes to a file.
 func appFake(t *testing.T, ttl time.Duration) (*fakegithub.Server, string, string) {
 	t.Helper()
-	key, err := rsa.GenerateKey(rand.Reader, 2048)
-	if err != nil {
-		t.Fatal(err)
-	}
-	pemText := string(pem.EncodeToMemory(&pem.Block{Type: "RSA PRIVATE KEY", Bytes: x509.MarshalPKCS1PrivateKey(key)}))
-	path := filepath.Join(t.TempDir(), "app.pem")
-	if err := os.WriteFile(path, []byte(pemText), 0o600); err != nil {
-		t.Fatal(err)
-	}
+	key, path, pemText := testutil.RSAKey(t)
 	fake := fakegithub.New(fakegithub.WithApp(fakegithub.App{AppID: appID, InstallationID: installationID, PublicKey: &key.PublicKey, TokenTTL: ttl}))
 	t.Cleanup(fake.Close)
 	return fake, path, pemText

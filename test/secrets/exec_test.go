@@ -42,10 +42,10 @@ func TestExecNeverPrintsToken(t *testing.T) {
 					if r.Code != 2 {
 						t.Errorf("%s: exit %d", label, r.Code)
 					}
-					mustContain(t, label, r.Stderr, "Resource not accessible")
+					testutil.Contains(t, label, r.Stderr, "Resource not accessible")
 				}
 				if debug && (name == "ok" || name == "echo 403") {
-					mustContain(t, label+" --debug", r.Stderr, "debug: GET ")
+					testutil.Contains(t, label+" --debug", r.Stderr, "debug: GET ")
 				}
 			}
 		}

@@ -1,16 +1,19 @@
 package secrets
 
 import (
-	"bytes"
+	"context"
+	"encoding/json"
 	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/enginehq/engine/test/fakegithub"
 	"github.com/enginehq/engine/test/testutil"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
 // token is the secret under test; it must never leave the process except
@@ -60,6 +63,35 @@ func (o *outputs) run(label string, r testutil.Result) testutil.Result {
 	return r
 }
 
+// callTool calls tool through cs, adds the raw JSON answer under label
+// and returns it.
+func (o *outputs) callTool(t *testing.T, cs *mcp.ClientSession, label, tool string, args map[string]any) *mcp.CallToolResult {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: tool, Arguments: args})
+	if err != nil {
+		t.Fatalf("%s: %v", label, err)
+	}
+	raw, _ := json.Marshal(res)
+	o.add(label, string(raw))
+	return res
+}
+
+// readResource reads uri through cs and adds the raw JSON answer under
+// label.
+func (o *outputs) readResource(t *testing.T, cs *mcp.ClientSession, label, uri string) {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	rr, err := cs.ReadResource(ctx, &mcp.ReadResourceParams{URI: uri})
+	if err != nil {
+		t.Fatalf("read %s: %v", uri, err)
+	}
+	raw, _ := json.Marshal(rr)
+	o.add(label, string(raw))
+}
+
 // addDir adds every file under dir (binary content included).
 func (o *outputs) addDir(t *testing.T, label, dir string) int {
 	t.Helper()
@@ -107,13 +139,4 @@ func assertSent(t *testing.T, fake *fakegithub.Server) {
 		}
 	}
 	t.Fatal("the token was never sent to the server")
-}
-
-func mustContain(t *testing.T, label, text string, subs ...string) {
-	t.Helper()
-	for _, s := range subs {
-		if !bytes.Contains([]byte(text), []byte(s)) {
-			t.Errorf("%s: missing %q in:\n%.1500s", label, s, text)
-		}
-	}
 }

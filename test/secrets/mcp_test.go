@@ -1,15 +1,11 @@
 package secrets
 
 import (
-	"context"
-	"encoding/json"
 	"strings"
 	"testing"
-	"time"
-
-	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/enginehq/engine/test/mcp/mcptest"
+	"github.com/enginehq/engine/test/testutil"
 )
 
 // TestMCPNeverPrintsToken calls every tool (successes and error results),
@@ -20,17 +16,9 @@ func TestMCPNeverPrintsToken(t *testing.T) {
 	fake := newFake(t)
 	var out outputs
 	c, cs, stderr := mcptest.Stdio(t, env(t, fake), "--debug", "mcp")
-	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
-	defer cancel()
 	call := func(label, tool string, args map[string]any) mcptest.Result {
 		t.Helper()
-		res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: tool, Arguments: args})
-		if err != nil {
-			t.Fatalf("%s: %v", label, err)
-		}
-		raw, _ := json.Marshal(res)
-		out.add("mcp "+label, string(raw))
-		return c.Check(t, tool, res)
+		return c.Check(t, tool, out.callTool(t, cs, "mcp "+label, tool, args))
 	}
 	call("list_providers", "list_providers", map[string]any{})
 	call("list_services", "list_services", map[string]any{})
@@ -41,12 +29,7 @@ func TestMCPNeverPrintsToken(t *testing.T) {
 		t.Fatalf("select: %+v", ok)
 	}
 	call("page", "fetch_result_page", map[string]any{"result_id": ok.ResultID, "offset": 100})
-	rr, err := cs.ReadResource(ctx, &mcp.ReadResourceParams{URI: ok.ResultURI})
-	if err != nil {
-		t.Fatalf("read %s: %v", ok.ResultURI, err)
-	}
-	raw, _ := json.Marshal(rr)
-	out.add("mcp resource", string(raw))
+	out.readResource(t, cs, "mcp resource", ok.ResultURI)
 	call("explain", "run_select_query", map[string]any{"sql": "EXPLAIN " + okSQL})
 	call("describe", "run_select_query", map[string]any{"sql": "DESCRIBE github.orgs.members"})
 	echo := call("echo 403", "run_select_query", map[string]any{"sql": echoSQL})
@@ -65,7 +48,7 @@ func TestMCPNeverPrintsToken(t *testing.T) {
 	call("bad page", "fetch_result_page", map[string]any{"result_id": "nope"})
 	cs.Close()
 	s := stderr.String()
-	mustContain(t, "mcp --debug stderr", s, "debug: GET ")
+	testutil.Contains(t, "mcp --debug stderr", s, "debug: GET ")
 	out.add("mcp stderr", s)
 	assertSent(t, fake)
 	out.assertClean(t, 10_000)

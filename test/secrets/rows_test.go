@@ -1,12 +1,7 @@
 package secrets
 
 import (
-	"context"
-	"encoding/json"
 	"testing"
-	"time"
-
-	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/enginehq/engine/test/fakegithub"
 	"github.com/enginehq/engine/test/mcp/mcptest"
@@ -38,28 +33,16 @@ func TestRowsNeverPrintToken(t *testing.T) {
 		if r.Code != 0 {
 			t.Fatalf("exec -o %s: exit %d %s", format, r.Code, r.Stderr)
 		}
-		mustContain(t, "exec "+format, r.Stdout, "leaky-repo", "[REDACTED]")
+		testutil.Contains(t, "exec "+format, r.Stdout, "leaky-repo", "[REDACTED]")
 	}
 	r := out.run("shell", testutil.Run(t, e, leakySQL+";\n.mode json\n"+leakySQL+";\n", "shell"))
-	mustContain(t, "shell", r.Stdout, "leaky-repo", "[REDACTED]")
+	testutil.Contains(t, "shell", r.Stdout, "leaky-repo", "[REDACTED]")
 
 	c, cs, stderr := mcptest.Stdio(t, e, "mcp")
-	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
-	defer cancel()
-	res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "run_select_query", Arguments: map[string]any{"sql": leakySQL}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	raw, _ := json.Marshal(res)
-	out.add("mcp", string(raw))
-	mustContain(t, "mcp", string(raw), "leaky-repo", "[REDACTED]")
+	res := out.callTool(t, cs, "mcp", "run_select_query", map[string]any{"sql": leakySQL})
+	testutil.Contains(t, "mcp", out.items["mcp"], "leaky-repo", "[REDACTED]")
 	if got := c.Check(t, "run_select_query", res); got.ResultURI != "" {
-		rr, err := cs.ReadResource(ctx, &mcp.ReadResourceParams{URI: got.ResultURI})
-		if err != nil {
-			t.Fatal(err)
-		}
-		raw, _ := json.Marshal(rr)
-		out.add("mcp resource", string(raw))
+		out.readResource(t, cs, "mcp resource", got.ResultURI)
 	}
 	out.add("mcp stderr", stderr.String())
 	assertSent(t, fake)

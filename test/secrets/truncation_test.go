@@ -1,15 +1,10 @@
 package secrets
 
 import (
-	"context"
-	"encoding/json"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
-	"time"
-
-	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/enginehq/engine/test/fakegithub"
 	"github.com/enginehq/engine/test/mcp/mcptest"
@@ -83,7 +78,7 @@ func TestTokenCutByTruncationNeverLeaks(t *testing.T) {
 		}
 		return s
 	}(), "\n")
-	mustContain(t, "exec outputs", all, "xxxxxxxxxx", "retrying in", "upstream rejected token [REDACTED]")
+	testutil.Contains(t, "exec outputs", all, "xxxxxxxxxx", "retrying in", "upstream rejected token [REDACTED]")
 
 	dir := t.TempDir()
 	file := filepath.Join(dir, "c.yaml")
@@ -101,18 +96,10 @@ func TestTokenCutByTruncationNeverLeaks(t *testing.T) {
 	}
 
 	_, cs, stderr := mcptest.Stdio(t, e, "--debug", "mcp")
-	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
-	defer cancel()
 	for _, sql := range []string{cutSQL, retrySQL, shortSQL} {
-		res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "run_select_query", Arguments: map[string]any{"sql": sql}})
-		if err != nil {
-			t.Fatal(err)
-		}
-		if !res.IsError {
+		if res := out.callTool(t, cs, "mcp "+sql, "run_select_query", map[string]any{"sql": sql}); !res.IsError {
 			t.Errorf("mcp %s: not an error", sql)
 		}
-		raw, _ := json.Marshal(res)
-		out.add("mcp "+sql, string(raw))
 	}
 	cs.Close()
 	out.add("mcp stderr", stderr.String())

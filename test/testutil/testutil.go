@@ -7,6 +7,10 @@ import (
 	"bufio"
 	"bytes"
 	"context"
+	"crypto/rand"
+	"crypto/rsa"
+	"crypto/x509"
+	"encoding/pem"
 	"errors"
 	"fmt"
 	"os"
@@ -245,4 +249,36 @@ func FakeEnv(t testing.TB, baseURL string, extra ...string) []string {
 func FastEnv(t testing.TB, extra ...string) []string {
 	t.Helper()
 	return Env(t, append(append([]string{}, FastRetry...), extra...)...)
+}
+
+// RSAKey generates a 2048-bit RSA key (a GitHub App's private key) and
+// writes it as PKCS#1 PEM to a file in a temp dir; it returns the key, the
+// file's path and the PEM text.
+func RSAKey(t testing.TB) (*rsa.PrivateKey, string, string) {
+	t.Helper()
+	key, err := rsa.GenerateKey(rand.Reader, 2048)
+	if err != nil {
+		t.Fatal(err)
+	}
+	pemText := string(pem.EncodeToMemory(&pem.Block{Type: "RSA PRIVATE KEY", Bytes: x509.MarshalPKCS1PrivateKey(key)}))
+	path := filepath.Join(t.TempDir(), "app.pem")
+	if err := os.WriteFile(path, []byte(pemText), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	return key, path, pemText
+}
+
+// Contains reports an error for each of wants that text (named what in
+// the message) lacks, and whether it holds them all; a caller that cannot
+// go on without them calls t.FailNow when it returns false.
+func Contains(t testing.TB, what, text string, wants ...string) bool {
+	t.Helper()
+	ok := true
+	for _, w := range wants {
+		if !strings.Contains(text, w) {
+			t.Errorf("%s lacks %q:\n%.4000s", what, w, text)
+			ok = false
+		}
+	}
+	return ok
 }
