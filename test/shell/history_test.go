@@ -10,7 +10,6 @@ import (
 
 	"github.com/creack/pty"
 
-	"github.com/enginehq/engine/test/fakegithub"
 	"github.com/enginehq/engine/test/testutil"
 )
 
@@ -18,9 +17,7 @@ import (
 // 1,000 entries is rewritten when the shell opens it; under umask 000 the
 // file must still be 0600 afterwards (and hold the newest entries).
 func TestHistoryStaysPrivatePastTheLimit(t *testing.T) {
-	gh := fakegithub.New()
-	defer gh.Close()
-	env := shellEnv(t, gh.URL())
+	_, env := fake(t)
 	state := t.TempDir()
 	env = append(env, "XDG_STATE_HOME="+state)
 	hist := filepath.Join(state, "engine", "history")
