@@ -27,7 +27,7 @@ const protectedControl = `controls:
 // never "unprotected" (FAIL) and never a pass. Before the absence rule
 // carried the message, this 404 read as "no rows".
 func TestBranchProtectionGeneric404IsError(t *testing.T) {
-	s := server(t, fakegithub.WithRepos("acme", 8))
+	s := fakegithub.ForTest(t, fakegithub.WithRepos("acme", 8))
 	// repo-004 is protected (i%4 == 0): a generic 404 for it must not turn
 	// it into "unprotected".
 	s.Inject(fakegithub.Fault{Path: "^/repos/acme/repo-004/branches/main/protection$", Kind: fakegithub.KindStatus, Status: 404})
@@ -70,7 +70,7 @@ func TestBranchNotProtectedIsFail(t *testing.T) {
 // error, not PASS (before: the redirect was followed and its 404 read as
 // "not a member").
 func TestMembershipRedirectIsError(t *testing.T) {
-	s := server(t)
+	s := fakegithub.ForTest(t)
 	ctl := writeFile(t, "c.yaml", `controls:
   - id: departed-admin-gone
     title: The departed admin is not a member

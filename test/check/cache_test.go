@@ -5,6 +5,7 @@ import (
 	"encoding/xml"
 	"testing"
 
+	"github.com/enginehq/engine/test/fakegithub"
 	"github.com/enginehq/engine/test/testutil"
 )
 
@@ -14,7 +15,7 @@ import (
 // ENGINE_CACHE_TTL or the config file say; unchanged answers come back
 // 304 and the JSON and JUnit reports count them.
 func TestCheckAlwaysRevalidates(t *testing.T) {
-	gh := server(t)
+	gh := fakegithub.ForTest(t)
 	cfg := writeFile(t, "config.yaml", "cache-ttl: 10m\n")
 	controls := writeFile(t, "controls.yaml", `controls:
   - id: alpha-protected

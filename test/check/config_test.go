@@ -3,6 +3,7 @@ package check
 import (
 	"testing"
 
+	"github.com/enginehq/engine/test/fakegithub"
 	"github.com/enginehq/engine/test/testutil"
 )
 
@@ -12,7 +13,7 @@ import (
 // table now; before, config.go guessed ENGINE_X and ENGINE_MCP_X for any
 // flag named x, so the MCP variable silently disabled check's setting.
 func TestConfigMaxRowsIsNotShadowedByMCPVariable(t *testing.T) {
-	s := server(t)
+	s := fakegithub.ForTest(t)
 	cfg := writeFile(t, "config.yaml", "max-rows: 1\n")
 	controls := writeFile(t, "c.yaml", "controls:\n  - id: tiny-repos\n    sql: SELECT name FROM github.repos.repos WHERE org = 'tiny' ORDER BY name\n")
 	for _, extra := range [][]string{nil, {"ENGINE_MCP_MAX_ROWS=7"}} {

@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/enginehq/engine/test/fakegithub"
 	"github.com/enginehq/engine/test/testutil"
 )
 
@@ -26,7 +27,7 @@ controls:
 // Authorization header, and stderr says why and how to allow it.
 func TestFileBaseURLGetsNoCredentials(t *testing.T) {
 	t.Parallel()
-	fake := server(t)
+	fake := fakegithub.ForTest(t)
 	file := writeFile(t, "controls.yaml", "defaults:\n  base_url:\n    github: "+fake.URL()+"\n"+credControl)
 	r := runCheck(t, testutil.FastEnv(t, "GITHUB_TOKEN="+fileToken), file)
 	if r.Code != 0 {
@@ -53,7 +54,7 @@ func TestFileBaseURLAllowed(t *testing.T) {
 	t.Parallel()
 	for _, how := range []string{"flag", "env"} {
 		t.Run(how, func(t *testing.T) {
-			fake := server(t)
+			fake := fakegithub.ForTest(t)
 			file := writeFile(t, "controls.yaml", "defaults:\n  base_url:\n    github: "+fake.URL()+"\n"+credControl)
 			env := testutil.FastEnv(t, "GITHUB_TOKEN="+fileToken)
 			args := []string{file}
@@ -78,7 +79,7 @@ func TestFileBaseURLAllowed(t *testing.T) {
 // file) receives the token as before, whatever the file says.
 func TestFlagBaseURLGetsCredentials(t *testing.T) {
 	t.Parallel()
-	fake := server(t)
+	fake := fakegithub.ForTest(t)
 	file := writeFile(t, "controls.yaml", "defaults:\n  base_url:\n    github: http://127.0.0.1:1/elsewhere\n"+credControl)
 	r := runCheck(t, testutil.FakeEnv(t, fake.URL(), "GITHUB_TOKEN="+fileToken), file)
 	if r.Code != 0 || strings.Contains(r.Stderr, "withheld") {
@@ -95,7 +96,7 @@ func TestFlagBaseURLGetsCredentials(t *testing.T) {
 func TestFileCredentialsEnvVarRefused(t *testing.T) {
 	t.Parallel()
 	const aws = "AKIAFAKE:aws-secret-never-sent-9f8e7d"
-	fake := server(t)
+	fake := fakegithub.ForTest(t)
 	file := writeFile(t, "controls.yaml", "defaults:\n  auth:\n    github: {type: basic, credentialsenvvar: AWS_SECRET_ACCESS_KEY}\n"+credControl)
 	env := testutil.FakeEnv(t, fake.URL(), "AWS_SECRET_ACCESS_KEY="+aws)
 	for _, format := range []string{"text", "json", "github"} {
@@ -127,7 +128,7 @@ func TestFileCredentialsEnvVarRefused(t *testing.T) {
 // TestFileNullAuthAccepted: null_auth names no secret and needs no flag.
 func TestFileNullAuthAccepted(t *testing.T) {
 	t.Parallel()
-	fake := server(t)
+	fake := fakegithub.ForTest(t)
 	file := writeFile(t, "controls.yaml", "defaults:\n  auth:\n    github: {type: null_auth}\n"+credControl)
 	r := runCheck(t, testutil.FakeEnv(t, fake.URL(), "GITHUB_TOKEN="+fileToken), file)
 	if r.Code != 0 {

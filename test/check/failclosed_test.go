@@ -18,7 +18,7 @@ const ghostControl = `controls:
 `
 
 func TestRateLimitOnPage2IsError(t *testing.T) {
-	s := server(t)
+	s := fakegithub.ForTest(t)
 	s.Inject(fakegithub.Fault{Path: "^/orgs/acme/repos$", Page: 2, Kind: fakegithub.KindRateLimit, RetryAfter: 30})
 	env := testutil.FakeEnv(t, s.URL())
 	file := writeFile(t, "c.yaml", ghostControl)
@@ -55,7 +55,7 @@ func TestRateLimitOnPage2IsError(t *testing.T) {
 // A retryable failure is retried per the client's policy first: one rate
 // limit within the retry budget still ends in pass.
 func TestRetryableErrorRetriedFirst(t *testing.T) {
-	s := server(t)
+	s := fakegithub.ForTest(t)
 	s.Inject(fakegithub.Fault{Path: "^/orgs/acme/repos$", Page: 2, Times: 1, Kind: fakegithub.KindTooManyRequests, RetryAfter: 1})
 	// Deliberately not FastRetry: the test is that the retry budget absorbs
 	// the injected rate limit (two retries within 5s).
@@ -69,7 +69,7 @@ func TestRetryableErrorRetriedFirst(t *testing.T) {
 // Secrets never appear in reports, even in provider errors.
 func TestTokenNeverPrinted(t *testing.T) {
 	const token = "ghp_testtoken_0123456789abcdef"
-	s := server(t, fakegithub.WithToken("another-token"))
+	s := fakegithub.ForTest(t, fakegithub.WithToken("another-token"))
 	env := testutil.FakeEnv(t, s.URL(), "GITHUB_TOKEN="+token)
 	file := writeFile(t, "c.yaml", ghostControl)
 	for _, format := range []string{"text", "json", "junit", "github"} {

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/enginehq/engine/test/fakegithub"
 	"github.com/enginehq/engine/test/testutil"
 )
 
@@ -31,7 +32,7 @@ func TestOnly(t *testing.T) {
 // In GitHub Actions: workflow commands escaped per GitHub's rules, and a
 // markdown summary appended to $GITHUB_STEP_SUMMARY.
 func TestGitHubFormatAndStepSummary(t *testing.T) {
-	s := server(t)
+	s := fakegithub.ForTest(t)
 	summary := filepath.Join(t.TempDir(), "summary.md")
 	if err := os.WriteFile(summary, []byte("previous step\n"), 0o644); err != nil {
 		t.Fatal(err)
@@ -91,7 +92,7 @@ func TestGitHubFormatAndStepSummary(t *testing.T) {
 // File defaults sit under the environment and flags: a base URL in the
 // file is used when nothing else is given, and --base-url wins over it.
 func TestFileDefaultsUnderFlags(t *testing.T) {
-	s := server(t)
+	s := fakegithub.ForTest(t)
 	file := writeFile(t, "d.yaml", `defaults:
   base_url:
     github: `+s.URL()+`

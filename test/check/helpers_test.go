@@ -19,18 +19,11 @@ func writeFile(t *testing.T, name, body string) string {
 	return p
 }
 
-func server(t *testing.T, opts ...fakegithub.Option) *fakegithub.Server {
-	t.Helper()
-	s := fakegithub.New(opts...)
-	t.Cleanup(s.Close)
-	return s
-}
-
 // serverEnv starts a fake server and returns it with the engine's
 // environment pointed at it.
 func serverEnv(t *testing.T, opts ...fakegithub.Option) (*fakegithub.Server, []string) {
 	t.Helper()
-	s := server(t, opts...)
+	s := fakegithub.ForTest(t, opts...)
 	return s, testutil.FakeEnv(t, s.URL())
 }
 

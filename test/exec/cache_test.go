@@ -101,8 +101,7 @@ func execStats(t *testing.T, env []string, q string, args ...string) ([]map[stri
 // revalidated, so data changed on the server within a minute is seen at
 // once; unchanged pages come back 304 and the stats say so.
 func TestCacheCurrentByDefault(t *testing.T) {
-	gh := fakegithub.New()
-	defer gh.Close()
+	gh := fakegithub.ForTest(t)
 	env := cacheEnv(t, gh, t.TempDir())
 	rows, _ := execStats(t, env, protectionQuery)
 	if len(rows) != 1 {
@@ -137,8 +136,7 @@ func TestCacheCurrentByDefault(t *testing.T) {
 // TestCacheTTLIsOptIn: --cache-ttl serves repeats without asking (and so
 // may be stale: the documented trade-off).
 func TestCacheTTLIsOptIn(t *testing.T) {
-	gh := fakegithub.New()
-	defer gh.Close()
+	gh := fakegithub.ForTest(t)
 	env := cacheEnv(t, gh, t.TempDir())
 	execStats(t, env, protectionQuery, "--cache-ttl", "5m")
 	gh.SetBranchProtection("tiny", "alpha", false)
@@ -156,8 +154,7 @@ func TestCacheTTLIsOptIn(t *testing.T) {
 // "Cache-Control: no-cache" without a validator, so they are never served
 // from the cache, whatever --cache-ttl says.
 func TestCacheNoCacheResponses(t *testing.T) {
-	gh := fakegithub.New()
-	defer gh.Close()
+	gh := fakegithub.ForTest(t)
 	env := cacheEnv(t, gh, t.TempDir())
 	q := `SELECT count(*) AS n FROM github.search.repos WHERE q = 'org:acme topic:infra'`
 	for i := 0; i < 2; i++ {
@@ -180,8 +177,7 @@ func TestCacheNoCacheResponses(t *testing.T) {
 // group-writable directory, a directory of someone else's files) disables
 // the cache with one warning; every command still works.
 func TestCacheDirUnusable(t *testing.T) {
-	gh := fakegithub.New()
-	defer gh.Close()
+	gh := fakegithub.ForTest(t)
 	file := filepath.Join(t.TempDir(), "not-a-dir")
 	os.WriteFile(file, []byte("user data\n"), 0o600)
 	shared := filepath.Join(t.TempDir(), "shared")

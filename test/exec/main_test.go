@@ -4,7 +4,6 @@ package exec_test
 
 import (
 	"encoding/json"
-	"os"
 	"strings"
 	"testing"
 
@@ -12,14 +11,8 @@ import (
 	"github.com/enginehq/engine/test/testutil"
 )
 
-var fake *fakegithub.Server
-
-func TestMain(m *testing.M) {
-	fake = fakegithub.New()
-	code := m.Run()
-	fake.Close()
-	os.Exit(code)
-}
+// fake serves every test of the package; it ends with the test process.
+var fake = fakegithub.New()
 
 const token = "ghp_TESTTOKEN1234567890secret"
 

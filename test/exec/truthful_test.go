@@ -21,8 +21,7 @@ import (
 
 func ownFake(t *testing.T, opts ...fakegithub.Option) *fakegithub.Server {
 	t.Helper()
-	s := fakegithub.New(opts...)
-	t.Cleanup(s.Close)
+	s := fakegithub.ForTest(t, opts...)
 	return s
 }
 

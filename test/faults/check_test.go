@@ -54,8 +54,7 @@ func runCheck(t *testing.T, fake *fakegithub.Server, file string) outcome {
 
 func TestCheckFaultMatrix(t *testing.T) {
 	t.Parallel()
-	fake := fakegithub.New()
-	defer fake.Close()
+	fake := fakegithub.ForTest(t)
 	file := filepath.Join(t.TempDir(), "controls.yaml")
 	if err := os.WriteFile(file, []byte(control), 0o644); err != nil {
 		t.Fatal(err)

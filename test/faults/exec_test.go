@@ -41,8 +41,7 @@ func runExec(t *testing.T, fake *fakegithub.Server) outcome {
 
 func TestExecFaultMatrix(t *testing.T) {
 	t.Parallel()
-	fake := fakegithub.New()
-	defer fake.Close()
+	fake := fakegithub.ForTest(t)
 	for _, c := range matrix() {
 		t.Run(c.name, func(t *testing.T) {
 			inject(fake, c)

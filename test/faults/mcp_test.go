@@ -33,8 +33,7 @@ func callMCP(t *testing.T, c *mcptest.Client) outcome {
 // the complete listing.
 func TestMCPStdioFaultMatrix(t *testing.T) {
 	t.Parallel()
-	fake := fakegithub.New()
-	defer fake.Close()
+	fake := fakegithub.ForTest(t)
 	cmd := exec.Command(testutil.EngineBinary(t), "mcp")
 	cmd.Env = faultEnv(t, fake)
 	c, cs, stderr := mcptest.StartStdio(t, cmd)

@@ -18,8 +18,7 @@ import (
 // negative retry_after_seconds.
 func TestMCPIncompleteAndSecondaryRateLimits(t *testing.T) {
 	t.Parallel()
-	fake := fakegithub.New()
-	defer fake.Close()
+	fake := fakegithub.ForTest(t)
 	c, _, _ := mcptest.Stdio(t, faultEnv(t, fake), "mcp")
 	call := func(sql string) mcptest.Result {
 		t.Helper()

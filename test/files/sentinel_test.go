@@ -102,8 +102,7 @@ func snapshot(t *testing.T, dir string) map[string]sentinel {
 // eviction runs on every write, and asserts that every file is still
 // there with the same content, size, mode and mtime.
 func TestEngineNeverTouchesUserFiles(t *testing.T) {
-	gh := fakegithub.New()
-	defer gh.Close()
+	gh := fakegithub.ForTest(t)
 	dir := t.TempDir()
 	plantSentinels(t, dir)
 	before := snapshot(t, dir)

@@ -18,8 +18,7 @@ import (
 // stopped with SIGTERM in the middle of a slow request, exit promptly and
 // leave nothing of theirs in TMPDIR.
 func TestSIGTERMLeavesNoTempFiles(t *testing.T) {
-	gh := fakegithub.New()
-	defer gh.Close()
+	gh := fakegithub.ForTest(t)
 	gh.Inject(fakegithub.Fault{Path: "^/orgs/acme/repos$", Kind: fakegithub.KindSlow, Delay: time.Minute})
 	q := `SELECT count(*) FROM github.repos.repos WHERE org = 'acme'`
 	controls := filepath.Join(t.TempDir(), "controls.yaml")

@@ -1,9 +1,6 @@
 package hostile
 
 import (
-	"bytes"
-	"context"
-	"os/exec"
 	"strings"
 	"testing"
 	"time"
@@ -20,8 +17,7 @@ import (
 // The bound is generous for a loaded 2-core machine: each took 10 s or more
 // before the fix and well under 1 s after.
 func TestParserAndLikeCPUBounded(t *testing.T) {
-	fake := fakegithub.New()
-	t.Cleanup(fake.Close)
+	fake := fakegithub.ForTest(t)
 	cases := []struct {
 		name, sql, wantOut string
 		wantKind           engine.Kind // the error's kind; "" for a success
@@ -35,24 +31,17 @@ func TestParserAndLikeCPUBounded(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
-			defer cancel()
-			cmd := exec.CommandContext(ctx, testutil.EngineBinary(t), "exec", "-o", "json", "--query-timeout", "2s", "-f", "-")
-			cmd.Env = testutil.FakeEnv(t, fake.URL())
-			cmd.Stdin = strings.NewReader(c.sql)
-			var out, errb bytes.Buffer
-			cmd.Stdout, cmd.Stderr = &out, &errb
 			start := time.Now()
-			_ = cmd.Run()
+			r := testutil.Run(t, testutil.FakeEnv(t, fake.URL()), c.sql, "exec", "-o", "json", "--query-timeout", "2s", "-f", "-")
 			took := time.Since(start)
 			if took > 5*time.Second {
 				t.Fatalf("took %v with --query-timeout 2s", took)
 			}
-			if c.wantOut != "" && !strings.Contains(out.String(), c.wantOut) {
-				t.Fatalf("stdout %.300q does not hold %q; stderr %.300s", out.String(), c.wantOut, errb.String())
+			if c.wantOut != "" && !strings.Contains(r.Stdout, c.wantOut) {
+				t.Fatalf("stdout %.300q does not hold %q; stderr %.300s", r.Stdout, c.wantOut, r.Stderr)
 			}
 			if c.wantKind != "" {
-				if e := errorOf(t, errb.String()); e.Kind != c.wantKind {
+				if e := errorOf(t, r.Stderr); e.Kind != c.wantKind {
 					t.Fatalf("kind %q, want %s: %.300s", e.Kind, c.wantKind, e.Message)
 				}
 			}

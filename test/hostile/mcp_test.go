@@ -16,8 +16,7 @@ import (
 // normal query answers all three tiny repositories, and when the server
 // has exited nothing is left in its TMPDIR, HOME or working directory.
 func TestHostileMCP(t *testing.T) {
-	fake := fakegithub.New()
-	defer fake.Close()
+	fake := fakegithub.ForTest(t)
 	sb := newSandbox(t)
 	cmd := exec.Command(testutil.EngineBinary(t), "mcp")
 	cmd.Env, cmd.Dir = sb.env(t, fake), sb.cwd

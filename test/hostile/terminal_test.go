@@ -30,8 +30,7 @@ const (
 
 func evilServer(t *testing.T) *fakegithub.Server {
 	t.Helper()
-	fake := fakegithub.New()
-	t.Cleanup(fake.Close)
+	fake := fakegithub.ForTest(t)
 	body, _ := json.Marshal([]map[string]any{{"id": 1, "name": "evil", "full_name": "evil/evil", "description": evilDesc}})
 	fake.Inject(fakegithub.Fault{Path: "^/orgs/evil/repos$", Kind: fakegithub.KindBody, Body: string(body)})
 	fake.Inject(fakegithub.Fault{Path: "^/orgs/evilerr/repos$", Kind: fakegithub.KindStatus, Status: 404,

@@ -13,8 +13,7 @@ import (
 // page, and structuredContent.stats says so (fetched vs revalidated), as
 // does the summary line.
 func TestStatsReportRevalidations(t *testing.T) {
-	fake := fakegithub.New()
-	defer fake.Close()
+	fake := fakegithub.ForTest(t)
 	c, _ := stdioClient(t, fake, []string{"ENGINE_NO_CACHE=", "ENGINE_CACHE_DIR=" + t.TempDir()})
 	q := map[string]any{"sql": `SELECT count(*) AS n FROM github.repos.repos WHERE org = 'acme'`}
 	stat := func(raw map[string]any, name string) float64 {

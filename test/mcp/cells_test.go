@@ -19,8 +19,7 @@ import (
 // result still holds the whole value. Before the fix the tool result
 // carried the cell twice: about 60 MB.
 func TestHugeCellIsCutWithMarker(t *testing.T) {
-	fake := fakegithub.New()
-	defer fake.Close()
+	fake := fakegithub.ForTest(t)
 	c, _ := stdioClient(t, fake, nil)
 	sql := "SELECT 'head' AS a, hex(zeroblob(15000000)) AS big, 7 AS n"
 	res, err := c.S.CallTool(context.Background(), &mcp.CallToolParams{Name: "run_select_query", Arguments: map[string]any{"sql": sql}})
@@ -77,8 +76,7 @@ func TestHugeCellIsCutWithMarker(t *testing.T) {
 
 // TestCellCapSetting: --max-cell-bytes sets the bound; 0 turns it off.
 func TestCellCapSetting(t *testing.T) {
-	fake := fakegithub.New()
-	defer fake.Close()
+	fake := fakegithub.ForTest(t)
 	sql := map[string]any{"sql": "SELECT 'é' || hex(zeroblob(50)) AS v"}
 	c, _ := stdioClient(t, fake, nil, "--max-cell-bytes", "10")
 	r := c.Call(t, context.Background(), "run_select_query", sql)

@@ -33,8 +33,7 @@ func toolText(t *testing.T, cs *mcp.ClientSession, tool string, args map[string]
 // every table fits a small token budget (o200k tokens, printed with -v and
 // in docs/mcp.md), and one service's list carries each table's summary.
 func TestDiscoveryDescriptionsAndBudget(t *testing.T) {
-	fake := fakegithub.New()
-	defer fake.Close()
+	fake := fakegithub.ForTest(t)
 	c, _ := stdioClient(t, fake, nil)
 	enc, err := tokenizer.Get(tokenizer.O200kBase)
 	if err != nil {

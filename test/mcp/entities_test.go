@@ -12,8 +12,7 @@ import (
 // an isError result of kind plan before any request; a success names, in
 // stats.methods, the API method each table was read with.
 func TestEntityTablesOverMCP(t *testing.T) {
-	fake := fakegithub.New()
-	defer fake.Close()
+	fake := fakegithub.ForTest(t)
 	c, _ := stdioClient(t, fake, nil)
 	ctx := context.Background()
 

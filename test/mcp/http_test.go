@@ -16,8 +16,7 @@ import (
 // TestHTTPConcurrentQueries: 16 concurrent run_select_query calls (4
 // sessions x 4 calls) each get their own correct result.
 func TestHTTPConcurrentQueries(t *testing.T) {
-	fake := fakegithub.New()
-	defer fake.Close()
+	fake := fakegithub.ForTest(t)
 	endpoint := httpServer(t, fake)
 	var wg sync.WaitGroup
 	errs := make(chan string, 16)
@@ -45,8 +44,7 @@ func TestHTTPConcurrentQueries(t *testing.T) {
 }
 
 func TestHTTPRefusesCrossOrigin(t *testing.T) {
-	fake := fakegithub.New()
-	defer fake.Close()
+	fake := fakegithub.ForTest(t)
 	endpoint := httpServer(t, fake)
 	req, _ := http.NewRequest("POST", endpoint, strings.NewReader(`{"jsonrpc":"2.0","id":1,"method":"ping"}`))
 	req.Header.Set("Origin", "https://attacker.example")

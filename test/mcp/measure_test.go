@@ -26,8 +26,7 @@ func jsonObjects(t *testing.T, r mcptest.Result) string {
 // github.repos.repos against the same rows as a JSON array of objects.
 // Run with -v to see the figures.
 func TestTSVVersusJSONSize(t *testing.T) {
-	fake := fakegithub.New()
-	defer fake.Close()
+	fake := fakegithub.ForTest(t)
 	// The default byte budget keeps about a third of SELECT *'s wide rows;
 	// lift it to measure all 100.
 	c, _ := stdioClient(t, fake, nil, "--max-bytes", "0")

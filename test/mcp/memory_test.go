@@ -37,8 +37,7 @@ func manyRows(n int) string {
 // bench row measures that case).
 func TestConcurrentHugeResultsBoundedMemory(t *testing.T) {
 	const n = 300_000
-	fake := fakegithub.New()
-	defer fake.Close()
+	fake := fakegithub.ForTest(t)
 	cmd := exec.Command(testutil.EngineBinary(t), serverArgs...)
 	cmd.Env = testutil.FakeEnv(t, fake.URL())
 	c, _, stderr := mcptest.StartStdio(t, cmd) // the pid is measured
@@ -76,8 +75,7 @@ func TestConcurrentHugeResultsBoundedMemory(t *testing.T) {
 // still answers its first rows and true row_count, with no result_id and
 // a notice that says to narrow the query.
 func TestResultTooLargeToKeep(t *testing.T) {
-	fake := fakegithub.New()
-	defer fake.Close()
+	fake := fakegithub.ForTest(t)
 	c, _ := stdioClient(t, fake, nil, "--keep-bytes", "100000")
 	r := c.Call(t, context.Background(), "run_select_query", map[string]any{"sql": manyRows(50_000)})
 	if r.IsError || r.RowCount != 50_000 || r.ReturnedRows != 100 || r.ResultID != "" ||

@@ -94,8 +94,7 @@ func inFlight() { time.Sleep(time.Second) }
 // then serves the next call. Before the fix the answer was
 // {"kind":"timeout","retryable":true}.
 func TestCancelledCallIsKindCancelled(t *testing.T) {
-	fake := fakegithub.New()
-	defer fake.Close()
+	fake := fakegithub.ForTest(t)
 	fake.Inject(fakegithub.Fault{Path: "^/orgs/acme/repos$", Kind: fakegithub.KindSlow, Delay: 20 * time.Second})
 	cmd := exec.Command(testutil.EngineBinary(t), append(append([]string{}, serverArgs...), "--request-timeout", "60s")...)
 	cmd.Env = testutil.FakeEnv(t, fake.URL())
@@ -157,8 +156,7 @@ func TestCancelledCallIsKindCancelled(t *testing.T) {
 // with an unknown ?format= is a JSON-RPC invalid-params error (-32602)
 // that names the formats served; before the fix it was code 0.
 func TestResourceBadFormatIsInvalidParams(t *testing.T) {
-	fake := fakegithub.New()
-	defer fake.Close()
+	fake := fakegithub.ForTest(t)
 	c, _ := stdioClient(t, fake, nil)
 	r := c.Call(t, context.Background(), "run_select_query", map[string]any{"sql": "SELECT name FROM github.repos.repos WHERE org = 'tiny' ORDER BY name"})
 	if r.IsError || r.ResultURI == "" {
@@ -182,8 +180,7 @@ func TestResourceBadFormatIsInvalidParams(t *testing.T) {
 // kind=cancelled long before the 20 s API delay ends); and a client
 // asking for 2025-11-25 still gets a session.
 func TestHTTPServes20260728Statelessly(t *testing.T) {
-	fake := fakegithub.New()
-	defer fake.Close()
+	fake := fakegithub.ForTest(t)
 	endpoint, log := httpServerLog(t, fake, "--request-timeout", "60s")
 	connect := func(version string) *mcp.ClientSession {
 		t.Helper()
@@ -249,8 +246,7 @@ func TestHTTPServes20260728Statelessly(t *testing.T) {
 // it is answered -32600 with its id, as docs/mcp.md says, and the
 // session goes on. Before the fix it got no answer at all.
 func TestStdioIDOnlyFrameIsInvalidRequest(t *testing.T) {
-	fake := fakegithub.New()
-	defer fake.Close()
+	fake := fakegithub.ForTest(t)
 	cmd := exec.Command(testutil.EngineBinary(t), serverArgs...)
 	cmd.Env = testutil.FakeEnv(t, fake.URL())
 	cmd.Stdin = strings.NewReader(strings.Join([]string{

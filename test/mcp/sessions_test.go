@@ -62,8 +62,7 @@ func assertRefused(t *testing.T, resp *http.Response, body string) {
 // opens at most 64 sessions (the default); the rest get 503. Requests of
 // the open sessions are still served.
 func TestHTTPSessionsBoundedByDefault(t *testing.T) {
-	fake := fakegithub.New()
-	defer fake.Close()
+	fake := fakegithub.ForTest(t)
 	endpoint := httpServer(t, fake)
 	var ids []string
 	refused := 0
@@ -104,8 +103,7 @@ func TestHTTPSessionsBoundedByDefault(t *testing.T) {
 // client cannot connect beyond the bound; once the sessions have been
 // idle for --session-idle they close and it can.
 func TestHTTPSessionBoundAndIdleExpiry(t *testing.T) {
-	fake := fakegithub.New()
-	defer fake.Close()
+	fake := fakegithub.ForTest(t)
 	endpoint := httpServer(t, fake, "--max-sessions", "2", "--session-idle", "1s")
 	for i := 0; i < 2; i++ {
 		if resp, body := rawPost(t, endpoint, rawInit, nil); resp.StatusCode != http.StatusOK {
@@ -140,8 +138,7 @@ func TestHTTPSessionBoundAndIdleExpiry(t *testing.T) {
 // dns-rebinding-protection scenario); --allow-origin adds an origin;
 // --strict-origin serves only the listed ones, loopback pages included.
 func TestHTTPOrigins(t *testing.T) {
-	fake := fakegithub.New()
-	defer fake.Close()
+	fake := fakegithub.ForTest(t)
 	for _, c := range []struct {
 		args []string
 		want map[string]int

@@ -16,8 +16,7 @@ import (
 const acme = "SELECT name FROM github.repos.repos WHERE org = 'acme'"
 
 func TestStdioBinary(t *testing.T) {
-	fake := fakegithub.New(fakegithub.WithRepos("scale-5000", 5000))
-	defer fake.Close()
+	fake := fakegithub.ForTest(t, fakegithub.WithRepos("scale-5000", 5000))
 	c, stderr := stdioClient(t, fake, nil)
 	ctx := context.Background()
 	q := func(sql string) map[string]any { return map[string]any{"sql": sql} }
@@ -84,8 +83,7 @@ func TestStdioBinary(t *testing.T) {
 }
 
 func TestStdioEnvCaps(t *testing.T) {
-	fake := fakegithub.New()
-	defer fake.Close()
+	fake := fakegithub.ForTest(t)
 	c, _ := stdioClient(t, fake, []string{"ENGINE_MCP_MAX_ROWS=7"})
 	r := c.Call(t, context.Background(), "run_select_query", map[string]any{"sql": acme})
 	if len(r.Rows) != 7 || r.RowCount != 250 || !r.Truncated {
@@ -101,8 +99,7 @@ func TestStdioEnvCaps(t *testing.T) {
 // stdout holds only JSON-RPC responses, garbage gets a parse error, and
 // the query after it is answered.
 func TestStdioRawFrames(t *testing.T) {
-	fake := fakegithub.New()
-	defer fake.Close()
+	fake := fakegithub.ForTest(t)
 	cmd := exec.Command(testutil.EngineBinary(t), serverArgs...)
 	cmd.Env = testutil.FakeEnv(t, fake.URL())
 	in := strings.Join([]string{

@@ -7,7 +7,6 @@ package profiles_test
 
 import (
 	"encoding/json"
-	"os"
 	"strings"
 	"testing"
 
@@ -15,14 +14,8 @@ import (
 	"github.com/enginehq/engine/test/testutil"
 )
 
-var fake *fakeapis.Server
-
-func TestMain(m *testing.M) {
-	fake = fakeapis.New()
-	code := m.Run()
-	fake.Close()
-	os.Exit(code)
-}
+// fake serves every test of the package; it ends with the test process.
+var fake = fakeapis.New()
 
 // env points every fake provider at the fake server, with
 // testutil.RetryOnce so that retryable errors surface at once.

@@ -24,8 +24,7 @@ const appID, installationID = 424242, 777
 func appFake(t *testing.T, ttl time.Duration) (*fakegithub.Server, string, string) {
 	t.Helper()
 	key, path, pemText := testutil.RSAKey(t)
-	fake := fakegithub.New(fakegithub.WithApp(fakegithub.App{AppID: appID, InstallationID: installationID, PublicKey: &key.PublicKey, TokenTTL: ttl}))
-	t.Cleanup(fake.Close)
+	fake := fakegithub.ForTest(t, fakegithub.WithApp(fakegithub.App{AppID: appID, InstallationID: installationID, PublicKey: &key.PublicKey, TokenTTL: ttl}))
 	return fake, path, pemText
 }
 

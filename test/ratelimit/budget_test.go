@@ -30,10 +30,9 @@ func repoIn(n int) string {
 // check it sent 100 requests and then failed half-way on 403s.
 func TestStatementOverBudgetRefusedBeforeFirstRequest(t *testing.T) {
 	left := 100
-	fake := fakegithub.New(fakegithub.WithRepos("big", 600), fakegithub.WithLimits(fakegithub.Limits{Buckets: map[string]fakegithub.BucketLimit{
+	fake := fakegithub.ForTest(t, fakegithub.WithRepos("big", 600), fakegithub.WithLimits(fakegithub.Limits{Buckets: map[string]fakegithub.BucketLimit{
 		"core": {Limit: 5000, Remaining: &left, Window: time.Hour},
 	}}))
-	defer fake.Close()
 	r := run(t, env(t, fake, "ENGINE_RETRY_MAX=0"), "exec", "-o", "json", repoIn(600))
 	if r.Code != 2 {
 		t.Fatalf("exit %d, want 2\n%s%s", r.Code, r.Stdout, r.Stderr)
@@ -66,10 +65,9 @@ func TestStatementOverBudgetRefusedBeforeFirstRequest(t *testing.T) {
 // refused before the first of them is sent (300 left).
 func TestDependentFanOutOverBudgetRefused(t *testing.T) {
 	left := 300
-	fake := fakegithub.New(fakegithub.WithRepos("big", 600), fakegithub.WithLimits(fakegithub.Limits{Buckets: map[string]fakegithub.BucketLimit{
+	fake := fakegithub.ForTest(t, fakegithub.WithRepos("big", 600), fakegithub.WithLimits(fakegithub.Limits{Buckets: map[string]fakegithub.BucketLimit{
 		"core": {Limit: 5000, Remaining: &left, Window: time.Hour},
 	}}))
-	defer fake.Close()
 	r := run(t, env(t, fake, "ENGINE_RETRY_MAX=0"), "exec", joinPulls("big"))
 	if r.Code != 2 || !strings.Contains(r.Stderr, "needs about 600 requests") || !strings.Contains(r.Stderr, "only 294 of 5000 remain") || !strings.Contains(r.Stderr, "retryable") {
 		t.Fatalf("exit %d\n%s", r.Code, r.Stderr)
@@ -89,10 +87,9 @@ func TestDependentFanOutOverBudgetRefused(t *testing.T) {
 // that was refused with 403.
 func TestSpentBucketHoldsLaterRequests(t *testing.T) {
 	left := 10
-	fake := fakegithub.New(fakegithub.WithLimits(fakegithub.Limits{Buckets: map[string]fakegithub.BucketLimit{
+	fake := fakegithub.ForTest(t, fakegithub.WithLimits(fakegithub.Limits{Buckets: map[string]fakegithub.BucketLimit{
 		"core": {Limit: 5000, Remaining: &left, Window: time.Hour},
 	}}))
-	defer fake.Close()
 	endpoint, _ := mcpHTTPEnv(t, env(t, fake, "ENGINE_RETRY_MAX=0", "ENGINE_CONCURRENCY=1"))
 	ctx := context.Background()
 	first := mcptest.ConnectHTTP(t, endpoint).Call(t, ctx, "run_select_query", map[string]any{"sql": repoInAcme(12)})

@@ -18,8 +18,7 @@ import (
 // the fan-out fired at full speed and tripped the limit within the first
 // second.)
 func TestFanOutPacedUnderPointLimit(t *testing.T) {
-	fake := fakegithub.New(fakegithub.WithRepos("big", 1980), fakegithub.WithLimits(fakegithub.Limits{Points: 300, Window: time.Second}))
-	defer fake.Close()
+	fake := fakegithub.ForTest(t, fakegithub.WithRepos("big", 1980), fakegithub.WithLimits(fakegithub.Limits{Points: 300, Window: time.Second}))
 	r := run(t, env(t, fake, "ENGINE_RATE=285/1s", "ENGINE_MAX_REQUESTS=5000", "ENGINE_RETRY_MAX=0"), "exec", "-o", "csv", joinPulls("big"))
 	if r.Code != 0 || r.Stdout != "repos\n1980\n" {
 		t.Fatalf("exit %d\n%s%s", r.Code, r.Stdout, r.Stderr)
@@ -43,9 +42,8 @@ func TestFanOutPacedUnderPointLimit(t *testing.T) {
 // governor every worker discovered the limit on its own, retried at full
 // concurrency and tripped it again until its retries ran out.
 func TestSecondaryLimitPausesAndDegrades(t *testing.T) {
-	fake := fakegithub.New(fakegithub.WithRepos("big", 600), fakegithub.WithLatency(25*time.Millisecond),
+	fake := fakegithub.ForTest(t, fakegithub.WithRepos("big", 600), fakegithub.WithLatency(25*time.Millisecond),
 		fakegithub.WithLimits(fakegithub.Limits{TripConcurrent: 50, RetryAfter: 1}))
-	defer fake.Close()
 	e := env(t, fake, "ENGINE_RATE=0", "ENGINE_MAX_CONCURRENCY=64", "ENGINE_CONCURRENCY=64", "ENGINE_RETRY_MAX=3", "ENGINE_MAX_RETRY_WAIT=20s", "ENGINE_MAX_REQUESTS=5000")
 	r := run(t, e, "exec", "--debug", "-o", "csv", joinPulls("big"))
 	if r.Code != 0 || r.Stdout != "repos\n600\n" {
@@ -75,8 +73,7 @@ func TestSecondaryLimitPausesAndDegrades(t *testing.T) {
 // request: GitHub bans clients that keep requesting while limited. Before
 // the governor the second statement was sent (and answered 403 again).
 func TestPauseHoldsLaterStatementsUnsent(t *testing.T) {
-	fake := fakegithub.New()
-	defer fake.Close()
+	fake := fakegithub.ForTest(t)
 	fake.Inject(fakegithub.Fault{Path: "^/orgs/acme/repos$", Kind: fakegithub.KindSecondaryRateLimit, RetryAfter: 30})
 	endpoint, _ := mcpHTTPEnv(t, env(t, fake, "ENGINE_MAX_RETRY_WAIT=2s"))
 	ctx := context.Background()

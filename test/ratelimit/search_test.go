@@ -17,11 +17,10 @@ import (
 // statement are not held to the search pace. Before the governor the
 // searches were sent at once and all but five were answered 403.
 func TestSearchBucketPacedSeparately(t *testing.T) {
-	fake := fakegithub.New(fakegithub.WithLimits(fakegithub.Limits{Buckets: map[string]fakegithub.BucketLimit{
+	fake := fakegithub.ForTest(t, fakegithub.WithLimits(fakegithub.Limits{Buckets: map[string]fakegithub.BucketLimit{
 		"code_search": {Limit: 5, Window: time.Second},
 		"core":        {Limit: 5000, Window: time.Hour},
 	}}))
-	defer fake.Close()
 	qs := make([]string, 10)
 	for i := range qs {
 		qs[i] = fmt.Sprintf("'org:acme repo-00%d'", i) // one match each

@@ -29,10 +29,9 @@ type rateLimit struct {
 func budgetFake(t *testing.T) (*fakegithub.Server, time.Time) {
 	left := 4000
 	start := time.Now()
-	fake := fakegithub.New(fakegithub.WithLimits(fakegithub.Limits{Buckets: map[string]fakegithub.BucketLimit{
+	fake := fakegithub.ForTest(t, fakegithub.WithLimits(fakegithub.Limits{Buckets: map[string]fakegithub.BucketLimit{
 		"core": {Limit: 5000, Remaining: &left, Window: time.Hour},
 	}}))
-	t.Cleanup(fake.Close)
 	return fake, start.Add(time.Hour)
 }
 

@@ -81,8 +81,7 @@ func TestRegistryPullGitHub(t *testing.T) {
 		w.Write(b)
 	}))
 	t.Cleanup(docs.Close)
-	gh := fakegithub.New()
-	t.Cleanup(gh.Close)
+	gh := fakegithub.ForTest(t)
 	e, _ := env(t, append([]string{"ENGINE_BASE_URL_GITHUB=" + gh.URL()}, testutil.FastRetry...)...)
 
 	if row := list(t, e)["github"]; row.Via != "embedded" || row.Source != "embedded" {

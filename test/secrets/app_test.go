@@ -17,8 +17,7 @@ import (
 func TestGitHubAppSecretsNeverPrinted(t *testing.T) {
 	t.Parallel()
 	key, keyPath, pemText := testutil.RSAKey(t)
-	fake := fakegithub.New(fakegithub.WithApp(fakegithub.App{AppID: 99, InstallationID: 5, PublicKey: &key.PublicKey, EchoPath: echoPath}))
-	t.Cleanup(fake.Close)
+	fake := fakegithub.ForTest(t, fakegithub.WithApp(fakegithub.App{AppID: 99, InstallationID: 5, PublicKey: &key.PublicKey, EchoPath: echoPath}))
 	auth := `{"github":{"type":"app","app_id":99,"installation_id":5,"private_key_path":"` + keyPath + `"}}`
 	e := testutil.FakeEnv(t, fake.URL())
 	var out outputs

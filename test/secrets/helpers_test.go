@@ -31,8 +31,7 @@ const (
 // newFake requires the token and echoes it from echoPath.
 func newFake(t *testing.T) *fakegithub.Server {
 	t.Helper()
-	fake := fakegithub.New(fakegithub.WithToken(token))
-	t.Cleanup(fake.Close)
+	fake := fakegithub.ForTest(t, fakegithub.WithToken(token))
 	fake.Inject(fakegithub.Fault{Path: echoPath, Kind: fakegithub.KindStatus, Status: 403,
 		Message: "Resource not accessible by integration (token " + token + ", Authorization: Bearer " + token + ")"})
 	return fake

@@ -27,8 +27,7 @@ const (
 // short message holding the whole token.
 func newCutFake(t *testing.T) *fakegithub.Server {
 	t.Helper()
-	fake := fakegithub.New(fakegithub.WithToken(token))
-	t.Cleanup(fake.Close)
+	fake := fakegithub.ForTest(t, fakegithub.WithToken(token))
 	fake.Inject(fakegithub.Fault{Path: "^/orgs/tiny/members$", Kind: fakegithub.KindStatus, Status: 403, Message: cutMessage})
 	fake.Inject(fakegithub.Fault{Path: "^/orgs/tiny/teams$", Kind: fakegithub.KindStatus, Status: 502, Message: cutMessage})
 	fake.Inject(fakegithub.Fault{Path: "^/orgs/tiny/hooks$", Kind: fakegithub.KindStatus, Status: 502, Message: "upstream rejected token " + token})

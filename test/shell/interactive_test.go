@@ -19,8 +19,7 @@ import (
 // faults surface at once.
 func fake(t *testing.T, extra ...string) (*fakegithub.Server, []string) {
 	t.Helper()
-	gh := fakegithub.New()
-	t.Cleanup(gh.Close)
+	gh := fakegithub.ForTest(t)
 	return gh, testutil.FakeEnv(t, gh.URL(), extra...)
 }
 

@@ -66,6 +66,7 @@ func EngineBinary(t testing.TB) string {
 type Result struct {
 	Stdout, Stderr string
 	Code           int
+	CPU            time.Duration // user + system time of the process
 }
 
 // Env is a clean environment for the binary: no tokens from the caller's
@@ -94,10 +95,16 @@ func Env(t testing.TB, extra ...string) []string {
 // generous timeout.
 func Run(t testing.TB, env []string, stdin string, args ...string) Result {
 	t.Helper()
+	return RunIn(t, "", env, stdin, args...)
+}
+
+// RunIn is Run in the working directory dir ("": the test's).
+func RunIn(t testing.TB, dir string, env []string, stdin string, args ...string) Result {
+	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
 	cmd := exec.CommandContext(ctx, EngineBinary(t), args...)
-	cmd.Env = env
+	cmd.Env, cmd.Dir = env, dir
 	cmd.Stdin = bytes.NewBufferString(stdin)
 	var out, errb bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &errb
@@ -110,7 +117,8 @@ func Run(t testing.TB, env []string, stdin string, args ...string) Result {
 		}
 		code = ee.ExitCode()
 	}
-	return Result{Stdout: out.String(), Stderr: errb.String(), Code: code}
+	cpu := cmd.ProcessState.UserTime() + cmd.ProcessState.SystemTime()
+	return Result{Stdout: out.String(), Stderr: errb.String(), Code: code, CPU: cpu}
 }
 
 // SyncBuffer collects a subprocess's output; it is safe to write from one
