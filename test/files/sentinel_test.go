@@ -2,7 +2,6 @@ package files
 
 import (
 	"bytes"
-	"context"
 	"crypto/sha256"
 	"io/fs"
 	"os"
@@ -144,7 +143,7 @@ func TestEngineNeverTouchesUserFiles(t *testing.T) {
 		t.Fatalf("registry list: exit %d %s", r.Code, r.Stderr)
 	}
 	c, _, _ := mcptest.Stdio(t, env, "mcp")
-	res := c.Call(t, context.Background(), "run_select_query", map[string]any{"sql": queries[0]})
+	res := c.Query(t, queries[0])
 	if res.IsError {
 		t.Fatalf("mcp: %s", res.Text)
 	}

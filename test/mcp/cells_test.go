@@ -61,7 +61,7 @@ func TestHugeCellIsCutWithMarker(t *testing.T) {
 	// The kept result holds the whole value: a 3 MB cell (the SDK
 	// client's stdio frames stop at 16 MiB, so not the 30 MB one) is cut
 	// in the tool result and whole in the resource.
-	r = c.Call(t, context.Background(), "run_select_query", map[string]any{"sql": "SELECT 'head' AS a, hex(zeroblob(1500000)) AS big, 7 AS n"})
+	r = c.Query(t, "SELECT 'head' AS a, hex(zeroblob(1500000)) AS big, 7 AS n")
 	if r.IsError || r.Raw["truncated_cells"] != float64(1) {
 		t.Fatalf("%+v", r)
 	}

@@ -1,7 +1,6 @@
 package mcp_test
 
 import (
-	"context"
 	"fmt"
 	"net/http"
 	"strings"
@@ -28,7 +27,7 @@ func TestHTTPConcurrentQueries(t *testing.T) {
 			go func() {
 				defer wg.Done()
 				sql := fmt.Sprintf("SELECT name, stargazers_count FROM github.repos.repos WHERE org = 'acme' ORDER BY name LIMIT %d OFFSET %d", i+1, i*7)
-				r := c.Call(t, context.Background(), "run_select_query", map[string]any{"sql": sql})
+				r := c.Query(t, sql)
 				want := fmt.Sprintf("repo-%03d", i*7)
 				if r.IsError || r.RowCount != i+1 || len(r.Rows) != i+1 || r.Rows[0][0] != want || r.Rows[0][1] != float64((37*i*7)%500) {
 					errs <- fmt.Sprintf("query %d: %+v", i, r)
@@ -58,7 +57,7 @@ func TestHTTPRefusesCrossOrigin(t *testing.T) {
 		t.Fatalf("cross-origin POST: %d", resp.StatusCode)
 	}
 	c := mcptest.ConnectHTTP(t, endpoint)
-	if r := c.Call(t, context.Background(), "run_select_query", map[string]any{"sql": acme + " LIMIT 2"}); r.RowCount != 2 {
+	if r := c.Query(t, acme+" LIMIT 2"); r.RowCount != 2 {
 		t.Fatalf("%+v", r)
 	}
 }

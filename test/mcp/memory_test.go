@@ -48,7 +48,7 @@ func TestConcurrentHugeResultsBoundedMemory(t *testing.T) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			results[i] = c.Call(t, context.Background(), "run_select_query", map[string]any{"sql": manyRows(n)})
+			results[i] = c.Query(t, manyRows(n))
 		}()
 	}
 	wg.Wait()
@@ -77,7 +77,7 @@ func TestConcurrentHugeResultsBoundedMemory(t *testing.T) {
 func TestResultTooLargeToKeep(t *testing.T) {
 	fake := fakegithub.ForTest(t)
 	c, _ := stdioClient(t, fake, nil, "--keep-bytes", "100000")
-	r := c.Call(t, context.Background(), "run_select_query", map[string]any{"sql": manyRows(50_000)})
+	r := c.Query(t, manyRows(50_000))
 	if r.IsError || r.RowCount != 50_000 || r.ReturnedRows != 100 || r.ResultID != "" ||
 		!strings.Contains(r.Notice, "larger than the server keeps") || !strings.Contains(r.Notice, "narrow the query") {
 		t.Fatalf("%+v", r)

@@ -147,7 +147,7 @@ func TestCancelledCallIsKindCancelled(t *testing.T) {
 	}
 	fake.ClearFaults()
 	c := mcptest.NewClient(t, cs)
-	if r := c.Call(t, context.Background(), "run_select_query", map[string]any{"sql": "SELECT count(*) AS n FROM github.repos.repos WHERE org = 'tiny'"}); r.IsError || fmt.Sprint(r.Rows) != "[[3]]" {
+	if r := c.Query(t, "SELECT count(*) AS n FROM github.repos.repos WHERE org = 'tiny'"); r.IsError || fmt.Sprint(r.Rows) != "[[3]]" {
 		t.Fatalf("next call: %+v", r)
 	}
 }
@@ -158,7 +158,7 @@ func TestCancelledCallIsKindCancelled(t *testing.T) {
 func TestResourceBadFormatIsInvalidParams(t *testing.T) {
 	fake := fakegithub.ForTest(t)
 	c, _ := stdioClient(t, fake, nil)
-	r := c.Call(t, context.Background(), "run_select_query", map[string]any{"sql": "SELECT name FROM github.repos.repos WHERE org = 'tiny' ORDER BY name"})
+	r := c.Query(t, "SELECT name FROM github.repos.repos WHERE org = 'tiny' ORDER BY name")
 	if r.IsError || r.ResultURI == "" {
 		t.Fatalf("%+v", r)
 	}
@@ -204,7 +204,7 @@ func TestHTTPServes20260728Statelessly(t *testing.T) {
 		t.Fatalf("2026-07-28 got session %q", cs.ID())
 	}
 	c := mcptest.NewClient(t, cs)
-	r := c.Call(t, context.Background(), "run_select_query", map[string]any{"sql": "SELECT name FROM github.repos.repos WHERE org = 'acme' ORDER BY name"})
+	r := c.Query(t, "SELECT name FROM github.repos.repos WHERE org = 'acme' ORDER BY name")
 	if r.IsError || r.RowCount != 250 || r.ResultID == "" {
 		t.Fatalf("%+v", r)
 	}
@@ -236,7 +236,7 @@ func TestHTTPServes20260728Statelessly(t *testing.T) {
 	if v := old.InitializeResult().ProtocolVersion; v != "2025-11-25" || old.ID() == "" {
 		t.Fatalf("2025-11-25: version %q, session %q", v, old.ID())
 	}
-	if r := mcptest.NewClient(t, old).Call(t, context.Background(), "run_select_query", map[string]any{"sql": "SELECT count(*) AS n FROM github.repos.repos WHERE org = 'tiny'"}); r.IsError || fmt.Sprint(r.Rows) != "[[3]]" {
+	if r := mcptest.NewClient(t, old).Query(t, "SELECT count(*) AS n FROM github.repos.repos WHERE org = 'tiny'"); r.IsError || fmt.Sprint(r.Rows) != "[[3]]" {
 		t.Fatalf("2025-11-25 call: %+v", r)
 	}
 }

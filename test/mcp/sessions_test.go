@@ -122,13 +122,13 @@ func TestHTTPSessionBoundAndIdleExpiry(t *testing.T) {
 	}
 	if c := mcptest.ConnectHTTP(t, endpoint); c.S.InitializeResult().ProtocolVersion != "2026-07-28" {
 		t.Fatal("a 2026-07-28 client was not served while the sessions are full")
-	} else if r := c.Call(t, context.Background(), "run_select_query", map[string]any{"sql": acme + " LIMIT 1"}); r.IsError || r.RowCount != 1 {
+	} else if r := c.Query(t, acme+" LIMIT 1"); r.IsError || r.RowCount != 1 {
 		t.Fatalf("2026-07-28 call while the sessions are full: %+v", r)
 	}
 	t.Logf("SDK client beyond the bound: %v", err)
 	time.Sleep(2500 * time.Millisecond)
 	c := mcptest.ConnectHTTP(t, endpoint)
-	if r := c.Call(t, context.Background(), "run_select_query", map[string]any{"sql": acme + " LIMIT 2"}); r.IsError || r.RowCount != 2 {
+	if r := c.Query(t, acme+" LIMIT 2"); r.IsError || r.RowCount != 2 {
 		t.Fatalf("after idle expiry: %+v", r)
 	}
 }

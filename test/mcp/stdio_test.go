@@ -85,12 +85,12 @@ func TestStdioBinary(t *testing.T) {
 func TestStdioEnvCaps(t *testing.T) {
 	fake := fakegithub.ForTest(t)
 	c, _ := stdioClient(t, fake, []string{"ENGINE_MCP_MAX_ROWS=7"})
-	r := c.Call(t, context.Background(), "run_select_query", map[string]any{"sql": acme})
+	r := c.Query(t, acme)
 	if len(r.Rows) != 7 || r.RowCount != 250 || !r.Truncated {
 		t.Fatalf("rows %d of %d", len(r.Rows), r.RowCount)
 	}
 	c, _ = stdioClient(t, fake, nil, "--max-rows", "0")
-	if r := c.Call(t, context.Background(), "run_select_query", map[string]any{"sql": acme}); len(r.Rows) != 250 || r.Truncated {
+	if r := c.Query(t, acme); len(r.Rows) != 250 || r.Truncated {
 		t.Fatalf("--max-rows 0: rows %d truncated %t", len(r.Rows), r.Truncated)
 	}
 }

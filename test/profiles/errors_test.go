@@ -1,7 +1,6 @@
 package profiles_test
 
 import (
-	"context"
 	"strings"
 	"testing"
 
@@ -77,7 +76,7 @@ func TestSlackErrorIn200MCP(t *testing.T) {
 		retryable bool
 	}{{"xoxb-wrong", false}, {fakeapis.RateLimitedSlackToken, true}} {
 		cl, _, stderr := mcptest.Stdio(t, env(t, append([]string{"SLACK_TOKEN=" + c.token}, testutil.FastRetry...)...), "mcp", "--provider", slackArg, "--auth", slackAuth)
-		res := cl.Call(t, context.Background(), "run_select_query", map[string]any{"sql": "SELECT id, name FROM " + tbl})
+		res := cl.Query(t, "SELECT id, name FROM "+tbl)
 		if !res.IsError || res.Error == nil || res.Error.Kind != "provider" || res.Error.Provider != "slack" || res.Error.Retryable != c.retryable {
 			t.Fatalf("token %s: result %+v error %+v, want isError, kind provider, provider slack, retryable %v\nstderr: %s", c.token, res, res.Error, c.retryable, stderr)
 		}

@@ -1,7 +1,6 @@
 package ratelimit
 
 import (
-	"context"
 	"encoding/json"
 	"encoding/xml"
 	"os"
@@ -73,7 +72,7 @@ func TestRateLimitBudgetInEverySurface(t *testing.T) {
 	checkRL(t, "exec json", js.Stats.RateLimit, 2, 3995, reset)
 
 	c, _, _ := mcptest.Stdio(t, e, "mcp")
-	res := c.Call(t, context.Background(), "run_select_query", map[string]any{"sql": repoInAcme(4)})
+	res := c.Query(t, repoInAcme(4))
 	raw, _ := json.Marshal(res.Raw["stats"])
 	var ms struct {
 		RateLimit []rateLimit `json:"rate_limit"`

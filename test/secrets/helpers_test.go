@@ -11,9 +11,10 @@ import (
 	"testing"
 	"time"
 
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
 	"github.com/enginehq/engine/test/fakegithub"
 	"github.com/enginehq/engine/test/testutil"
-	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
 // token is the secret under test; it must never leave the process except

@@ -1,6 +1,8 @@
 // Package testutil builds the engine binary once per test process and runs
 // it as a user would (a subprocess with its own environment), for the
-// end-to-end tests of every surface. It holds no assertions of its own.
+// end-to-end tests of every surface: FakeEnv is the environment of a run
+// against a fake server (FastRetry, or RetryOnce where a test retries),
+// Run runs the binary, Contains checks its output.
 package testutil
 
 import (

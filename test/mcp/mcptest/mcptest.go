@@ -106,6 +106,13 @@ func (c *Client) Call(t testing.TB, ctx context.Context, tool string, args map[s
 	return c.Check(t, tool, res)
 }
 
+// Query calls run_select_query with sql (no deadline of its own: the
+// server's timeouts bound it).
+func (c *Client) Query(t testing.TB, sql string) Result {
+	t.Helper()
+	return c.Call(t, context.Background(), "run_select_query", map[string]any{"sql": sql})
+}
+
 // Check validates and decodes a tool result.
 func (c *Client) Check(t testing.TB, tool string, res *mcp.CallToolResult) Result {
 	t.Helper()
