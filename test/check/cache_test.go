@@ -2,7 +2,6 @@ package check
 
 import (
 	"encoding/json"
-	"encoding/xml"
 	"testing"
 
 	"github.com/enginehq/engine/test/fakegithub"
@@ -71,21 +70,7 @@ func TestCheckAlwaysRevalidates(t *testing.T) {
 	// JUnit carries the same counts as suite properties.
 	gh.SetBranchProtection("tiny", "alpha", true)
 	r := runCheck(t, env, "-o", "junit", controls)
-	var suites struct {
-		Suites []struct {
-			Props []struct {
-				Name  string `xml:"name,attr"`
-				Value string `xml:"value,attr"`
-			} `xml:"properties>property"`
-		} `xml:"testsuite"`
-	}
-	if err := xml.Unmarshal([]byte(r.Stdout), &suites); err != nil || len(suites.Suites) != 1 {
-		t.Fatalf("junit: %v\n%s", err, r.Stdout)
-	}
-	props := map[string]string{}
-	for _, p := range suites.Suites[0].Props {
-		props[p.Name] = p.Value
-	}
+	props := testutil.JUnitProperties(t, r.Stdout)
 	// Protection restored as it was: the stored answer is current again (304).
 	if r.Code != 0 || props["revalidated"] != "2" || props["fetched"] != "0" || props["cache_hits"] != "0" || props["http_requests"] != "2" {
 		t.Fatalf("junit exit %d, properties %v", r.Code, props)

@@ -2,7 +2,6 @@ package ratelimit
 
 import (
 	"encoding/json"
-	"encoding/xml"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -104,21 +103,10 @@ func TestRateLimitBudgetInEverySurface(t *testing.T) {
 		t.Errorf("check control stats %+v", rl)
 	}
 	r = run(t, e, "check", file, "-o", "junit")
-	var doc struct {
-		Suites []struct {
-			Props []struct {
-				Name  string `xml:"name,attr"`
-				Value string `xml:"value,attr"`
-			} `xml:"properties>property"`
-		} `xml:"testsuite"`
+	if r.Code != 0 {
+		t.Fatalf("check -o junit: exit %d\n%s", r.Code, r.Stderr)
 	}
-	if err := xml.Unmarshal([]byte(r.Stdout), &doc); r.Code != 0 || err != nil || len(doc.Suites) != 1 {
-		t.Fatalf("check -o junit: exit %d %v\n%s", r.Code, err, r.Stdout)
-	}
-	props := map[string]string{}
-	for _, p := range doc.Suites[0].Props {
-		props[p.Name] = p.Value
-	}
+	props := testutil.JUnitProperties(t, r.Stdout)
 	if props["rate_limit.github.core.used"] != "3" || props["rate_limit.github.core.remaining"] != "3985" || props["rate_limit.github.core.limit"] != "5000" || props["rate_limit.github.core.reset"] == "" {
 		t.Errorf("junit properties %v", props)
 	}

@@ -198,15 +198,7 @@ func TestHistorySurvivesRestart(t *testing.T) {
 	first.send(ctrlD)
 	first.waitExit(wait)
 
-	path := filepath.Join(state, "engine", "history")
-	fi, err := os.Stat(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if fi.Mode().Perm() != 0o600 {
-		t.Errorf("history mode = %v, want 0600", fi.Mode().Perm())
-	}
-	b, _ := os.ReadFile(path)
+	b := readPrivate(t, filepath.Join(state, "engine", "history"))
 	if !strings.Contains(string(b), stmt+"\n") {
 		t.Errorf("history file lacks the statement (joined on one line):\n%s", b)
 	}
