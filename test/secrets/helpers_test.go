@@ -116,12 +116,25 @@ func (o *outputs) addDir(t *testing.T, label, dir string) int {
 // was little to scan (a vacuous pass).
 func (o *outputs) assertClean(t *testing.T, minBytes int) {
 	t.Helper()
+	o.assertAbsent(t, "token", token, minBytes)
+}
+
+// assertNoPrefix fails when any output holds a prefix of the token of 8
+// bytes or more (the redaction must happen before any cut).
+func (o *outputs) assertNoPrefix(t *testing.T, minBytes int) {
+	t.Helper()
+	o.assertAbsent(t, "token prefix", token[:8], minBytes)
+}
+
+// assertAbsent fails for every output holding secret (named what), and
+// when there was little to scan (a vacuous pass).
+func (o *outputs) assertAbsent(t *testing.T, what, secret string, minBytes int) {
+	t.Helper()
 	total := 0
 	for label, text := range o.items {
 		total += len(text)
-		if strings.Contains(text, token) {
-			i := strings.Index(text, token)
-			t.Errorf("token in %s: ...%s...", label, text[max(0, i-80):min(len(text), i+len(token)+40)])
+		if i := strings.Index(text, secret); i >= 0 {
+			t.Errorf("%s in %s: ...%s...", what, label, text[max(0, i-80):min(len(text), i+len(token)+40)])
 		}
 	}
 	if total < minBytes {
