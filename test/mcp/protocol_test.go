@@ -107,16 +107,8 @@ func TestCancelledCallIsKindCancelled(t *testing.T) {
 	}
 	defer cs.Close()
 
-	ctx, cancel := context.WithCancel(context.Background())
-	done := make(chan error, 1)
-	go func() {
-		_, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "run_select_query", Arguments: map[string]any{"sql": "SELECT count(*) FROM github.repos.repos WHERE org = 'acme'"}})
-		done <- err
-	}()
-	inFlight()
-	start := time.Now()
-	cancel()
-	if err := <-done; err == nil {
+	start, err := cancelledCall(cs, "SELECT count(*) FROM github.repos.repos WHERE org = 'acme'", inFlight)
+	if err == nil {
 		t.Fatal("the cancelled call returned no error to the client")
 	}
 	resp := rec.response(t, 10*time.Second)
@@ -214,16 +206,7 @@ func TestHTTPServes20260728Statelessly(t *testing.T) {
 	}
 
 	fake.Inject(fakegithub.Fault{Path: "^/orgs/tiny/repos$", Kind: fakegithub.KindSlow, Delay: 20 * time.Second})
-	ctx, cancel := context.WithCancel(context.Background())
-	done := make(chan error, 1)
-	go func() {
-		_, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "run_select_query", Arguments: map[string]any{"sql": "SELECT count(*) FROM github.repos.repos WHERE org = 'tiny'"}})
-		done <- err
-	}()
-	inFlight()
-	start := time.Now()
-	cancel()
-	<-done
+	start, _ := cancelledCall(cs, "SELECT count(*) FROM github.repos.repos WHERE org = 'tiny'", inFlight)
 	for !strings.Contains(log.String(), "kind=cancelled") {
 		if time.Since(start) > 5*time.Second {
 			t.Fatalf("closing the POST did not cancel the query within 5 s; server log:\n%s", log)
@@ -286,4 +269,20 @@ func TestStdioIDOnlyFrameIsInvalidRequest(t *testing.T) {
 	if !answered {
 		t.Fatalf("the call after the invalid frames was not answered:\n%s", out)
 	}
+}
+
+// cancelledCall calls run_select_query with sql, cancels the call once
+// inFlight returns (its request has reached the fake), and returns when it
+// cancelled and the error the client got.
+func cancelledCall(cs *mcp.ClientSession, sql string, inFlight func()) (time.Time, error) {
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() {
+		_, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "run_select_query", Arguments: map[string]any{"sql": sql}})
+		done <- err
+	}()
+	inFlight()
+	start := time.Now()
+	cancel()
+	return start, <-done
 }
