@@ -67,9 +67,8 @@ func TestFileBaseURLAllowed(t *testing.T) {
 			if r.Code != 0 || strings.Contains(r.Stderr, "withheld") {
 				t.Fatalf("exit %d\nstderr: %s", r.Code, r.Stderr)
 			}
-			reqs := fake.Requests()
-			if len(reqs) == 0 || reqs[0].AuthHeader != "Bearer "+fileToken {
-				t.Fatalf("requests %+v: want the token sent", reqs)
+			if got := firstAuth(t, fake); got != "Bearer "+fileToken {
+				t.Fatalf("Authorization %q: want the token sent", got)
 			}
 		})
 	}
@@ -85,8 +84,8 @@ func TestFlagBaseURLGetsCredentials(t *testing.T) {
 	if r.Code != 0 || strings.Contains(r.Stderr, "withheld") {
 		t.Fatalf("exit %d\nstderr: %s", r.Code, r.Stderr)
 	}
-	if reqs := fake.Requests(); len(reqs) == 0 || reqs[0].AuthHeader != "Bearer "+fileToken {
-		t.Fatalf("requests %+v: want the token sent", reqs)
+	if got := firstAuth(t, fake); got != "Bearer "+fileToken {
+		t.Fatalf("Authorization %q: want the token sent", got)
 	}
 }
 
@@ -120,8 +119,8 @@ func TestFileCredentialsEnvVarRefused(t *testing.T) {
 		t.Fatalf("allowed: exit %d\nstderr: %s", r.Code, r.Stderr)
 	}
 	want := "Basic " + base64.StdEncoding.EncodeToString([]byte(aws))
-	if reqs := fake.Requests(); len(reqs) == 0 || reqs[0].AuthHeader != want {
-		t.Fatalf("allowed: requests %+v", reqs)
+	if got := firstAuth(t, fake); got != want {
+		t.Fatalf("allowed: Authorization %q", got)
 	}
 }
 
@@ -139,4 +138,15 @@ func TestFileNullAuthAccepted(t *testing.T) {
 			t.Fatalf("null_auth sent %q", q.AuthHeader)
 		}
 	}
+}
+
+// firstAuth is the Authorization header of the first request fake
+// received; the test fails when none reached it.
+func firstAuth(t *testing.T, fake *fakegithub.Server) string {
+	t.Helper()
+	reqs := fake.Requests()
+	if len(reqs) == 0 {
+		t.Fatal("no request reached the fake")
+	}
+	return reqs[0].AuthHeader
 }

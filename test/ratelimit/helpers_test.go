@@ -16,7 +16,7 @@ const token = "ghp_RATELIMITTESTTOKEN0123456789"
 // env points the engine at fake with a token, the governor on and the
 // given settings. It keeps the default retry policy (4 retries within
 // 60s), not testutil.FastRetry: the governor's waits and retries are what
-// this suite measures; a test that wants none sets ENGINE_RETRY_MAX=0.
+// this suite measures; a test that wants none appends testutil.FastRetry.
 func env(t *testing.T, fake *fakegithub.Server, extra ...string) []string {
 	return governedEnv(t, fake, append([]string{"GITHUB_TOKEN=" + token}, extra...)...)
 }
