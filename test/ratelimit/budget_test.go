@@ -11,7 +11,6 @@ import (
 	"github.com/enginehq/engine/engine"
 	"github.com/enginehq/engine/test/fakegithub"
 	"github.com/enginehq/engine/test/mcp/mcptest"
-	"github.com/enginehq/engine/test/testutil"
 )
 
 // repoIn is a statement estimated at n requests: one per repository of an
@@ -34,7 +33,7 @@ func TestStatementOverBudgetRefusedBeforeFirstRequest(t *testing.T) {
 	fake := fakegithub.ForTest(t, fakegithub.WithRepos("big", 600), fakegithub.WithLimits(fakegithub.Limits{Buckets: map[string]fakegithub.BucketLimit{
 		"core": {Limit: 5000, Remaining: &left, Window: time.Hour},
 	}}))
-	r := run(t, env(t, fake, testutil.FastRetry...), "exec", "-o", "json", repoIn(600))
+	r := run(t, noRetryEnv(t, fake), "exec", "-o", "json", repoIn(600))
 	if r.Code != 2 {
 		t.Fatalf("exit %d, want 2\n%s%s", r.Code, r.Stdout, r.Stderr)
 	}
@@ -69,7 +68,7 @@ func TestDependentFanOutOverBudgetRefused(t *testing.T) {
 	fake := fakegithub.ForTest(t, fakegithub.WithRepos("big", 600), fakegithub.WithLimits(fakegithub.Limits{Buckets: map[string]fakegithub.BucketLimit{
 		"core": {Limit: 5000, Remaining: &left, Window: time.Hour},
 	}}))
-	r := run(t, env(t, fake, testutil.FastRetry...), "exec", joinPulls("big"))
+	r := run(t, noRetryEnv(t, fake), "exec", joinPulls("big"))
 	if r.Code != 2 || !strings.Contains(r.Stderr, "needs about 600 requests") || !strings.Contains(r.Stderr, "only 294 of 5000 remain") || !strings.Contains(r.Stderr, "retryable") {
 		t.Fatalf("exit %d\n%s", r.Code, r.Stderr)
 	}
@@ -91,7 +90,7 @@ func TestSpentBucketHoldsLaterRequests(t *testing.T) {
 	fake := fakegithub.ForTest(t, fakegithub.WithLimits(fakegithub.Limits{Buckets: map[string]fakegithub.BucketLimit{
 		"core": {Limit: 5000, Remaining: &left, Window: time.Hour},
 	}}))
-	endpoint, _ := mcpHTTPEnv(t, env(t, fake, append([]string{"ENGINE_CONCURRENCY=1"}, testutil.FastRetry...)...))
+	endpoint, _ := mcpHTTPEnv(t, noRetryEnv(t, fake, "ENGINE_CONCURRENCY=1"))
 	ctx := context.Background()
 	first := mcptest.ConnectHTTP(t, endpoint).Call(t, ctx, "run_select_query", map[string]any{"sql": repoInAcme(12)})
 	if !first.IsError || !first.Error.Retryable || first.Error.RetryAfterSeconds < 3500 || !strings.Contains(first.Error.Message, "spent") {

@@ -9,7 +9,6 @@ import (
 
 	"github.com/enginehq/engine/test/fakegithub"
 	"github.com/enginehq/engine/test/mcp/mcptest"
-	"github.com/enginehq/engine/test/testutil"
 )
 
 // A 2,000-request dependent fan-out against a fake that allows 300 points
@@ -20,7 +19,7 @@ import (
 // second.)
 func TestFanOutPacedUnderPointLimit(t *testing.T) {
 	fake := fakegithub.ForTest(t, fakegithub.WithRepos("big", 1980), fakegithub.WithLimits(fakegithub.Limits{Points: 300, Window: time.Second}))
-	r := run(t, env(t, fake, append([]string{"ENGINE_RATE=285/1s", "ENGINE_MAX_REQUESTS=5000"}, testutil.FastRetry...)...), "exec", "-o", "csv", joinPulls("big"))
+	r := run(t, noRetryEnv(t, fake, "ENGINE_RATE=285/1s", "ENGINE_MAX_REQUESTS=5000"), "exec", "-o", "csv", joinPulls("big"))
 	if r.Code != 0 || r.Stdout != "repos\n1980\n" {
 		t.Fatalf("exit %d\n%s%s", r.Code, r.Stdout, r.Stderr)
 	}

@@ -16,9 +16,15 @@ const token = "ghp_RATELIMITTESTTOKEN0123456789"
 // env points the engine at fake with a token, the governor on and the
 // given settings. It keeps the default retry policy (4 retries within
 // 60s), not testutil.FastRetry: the governor's waits and retries are what
-// this suite measures; a test that wants none appends testutil.FastRetry.
+// this suite measures; a test that wants none uses noRetryEnv.
 func env(t *testing.T, fake *fakegithub.Server, extra ...string) []string {
 	return governedEnv(t, fake, append([]string{"GITHUB_TOKEN=" + token}, extra...)...)
+}
+
+// noRetryEnv is env with testutil.FastRetry: no retries, for tests that
+// count the requests of one attempt.
+func noRetryEnv(t *testing.T, fake *fakegithub.Server, extra ...string) []string {
+	return env(t, fake, append(append([]string{}, extra...), testutil.FastRetry...)...)
 }
 
 // governedEnv is env without the token.

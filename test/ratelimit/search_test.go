@@ -7,7 +7,6 @@ import (
 	"time"
 
 	"github.com/enginehq/engine/test/fakegithub"
-	"github.com/enginehq/engine/test/testutil"
 )
 
 // The search buckets are paced on their own. github.search.code is code
@@ -28,7 +27,7 @@ func TestSearchBucketPacedSeparately(t *testing.T) {
 	}
 	sql := `SELECT s.name FROM github.search.code s WHERE s.q IN (` + strings.Join(qs, ",") + `)
 UNION ALL SELECT r.name FROM github.repos.repos r WHERE r.owner = 'acme' AND r.repo IN ('repo-001','repo-002','repo-003','repo-004','repo-005','repo-006','repo-007','repo-008','repo-009','repo-010','repo-011','repo-012')`
-	r := run(t, env(t, fake, append([]string{"ENGINE_CODE_SEARCH_RATE=4/1s"}, testutil.FastRetry...)...), "exec", "-o", "csv", sql)
+	r := run(t, noRetryEnv(t, fake, "ENGINE_CODE_SEARCH_RATE=4/1s"), "exec", "-o", "csv", sql)
 	if r.Code != 0 || strings.Count(r.Stdout, "\n") != 1+10+12 {
 		t.Fatalf("exit %d\n%s%s", r.Code, r.Stdout, r.Stderr)
 	}
