@@ -6,7 +6,7 @@ import (
 )
 
 func TestDiscoveryTools(t *testing.T) {
-	e := newEnv(t, envOpts{caps: defaultCaps()})
+	e := newEnv(t, envOpts{})
 	call := func(tool string, args map[string]any) string {
 		t.Helper()
 		r := e.c.Call(t, e.ctx, tool, args)
@@ -61,7 +61,7 @@ func TestDiscoveryTools(t *testing.T) {
 }
 
 func TestToolsDeclared(t *testing.T) {
-	e := newEnv(t, envOpts{caps: defaultCaps()})
+	e := newEnv(t, envOpts{})
 	lt, err := e.c.S.ListTools(e.ctx, nil)
 	if err != nil {
 		t.Fatal(err)
@@ -92,7 +92,7 @@ func TestToolsDeclared(t *testing.T) {
 }
 
 func TestTokenLog(t *testing.T) {
-	e := newEnv(t, envOpts{caps: defaultCaps()})
+	e := newEnv(t, envOpts{})
 	e.ok(t, acmeNames+" LIMIT 3")
 	if l := e.log.String(); !strings.Contains(l, "tool=run_select_query status=ok bytes=") || !strings.Contains(l, "approx_tokens=") {
 		t.Fatalf("log: %q", l)

@@ -67,11 +67,14 @@ func defaultCaps() mcpsurface.Caps {
 }
 
 // newEnv serves an MCP server over in-memory transports, backed by a fake
-// GitHub, with small retry budgets so faults surface at once.
+// GitHub, with small retry budgets so faults surface at once. Zero caps
+// are defaultCaps.
 func newEnv(t *testing.T, o envOpts) *env {
 	t.Helper()
-	fake := fakegithub.New(o.fake...)
-	t.Cleanup(fake.Close)
+	if o.caps == (mcpsurface.Caps{}) {
+		o.caps = defaultCaps()
+	}
+	fake := fakegithub.ForTest(t, o.fake...)
 	base := fake.URL()
 	if o.baseURL != "" {
 		base = o.baseURL

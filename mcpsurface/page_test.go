@@ -13,7 +13,7 @@ import (
 )
 
 func TestPagingKeptResult(t *testing.T) {
-	e := newEnv(t, envOpts{caps: defaultCaps()})
+	e := newEnv(t, envOpts{})
 	r := e.ok(t, acmeNames)
 	before := e.apiRequests()
 	seen := map[string]int{}
@@ -78,7 +78,7 @@ func splitText(s string) (string, []string, string) {
 }
 
 func TestUnknownResult(t *testing.T) {
-	e := newEnv(t, envOpts{caps: defaultCaps()})
+	e := newEnv(t, envOpts{})
 	for _, id := range []string{"nope", ""} {
 		p := e.c.Call(t, e.ctx, "fetch_result_page", map[string]any{"result_id": id})
 		if !p.IsError || !strings.Contains(p.Error.Message, "re-run the query") || p.Error.Retryable {
@@ -92,7 +92,7 @@ func TestUnknownResult(t *testing.T) {
 }
 
 func TestEvictedResult(t *testing.T) {
-	e := newEnv(t, envOpts{caps: defaultCaps(), store: mcpsurface.StoreOptions{MaxResults: 2}})
+	e := newEnv(t, envOpts{store: mcpsurface.StoreOptions{MaxResults: 2}})
 	first := e.ok(t, acmeNames+" LIMIT 3")
 	e.ok(t, acmeNames+" LIMIT 4")
 	e.ok(t, acmeNames+" LIMIT 5")
@@ -103,7 +103,7 @@ func TestEvictedResult(t *testing.T) {
 }
 
 func TestResultResource(t *testing.T) {
-	e := newEnv(t, envOpts{caps: defaultCaps()})
+	e := newEnv(t, envOpts{})
 	r := e.ok(t, "SELECT name, private, topics FROM github.repos.repos WHERE org = 'acme'")
 	before := e.apiRequests()
 	read := func(uri string) *mcp.ResourceContents {

@@ -19,7 +19,7 @@ import (
 func TestProgressNotifications(t *testing.T) {
 	var mu sync.Mutex
 	var got []float64
-	e := newEnv(t, envOpts{caps: defaultCaps(), fake: []fakegithub.Option{fakegithub.WithRepos("scale-1000", 1000)},
+	e := newEnv(t, envOpts{fake: []fakegithub.Option{fakegithub.WithRepos("scale-1000", 1000)},
 		client: mcp.ClientOptions{ProgressNotificationHandler: func(_ context.Context, r *mcp.ProgressNotificationClientRequest) {
 			mu.Lock()
 			defer mu.Unlock()
@@ -65,7 +65,7 @@ func TestCancelStopsHTTPCalls(t *testing.T) {
 		}
 	}))
 	defer proxy.Close()
-	e := newEnv(t, envOpts{caps: defaultCaps(), baseURL: proxy.URL})
+	e := newEnv(t, envOpts{baseURL: proxy.URL})
 	fake.Inject(fakegithub.Fault{Path: "^/orgs/acme/repos$", Kind: fakegithub.KindSlow, Delay: 60 * time.Second})
 	ctx, cancel := context.WithCancel(e.ctx)
 	done := make(chan error, 1)

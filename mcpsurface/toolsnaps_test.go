@@ -20,7 +20,7 @@ var update = flag.Bool("update", false, "rewrite testdata/toolsnaps from the too
 //
 // and review the diff. A snapshot without a tool fails too.
 func TestToolSnaps(t *testing.T) {
-	e := newEnv(t, envOpts{caps: defaultCaps()})
+	e := newEnv(t, envOpts{})
 	lt, err := e.c.S.ListTools(e.ctx, nil)
 	if err != nil {
 		t.Fatal(err)

@@ -18,7 +18,7 @@ import (
 // CRLF endings, blank lines, garbage, a non-JSON-RPC object, a batch and
 // an oversized line are each answered or skipped, and the session goes on.
 func TestStdioSurvivesBadFrames(t *testing.T) {
-	e := newEnv(t, envOpts{caps: defaultCaps()})
+	e := newEnv(t, envOpts{})
 	inR, inW := io.Pipe()
 	outR, outW := io.Pipe()
 	tr := &mcpsurface.LineTransport{In: inR, Out: outW, MaxFrame: 4096}
@@ -76,7 +76,7 @@ func TestStdioSurvivesBadFrames(t *testing.T) {
 }
 
 func TestHTTPProtections(t *testing.T) {
-	e := newEnv(t, envOpts{caps: defaultCaps()})
+	e := newEnv(t, envOpts{})
 	hs := httptest.NewServer(e.srv.HTTPHandler(64 << 10))
 	defer hs.Close()
 	init := `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"raw","version":"1"}}}`

@@ -1,29 +1,17 @@
 package providers
 
 import (
-	"crypto/rand"
-	"crypto/rsa"
-	"crypto/x509"
-	"encoding/pem"
 	"fmt"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/enginehq/engine/test/testutil"
 )
 
+// testKey returns a fresh app key's PEM text and the path of its file.
 func testKey(t *testing.T) (string, string) {
-	t.Helper()
-	key, err := rsa.GenerateKey(rand.Reader, 2048)
-	if err != nil {
-		t.Fatal(err)
-	}
-	p := string(pem.EncodeToMemory(&pem.Block{Type: "RSA PRIVATE KEY", Bytes: x509.MarshalPKCS1PrivateKey(key)}))
-	path := filepath.Join(t.TempDir(), "k.pem")
-	if err := os.WriteFile(path, []byte(p), 0o600); err != nil {
-		t.Fatal(err)
-	}
-	return p, path
+	_, path, pemText := testutil.RSAKey(t)
+	return pemText, path
 }
 
 func TestParseAuthFlagApp(t *testing.T) {

@@ -27,13 +27,13 @@ const protectedControl = `controls:
 // never "unprotected" (FAIL) and never a pass. Before the absence rule
 // carried the message, this 404 read as "no rows".
 func TestBranchProtectionGeneric404IsError(t *testing.T) {
-	s := server(t, fakegithub.WithRepos("acme", 8))
+	s := fakegithub.ForTest(t, fakegithub.WithRepos("acme", 8))
 	// repo-004 is protected (i%4 == 0): a generic 404 for it must not turn
 	// it into "unprotected".
 	s.Inject(fakegithub.Fault{Path: "^/repos/acme/repo-004/branches/main/protection$", Kind: fakegithub.KindStatus, Status: 404})
-	env := testutil.Env(t, "ENGINE_BASE_URL_GITHUB="+s.URL())
+	env := testutil.FakeEnv(t, s.URL())
 	file := writeFile(t, "c.yaml", protectedControl)
-	r := runCheck(t, env, append(fast, file, "-o", "json")...)
+	r := runCheck(t, env, file, "-o", "json")
 	if r.Code != 2 {
 		t.Fatalf("exit %d, want 2 (a generic 404 is an error)\n%s\n%s", r.Code, r.Stdout, r.Stderr)
 	}
@@ -42,7 +42,7 @@ func TestBranchProtectionGeneric404IsError(t *testing.T) {
 		t.Fatalf("control = %s %+v, want error with the 404", c.Status, c.Error)
 	}
 	// Text output says ERROR too, never PASS or FAIL.
-	r = runCheck(t, env, append(fast, file)...)
+	r = runCheck(t, env, file)
 	if r.Code != 2 || strings.Contains(r.Stdout, "PASS") || strings.Contains(r.Stdout, "FAIL ") {
 		t.Fatalf("text: exit %d\n%s%s", r.Code, r.Stdout, r.Stderr)
 	}
@@ -52,10 +52,9 @@ func TestBranchProtectionGeneric404IsError(t *testing.T) {
 // is not a multiple of 4) counts that repository as unprotected: FAIL,
 // exit 1, with exactly those repositories as rows.
 func TestBranchNotProtectedIsFail(t *testing.T) {
-	s := server(t, fakegithub.WithRepos("acme", 8))
-	env := testutil.Env(t, "ENGINE_BASE_URL_GITHUB="+s.URL())
+	_, env := serverEnv(t, fakegithub.WithRepos("acme", 8))
 	file := writeFile(t, "c.yaml", protectedControl)
-	r := runCheck(t, env, append(fast, file, "-o", "json")...)
+	r := runCheck(t, env, file, "-o", "json")
 	if r.Code != 1 {
 		t.Fatalf("exit %d, want 1\n%s\n%s", r.Code, r.Stdout, r.Stderr)
 	}
@@ -71,15 +70,15 @@ func TestBranchNotProtectedIsFail(t *testing.T) {
 // error, not PASS (before: the redirect was followed and its 404 read as
 // "not a member").
 func TestMembershipRedirectIsError(t *testing.T) {
-	s := server(t)
+	s := fakegithub.ForTest(t)
 	ctl := writeFile(t, "c.yaml", `controls:
   - id: departed-admin-gone
     title: The departed admin is not a member
     expect: empty
     sql: SELECT 1 FROM github.orgs.check_membership_for_user WHERE org = 'acme' AND username = 'acme-dev-02'
 `)
-	env := testutil.Env(t, "ENGINE_BASE_URL_GITHUB="+s.URL(), "GITHUB_TOKEN="+fakegithub.NonMemberToken)
-	r := runCheck(t, env, append(fast, ctl, "-o", "json")...)
+	env := testutil.FakeEnv(t, s.URL(), "GITHUB_TOKEN="+fakegithub.NonMemberToken)
+	r := runCheck(t, env, ctl, "-o", "json")
 	if r.Code != 2 {
 		t.Fatalf("exit %d, want 2\n%s\n%s", r.Code, r.Stdout, r.Stderr)
 	}
@@ -99,8 +98,8 @@ func TestMembershipRedirectIsError(t *testing.T) {
 
 	// With an org member's token the same control reads the real answer:
 	// acme-dev-02 is a member (204), so the control fails.
-	env = testutil.Env(t, "ENGINE_BASE_URL_GITHUB="+s.URL(), "GITHUB_TOKEN=ghp_member")
-	if r := runCheck(t, env, append(fast, ctl, "-o", "json")...); r.Code != 1 || parseJSON(t, r).Controls[0].Status != "fail" {
+	env = testutil.FakeEnv(t, s.URL(), "GITHUB_TOKEN=ghp_member")
+	if r := runCheck(t, env, ctl, "-o", "json"); r.Code != 1 || parseJSON(t, r).Controls[0].Status != "fail" {
 		t.Fatalf("member token: exit %d\n%s%s", r.Code, r.Stdout, r.Stderr)
 	}
 }

@@ -2,9 +2,9 @@ package check
 
 import (
 	"encoding/json"
-	"encoding/xml"
 	"testing"
 
+	"github.com/enginehq/engine/test/fakegithub"
 	"github.com/enginehq/engine/test/testutil"
 )
 
@@ -14,7 +14,7 @@ import (
 // ENGINE_CACHE_TTL or the config file say; unchanged answers come back
 // 304 and the JSON and JUnit reports count them.
 func TestCheckAlwaysRevalidates(t *testing.T) {
-	gh := server(t)
+	gh := fakegithub.ForTest(t)
 	cfg := writeFile(t, "config.yaml", "cache-ttl: 10m\n")
 	controls := writeFile(t, "controls.yaml", `controls:
   - id: alpha-protected
@@ -25,7 +25,7 @@ func TestCheckAlwaysRevalidates(t *testing.T) {
         ON bp.owner = 'tiny' AND bp.repo = r.name AND bp.branch = r.default_branch
       WHERE r.org = 'tiny' AND r.name = 'alpha' AND bp.url IS NULL
 `)
-	env := testutil.Env(t, "ENGINE_BASE_URL_GITHUB="+gh.URL(), "ENGINE_NO_CACHE=", "ENGINE_CACHE_DIR="+t.TempDir(),
+	env := testutil.FakeEnv(t, gh.URL(), "ENGINE_NO_CACHE=", "ENGINE_CACHE_DIR="+t.TempDir(),
 		"ENGINE_CACHE_TTL=5m", "ENGINE_CONFIG="+cfg)
 	type stats struct {
 		HTTPRequests int `json:"http_requests"`
@@ -70,21 +70,7 @@ func TestCheckAlwaysRevalidates(t *testing.T) {
 	// JUnit carries the same counts as suite properties.
 	gh.SetBranchProtection("tiny", "alpha", true)
 	r := runCheck(t, env, "-o", "junit", controls)
-	var suites struct {
-		Suites []struct {
-			Props []struct {
-				Name  string `xml:"name,attr"`
-				Value string `xml:"value,attr"`
-			} `xml:"properties>property"`
-		} `xml:"testsuite"`
-	}
-	if err := xml.Unmarshal([]byte(r.Stdout), &suites); err != nil || len(suites.Suites) != 1 {
-		t.Fatalf("junit: %v\n%s", err, r.Stdout)
-	}
-	props := map[string]string{}
-	for _, p := range suites.Suites[0].Props {
-		props[p.Name] = p.Value
-	}
+	props := testutil.JUnitProperties(t, r.Stdout)
 	// Protection restored as it was: the stored answer is current again (304).
 	if r.Code != 0 || props["revalidated"] != "2" || props["fetched"] != "0" || props["cache_hits"] != "0" || props["http_requests"] != "2" {
 		t.Fatalf("junit exit %d, properties %v", r.Code, props)

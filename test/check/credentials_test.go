@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/enginehq/engine/test/fakegithub"
 	"github.com/enginehq/engine/test/testutil"
 )
 
@@ -26,9 +27,9 @@ controls:
 // Authorization header, and stderr says why and how to allow it.
 func TestFileBaseURLGetsNoCredentials(t *testing.T) {
 	t.Parallel()
-	fake := server(t)
+	fake := fakegithub.ForTest(t)
 	file := writeFile(t, "controls.yaml", "defaults:\n  base_url:\n    github: "+fake.URL()+"\n"+credControl)
-	r := runCheck(t, testutil.Env(t, "GITHUB_TOKEN="+fileToken), append(fast, file)...)
+	r := runCheck(t, testutil.FastEnv(t, "GITHUB_TOKEN="+fileToken), file)
 	if r.Code != 0 {
 		t.Fatalf("exit %d\nstdout: %s\nstderr: %s", r.Code, r.Stdout, r.Stderr)
 	}
@@ -41,11 +42,7 @@ func TestFileBaseURLGetsNoCredentials(t *testing.T) {
 			t.Fatalf("the file's base URL received Authorization %q", q.AuthHeader)
 		}
 	}
-	for _, want := range []string{"credentials withheld from github", "defaults.base_url.github", "--allow-file-credentials", "ENGINE_BASE_URL_GITHUB"} {
-		if !strings.Contains(r.Stderr, want) {
-			t.Errorf("stderr lacks %q:\n%s", want, r.Stderr)
-		}
-	}
+	testutil.Contains(t, "stderr", r.Stderr, "credentials withheld from github", "defaults.base_url.github", "--allow-file-credentials", "ENGINE_BASE_URL_GITHUB")
 	if strings.Contains(r.Stdout+r.Stderr, fileToken) {
 		t.Error("token printed")
 	}
@@ -57,10 +54,10 @@ func TestFileBaseURLAllowed(t *testing.T) {
 	t.Parallel()
 	for _, how := range []string{"flag", "env"} {
 		t.Run(how, func(t *testing.T) {
-			fake := server(t)
+			fake := fakegithub.ForTest(t)
 			file := writeFile(t, "controls.yaml", "defaults:\n  base_url:\n    github: "+fake.URL()+"\n"+credControl)
-			env := testutil.Env(t, "GITHUB_TOKEN="+fileToken)
-			args := append(append([]string{}, fast...), file)
+			env := testutil.FastEnv(t, "GITHUB_TOKEN="+fileToken)
+			args := []string{file}
 			if how == "flag" {
 				args = append([]string{"--allow-file-credentials"}, args...)
 			} else {
@@ -70,9 +67,8 @@ func TestFileBaseURLAllowed(t *testing.T) {
 			if r.Code != 0 || strings.Contains(r.Stderr, "withheld") {
 				t.Fatalf("exit %d\nstderr: %s", r.Code, r.Stderr)
 			}
-			reqs := fake.Requests()
-			if len(reqs) == 0 || reqs[0].AuthHeader != "Bearer "+fileToken {
-				t.Fatalf("requests %+v: want the token sent", reqs)
+			if got := firstAuth(t, fake); got != "Bearer "+fileToken {
+				t.Fatalf("Authorization %q: want the token sent", got)
 			}
 		})
 	}
@@ -82,14 +78,14 @@ func TestFileBaseURLAllowed(t *testing.T) {
 // file) receives the token as before, whatever the file says.
 func TestFlagBaseURLGetsCredentials(t *testing.T) {
 	t.Parallel()
-	fake := server(t)
+	fake := fakegithub.ForTest(t)
 	file := writeFile(t, "controls.yaml", "defaults:\n  base_url:\n    github: http://127.0.0.1:1/elsewhere\n"+credControl)
-	r := runCheck(t, testutil.Env(t, "GITHUB_TOKEN="+fileToken, "ENGINE_BASE_URL_GITHUB="+fake.URL()), append(fast, file)...)
+	r := runCheck(t, testutil.FakeEnv(t, fake.URL(), "GITHUB_TOKEN="+fileToken), file)
 	if r.Code != 0 || strings.Contains(r.Stderr, "withheld") {
 		t.Fatalf("exit %d\nstderr: %s", r.Code, r.Stderr)
 	}
-	if reqs := fake.Requests(); len(reqs) == 0 || reqs[0].AuthHeader != "Bearer "+fileToken {
-		t.Fatalf("requests %+v: want the token sent", reqs)
+	if got := firstAuth(t, fake); got != "Bearer "+fileToken {
+		t.Fatalf("Authorization %q: want the token sent", got)
 	}
 }
 
@@ -99,19 +95,15 @@ func TestFlagBaseURLGetsCredentials(t *testing.T) {
 func TestFileCredentialsEnvVarRefused(t *testing.T) {
 	t.Parallel()
 	const aws = "AKIAFAKE:aws-secret-never-sent-9f8e7d"
-	fake := server(t)
+	fake := fakegithub.ForTest(t)
 	file := writeFile(t, "controls.yaml", "defaults:\n  auth:\n    github: {type: basic, credentialsenvvar: AWS_SECRET_ACCESS_KEY}\n"+credControl)
-	env := testutil.Env(t, "AWS_SECRET_ACCESS_KEY="+aws, "ENGINE_BASE_URL_GITHUB="+fake.URL())
+	env := testutil.FakeEnv(t, fake.URL(), "AWS_SECRET_ACCESS_KEY="+aws)
 	for _, format := range []string{"text", "json", "github"} {
-		r := runCheck(t, env, append(append([]string{}, fast...), "-o", format, file)...)
+		r := runCheck(t, env, "-o", format, file)
 		if r.Code != 2 {
 			t.Fatalf("-o %s: exit %d, want 2\nstdout: %s\nstderr: %s", format, r.Code, r.Stdout, r.Stderr)
 		}
-		for _, want := range []string{"controls.yaml:3", "AWS_SECRET_ACCESS_KEY", "--allow-file-credentials", "--auth"} {
-			if !strings.Contains(r.Stderr, want) {
-				t.Errorf("-o %s: stderr lacks %q:\n%s", format, want, r.Stderr)
-			}
-		}
+		testutil.Contains(t, "-o "+format+": stderr", r.Stderr, "controls.yaml:3", "AWS_SECRET_ACCESS_KEY", "--allow-file-credentials", "--auth")
 		if format == "json" && len(parseJSON(t, r).Problems) != 1 {
 			t.Errorf("json problems: %s", r.Stdout)
 		}
@@ -122,22 +114,22 @@ func TestFileCredentialsEnvVarRefused(t *testing.T) {
 	if n := len(fake.Requests()); n != 0 {
 		t.Fatalf("%d requests made by a refused file", n)
 	}
-	r := runCheck(t, env, append(append([]string{"--allow-file-credentials"}, fast...), file)...)
+	r := runCheck(t, env, "--allow-file-credentials", file)
 	if r.Code != 0 {
 		t.Fatalf("allowed: exit %d\nstderr: %s", r.Code, r.Stderr)
 	}
 	want := "Basic " + base64.StdEncoding.EncodeToString([]byte(aws))
-	if reqs := fake.Requests(); len(reqs) == 0 || reqs[0].AuthHeader != want {
-		t.Fatalf("allowed: requests %+v", reqs)
+	if got := firstAuth(t, fake); got != want {
+		t.Fatalf("allowed: Authorization %q", got)
 	}
 }
 
 // TestFileNullAuthAccepted: null_auth names no secret and needs no flag.
 func TestFileNullAuthAccepted(t *testing.T) {
 	t.Parallel()
-	fake := server(t)
+	fake := fakegithub.ForTest(t)
 	file := writeFile(t, "controls.yaml", "defaults:\n  auth:\n    github: {type: null_auth}\n"+credControl)
-	r := runCheck(t, testutil.Env(t, "GITHUB_TOKEN="+fileToken, "ENGINE_BASE_URL_GITHUB="+fake.URL()), append(fast, file)...)
+	r := runCheck(t, testutil.FakeEnv(t, fake.URL(), "GITHUB_TOKEN="+fileToken), file)
 	if r.Code != 0 {
 		t.Fatalf("exit %d\nstderr: %s", r.Code, r.Stderr)
 	}
@@ -146,4 +138,15 @@ func TestFileNullAuthAccepted(t *testing.T) {
 			t.Fatalf("null_auth sent %q", q.AuthHeader)
 		}
 	}
+}
+
+// firstAuth is the Authorization header of the first request fake
+// received; the test fails when none reached it.
+func firstAuth(t *testing.T, fake *fakegithub.Server) string {
+	t.Helper()
+	reqs := fake.Requests()
+	if len(reqs) == 0 {
+		t.Fatal("no request reached the fake")
+	}
+	return reqs[0].AuthHeader
 }

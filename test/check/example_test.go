@@ -11,8 +11,7 @@ import (
 // The shipped example runs against the fake org with the outcomes its
 // dataset implies.
 func TestExampleControls(t *testing.T) {
-	s := server(t)
-	env := testutil.Env(t, "ENGINE_BASE_URL_GITHUB="+s.URL())
+	s, env := serverEnv(t)
 	file := filepath.Join(testutil.RepoRoot(), "examples", "controls", "github-org.yaml")
 
 	// Without --var org the file does not run.
@@ -20,7 +19,7 @@ func TestExampleControls(t *testing.T) {
 		t.Fatalf("without vars: exit %d, %d requests\n%s", r.Code, len(s.Requests()), r.Stderr)
 	}
 
-	r := runCheck(t, env, append(fast, file, "-o", "json", "--var", "org=acme")...)
+	r := runCheck(t, env, file, "-o", "json", "--var", "org=acme")
 	if r.Code != 1 {
 		t.Fatalf("exit %d, want 1\n%s%s", r.Code, r.Stdout, r.Stderr)
 	}
@@ -71,7 +70,7 @@ func TestExampleControls(t *testing.T) {
 
 	// The tiny org: alpha (public) protects its branch, beta and gamma do
 	// not; nobody lacks 2FA; its one hook is secure.
-	r = runCheck(t, env, append(fast, file, "-o", "json", "--var", "org=tiny")...)
+	r = runCheck(t, env, file, "-o", "json", "--var", "org=tiny")
 	rep = parseJSON(t, r)
 	got := statuses(rep)
 	if got["default-branch-protected"] != "fail" || got["members-2fa-disabled"] != "pass" || got["webhooks-insecure-ssl"] != "pass" || got["no-public-repos"] != "fail" || got["dependabot-critical-open"] != "fail" {

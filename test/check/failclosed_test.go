@@ -18,11 +18,11 @@ const ghostControl = `controls:
 `
 
 func TestRateLimitOnPage2IsError(t *testing.T) {
-	s := server(t)
+	s := fakegithub.ForTest(t)
 	s.Inject(fakegithub.Fault{Path: "^/orgs/acme/repos$", Page: 2, Kind: fakegithub.KindRateLimit, RetryAfter: 30})
-	env := testutil.Env(t, "ENGINE_BASE_URL_GITHUB="+s.URL())
+	env := testutil.FakeEnv(t, s.URL())
 	file := writeFile(t, "c.yaml", ghostControl)
-	r := runCheck(t, env, append(fast, file, "-o", "json")...)
+	r := runCheck(t, env, file, "-o", "json")
 	if r.Code != 2 {
 		t.Fatalf("exit %d, want 2\n%s\n%s", r.Code, r.Stdout, r.Stderr)
 	}
@@ -47,7 +47,7 @@ func TestRateLimitOnPage2IsError(t *testing.T) {
 	// The same control on a healthy server passes: the error above came
 	// from the fault, not the control.
 	s.ClearFaults()
-	if r := runCheck(t, env, append(fast, file)...); r.Code != 0 || !strings.Contains(r.Stdout, "PASS  no-ghost") {
+	if r := runCheck(t, env, file); r.Code != 0 || !strings.Contains(r.Stdout, "PASS  no-ghost") {
 		t.Fatalf("healthy: exit %d\n%s%s", r.Code, r.Stdout, r.Stderr)
 	}
 }
@@ -55,10 +55,12 @@ func TestRateLimitOnPage2IsError(t *testing.T) {
 // A retryable failure is retried per the client's policy first: one rate
 // limit within the retry budget still ends in pass.
 func TestRetryableErrorRetriedFirst(t *testing.T) {
-	s := server(t)
+	s := fakegithub.ForTest(t)
 	s.Inject(fakegithub.Fault{Path: "^/orgs/acme/repos$", Page: 2, Times: 1, Kind: fakegithub.KindTooManyRequests, RetryAfter: 1})
-	env := testutil.Env(t, "ENGINE_BASE_URL_GITHUB="+s.URL())
-	r := runCheck(t, env, writeFile(t, "c.yaml", ghostControl), "--retry-max", "2", "--max-retry-wait", "5s")
+	// Deliberately not FastRetry: the test is that the retry budget absorbs
+	// the injected rate limit (two retries within 5s).
+	env := testutil.FakeEnv(t, s.URL(), "ENGINE_RETRY_MAX=2", "ENGINE_MAX_RETRY_WAIT=5s")
+	r := runCheck(t, env, writeFile(t, "c.yaml", ghostControl))
 	if r.Code != 0 || !strings.Contains(r.Stdout, "PASS  no-ghost") {
 		t.Fatalf("exit %d\n%s%s", r.Code, r.Stdout, r.Stderr)
 	}
@@ -67,11 +69,11 @@ func TestRetryableErrorRetriedFirst(t *testing.T) {
 // Secrets never appear in reports, even in provider errors.
 func TestTokenNeverPrinted(t *testing.T) {
 	const token = "ghp_testtoken_0123456789abcdef"
-	s := server(t, fakegithub.WithToken("another-token"))
-	env := testutil.Env(t, "ENGINE_BASE_URL_GITHUB="+s.URL(), "GITHUB_TOKEN="+token)
+	s := fakegithub.ForTest(t, fakegithub.WithToken("another-token"))
+	env := testutil.FakeEnv(t, s.URL(), "GITHUB_TOKEN="+token)
 	file := writeFile(t, "c.yaml", ghostControl)
 	for _, format := range []string{"text", "json", "junit", "github"} {
-		r := runCheck(t, env, append(fast, file, "-o", format)...)
+		r := runCheck(t, env, file, "-o", format)
 		if r.Code != 2 {
 			t.Errorf("%s: exit %d (401 must be an error)", format, r.Code)
 		}

@@ -6,15 +6,15 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/enginehq/engine/test/fakegithub"
 	"github.com/enginehq/engine/test/testutil"
 )
 
 // --only runs the named controls and requests nothing for the others.
 func TestOnly(t *testing.T) {
-	s := server(t)
-	env := testutil.Env(t, "ENGINE_BASE_URL_GITHUB="+s.URL())
+	s, env := serverEnv(t)
 	file := writeFile(t, "org.yaml", mixedControls)
-	r := runCheck(t, env, append(fast, file, "--only", "members-2fa", "--only", "tiny-hooks-insecure", "-o", "json")...)
+	r := runCheck(t, env, file, "--only", "members-2fa", "--only", "tiny-hooks-insecure", "-o", "json")
 	if r.Code != 1 {
 		t.Fatalf("exit %d\n%s%s", r.Code, r.Stdout, r.Stderr)
 	}
@@ -32,12 +32,12 @@ func TestOnly(t *testing.T) {
 // In GitHub Actions: workflow commands escaped per GitHub's rules, and a
 // markdown summary appended to $GITHUB_STEP_SUMMARY.
 func TestGitHubFormatAndStepSummary(t *testing.T) {
-	s := server(t)
+	s := fakegithub.ForTest(t)
 	summary := filepath.Join(t.TempDir(), "summary.md")
 	if err := os.WriteFile(summary, []byte("previous step\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	env := testutil.Env(t, "ENGINE_BASE_URL_GITHUB="+s.URL(), "GITHUB_STEP_SUMMARY="+summary)
+	env := testutil.FakeEnv(t, s.URL(), "GITHUB_STEP_SUMMARY="+summary)
 	file := writeFile(t, "gh.yaml", `controls:
   - id: odd-title
     title: "Webhooks: 100% verified, please"
@@ -51,7 +51,7 @@ func TestGitHubFormatAndStepSummary(t *testing.T) {
     title: Tiny has no insecure hook
     sql: SELECT id FROM github.orgs.webhooks WHERE org = 'tiny' AND json_extract(config, '$.insecure_ssl') = '1'
 `)
-	r := runCheck(t, env, append(fast, file, "-o", "github")...)
+	r := runCheck(t, env, file, "-o", "github")
 	if r.Code != 1 {
 		t.Fatalf("exit %d\n%s%s", r.Code, r.Stdout, r.Stderr)
 	}
@@ -69,17 +69,13 @@ func TestGitHubFormatAndStepSummary(t *testing.T) {
 		t.Fatal(err)
 	}
 	md := string(b)
-	for _, w := range []string{
+	testutil.Contains(t, "summary", md,
 		"previous step\n## engine check: ",
 		"**2 controls: 1 passed, 1 failed, 0 errors**",
 		"| ❌ fail | `odd-title` | Webhooks: 100% verified, please | low | 2 rows; expected empty |",
 		"| ✅ pass | `fine` | Tiny has no insecure hook |  | 0 rows |",
 		"| 90000012 | https://hooks.example.com/acme/2 | a\\|b |",
-	} {
-		if !strings.Contains(md, w) {
-			t.Errorf("summary lacks %q:\n%s", w, md)
-		}
-	}
+	)
 
 	// Problems are annotated at their file and line, and summarised.
 	bad := writeFile(t, "bad.yaml", "controls:\n  - id: x\n    sql: SELECT nope FROM github.repos.nothing\n")
@@ -96,7 +92,7 @@ func TestGitHubFormatAndStepSummary(t *testing.T) {
 // File defaults sit under the environment and flags: a base URL in the
 // file is used when nothing else is given, and --base-url wins over it.
 func TestFileDefaultsUnderFlags(t *testing.T) {
-	s := server(t)
+	s := fakegithub.ForTest(t)
 	file := writeFile(t, "d.yaml", `defaults:
   base_url:
     github: `+s.URL()+`
@@ -108,8 +104,8 @@ controls:
     expect: count = 1
     sql: SELECT login FROM github.orgs.members WHERE org = 'tiny' AND role = 'admin'
 `)
-	env := testutil.Env(t, "GITHUB_TOKEN=some-test-token")
-	r := runCheck(t, env, append(fast, file)...)
+	env := testutil.FastEnv(t, "GITHUB_TOKEN=some-test-token")
+	r := runCheck(t, env, file)
 	if r.Code != 0 {
 		t.Fatalf("file defaults: exit %d\n%s%s", r.Code, r.Stdout, r.Stderr)
 	}
@@ -118,8 +114,27 @@ controls:
 		t.Errorf("null_auth from the file: requests %+v", reqs)
 	}
 	// A dead base URL on the command line wins, so the control errors.
-	r = runCheck(t, env, append(fast, file, "--base-url", "github=http://127.0.0.1:1")...)
+	r = runCheck(t, env, file, "--base-url", "github=http://127.0.0.1:1")
 	if r.Code != 2 || !strings.Contains(r.Stdout, "ERROR tiny-owner") {
 		t.Errorf("--base-url must win: exit %d\n%s", r.Code, r.Stdout)
+	}
+}
+
+// TestConfigMaxRowsIsNotShadowedByMCPVariable: the config file's max-rows
+// sets check's --max-rows even when ENGINE_MCP_MAX_ROWS (the variable of
+// mcp's --max-rows) is set. The environment of a flag comes from one
+// table now; before, config.go guessed ENGINE_X and ENGINE_MCP_X for any
+// flag named x, so the MCP variable silently disabled check's setting.
+func TestConfigMaxRowsIsNotShadowedByMCPVariable(t *testing.T) {
+	s := fakegithub.ForTest(t)
+	cfg := writeFile(t, "config.yaml", "max-rows: 1\n")
+	controls := writeFile(t, "c.yaml", "controls:\n  - id: tiny-repos\n    sql: SELECT name FROM github.repos.repos WHERE org = 'tiny' ORDER BY name\n")
+	for _, extra := range [][]string{nil, {"ENGINE_MCP_MAX_ROWS=7"}} {
+		env := testutil.FakeEnv(t, s.URL(), append([]string{"ENGINE_CONFIG=" + cfg}, extra...)...)
+		r := runCheck(t, env, controls, "-o", "json")
+		rep := parseJSON(t, r)
+		if r.Code != 1 || len(rep.Controls) != 1 || rep.Controls[0].RowCount == nil || *rep.Controls[0].RowCount != 3 || len(rep.Controls[0].Rows) != 1 {
+			t.Fatalf("env %v: exit %d\n%s\n%s", extra, r.Code, r.Stdout, r.Stderr)
+		}
 	}
 }

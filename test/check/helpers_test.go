@@ -10,9 +10,6 @@ import (
 	"github.com/enginehq/engine/test/testutil"
 )
 
-// fast makes provider faults surface at once.
-var fast = []string{"--retry-max", "0", "--max-retry-wait", "2s"}
-
 func writeFile(t *testing.T, name, body string) string {
 	t.Helper()
 	p := filepath.Join(t.TempDir(), name)
@@ -22,11 +19,12 @@ func writeFile(t *testing.T, name, body string) string {
 	return p
 }
 
-func server(t *testing.T, opts ...fakegithub.Option) *fakegithub.Server {
+// serverEnv starts a fake server and returns it with the engine's
+// environment pointed at it.
+func serverEnv(t *testing.T, opts ...fakegithub.Option) (*fakegithub.Server, []string) {
 	t.Helper()
-	s := fakegithub.New(opts...)
-	t.Cleanup(s.Close)
-	return s
+	s := fakegithub.ForTest(t, opts...)
+	return s, testutil.FakeEnv(t, s.URL())
 }
 
 func runCheck(t *testing.T, env []string, args ...string) testutil.Result {

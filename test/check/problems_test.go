@@ -36,8 +36,7 @@ controls:
 
 // Every mistake is reported at once, with its line, and nothing runs.
 func TestMistakesReportedBeforeAnythingRuns(t *testing.T) {
-	s := server(t)
-	env := testutil.Env(t, "ENGINE_BASE_URL_GITHUB="+s.URL())
+	s, env := serverEnv(t)
 	file := writeFile(t, "bad.yaml", mistakes)
 	want := []struct {
 		line int

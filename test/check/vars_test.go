@@ -3,8 +3,6 @@ package check
 import (
 	"strings"
 	"testing"
-
-	"github.com/enginehq/engine/test/testutil"
 )
 
 // A --var value is substituted as one quoted string; a placeholder inside
@@ -12,8 +10,7 @@ import (
 // SQL. Such controls are refused before anything runs (exit 2, no request),
 // whatever the value; a placeholder where a value goes still works.
 func TestVarCannotChangeStatementStructure(t *testing.T) {
-	s := server(t)
-	env := testutil.Env(t, "ENGINE_BASE_URL_GITHUB="+s.URL())
+	s, env := serverEnv(t)
 	hostile := "*/ SELECT 42 AS name UNION ALL --"
 	cases := []struct{ name, sql string }{
 		// Unchecked, the hostile value closes the comment and the statement
@@ -26,7 +23,7 @@ func TestVarCannotChangeStatementStructure(t *testing.T) {
 		t.Run(c.name, func(t *testing.T) {
 			file := writeFile(t, "v.yaml", "vars:\n  org:\ncontrols:\n  - id: inject\n    title: no private repos\n    sql: |\n      "+c.sql+"\n")
 			for _, v := range []string{hostile, "acme"} {
-				r := runCheck(t, env, append(fast, file, "--var", "org="+v)...)
+				r := runCheck(t, env, file, "--var", "org="+v)
 				if r.Code != 2 || !strings.Contains(r.Stderr, "{{org}} must stand where a value goes") {
 					t.Fatalf("--var org=%q: exit %d, want 2 and a problem\nstdout %s\nstderr %s", v, r.Code, r.Stdout, r.Stderr)
 				}
@@ -41,7 +38,7 @@ func TestVarCannotChangeStatementStructure(t *testing.T) {
 	}
 	// Where a value goes, even the hostile value is one string literal.
 	file := writeFile(t, "ok.yaml", "vars:\n  org:\n  names: [x]\ncontrols:\n  - id: fine\n    title: no repos named so\n    sql: SELECT name FROM github.repos.repos WHERE org = 'tiny' AND name IN ({{names}}) AND name <> {{org}}\n")
-	r := runCheck(t, env, append(fast, file, "-o", "json", "--var", "org="+hostile, "--var", "names=alpha,beta")...)
+	r := runCheck(t, env, file, "-o", "json", "--var", "org="+hostile, "--var", "names=alpha,beta")
 	rep := parseJSON(t, r)
 	if r.Code != 1 || len(rep.Controls) != 1 || rep.Controls[0].Status != "fail" || rep.Controls[0].RowCount == nil || *rep.Controls[0].RowCount != 2 {
 		t.Fatalf("exit %d: %+v\n%s", r.Code, rep, r.Stderr)

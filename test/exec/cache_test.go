@@ -64,13 +64,7 @@ func TestResponseCache(t *testing.T) {
 
 // cacheEnv points the engine at gh with the response cache on, in dir.
 func cacheEnv(t *testing.T, gh *fakegithub.Server, dir string, extra ...string) []string {
-	return testutil.Env(t, append([]string{
-		"ENGINE_BASE_URL_GITHUB=" + gh.URL(),
-		"GITHUB_TOKEN=" + token,
-		"ENGINE_RETRY_MAX=1",
-		"ENGINE_NO_CACHE=",
-		"ENGINE_CACHE_DIR=" + dir,
-	}, extra...)...)
+	return execEnvOn(t, gh, append([]string{"ENGINE_NO_CACHE=", "ENGINE_CACHE_DIR=" + dir}, extra...)...)
 }
 
 // protectionQuery lists alpha's default-branch protection: one row while
@@ -107,8 +101,7 @@ func execStats(t *testing.T, env []string, q string, args ...string) ([]map[stri
 // revalidated, so data changed on the server within a minute is seen at
 // once; unchanged pages come back 304 and the stats say so.
 func TestCacheCurrentByDefault(t *testing.T) {
-	gh := fakegithub.New()
-	defer gh.Close()
+	gh := fakegithub.ForTest(t)
 	env := cacheEnv(t, gh, t.TempDir())
 	rows, _ := execStats(t, env, protectionQuery)
 	if len(rows) != 1 {
@@ -143,8 +136,7 @@ func TestCacheCurrentByDefault(t *testing.T) {
 // TestCacheTTLIsOptIn: --cache-ttl serves repeats without asking (and so
 // may be stale: the documented trade-off).
 func TestCacheTTLIsOptIn(t *testing.T) {
-	gh := fakegithub.New()
-	defer gh.Close()
+	gh := fakegithub.ForTest(t)
 	env := cacheEnv(t, gh, t.TempDir())
 	execStats(t, env, protectionQuery, "--cache-ttl", "5m")
 	gh.SetBranchProtection("tiny", "alpha", false)
@@ -162,8 +154,7 @@ func TestCacheTTLIsOptIn(t *testing.T) {
 // "Cache-Control: no-cache" without a validator, so they are never served
 // from the cache, whatever --cache-ttl says.
 func TestCacheNoCacheResponses(t *testing.T) {
-	gh := fakegithub.New()
-	defer gh.Close()
+	gh := fakegithub.ForTest(t)
 	env := cacheEnv(t, gh, t.TempDir())
 	q := `SELECT count(*) AS n FROM github.search.repos WHERE q = 'org:acme topic:infra'`
 	for i := 0; i < 2; i++ {
@@ -186,8 +177,7 @@ func TestCacheNoCacheResponses(t *testing.T) {
 // group-writable directory, a directory of someone else's files) disables
 // the cache with one warning; every command still works.
 func TestCacheDirUnusable(t *testing.T) {
-	gh := fakegithub.New()
-	defer gh.Close()
+	gh := fakegithub.ForTest(t)
 	file := filepath.Join(t.TempDir(), "not-a-dir")
 	os.WriteFile(file, []byte("user data\n"), 0o600)
 	shared := filepath.Join(t.TempDir(), "shared")

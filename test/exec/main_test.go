@@ -4,7 +4,6 @@ package exec_test
 
 import (
 	"encoding/json"
-	"os"
 	"strings"
 	"testing"
 
@@ -12,26 +11,22 @@ import (
 	"github.com/enginehq/engine/test/testutil"
 )
 
-var fake *fakegithub.Server
-
-func TestMain(m *testing.M) {
-	fake = fakegithub.New()
-	code := m.Run()
-	fake.Close()
-	os.Exit(code)
-}
+// fake serves every test of the package; it ends with the test process.
+var fake = fakegithub.New()
 
 const token = "ghp_TESTTOKEN1234567890secret"
 
-// execEnv points the engine at the fake server with a token and a small
-// retry budget, so faults surface fast.
+// execEnv points the engine at the fake server with a token and
+// testutil.RetryOnce (the suite injects faults that fail once and must be
+// retried), so other faults surface fast.
 func execEnv(t *testing.T, extra ...string) []string {
-	return testutil.Env(t, append([]string{
-		"ENGINE_BASE_URL_GITHUB=" + fake.URL(),
-		"GITHUB_TOKEN=" + token,
-		"ENGINE_RETRY_MAX=1",
-		"ENGINE_MAX_RETRY_WAIT=3s",
-	}, extra...)...)
+	return execEnvOn(t, fake, extra...)
+}
+
+// execEnvOn is execEnv pointed at s.
+func execEnvOn(t *testing.T, s *fakegithub.Server, extra ...string) []string {
+	e := append([]string{"GITHUB_TOKEN=" + token}, testutil.RetryOnce...)
+	return testutil.FakeEnv(t, s.URL(), append(e, extra...)...)
 }
 
 func run(t *testing.T, args ...string) testutil.Result {

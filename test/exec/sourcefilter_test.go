@@ -3,6 +3,8 @@ package exec_test
 import (
 	"strings"
 	"testing"
+
+	"github.com/enginehq/engine/test/testutil"
 )
 
 // A dependent fan-out asks only for the source rows that pass the WHERE
@@ -77,22 +79,20 @@ func TestSourceFilterLeftJoin(t *testing.T) {
 LEFT JOIN github.branches.branch_protection bp
   ON bp.owner = json_extract(r.owner, '$.login') AND bp.repo = r.name AND bp.branch = r.default_branch
 WHERE r.org = 'acme' AND bp.url IS NULL AND r.language = 'Python'%s ORDER BY r.name`
-	fake.ResetRequests()
-	a := run(t, "-o", "csv", strings.Replace(q, "%s", "", 1))
-	nA := 0
-	for _, p := range requestPaths() {
-		if strings.HasSuffix(p, "/protection") {
-			nA++
+	// runCounting runs sql and counts the branch protection requests it made.
+	runCounting := func(sql string) (testutil.Result, int) {
+		fake.ResetRequests()
+		r := run(t, "-o", "csv", sql)
+		n := 0
+		for _, p := range requestPaths() {
+			if strings.HasSuffix(p, "/protection") {
+				n++
+			}
 		}
+		return r, n
 	}
-	fake.ResetRequests()
-	b := run(t, "-o", "csv", strings.Replace(q, "%s", " AND (r.name || '') = r.name", 1))
-	nB := 0
-	for _, p := range requestPaths() {
-		if strings.HasSuffix(p, "/protection") {
-			nB++
-		}
-	}
+	a, nA := runCounting(strings.Replace(q, "%s", "", 1))
+	b, nB := runCounting(strings.Replace(q, "%s", " AND (r.name || '') = r.name", 1))
 	if a.Code != 0 || b.Code != 0 || a.Stdout != b.Stdout {
 		t.Fatalf("exit %d/%d, results differ:\n%s\n%s\n%s%s", a.Code, b.Code, a.Stdout, b.Stdout, a.Stderr, b.Stderr)
 	}

@@ -21,14 +21,13 @@ import (
 
 func ownFake(t *testing.T, opts ...fakegithub.Option) *fakegithub.Server {
 	t.Helper()
-	s := fakegithub.New(opts...)
-	t.Cleanup(s.Close)
+	s := fakegithub.ForTest(t, opts...)
 	return s
 }
 
 func execOn(t *testing.T, s *fakegithub.Server, args ...string) (testutil.Result, errorBody) {
 	t.Helper()
-	env := testutil.Env(t, "ENGINE_BASE_URL_GITHUB="+s.URL(), "GITHUB_TOKEN="+token, "ENGINE_RETRY_MAX=1", "ENGINE_MAX_RETRY_WAIT=3s")
+	env := execEnvOn(t, s)
 	r := testutil.Run(t, env, "", append([]string{"exec", "-o", "json"}, args...)...)
 	if strings.Contains(r.Stdout+r.Stderr, token) {
 		t.Fatalf("token leaked: %s%s", r.Stdout, r.Stderr)
@@ -61,7 +60,7 @@ func TestSearchIncompleteIsError(t *testing.T) {
 		t.Fatalf("error = %+v", e)
 	}
 	// The plain-text error says what to do.
-	env := testutil.Env(t, "ENGINE_BASE_URL_GITHUB="+s.URL(), "ENGINE_RETRY_MAX=0")
+	env := testutil.FakeEnv(t, s.URL())
 	rt := testutil.Run(t, env, "", "exec", searchSQL)
 	if rt.Code != 2 || !strings.Contains(rt.Stderr, "error (incomplete)") || !strings.Contains(rt.Stderr, "retryable") {
 		t.Fatalf("text error: exit %d\n%s", rt.Code, rt.Stderr)
@@ -162,7 +161,7 @@ func TestRetryAfterClamped(t *testing.T) {
 		t.Run(c.name, func(t *testing.T) {
 			s := ownFake(t)
 			s.Inject(fakegithub.Fault{Path: "^/orgs/tiny/repos$", Kind: fakegithub.KindRateLimit, Reset: c.reset})
-			env := testutil.Env(t, "ENGINE_BASE_URL_GITHUB="+s.URL(), "ENGINE_RETRY_MAX=0")
+			env := testutil.FakeEnv(t, s.URL())
 			r := testutil.Run(t, env, "", "exec", "-o", "json", `SELECT name FROM github.repos.repos WHERE org = 'tiny'`)
 			var eb errorBody
 			if err := json.Unmarshal([]byte(r.Stderr), &eb); err != nil || r.Code != 2 {

@@ -2,6 +2,8 @@ package fakegithub
 
 import (
 	"fmt"
+	"io"
+	"net/http"
 	"strings"
 	"testing"
 )
@@ -128,5 +130,21 @@ func TestScaleOrgs(t *testing.T) {
 		if r := getJSON(t, s.URL()+p, &e); r.StatusCode != 404 || e["message"] != "Not Found" || e["status"] != "404" {
 			t.Errorf("%s: %d %v", p, r.StatusCode, e)
 		}
+	}
+}
+
+// BenchmarkOrgReposPage measures serving one page of 100 repositories.
+func BenchmarkOrgReposPage(b *testing.B) {
+	s := New()
+	defer s.Close()
+	url := s.URL() + "/orgs/scale-100000/repos?per_page=100&page=500"
+	for b.Loop() {
+		resp, err := http.Get(url)
+		if err != nil {
+			b.Fatal(err)
+		}
+		n, _ := io.Copy(io.Discard, resp.Body)
+		resp.Body.Close()
+		b.SetBytes(n)
 	}
 }

@@ -106,6 +106,14 @@ func New(opts ...Option) *Server {
 	return s
 }
 
+// ForTest is New for a test: the server is closed when the test ends (t
+// is a *testing.T, *testing.B or testing.TB).
+func ForTest(t interface{ Cleanup(func()) }, opts ...Option) *Server {
+	s := New(opts...)
+	t.Cleanup(s.Close)
+	return s
+}
+
 // Start is New with an explicit listen address (e.g. "127.0.0.1:8099").
 func Start(addr string, opts ...Option) (*Server, error) {
 	s := NewUnstarted(opts...)

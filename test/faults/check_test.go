@@ -23,7 +23,7 @@ const control = `controls:
 // the pass (all 250 rows), 2 an error; 1 (fail) and anything else is a bug.
 func runCheck(t *testing.T, fake *fakegithub.Server, file string) outcome {
 	t.Helper()
-	env := testutil.Env(t, append([]string{"ENGINE_BASE_URL_GITHUB=" + fake.URL()}, fastEnv...)...)
+	env := faultEnv(t, fake)
 	r := testutil.Run(t, env, "", "check", "-o", "json", file)
 	o := outcome{raw: r.Stdout + r.Stderr}
 	var rep struct {
@@ -54,8 +54,7 @@ func runCheck(t *testing.T, fake *fakegithub.Server, file string) outcome {
 
 func TestCheckFaultMatrix(t *testing.T) {
 	t.Parallel()
-	fake := fakegithub.New()
-	defer fake.Close()
+	fake := fakegithub.ForTest(t)
 	file := filepath.Join(t.TempDir(), "controls.yaml")
 	if err := os.WriteFile(file, []byte(control), 0o644); err != nil {
 		t.Fatal(err)

@@ -14,7 +14,7 @@ import (
 // provider error, and nothing on stdout for a failure.
 func runExec(t *testing.T, fake *fakegithub.Server) outcome {
 	t.Helper()
-	env := testutil.Env(t, append([]string{"ENGINE_BASE_URL_GITHUB=" + fake.URL()}, fastEnv...)...)
+	env := faultEnv(t, fake)
 	r := testutil.Run(t, env, "", "exec", "-o", "json", query)
 	o := outcome{raw: r.Stdout + r.Stderr}
 	switch r.Code {
@@ -41,8 +41,7 @@ func runExec(t *testing.T, fake *fakegithub.Server) outcome {
 
 func TestExecFaultMatrix(t *testing.T) {
 	t.Parallel()
-	fake := fakegithub.New()
-	defer fake.Close()
+	fake := fakegithub.ForTest(t)
 	for _, c := range matrix() {
 		t.Run(c.name, func(t *testing.T) {
 			inject(fake, c)

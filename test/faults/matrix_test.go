@@ -8,6 +8,7 @@ import (
 
 	"github.com/enginehq/engine/engine"
 	"github.com/enginehq/engine/test/fakegithub"
+	"github.com/enginehq/engine/test/testutil"
 )
 
 // token is sent by every surface; no output may contain it.
@@ -20,15 +21,13 @@ const (
 	lastPage = 3
 )
 
-// fastEnv is every surface's environment on top of testutil.Env: one
-// retry, a short retry budget and request timeout, and a 1 MiB body cap
-// (a page of 100 acme repositories is about 480 KB).
-var fastEnv = []string{
-	"GITHUB_TOKEN=" + token,
-	"ENGINE_RETRY_MAX=1",
-	"ENGINE_MAX_RETRY_WAIT=2s",
-	"ENGINE_REQUEST_TIMEOUT=800ms",
-	"ENGINE_MAX_BODY_BYTES=1048576",
+// faultEnv is every surface's environment against fake: one retry
+// (testutil.RetryOnce: the matrix has faults that fail once), a short
+// request timeout, and a 1 MiB body cap (a page of 100 acme repositories
+// is about 480 KB).
+func faultEnv(t *testing.T, fake *fakegithub.Server) []string {
+	e := append([]string{"GITHUB_TOKEN=" + token}, testutil.RetryOnce...)
+	return testutil.FakeEnv(t, fake.URL(), append(e, "ENGINE_REQUEST_TIMEOUT=800ms", "ENGINE_MAX_BODY_BYTES=1048576")...)
 }
 
 // faultCase is one row of the matrix and the error every surface must

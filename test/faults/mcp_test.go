@@ -33,10 +33,9 @@ func callMCP(t *testing.T, c *mcptest.Client) outcome {
 // the complete listing.
 func TestMCPStdioFaultMatrix(t *testing.T) {
 	t.Parallel()
-	fake := fakegithub.New()
-	defer fake.Close()
+	fake := fakegithub.ForTest(t)
 	cmd := exec.Command(testutil.EngineBinary(t), "mcp")
-	cmd.Env = testutil.Env(t, append([]string{"ENGINE_BASE_URL_GITHUB=" + fake.URL()}, fastEnv...)...)
+	cmd.Env = faultEnv(t, fake)
 	c, cs, stderr := mcptest.StartStdio(t, cmd)
 	pid := cmd.Process.Pid
 

@@ -2,14 +2,12 @@ package faults
 
 import (
 	"context"
-	"os/exec"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/enginehq/engine/test/fakegithub"
 	"github.com/enginehq/engine/test/mcp/mcptest"
-	"github.com/enginehq/engine/test/testutil"
 )
 
 // TestMCPIncompleteAndSecondaryRateLimits: through `engine mcp` and the
@@ -20,11 +18,8 @@ import (
 // negative retry_after_seconds.
 func TestMCPIncompleteAndSecondaryRateLimits(t *testing.T) {
 	t.Parallel()
-	fake := fakegithub.New()
-	defer fake.Close()
-	cmd := exec.Command(testutil.EngineBinary(t), "mcp")
-	cmd.Env = testutil.Env(t, append([]string{"ENGINE_BASE_URL_GITHUB=" + fake.URL()}, fastEnv...)...)
-	c, _, _ := mcptest.StartStdio(t, cmd)
+	fake := fakegithub.ForTest(t)
+	c, _, _ := mcptest.Stdio(t, faultEnv(t, fake), "mcp")
 	call := func(sql string) mcptest.Result {
 		t.Helper()
 		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)

@@ -2,11 +2,9 @@ package files
 
 import (
 	"bytes"
-	"context"
 	"crypto/sha256"
 	"io/fs"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -103,14 +101,12 @@ func snapshot(t *testing.T, dir string) map[string]sentinel {
 // eviction runs on every write, and asserts that every file is still
 // there with the same content, size, mode and mtime.
 func TestEngineNeverTouchesUserFiles(t *testing.T) {
-	gh := fakegithub.New()
-	defer gh.Close()
+	gh := fakegithub.ForTest(t)
 	dir := t.TempDir()
 	plantSentinels(t, dir)
 	before := snapshot(t, dir)
 
-	env := testutil.Env(t,
-		"ENGINE_BASE_URL_GITHUB="+gh.URL(),
+	env := testutil.FakeEnv(t, gh.URL(),
 		"GITHUB_TOKEN=ghp_sentinel_token_0000000000",
 		"ENGINE_NO_CACHE=",
 		"ENGINE_CACHE_DIR="+dir,
@@ -146,15 +142,12 @@ func TestEngineNeverTouchesUserFiles(t *testing.T) {
 	if r.Code != 0 {
 		t.Fatalf("registry list: exit %d %s", r.Code, r.Stderr)
 	}
-	cmd := exec.Command(testutil.EngineBinary(t), "mcp")
-	cmd.Env = env
-	c, _, _ := mcptest.StartStdio(t, cmd)
-	res := c.Call(t, context.Background(), "run_select_query", map[string]any{"sql": queries[0]})
+	c, _, _ := mcptest.Stdio(t, env, "mcp")
+	res := c.Query(t, queries[0])
 	if res.IsError {
 		t.Fatalf("mcp: %s", res.Text)
 	}
-	c.S.Close()
-	cmd.Wait()
+	c.S.Close() // waits for the server to exit (mcp.CommandTransport)
 
 	// exec last, ending with a small answer, so that an entry remains.
 	for _, q := range queries {

@@ -18,8 +18,7 @@ import (
 // stopped with SIGTERM in the middle of a slow request, exit promptly and
 // leave nothing of theirs in TMPDIR.
 func TestSIGTERMLeavesNoTempFiles(t *testing.T) {
-	gh := fakegithub.New()
-	defer gh.Close()
+	gh := fakegithub.ForTest(t)
 	gh.Inject(fakegithub.Fault{Path: "^/orgs/acme/repos$", Kind: fakegithub.KindSlow, Delay: time.Minute})
 	q := `SELECT count(*) FROM github.repos.repos WHERE org = 'acme'`
 	controls := filepath.Join(t.TempDir(), "controls.yaml")
@@ -41,7 +40,7 @@ func TestSIGTERMLeavesNoTempFiles(t *testing.T) {
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			tmp := t.TempDir()
-			env := testutil.Env(t, "ENGINE_BASE_URL_GITHUB="+gh.URL(), "TMPDIR="+tmp, "ENGINE_RETRY_MAX=0")
+			env := testutil.FakeEnv(t, gh.URL(), "TMPDIR="+tmp)
 			want := gh.Started() + 1
 			cmd := exec.Command(testutil.EngineBinary(t), c.args...)
 			cmd.Env = env

@@ -35,8 +35,7 @@ func errorOf(t *testing.T, stderr string) engine.ErrorBody {
 }
 
 func TestHostileExec(t *testing.T) {
-	fake := fakegithub.New()
-	t.Cleanup(fake.Close)
+	fake := fakegithub.ForTest(t)
 	sb := newSandbox(t)
 	cases := corpus(sb.tmp)
 	if len(cases) < 40 {

@@ -3,11 +3,8 @@ package hostile
 import (
 	"context"
 	"os/exec"
-	"strings"
 	"testing"
 	"time"
-
-	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/enginehq/engine/test/fakegithub"
 	"github.com/enginehq/engine/test/mcp/mcptest"
@@ -19,20 +16,13 @@ import (
 // normal query answers all three tiny repositories, and when the server
 // has exited nothing is left in its TMPDIR, HOME or working directory.
 func TestHostileMCP(t *testing.T) {
-	fake := fakegithub.New()
-	defer fake.Close()
+	fake := fakegithub.ForTest(t)
 	sb := newSandbox(t)
 	cmd := exec.Command(testutil.EngineBinary(t), "mcp")
 	cmd.Env, cmd.Dir = sb.env(t, fake), sb.cwd
-	var stderr strings.Builder
-	cmd.Stderr = &stderr
+	c, cs, stderr := mcptest.StartStdio(t, cmd)
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
-	cs, err := mcp.NewClient(&mcp.Implementation{Name: "hostile", Version: "1"}, nil).Connect(ctx, &mcp.CommandTransport{Command: cmd}, nil)
-	if err != nil {
-		t.Fatalf("connect: %v", err)
-	}
-	c := mcptest.NewClient(t, cs)
 	for _, h := range corpus(sb.tmp) {
 		kind, status := h.kind, h.status
 		if h.mcpKind != "" {

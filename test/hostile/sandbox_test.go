@@ -1,15 +1,10 @@
 package hostile
 
 import (
-	"bytes"
-	"context"
-	"errors"
 	"io/fs"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"testing"
-	"time"
 
 	"github.com/enginehq/engine/test/fakegithub"
 	"github.com/enginehq/engine/test/testutil"
@@ -37,11 +32,9 @@ func newSandbox(t *testing.T) sandbox {
 // env is the subprocess environment: the fake server, a short query
 // timeout, and every writable location inside the sandbox.
 func (s sandbox) env(t *testing.T, fake *fakegithub.Server) []string {
-	return testutil.Env(t,
-		"ENGINE_BASE_URL_GITHUB="+fake.URL(),
+	return testutil.FakeEnv(t, fake.URL(),
 		"GITHUB_TOKEN=ghp_hostile_suite_token",
 		"ENGINE_QUERY_TIMEOUT=1s",
-		"ENGINE_RETRY_MAX=0",
 		"HOME="+s.home,
 		"TMPDIR="+s.tmp,
 		"XDG_STATE_HOME="+filepath.Join(s.home, "state"),
@@ -67,21 +60,5 @@ func (s sandbox) assertEmpty(t *testing.T) {
 // statement on stdin (an argument cannot carry NUL bytes or 1 MB).
 func (s sandbox) execStdin(t *testing.T, fake *fakegithub.Server, stmt string) testutil.Result {
 	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
-	defer cancel()
-	cmd := exec.CommandContext(ctx, testutil.EngineBinary(t), "exec", "-o", "json", "-f", "-")
-	cmd.Env, cmd.Dir = s.env(t, fake), s.cwd
-	cmd.Stdin = bytes.NewBufferString(stmt)
-	var out, errb bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &out, &errb
-	err := cmd.Run()
-	r := testutil.Result{Stdout: out.String(), Stderr: errb.String()}
-	var ee *exec.ExitError
-	switch {
-	case errors.As(err, &ee):
-		r.Code = ee.ExitCode()
-	case err != nil:
-		t.Fatal(err)
-	}
-	return r
+	return testutil.RunIn(t, s.cwd, s.env(t, fake), stmt, "exec", "-o", "json", "-f", "-")
 }

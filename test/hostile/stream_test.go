@@ -36,7 +36,7 @@ func peakRunStderr(t *testing.T, baseURL, stdin string, args ...string) (string,
 	defer cancel()
 	args = append([]string{args[0], "--debug"}, args[1:]...)
 	cmd := exec.CommandContext(ctx, testutil.EngineBinary(t), args...)
-	cmd.Env = testutil.Env(t, "ENGINE_BASE_URL_GITHUB="+baseURL)
+	cmd.Env = testutil.FakeEnv(t, baseURL)
 	cmd.Stdin = strings.NewReader(stdin)
 	f, err := os.CreateTemp(t.TempDir(), "stdout-")
 	if err != nil {
@@ -91,8 +91,7 @@ func TestFanOutBoundedMemory(t *testing.T) {
 // which the answers arrive: the first org's answer is slowed down so
 // that the second one is loaded first.
 func TestFanOutRowOrder(t *testing.T) {
-	fake := fakegithub.New()
-	t.Cleanup(fake.Close)
+	fake := fakegithub.ForTest(t)
 	fake.Inject(fakegithub.Fault{Path: "^/orgs/scale-150/repos$", Page: 1, Kind: fakegithub.KindSlow, Delay: 300 * time.Millisecond})
 	q := "SELECT org, name FROM github.repos.repos WHERE org IN "
 	big, _ := peakRun(t, fake.URL(), "", "exec", "-o", "tsv", q+"('scale-150')")

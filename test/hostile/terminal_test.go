@@ -30,8 +30,7 @@ const (
 
 func evilServer(t *testing.T) *fakegithub.Server {
 	t.Helper()
-	fake := fakegithub.New()
-	t.Cleanup(fake.Close)
+	fake := fakegithub.ForTest(t)
 	body, _ := json.Marshal([]map[string]any{{"id": 1, "name": "evil", "full_name": "evil/evil", "description": evilDesc}})
 	fake.Inject(fakegithub.Fault{Path: "^/orgs/evil/repos$", Kind: fakegithub.KindBody, Body: string(body)})
 	fake.Inject(fakegithub.Fault{Path: "^/orgs/evilerr/repos$", Kind: fakegithub.KindStatus, Status: 404,
@@ -40,7 +39,7 @@ func evilServer(t *testing.T) *fakegithub.Server {
 }
 
 func evilEnv(t *testing.T, fake *fakegithub.Server) []string {
-	return testutil.Env(t, "ENGINE_BASE_URL_GITHUB="+fake.URL(), "ENGINE_RETRY_MAX=0")
+	return testutil.FakeEnv(t, fake.URL())
 }
 
 // assertInert fails when text holds a raw control character other than

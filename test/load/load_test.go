@@ -70,8 +70,7 @@ type figures struct {
 // runLoad fires all calls at once over sessions HTTP sessions and checks
 // each outcome against its plan.
 func runLoad(t *testing.T, bin string, bound int64) figures {
-	fake := fakegithub.New()
-	defer fake.Close()
+	fake := fakegithub.ForTest(t)
 	ps := plans()
 	for _, p := range ps {
 		if p.fault != nil {

@@ -44,9 +44,11 @@ type server struct {
 func startServer(t *testing.T, bin string, fake *fakegithub.Server) *server {
 	t.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
-	cmd := exec.CommandContext(ctx, bin, "mcp", "--transport", "http", "--listen", "127.0.0.1:0",
-		"--retry-max", "2", "--max-retry-wait", "5s", "--request-timeout", "20s")
-	cmd.Env = testutil.Env(t, "ENGINE_BASE_URL_GITHUB="+fake.URL(), "GITHUB_TOKEN=ghp_load_suite_token")
+	cmd := exec.CommandContext(ctx, bin, "mcp", "--transport", "http", "--listen", "127.0.0.1:0", "--request-timeout", "20s")
+	// Deliberately more retries than testutil.FastRetry: under the suite's
+	// load a transient failure is retried, as in production, rather than
+	// reported as a failed call.
+	cmd.Env = testutil.FakeEnv(t, fake.URL(), "GITHUB_TOKEN=ghp_load_suite_token", "ENGINE_RETRY_MAX=2", "ENGINE_MAX_RETRY_WAIT=5s")
 	pipe, err := cmd.StderrPipe()
 	if err != nil {
 		t.Fatal(err)

@@ -9,6 +9,7 @@ import (
 	"github.com/tiktoken-go/tokenizer"
 
 	"github.com/enginehq/engine/test/fakegithub"
+	"github.com/enginehq/engine/test/testutil"
 )
 
 // toolText calls a discovery tool and returns its text block.
@@ -32,8 +33,7 @@ func toolText(t *testing.T, cs *mcp.ClientSession, tool string, args map[string]
 // every table fits a small token budget (o200k tokens, printed with -v and
 // in docs/mcp.md), and one service's list carries each table's summary.
 func TestDiscoveryDescriptionsAndBudget(t *testing.T) {
-	fake := fakegithub.New()
-	defer fake.Close()
+	fake := fakegithub.ForTest(t)
 	c, _ := stdioClient(t, fake, nil)
 	enc, err := tokenizer.Get(tokenizer.O200kBase)
 	if err != nil {
@@ -45,15 +45,13 @@ func TestDiscoveryDescriptionsAndBudget(t *testing.T) {
 	}
 
 	d := toolText(t, c.S, "describe_resource", map[string]any{"resource": "github.repos.repos"})
-	for _, want := range []string{
+	if !testutil.Contains(t, "describe_resource", d,
 		"# github.repos.repos: Repository.",
 		"column\ttype\tdescription\n",
 		"archived\tBOOLEAN\tWhether the repository is archived.\n",
 		"default_branch\tTEXT\tThe default branch of the repository.\n",
-	} {
-		if !strings.Contains(d, want) {
-			t.Fatalf("describe_resource does not say %q:\n%.2000s", want, d)
-		}
+	) {
+		t.FailNow()
 	}
 
 	all := toolText(t, c.S, "list_resources", nil)
@@ -71,5 +69,34 @@ func TestDiscoveryDescriptionsAndBudget(t *testing.T) {
 	}
 	if n := tokens(repos); n > 2500 {
 		t.Fatalf("list_resources service=repos is %d tokens; budget 2500", n)
+	}
+}
+
+// Entity tables over MCP (issue 12): a column the table does not have is
+// an isError result of kind plan before any request; a success names, in
+// stats.methods, the API method each table was read with.
+func TestEntityTablesOverMCP(t *testing.T) {
+	fake := fakegithub.ForTest(t)
+	c, _ := stdioClient(t, fake, nil)
+	ctx := context.Background()
+
+	fake.ResetRequests()
+	r := c.Call(t, ctx, "run_select_query", map[string]any{"sql": "SELECT login, contributions FROM github.repos.repos WHERE owner = 'tiny' AND repo = 'gamma'"})
+	if !r.IsError || r.Error == nil || r.Error.Kind != "plan" || !strings.Contains(r.Error.Message, "no such column: login") ||
+		!strings.Contains(r.Error.Message, "github.repos.contributors") {
+		t.Fatalf("unknown column: %+v %+v", r.IsError, r.Error)
+	}
+	if n := apiRequests(fake); n != 0 {
+		t.Fatalf("%d requests before the refusal", n)
+	}
+
+	r = c.Call(t, ctx, "run_select_query", map[string]any{"sql": "SELECT login, contributions FROM github.repos.contributors WHERE owner = 'tiny' AND repo = 'gamma' ORDER BY login"})
+	if r.IsError || r.RowCount != 2 || r.Rows[0][0] != "tiny-dev-01" {
+		t.Fatalf("contributors: %+v %v", r.Error, r.Rows)
+	}
+	stats, _ := r.Raw["stats"].(map[string]any)
+	methods, _ := stats["methods"].([]any)
+	if len(methods) != 1 || methods[0] != "github.repos.contributors: GET /repos/{owner}/{repo}/contributors" {
+		t.Fatalf("stats.methods = %v", stats["methods"])
 	}
 }

@@ -16,8 +16,7 @@ import (
 // provider.service.resource. A name that matches no provider, service or
 // table stays kind plan, as the same name in SQL is. No request is made.
 func TestArgumentErrorsAreUsage(t *testing.T) {
-	fake := fakegithub.New()
-	defer fake.Close()
+	fake := fakegithub.ForTest(t)
 	c, _ := stdioClient(t, fake, nil)
 	ctx := context.Background()
 	fake.ResetRequests()
@@ -47,8 +46,7 @@ func TestArgumentErrorsAreUsage(t *testing.T) {
 // (kind plan, the figures) but names no CLI flag (issue 17). exec adds
 // the flag in its advice (test/exec TestDependentFanOutAboveLimitIsRefusedBeforeRequests).
 func TestLimitErrorsNameNoFlag(t *testing.T) {
-	fake := fakegithub.New()
-	defer fake.Close()
+	fake := fakegithub.ForTest(t)
 	c, _ := stdioClient(t, fake, nil, "--max-requests", "2")
 	r := c.Call(t, context.Background(), "run_select_query", map[string]any{
 		"sql": "SELECT * FROM github.issues.issues WHERE owner = 'tiny' AND repo IN ('a', 'b', 'c')"})
@@ -63,8 +61,7 @@ func TestLimitErrorsNameNoFlag(t *testing.T) {
 // The output schemas' kind enum is the engine's list of kinds (declared
 // once, derived for the schema), usage included.
 func TestOutputSchemaKindsAreTheEngines(t *testing.T) {
-	fake := fakegithub.New()
-	defer fake.Close()
+	fake := fakegithub.ForTest(t)
 	c, _ := stdioClient(t, fake, nil)
 	lt, err := c.S.ListTools(context.Background(), nil)
 	if err != nil {

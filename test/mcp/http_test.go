@@ -1,7 +1,6 @@
 package mcp_test
 
 import (
-	"context"
 	"fmt"
 	"net/http"
 	"strings"
@@ -9,26 +8,26 @@ import (
 	"testing"
 
 	"github.com/enginehq/engine/test/fakegithub"
+	"github.com/enginehq/engine/test/mcp/mcptest"
 	"github.com/enginehq/engine/test/testutil"
 )
 
 // TestHTTPConcurrentQueries: 16 concurrent run_select_query calls (4
 // sessions x 4 calls) each get their own correct result.
 func TestHTTPConcurrentQueries(t *testing.T) {
-	fake := fakegithub.New()
-	defer fake.Close()
+	fake := fakegithub.ForTest(t)
 	endpoint := httpServer(t, fake)
 	var wg sync.WaitGroup
 	errs := make(chan string, 16)
 	for s := 0; s < 4; s++ {
-		c := httpClient(t, endpoint)
+		c := mcptest.ConnectHTTP(t, endpoint)
 		for k := 0; k < 4; k++ {
 			i := s*4 + k
 			wg.Add(1)
 			go func() {
 				defer wg.Done()
 				sql := fmt.Sprintf("SELECT name, stargazers_count FROM github.repos.repos WHERE org = 'acme' ORDER BY name LIMIT %d OFFSET %d", i+1, i*7)
-				r := c.Call(t, context.Background(), "run_select_query", map[string]any{"sql": sql})
+				r := c.Query(t, sql)
 				want := fmt.Sprintf("repo-%03d", i*7)
 				if r.IsError || r.RowCount != i+1 || len(r.Rows) != i+1 || r.Rows[0][0] != want || r.Rows[0][1] != float64((37*i*7)%500) {
 					errs <- fmt.Sprintf("query %d: %+v", i, r)
@@ -44,8 +43,7 @@ func TestHTTPConcurrentQueries(t *testing.T) {
 }
 
 func TestHTTPRefusesCrossOrigin(t *testing.T) {
-	fake := fakegithub.New()
-	defer fake.Close()
+	fake := fakegithub.ForTest(t)
 	endpoint := httpServer(t, fake)
 	req, _ := http.NewRequest("POST", endpoint, strings.NewReader(`{"jsonrpc":"2.0","id":1,"method":"ping"}`))
 	req.Header.Set("Origin", "https://attacker.example")
@@ -58,8 +56,8 @@ func TestHTTPRefusesCrossOrigin(t *testing.T) {
 	if resp.StatusCode != http.StatusForbidden {
 		t.Fatalf("cross-origin POST: %d", resp.StatusCode)
 	}
-	c := httpClient(t, endpoint)
-	if r := c.Call(t, context.Background(), "run_select_query", map[string]any{"sql": acme + " LIMIT 2"}); r.RowCount != 2 {
+	c := mcptest.ConnectHTTP(t, endpoint)
+	if r := c.Query(t, acme+" LIMIT 2"); r.RowCount != 2 {
 		t.Fatalf("%+v", r)
 	}
 }

@@ -2,6 +2,7 @@ package mcp_test
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"os/exec"
 	"strings"
@@ -9,6 +10,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/enginehq/engine/engine/result"
 	"github.com/enginehq/engine/test/fakegithub"
 	"github.com/enginehq/engine/test/mcp/mcptest"
 	"github.com/enginehq/engine/test/testutil"
@@ -37,11 +41,10 @@ func manyRows(n int) string {
 // bench row measures that case).
 func TestConcurrentHugeResultsBoundedMemory(t *testing.T) {
 	const n = 300_000
-	fake := fakegithub.New()
-	defer fake.Close()
+	fake := fakegithub.ForTest(t)
 	cmd := exec.Command(testutil.EngineBinary(t), serverArgs...)
-	cmd.Env = testutil.Env(t, "ENGINE_BASE_URL_GITHUB="+fake.URL())
-	c, _, stderr := mcptest.StartStdio(t, cmd)
+	cmd.Env = testutil.FakeEnv(t, fake.URL())
+	c, _, stderr := mcptest.StartStdio(t, cmd) // the pid is measured
 	start := time.Now()
 	var wg sync.WaitGroup
 	results := make([]mcptest.Result, 3)
@@ -49,7 +52,7 @@ func TestConcurrentHugeResultsBoundedMemory(t *testing.T) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			results[i] = c.Call(t, context.Background(), "run_select_query", map[string]any{"sql": manyRows(n)})
+			results[i] = c.Query(t, manyRows(n))
 		}()
 	}
 	wg.Wait()
@@ -76,12 +79,167 @@ func TestConcurrentHugeResultsBoundedMemory(t *testing.T) {
 // still answers its first rows and true row_count, with no result_id and
 // a notice that says to narrow the query.
 func TestResultTooLargeToKeep(t *testing.T) {
-	fake := fakegithub.New()
-	defer fake.Close()
+	fake := fakegithub.ForTest(t)
 	c, _ := stdioClient(t, fake, nil, "--keep-bytes", "100000")
-	r := c.Call(t, context.Background(), "run_select_query", map[string]any{"sql": manyRows(50_000)})
+	r := c.Query(t, manyRows(50_000))
 	if r.IsError || r.RowCount != 50_000 || r.ReturnedRows != 100 || r.ResultID != "" ||
 		!strings.Contains(r.Notice, "larger than the server keeps") || !strings.Contains(r.Notice, "narrow the query") {
 		t.Fatalf("%+v", r)
+	}
+}
+
+// TestHugeCellIsCutWithMarker: one 30 MB cell no longer bypasses
+// mcp_max_bytes through the "at least one row" rule. With the default
+// caps it is cut to 16 KiB in both the TSV text and structuredContent,
+// ends with an explicit marker, the result says truncated with
+// truncated_cells 1 and a notice naming the resource, and the kept
+// result still holds the whole value. Before the fix the tool result
+// carried the cell twice: about 60 MB.
+func TestHugeCellIsCutWithMarker(t *testing.T) {
+	fake := fakegithub.ForTest(t)
+	c, _ := stdioClient(t, fake, nil)
+	sql := "SELECT 'head' AS a, hex(zeroblob(15000000)) AS big, 7 AS n"
+	res, err := c.S.CallTool(context.Background(), &mcp.CallToolParams{Name: "run_select_query", Arguments: map[string]any{"sql": sql}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	sc, _ := json.Marshal(res.StructuredContent)
+	text := res.Content[0].(*mcp.TextContent).Text
+	t.Logf("tool result: %d bytes of text + %d bytes of structuredContent", len(text), len(sc))
+	if len(text)+len(sc) > 64<<10 {
+		t.Fatalf("tool result of %d bytes for one huge cell, want under 64 KiB", len(text)+len(sc))
+	}
+	r := c.Check(t, "run_select_query", res)
+	marker := "…[cut: 16384 of 30000000 bytes shown]"
+	if r.IsError || len(r.Rows) != 1 || r.Rows[0][0] != "head" || r.Rows[0][2] != float64(7) {
+		t.Fatalf("%+v", r)
+	}
+	big, _ := r.Rows[0][1].(string)
+	if len(big) != 16384+len(marker) || !strings.HasSuffix(big, marker) || strings.Trim(big[:16384], "0") != "" {
+		t.Fatalf("structured cell: %d bytes ending %q", len(big), big[max(len(big)-60, 0):])
+	}
+	if !strings.Contains(text, "\t"+strings.Repeat("0", 16384)+marker+"\t7\n") {
+		t.Fatalf("TSV text does not hold the cut cell with its marker: %.200q", text)
+	}
+	if !r.Truncated || r.Raw["truncated_cells"] != float64(1) || r.ResultURI == "" ||
+		!strings.Contains(r.Notice, "1 cell is longer than 16384 bytes") || !strings.Contains(r.Notice, r.ResultURI) {
+		t.Fatalf("truncated %v, truncated_cells %v, notice %q", r.Truncated, r.Raw["truncated_cells"], r.Notice)
+	}
+	if !strings.Contains(text, r.Notice) {
+		t.Fatalf("the text block does not carry the notice: %.300q", text[len(text)-min(len(text), 600):])
+	}
+
+	// Paging the kept result cuts the same way.
+	p := c.Call(t, context.Background(), "fetch_result_page", map[string]any{"result_id": r.ResultID})
+	if cell, _ := p.Rows[0][1].(string); p.IsError || !strings.HasSuffix(cell, marker) || p.Raw["truncated_cells"] != float64(1) || !strings.Contains(p.Notice, "cut") {
+		t.Fatalf("page: %d bytes, truncated_cells %v, notice %q", len(cell), p.Raw["truncated_cells"], p.Notice)
+	}
+
+	// The kept result holds the whole value: a 3 MB cell (the SDK
+	// client's stdio frames stop at 16 MiB, so not the 30 MB one) is cut
+	// in the tool result and whole in the resource.
+	r = c.Query(t, "SELECT 'head' AS a, hex(zeroblob(1500000)) AS big, 7 AS n")
+	if r.IsError || r.Raw["truncated_cells"] != float64(1) {
+		t.Fatalf("%+v", r)
+	}
+	got, err := c.S.ReadResource(context.Background(), &mcp.ReadResourceParams{URI: r.ResultURI + "?format=csv"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := "a,big,n\nhead," + strings.Repeat("0", 3_000_000) + ",7\n"; got.Contents[0].Text != want {
+		t.Fatalf("resource: %d bytes, want %d", len(got.Contents[0].Text), len(want))
+	}
+}
+
+// TestCellCapSetting: --max-cell-bytes sets the bound; 0 turns it off.
+func TestCellCapSetting(t *testing.T) {
+	fake := fakegithub.ForTest(t)
+	sql := map[string]any{"sql": "SELECT 'é' || hex(zeroblob(50)) AS v"}
+	c, _ := stdioClient(t, fake, nil, "--max-cell-bytes", "10")
+	r := c.Call(t, context.Background(), "run_select_query", sql)
+	if v, _ := r.Rows[0][0].(string); v != "é00000000…[cut: 10 of 102 bytes shown]" || r.Raw["truncated_cells"] != float64(1) {
+		t.Fatalf("cap 10: %q %v", v, r.Raw["truncated_cells"])
+	}
+	c, _ = stdioClient(t, fake, []string{"ENGINE_MCP_MAX_CELL_BYTES=0"})
+	r = c.Call(t, context.Background(), "run_select_query", sql)
+	if v, _ := r.Rows[0][0].(string); v != "é"+strings.Repeat("0", 100) || r.Truncated || r.Raw["truncated_cells"] != nil {
+		t.Fatalf("no cap: %q %+v", v, r)
+	}
+}
+
+// jsonObjects renders rows as a compact JSON array of objects.
+func jsonObjects(t *testing.T, r mcptest.Result) string {
+	cols := make([]result.Column, len(r.Columns))
+	for i, c := range r.Columns {
+		cols[i] = result.Column{Name: c.Name, Type: c.Type}
+	}
+	b, err := result.CompactJSON(cols, r.Rows)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
+}
+
+// TestTSVVersusJSONSize measures the text block of 100-row results of
+// github.repos.repos against the same rows as a JSON array of objects.
+// Run with -v to see the figures.
+func TestTSVVersusJSONSize(t *testing.T) {
+	fake := fakegithub.ForTest(t)
+	// The default byte budget keeps about a third of SELECT *'s wide rows;
+	// lift it to measure all 100.
+	c, _ := stdioClient(t, fake, nil, "--max-bytes", "0")
+	for _, m := range []struct {
+		sql      string
+		maxRatio float64
+	}{
+		{"SELECT * FROM github.repos.repos WHERE org = 'acme' LIMIT 100", 0.8},
+		{"SELECT name, private, language, stargazers_count, updated_at FROM github.repos.repos WHERE org = 'acme' LIMIT 100", 0.5},
+	} {
+		r := c.Query(t, m.sql)
+		if r.IsError || len(r.Rows) != 100 || r.Truncated {
+			t.Fatalf("rows %d truncated %t", len(r.Rows), r.Truncated)
+		}
+		tsv, js := len(r.Text), len(jsonObjects(t, r))
+		ratio := float64(tsv) / float64(js)
+		t.Logf("100 rows x %d columns: TSV text %d bytes (~%d tokens at chars/4); JSON array of objects %d bytes (~%d tokens); TSV/JSON = %.0f%%",
+			len(r.Columns), tsv, tsv/4, js, js/4, 100*ratio)
+		if ratio > m.maxRatio {
+			t.Fatalf("TSV/JSON = %.2f; want <= %.2f", ratio, m.maxRatio)
+		}
+	}
+}
+
+// TestStatsReportRevalidations: with the response cache on (default:
+// revalidate every entry), a repeated query is answered 304 for every
+// page, and structuredContent.stats says so (fetched vs revalidated), as
+// does the summary line.
+func TestStatsReportRevalidations(t *testing.T) {
+	fake := fakegithub.ForTest(t)
+	c, _ := stdioClient(t, fake, []string{"ENGINE_NO_CACHE=", "ENGINE_CACHE_DIR=" + t.TempDir()})
+	q := map[string]any{"sql": `SELECT count(*) AS n FROM github.repos.repos WHERE org = 'acme'`}
+	stat := func(raw map[string]any, name string) float64 {
+		st, _ := raw["stats"].(map[string]any)
+		v, ok := st[name].(float64)
+		if !ok {
+			t.Fatalf("stats.%s missing: %v", name, raw["stats"])
+		}
+		return v
+	}
+	first := c.Call(t, context.Background(), "run_select_query", q)
+	if first.IsError || stat(first.Raw, "fetched") != 3 || stat(first.Raw, "revalidated") != 0 {
+		t.Fatalf("first call: %v", first.Raw["stats"])
+	}
+	fake.ResetRequests()
+	second := c.Call(t, context.Background(), "run_select_query", q)
+	if second.IsError || stat(second.Raw, "fetched") != 0 || stat(second.Raw, "revalidated") != 3 || stat(second.Raw, "http_requests") != 3 {
+		t.Fatalf("second call: %v", second.Raw["stats"])
+	}
+	for _, r := range fake.Requests() {
+		if r.Status != 304 {
+			t.Fatalf("repeat request answered %d, want 304", r.Status)
+		}
+	}
+	if !strings.Contains(second.Text, "3 revalidated") {
+		t.Fatalf("summary line without the revalidations:\n%s", second.Text)
 	}
 }

@@ -94,11 +94,10 @@ func inFlight() { time.Sleep(time.Second) }
 // then serves the next call. Before the fix the answer was
 // {"kind":"timeout","retryable":true}.
 func TestCancelledCallIsKindCancelled(t *testing.T) {
-	fake := fakegithub.New()
-	defer fake.Close()
+	fake := fakegithub.ForTest(t)
 	fake.Inject(fakegithub.Fault{Path: "^/orgs/acme/repos$", Kind: fakegithub.KindSlow, Delay: 20 * time.Second})
 	cmd := exec.Command(testutil.EngineBinary(t), append(append([]string{}, serverArgs...), "--request-timeout", "60s")...)
-	cmd.Env = testutil.Env(t, "ENGINE_BASE_URL_GITHUB="+fake.URL())
+	cmd.Env = testutil.FakeEnv(t, fake.URL())
 	stderr := &testutil.SyncBuffer{}
 	cmd.Stderr = stderr
 	rec := &recording{Transport: &mcp.CommandTransport{Command: cmd}}
@@ -108,16 +107,8 @@ func TestCancelledCallIsKindCancelled(t *testing.T) {
 	}
 	defer cs.Close()
 
-	ctx, cancel := context.WithCancel(context.Background())
-	done := make(chan error, 1)
-	go func() {
-		_, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "run_select_query", Arguments: map[string]any{"sql": "SELECT count(*) FROM github.repos.repos WHERE org = 'acme'"}})
-		done <- err
-	}()
-	inFlight()
-	start := time.Now()
-	cancel()
-	if err := <-done; err == nil {
+	start, err := cancelledCall(cs, "SELECT count(*) FROM github.repos.repos WHERE org = 'acme'", inFlight)
+	if err == nil {
 		t.Fatal("the cancelled call returned no error to the client")
 	}
 	resp := rec.response(t, 10*time.Second)
@@ -148,7 +139,7 @@ func TestCancelledCallIsKindCancelled(t *testing.T) {
 	}
 	fake.ClearFaults()
 	c := mcptest.NewClient(t, cs)
-	if r := c.Call(t, context.Background(), "run_select_query", map[string]any{"sql": "SELECT count(*) AS n FROM github.repos.repos WHERE org = 'tiny'"}); r.IsError || fmt.Sprint(r.Rows) != "[[3]]" {
+	if r := c.Query(t, "SELECT count(*) AS n FROM github.repos.repos WHERE org = 'tiny'"); r.IsError || fmt.Sprint(r.Rows) != "[[3]]" {
 		t.Fatalf("next call: %+v", r)
 	}
 }
@@ -157,10 +148,9 @@ func TestCancelledCallIsKindCancelled(t *testing.T) {
 // with an unknown ?format= is a JSON-RPC invalid-params error (-32602)
 // that names the formats served; before the fix it was code 0.
 func TestResourceBadFormatIsInvalidParams(t *testing.T) {
-	fake := fakegithub.New()
-	defer fake.Close()
+	fake := fakegithub.ForTest(t)
 	c, _ := stdioClient(t, fake, nil)
-	r := c.Call(t, context.Background(), "run_select_query", map[string]any{"sql": "SELECT name FROM github.repos.repos WHERE org = 'tiny' ORDER BY name"})
+	r := c.Query(t, "SELECT name FROM github.repos.repos WHERE org = 'tiny' ORDER BY name")
 	if r.IsError || r.ResultURI == "" {
 		t.Fatalf("%+v", r)
 	}
@@ -182,8 +172,7 @@ func TestResourceBadFormatIsInvalidParams(t *testing.T) {
 // kind=cancelled long before the 20 s API delay ends); and a client
 // asking for 2025-11-25 still gets a session.
 func TestHTTPServes20260728Statelessly(t *testing.T) {
-	fake := fakegithub.New()
-	defer fake.Close()
+	fake := fakegithub.ForTest(t)
 	endpoint, log := httpServerLog(t, fake, "--request-timeout", "60s")
 	connect := func(version string) *mcp.ClientSession {
 		t.Helper()
@@ -207,7 +196,7 @@ func TestHTTPServes20260728Statelessly(t *testing.T) {
 		t.Fatalf("2026-07-28 got session %q", cs.ID())
 	}
 	c := mcptest.NewClient(t, cs)
-	r := c.Call(t, context.Background(), "run_select_query", map[string]any{"sql": "SELECT name FROM github.repos.repos WHERE org = 'acme' ORDER BY name"})
+	r := c.Query(t, "SELECT name FROM github.repos.repos WHERE org = 'acme' ORDER BY name")
 	if r.IsError || r.RowCount != 250 || r.ResultID == "" {
 		t.Fatalf("%+v", r)
 	}
@@ -217,16 +206,7 @@ func TestHTTPServes20260728Statelessly(t *testing.T) {
 	}
 
 	fake.Inject(fakegithub.Fault{Path: "^/orgs/tiny/repos$", Kind: fakegithub.KindSlow, Delay: 20 * time.Second})
-	ctx, cancel := context.WithCancel(context.Background())
-	done := make(chan error, 1)
-	go func() {
-		_, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "run_select_query", Arguments: map[string]any{"sql": "SELECT count(*) FROM github.repos.repos WHERE org = 'tiny'"}})
-		done <- err
-	}()
-	inFlight()
-	start := time.Now()
-	cancel()
-	<-done
+	start, _ := cancelledCall(cs, "SELECT count(*) FROM github.repos.repos WHERE org = 'tiny'", inFlight)
 	for !strings.Contains(log.String(), "kind=cancelled") {
 		if time.Since(start) > 5*time.Second {
 			t.Fatalf("closing the POST did not cancel the query within 5 s; server log:\n%s", log)
@@ -239,7 +219,7 @@ func TestHTTPServes20260728Statelessly(t *testing.T) {
 	if v := old.InitializeResult().ProtocolVersion; v != "2025-11-25" || old.ID() == "" {
 		t.Fatalf("2025-11-25: version %q, session %q", v, old.ID())
 	}
-	if r := mcptest.NewClient(t, old).Call(t, context.Background(), "run_select_query", map[string]any{"sql": "SELECT count(*) AS n FROM github.repos.repos WHERE org = 'tiny'"}); r.IsError || fmt.Sprint(r.Rows) != "[[3]]" {
+	if r := mcptest.NewClient(t, old).Query(t, "SELECT count(*) AS n FROM github.repos.repos WHERE org = 'tiny'"); r.IsError || fmt.Sprint(r.Rows) != "[[3]]" {
 		t.Fatalf("2025-11-25 call: %+v", r)
 	}
 }
@@ -249,10 +229,9 @@ func TestHTTPServes20260728Statelessly(t *testing.T) {
 // it is answered -32600 with its id, as docs/mcp.md says, and the
 // session goes on. Before the fix it got no answer at all.
 func TestStdioIDOnlyFrameIsInvalidRequest(t *testing.T) {
-	fake := fakegithub.New()
-	defer fake.Close()
+	fake := fakegithub.ForTest(t)
 	cmd := exec.Command(testutil.EngineBinary(t), serverArgs...)
-	cmd.Env = testutil.Env(t, "ENGINE_BASE_URL_GITHUB="+fake.URL())
+	cmd.Env = testutil.FakeEnv(t, fake.URL())
 	cmd.Stdin = strings.NewReader(strings.Join([]string{
 		`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"raw","version":"1"}}}`,
 		`{"jsonrpc":"2.0","method":"notifications/initialized"}`,
@@ -290,4 +269,20 @@ func TestStdioIDOnlyFrameIsInvalidRequest(t *testing.T) {
 	if !answered {
 		t.Fatalf("the call after the invalid frames was not answered:\n%s", out)
 	}
+}
+
+// cancelledCall calls run_select_query with sql, cancels the call once
+// inFlight returns (its request has reached the fake), and returns when it
+// cancelled and the error the client got.
+func cancelledCall(cs *mcp.ClientSession, sql string, inFlight func()) (time.Time, error) {
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() {
+		_, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "run_select_query", Arguments: map[string]any{"sql": sql}})
+		done <- err
+	}()
+	inFlight()
+	start := time.Now()
+	cancel()
+	return start, <-done
 }

@@ -13,6 +13,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/enginehq/engine/test/fakegithub"
+	"github.com/enginehq/engine/test/mcp/mcptest"
 )
 
 const rawInit = `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"raw","version":"1"}}}`
@@ -61,8 +62,7 @@ func assertRefused(t *testing.T, resp *http.Response, body string) {
 // opens at most 64 sessions (the default); the rest get 503. Requests of
 // the open sessions are still served.
 func TestHTTPSessionsBoundedByDefault(t *testing.T) {
-	fake := fakegithub.New()
-	defer fake.Close()
+	fake := fakegithub.ForTest(t)
 	endpoint := httpServer(t, fake)
 	var ids []string
 	refused := 0
@@ -103,8 +103,7 @@ func TestHTTPSessionsBoundedByDefault(t *testing.T) {
 // client cannot connect beyond the bound; once the sessions have been
 // idle for --session-idle they close and it can.
 func TestHTTPSessionBoundAndIdleExpiry(t *testing.T) {
-	fake := fakegithub.New()
-	defer fake.Close()
+	fake := fakegithub.ForTest(t)
 	endpoint := httpServer(t, fake, "--max-sessions", "2", "--session-idle", "1s")
 	for i := 0; i < 2; i++ {
 		if resp, body := rawPost(t, endpoint, rawInit, nil); resp.StatusCode != http.StatusOK {
@@ -121,15 +120,15 @@ func TestHTTPSessionBoundAndIdleExpiry(t *testing.T) {
 	if err == nil {
 		t.Fatal("the SDK client connected beyond the session bound")
 	}
-	if c := httpClient(t, endpoint); c.S.InitializeResult().ProtocolVersion != "2026-07-28" {
+	if c := mcptest.ConnectHTTP(t, endpoint); c.S.InitializeResult().ProtocolVersion != "2026-07-28" {
 		t.Fatal("a 2026-07-28 client was not served while the sessions are full")
-	} else if r := c.Call(t, context.Background(), "run_select_query", map[string]any{"sql": acme + " LIMIT 1"}); r.IsError || r.RowCount != 1 {
+	} else if r := c.Query(t, acme+" LIMIT 1"); r.IsError || r.RowCount != 1 {
 		t.Fatalf("2026-07-28 call while the sessions are full: %+v", r)
 	}
 	t.Logf("SDK client beyond the bound: %v", err)
 	time.Sleep(2500 * time.Millisecond)
-	c := httpClient(t, endpoint)
-	if r := c.Call(t, context.Background(), "run_select_query", map[string]any{"sql": acme + " LIMIT 2"}); r.IsError || r.RowCount != 2 {
+	c := mcptest.ConnectHTTP(t, endpoint)
+	if r := c.Query(t, acme+" LIMIT 2"); r.IsError || r.RowCount != 2 {
 		t.Fatalf("after idle expiry: %+v", r)
 	}
 }
@@ -139,8 +138,7 @@ func TestHTTPSessionBoundAndIdleExpiry(t *testing.T) {
 // dns-rebinding-protection scenario); --allow-origin adds an origin;
 // --strict-origin serves only the listed ones, loopback pages included.
 func TestHTTPOrigins(t *testing.T) {
-	fake := fakegithub.New()
-	defer fake.Close()
+	fake := fakegithub.ForTest(t)
 	for _, c := range []struct {
 		args []string
 		want map[string]int

@@ -16,8 +16,7 @@ import (
 const acme = "SELECT name FROM github.repos.repos WHERE org = 'acme'"
 
 func TestStdioBinary(t *testing.T) {
-	fake := fakegithub.New(fakegithub.WithRepos("scale-5000", 5000))
-	defer fake.Close()
+	fake := fakegithub.ForTest(t, fakegithub.WithRepos("scale-5000", 5000))
 	c, stderr := stdioClient(t, fake, nil)
 	ctx := context.Background()
 	q := func(sql string) map[string]any { return map[string]any{"sql": sql} }
@@ -84,15 +83,14 @@ func TestStdioBinary(t *testing.T) {
 }
 
 func TestStdioEnvCaps(t *testing.T) {
-	fake := fakegithub.New()
-	defer fake.Close()
+	fake := fakegithub.ForTest(t)
 	c, _ := stdioClient(t, fake, []string{"ENGINE_MCP_MAX_ROWS=7"})
-	r := c.Call(t, context.Background(), "run_select_query", map[string]any{"sql": acme})
+	r := c.Query(t, acme)
 	if len(r.Rows) != 7 || r.RowCount != 250 || !r.Truncated {
 		t.Fatalf("rows %d of %d", len(r.Rows), r.RowCount)
 	}
 	c, _ = stdioClient(t, fake, nil, "--max-rows", "0")
-	if r := c.Call(t, context.Background(), "run_select_query", map[string]any{"sql": acme}); len(r.Rows) != 250 || r.Truncated {
+	if r := c.Query(t, acme); len(r.Rows) != 250 || r.Truncated {
 		t.Fatalf("--max-rows 0: rows %d truncated %t", len(r.Rows), r.Truncated)
 	}
 }
@@ -101,10 +99,9 @@ func TestStdioEnvCaps(t *testing.T) {
 // stdout holds only JSON-RPC responses, garbage gets a parse error, and
 // the query after it is answered.
 func TestStdioRawFrames(t *testing.T) {
-	fake := fakegithub.New()
-	defer fake.Close()
+	fake := fakegithub.ForTest(t)
 	cmd := exec.Command(testutil.EngineBinary(t), serverArgs...)
-	cmd.Env = testutil.Env(t, "ENGINE_BASE_URL_GITHUB="+fake.URL())
+	cmd.Env = testutil.FakeEnv(t, fake.URL())
 	in := strings.Join([]string{
 		`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"raw","version":"1"}}}`,
 		`{{{ not json`,

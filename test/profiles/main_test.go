@@ -7,7 +7,6 @@ package profiles_test
 
 import (
 	"encoding/json"
-	"os"
 	"strings"
 	"testing"
 
@@ -15,25 +14,18 @@ import (
 	"github.com/enginehq/engine/test/testutil"
 )
 
-var fake *fakeapis.Server
+// fake serves every test of the package; it ends with the test process.
+var fake = fakeapis.New()
 
-func TestMain(m *testing.M) {
-	fake = fakeapis.New()
-	code := m.Run()
-	fake.Close()
-	os.Exit(code)
-}
-
-// env points every fake provider at the fake server, with small retry
-// budgets so that retryable errors surface at once.
+// env points every fake provider at the fake server, with
+// testutil.RetryOnce so that retryable errors surface at once.
 func env(t *testing.T, extra ...string) []string {
-	return testutil.Env(t, append([]string{
+	e := append([]string{
 		"ENGINE_BASE_URL_STRIPE=" + fake.URL() + "/stripe",
 		"ENGINE_BASE_URL_SLACK=" + fake.URL() + "/slack",
 		"ENGINE_BASE_URL_JIRA=" + fake.URL() + "/jira",
-		"ENGINE_RETRY_MAX=1",
-		"ENGINE_MAX_RETRY_WAIT=2s",
-	}, extra...)...)
+	}, testutil.RetryOnce...)
+	return testutil.Env(t, append(e, extra...)...)
 }
 
 var (

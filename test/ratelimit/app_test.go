@@ -1,21 +1,16 @@
 package ratelimit
 
 import (
-	"bufio"
 	"context"
 	"crypto/rand"
 	"crypto/rsa"
 	"crypto/x509"
 	"encoding/pem"
-	"io"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
 	"time"
-
-	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/enginehq/engine/test/fakegithub"
 	"github.com/enginehq/engine/test/mcp/mcptest"
@@ -28,17 +23,8 @@ const appID, installationID = 424242, 777
 // whose key it returns (PEM) and writes to a file.
 func appFake(t *testing.T, ttl time.Duration) (*fakegithub.Server, string, string) {
 	t.Helper()
-	key, err := rsa.GenerateKey(rand.Reader, 2048)
-	if err != nil {
-		t.Fatal(err)
-	}
-	pemText := string(pem.EncodeToMemory(&pem.Block{Type: "RSA PRIVATE KEY", Bytes: x509.MarshalPKCS1PrivateKey(key)}))
-	path := filepath.Join(t.TempDir(), "app.pem")
-	if err := os.WriteFile(path, []byte(pemText), 0o600); err != nil {
-		t.Fatal(err)
-	}
-	fake := fakegithub.New(fakegithub.WithApp(fakegithub.App{AppID: appID, InstallationID: installationID, PublicKey: &key.PublicKey, TokenTTL: ttl}))
-	t.Cleanup(fake.Close)
+	key, path, pemText := testutil.RSAKey(t)
+	fake := fakegithub.ForTest(t, fakegithub.WithApp(fakegithub.App{AppID: appID, InstallationID: installationID, PublicKey: &key.PublicKey, TokenTTL: ttl}))
 	return fake, path, pemText
 }
 
@@ -77,7 +63,7 @@ func bearers(fake *fakegithub.Server) map[string]int {
 // nor the key.
 func TestAppAuthMintsOnceAndReuses(t *testing.T) {
 	fake, path, pemText := appFake(t, time.Hour)
-	e := testutil.Env(t, "ENGINE_GOVERNOR=on", "ENGINE_BASE_URL_GITHUB="+fake.URL())
+	e := governedEnv(t, fake)
 	r := testutil.Run(t, e, "", "exec", "--debug", "--auth", appAuth(path), "-o", "csv", repoInAcme(12))
 	if r.Code != 0 || strings.Count(r.Stdout, "\n") != 13 {
 		t.Fatalf("exit %d\n%s%.2000s", r.Code, r.Stdout, r.Stderr)
@@ -98,7 +84,7 @@ func TestAppAuthMintsOnceAndReuses(t *testing.T) {
 // take precedence over GITHUB_TOKEN (which CI sets anyway).
 func TestAppAuthFromEnvironment(t *testing.T) {
 	fake, _, pemText := appFake(t, time.Hour)
-	e := testutil.Env(t, "ENGINE_GOVERNOR=on", "ENGINE_BASE_URL_GITHUB="+fake.URL(), "GITHUB_TOKEN="+token,
+	e := governedEnv(t, fake, "GITHUB_TOKEN="+token,
 		"GITHUB_APP_ID=424242", "GITHUB_APP_INSTALLATION_ID=777", "GITHUB_APP_PRIVATE_KEY="+pemText)
 	r := testutil.Run(t, e, "", "exec", "-o", "csv", repoInAcme(3))
 	if r.Code != 0 || fake.AppTokensMinted() != 1 {
@@ -119,7 +105,7 @@ func TestAppAuthBadSettings(t *testing.T) {
 	os.WriteFile(wrong, pem.EncodeToMemory(&pem.Block{Type: "RSA PRIVATE KEY", Bytes: x509.MarshalPKCS1PrivateKey(other)}), 0o600) //nolint:errcheck
 	notKey := filepath.Join(t.TempDir(), "notkey.pem")
 	os.WriteFile(notKey, []byte("-----BEGIN RSA PRIVATE KEY-----\nSECRETSECRETSECRETSECRET\n-----END RSA PRIVATE KEY-----\n"), 0o600) //nolint:errcheck
-	e := testutil.Env(t, "ENGINE_GOVERNOR=on", "ENGINE_BASE_URL_GITHUB="+fake.URL())
+	e := governedEnv(t, fake)
 	cases := []struct {
 		auth string
 		code int
@@ -155,7 +141,7 @@ func TestAppAuthSharedAcrossMCPSessionsAndRefreshed(t *testing.T) {
 	ctx := context.Background()
 	query := map[string]any{"sql": repoInAcme(4)}
 	for i := 0; i < 2; i++ { // two sessions
-		c := mcpClient(t, endpoint)
+		c := mcptest.ConnectHTTP(t, endpoint)
 		if res := c.Call(t, ctx, "run_select_query", query); res.IsError || res.RowCount != 4 {
 			t.Fatalf("session %d: %+v", i+1, res)
 		}
@@ -164,7 +150,7 @@ func TestAppAuthSharedAcrossMCPSessionsAndRefreshed(t *testing.T) {
 		t.Fatalf("%d tokens minted for two sessions, want 1", n)
 	}
 	time.Sleep(2700 * time.Millisecond) // past 80% of the token's life
-	c := mcpClient(t, endpoint)
+	c := mcptest.ConnectHTTP(t, endpoint)
 	if res := c.Call(t, ctx, "run_select_query", query); res.IsError || res.RowCount != 4 {
 		t.Fatalf("after refresh: %+v", res)
 	}
@@ -206,53 +192,11 @@ func repoInAcme(n int) string {
 // its endpoint and collected stderr.
 func mcpHTTP(t *testing.T, fake *fakegithub.Server, args ...string) (string, *testutil.SyncBuffer) {
 	t.Helper()
-	return mcpHTTPEnv(t, testutil.Env(t, "ENGINE_GOVERNOR=on", "ENGINE_BASE_URL_GITHUB="+fake.URL()), args...)
+	return mcpHTTPEnv(t, governedEnv(t, fake), args...)
 }
 
 // mcpHTTPEnv is mcpHTTP with the server's whole environment.
 func mcpHTTPEnv(t *testing.T, env []string, args ...string) (string, *testutil.SyncBuffer) {
 	t.Helper()
-	ctx, cancel := context.WithCancel(context.Background())
-	cmd := exec.CommandContext(ctx, testutil.EngineBinary(t), append([]string{"mcp", "--transport", "http", "--listen", "127.0.0.1:0"}, args...)...)
-	cmd.Env = env
-	pipe, err := cmd.StderrPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { cancel(); cmd.Wait() }) //nolint:errcheck
-	buf := &testutil.SyncBuffer{}
-	addr := make(chan string, 1)
-	go func() {
-		sc := bufio.NewScanner(pipe)
-		for sc.Scan() {
-			buf.Write([]byte(sc.Text() + "\n")) //nolint:errcheck
-			if _, u, ok := strings.Cut(sc.Text(), "listening on "); ok {
-				select {
-				case addr <- u:
-				default:
-				}
-			}
-		}
-		io.Copy(io.Discard, pipe) //nolint:errcheck
-	}()
-	select {
-	case u := <-addr:
-		return u, buf
-	case <-time.After(30 * time.Second):
-		t.Fatalf("engine mcp did not report its address:\n%s", buf)
-	}
-	return "", nil
-}
-
-func mcpClient(t *testing.T, endpoint string) *mcptest.Client {
-	t.Helper()
-	cs, err := mcp.NewClient(&mcp.Implementation{Name: "test", Version: "1"}, nil).Connect(context.Background(), &mcp.StreamableClientTransport{Endpoint: endpoint, MaxRetries: -1}, nil)
-	if err != nil {
-		t.Fatalf("connect %s: %v", endpoint, err)
-	}
-	t.Cleanup(func() { cs.Close() })
-	return mcptest.NewClient(t, cs)
+	return mcptest.StartHTTP(t, env, args...)
 }

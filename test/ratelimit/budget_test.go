@@ -10,6 +10,7 @@ import (
 
 	"github.com/enginehq/engine/engine"
 	"github.com/enginehq/engine/test/fakegithub"
+	"github.com/enginehq/engine/test/mcp/mcptest"
 )
 
 // repoIn is a statement estimated at n requests: one per repository of an
@@ -29,11 +30,10 @@ func repoIn(n int) string {
 // check it sent 100 requests and then failed half-way on 403s.
 func TestStatementOverBudgetRefusedBeforeFirstRequest(t *testing.T) {
 	left := 100
-	fake := fakegithub.New(fakegithub.WithRepos("big", 600), fakegithub.WithLimits(fakegithub.Limits{Buckets: map[string]fakegithub.BucketLimit{
+	fake := fakegithub.ForTest(t, fakegithub.WithRepos("big", 600), fakegithub.WithLimits(fakegithub.Limits{Buckets: map[string]fakegithub.BucketLimit{
 		"core": {Limit: 5000, Remaining: &left, Window: time.Hour},
 	}}))
-	defer fake.Close()
-	r := run(t, env(t, fake, "ENGINE_RETRY_MAX=0"), "exec", "-o", "json", repoIn(600))
+	r := run(t, noRetryEnv(t, fake), "exec", "-o", "json", repoIn(600))
 	if r.Code != 2 {
 		t.Fatalf("exit %d, want 2\n%s%s", r.Code, r.Stdout, r.Stderr)
 	}
@@ -65,11 +65,10 @@ func TestStatementOverBudgetRefusedBeforeFirstRequest(t *testing.T) {
 // refused before the first of them is sent (300 left).
 func TestDependentFanOutOverBudgetRefused(t *testing.T) {
 	left := 300
-	fake := fakegithub.New(fakegithub.WithRepos("big", 600), fakegithub.WithLimits(fakegithub.Limits{Buckets: map[string]fakegithub.BucketLimit{
+	fake := fakegithub.ForTest(t, fakegithub.WithRepos("big", 600), fakegithub.WithLimits(fakegithub.Limits{Buckets: map[string]fakegithub.BucketLimit{
 		"core": {Limit: 5000, Remaining: &left, Window: time.Hour},
 	}}))
-	defer fake.Close()
-	r := run(t, env(t, fake, "ENGINE_RETRY_MAX=0"), "exec", joinPulls("big"))
+	r := run(t, noRetryEnv(t, fake), "exec", joinPulls("big"))
 	if r.Code != 2 || !strings.Contains(r.Stderr, "needs about 600 requests") || !strings.Contains(r.Stderr, "only 294 of 5000 remain") || !strings.Contains(r.Stderr, "retryable") {
 		t.Fatalf("exit %d\n%s", r.Code, r.Stderr)
 	}
@@ -88,13 +87,12 @@ func TestDependentFanOutOverBudgetRefused(t *testing.T) {
 // that was refused with 403.
 func TestSpentBucketHoldsLaterRequests(t *testing.T) {
 	left := 10
-	fake := fakegithub.New(fakegithub.WithLimits(fakegithub.Limits{Buckets: map[string]fakegithub.BucketLimit{
+	fake := fakegithub.ForTest(t, fakegithub.WithLimits(fakegithub.Limits{Buckets: map[string]fakegithub.BucketLimit{
 		"core": {Limit: 5000, Remaining: &left, Window: time.Hour},
 	}}))
-	defer fake.Close()
-	endpoint, _ := mcpHTTPEnv(t, env(t, fake, "ENGINE_RETRY_MAX=0", "ENGINE_CONCURRENCY=1"))
+	endpoint, _ := mcpHTTPEnv(t, noRetryEnv(t, fake, "ENGINE_CONCURRENCY=1"))
 	ctx := context.Background()
-	first := mcpClient(t, endpoint).Call(t, ctx, "run_select_query", map[string]any{"sql": repoInAcme(12)})
+	first := mcptest.ConnectHTTP(t, endpoint).Call(t, ctx, "run_select_query", map[string]any{"sql": repoInAcme(12)})
 	if !first.IsError || !first.Error.Retryable || first.Error.RetryAfterSeconds < 3500 || !strings.Contains(first.Error.Message, "spent") {
 		t.Fatalf("first: %+v", first.Error)
 	}
@@ -102,7 +100,7 @@ func TestSpentBucketHoldsLaterRequests(t *testing.T) {
 	if st := statuses(fake.Requests()); st[200] != 10 || len(st) != 1 {
 		t.Fatalf("first statement: requests by status %v, want the 10 the bucket allowed and no 403", st)
 	}
-	second := mcpClient(t, endpoint).Call(t, ctx, "run_select_query", map[string]any{"sql": repoInAcme(3)})
+	second := mcptest.ConnectHTTP(t, endpoint).Call(t, ctx, "run_select_query", map[string]any{"sql": repoInAcme(3)})
 	if !second.IsError || !second.Error.Retryable || second.Error.RetryAfterSeconds < 3500 || !strings.Contains(second.Error.Message, "only 0 of 5000 remain") {
 		t.Fatalf("second: %+v", second.Error)
 	}

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/enginehq/engine/test/fakegithub"
+	"github.com/enginehq/engine/test/mcp/mcptest"
 )
 
 // A 2,000-request dependent fan-out against a fake that allows 300 points
@@ -17,9 +18,8 @@ import (
 // the fan-out fired at full speed and tripped the limit within the first
 // second.)
 func TestFanOutPacedUnderPointLimit(t *testing.T) {
-	fake := fakegithub.New(fakegithub.WithRepos("big", 1980), fakegithub.WithLimits(fakegithub.Limits{Points: 300, Window: time.Second}))
-	defer fake.Close()
-	r := run(t, env(t, fake, "ENGINE_RATE=285/1s", "ENGINE_MAX_REQUESTS=5000", "ENGINE_RETRY_MAX=0"), "exec", "-o", "csv", joinPulls("big"))
+	fake := fakegithub.ForTest(t, fakegithub.WithRepos("big", 1980), fakegithub.WithLimits(fakegithub.Limits{Points: 300, Window: time.Second}))
+	r := run(t, noRetryEnv(t, fake, "ENGINE_RATE=285/1s", "ENGINE_MAX_REQUESTS=5000"), "exec", "-o", "csv", joinPulls("big"))
 	if r.Code != 0 || r.Stdout != "repos\n1980\n" {
 		t.Fatalf("exit %d\n%s%s", r.Code, r.Stdout, r.Stderr)
 	}
@@ -42,9 +42,8 @@ func TestFanOutPacedUnderPointLimit(t *testing.T) {
 // governor every worker discovered the limit on its own, retried at full
 // concurrency and tripped it again until its retries ran out.
 func TestSecondaryLimitPausesAndDegrades(t *testing.T) {
-	fake := fakegithub.New(fakegithub.WithRepos("big", 600), fakegithub.WithLatency(25*time.Millisecond),
+	fake := fakegithub.ForTest(t, fakegithub.WithRepos("big", 600), fakegithub.WithLatency(25*time.Millisecond),
 		fakegithub.WithLimits(fakegithub.Limits{TripConcurrent: 50, RetryAfter: 1}))
-	defer fake.Close()
 	e := env(t, fake, "ENGINE_RATE=0", "ENGINE_MAX_CONCURRENCY=64", "ENGINE_CONCURRENCY=64", "ENGINE_RETRY_MAX=3", "ENGINE_MAX_RETRY_WAIT=20s", "ENGINE_MAX_REQUESTS=5000")
 	r := run(t, e, "exec", "--debug", "-o", "csv", joinPulls("big"))
 	if r.Code != 0 || r.Stdout != "repos\n600\n" {
@@ -74,17 +73,16 @@ func TestSecondaryLimitPausesAndDegrades(t *testing.T) {
 // request: GitHub bans clients that keep requesting while limited. Before
 // the governor the second statement was sent (and answered 403 again).
 func TestPauseHoldsLaterStatementsUnsent(t *testing.T) {
-	fake := fakegithub.New()
-	defer fake.Close()
+	fake := fakegithub.ForTest(t)
 	fake.Inject(fakegithub.Fault{Path: "^/orgs/acme/repos$", Kind: fakegithub.KindSecondaryRateLimit, RetryAfter: 30})
 	endpoint, _ := mcpHTTPEnv(t, env(t, fake, "ENGINE_MAX_RETRY_WAIT=2s"))
 	ctx := context.Background()
-	first := mcpClient(t, endpoint).Call(t, ctx, "run_select_query", map[string]any{"sql": "SELECT name FROM github.repos.repos WHERE org = 'acme'"})
+	first := mcptest.ConnectHTTP(t, endpoint).Call(t, ctx, "run_select_query", map[string]any{"sql": "SELECT name FROM github.repos.repos WHERE org = 'acme'"})
 	if !first.IsError || !first.Error.Retryable || first.Error.HTTPStatus != 403 {
 		t.Fatalf("first: %+v", first.Error)
 	}
 	sent := len(fake.Requests())
-	second := mcpClient(t, endpoint).Call(t, ctx, "run_select_query", map[string]any{"sql": "SELECT login FROM github.users.users WHERE username = 'octocat'"})
+	second := mcptest.ConnectHTTP(t, endpoint).Call(t, ctx, "run_select_query", map[string]any{"sql": "SELECT login FROM github.users.users WHERE username = 'octocat'"})
 	if !second.IsError || !second.Error.Retryable || second.Error.RetryAfterSeconds < 20 || !strings.Contains(second.Error.Message, "paused") {
 		t.Fatalf("second: %+v", second.Error)
 	}
@@ -93,7 +91,7 @@ func TestPauseHoldsLaterStatementsUnsent(t *testing.T) {
 	}
 	// /rate_limit is free of every limit: the github.rate_limit table still
 	// answers during the pause.
-	rl := mcpClient(t, endpoint).Call(t, ctx, "run_select_query", map[string]any{"sql": "SELECT json_extract(resources, '$.core.limit') AS core FROM github.rate_limit.rate_limit"})
+	rl := mcptest.ConnectHTTP(t, endpoint).Call(t, ctx, "run_select_query", map[string]any{"sql": "SELECT json_extract(resources, '$.core.limit') AS core FROM github.rate_limit.rate_limit"})
 	if rl.IsError || len(rl.Rows) != 1 || fmt.Sprint(rl.Rows[0][0]) != "5000" {
 		t.Fatalf("rate_limit during the pause: %+v %+v", rl.Rows, rl.Error)
 	}

@@ -2,21 +2,37 @@ package ratelimit
 
 import (
 	"fmt"
+	"strconv"
 	"strings"
 	"testing"
 
+	"github.com/enginehq/engine/providers/client"
 	"github.com/enginehq/engine/test/fakegithub"
 	"github.com/enginehq/engine/test/testutil"
 )
 
 const token = "ghp_RATELIMITTESTTOKEN0123456789"
 
-// env points the engine at fake with a token and the given settings.
+// env points the engine at fake with a token, the governor on and the
+// given settings. It keeps the default retry policy (4 retries within
+// 60s), not testutil.FastRetry: the governor's waits and retries are what
+// this suite measures; a test that wants none uses noRetryEnv.
 func env(t *testing.T, fake *fakegithub.Server, extra ...string) []string {
-	return testutil.Env(t, append([]string{
-		"ENGINE_BASE_URL_GITHUB=" + fake.URL(),
-		"GITHUB_TOKEN=" + token,
+	return governedEnv(t, fake, append([]string{"GITHUB_TOKEN=" + token}, extra...)...)
+}
+
+// noRetryEnv is env with testutil.FastRetry: no retries, for tests that
+// count the requests of one attempt.
+func noRetryEnv(t *testing.T, fake *fakegithub.Server, extra ...string) []string {
+	return env(t, fake, append(append([]string{}, extra...), testutil.FastRetry...)...)
+}
+
+// governedEnv is env without the token.
+func governedEnv(t *testing.T, fake *fakegithub.Server, extra ...string) []string {
+	return testutil.FakeEnv(t, fake.URL(), append([]string{
 		"ENGINE_GOVERNOR=on",
+		"ENGINE_RETRY_MAX=" + strconv.Itoa(client.DefaultRetryMax),
+		"ENGINE_MAX_RETRY_WAIT=" + client.DefaultMaxRetryWait.String(),
 	}, extra...)...)
 }
 

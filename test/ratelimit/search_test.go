@@ -17,18 +17,17 @@ import (
 // statement are not held to the search pace. Before the governor the
 // searches were sent at once and all but five were answered 403.
 func TestSearchBucketPacedSeparately(t *testing.T) {
-	fake := fakegithub.New(fakegithub.WithLimits(fakegithub.Limits{Buckets: map[string]fakegithub.BucketLimit{
+	fake := fakegithub.ForTest(t, fakegithub.WithLimits(fakegithub.Limits{Buckets: map[string]fakegithub.BucketLimit{
 		"code_search": {Limit: 5, Window: time.Second},
 		"core":        {Limit: 5000, Window: time.Hour},
 	}}))
-	defer fake.Close()
 	qs := make([]string, 10)
 	for i := range qs {
 		qs[i] = fmt.Sprintf("'org:acme repo-00%d'", i) // one match each
 	}
 	sql := `SELECT s.name FROM github.search.code s WHERE s.q IN (` + strings.Join(qs, ",") + `)
 UNION ALL SELECT r.name FROM github.repos.repos r WHERE r.owner = 'acme' AND r.repo IN ('repo-001','repo-002','repo-003','repo-004','repo-005','repo-006','repo-007','repo-008','repo-009','repo-010','repo-011','repo-012')`
-	r := run(t, env(t, fake, "ENGINE_CODE_SEARCH_RATE=4/1s", "ENGINE_RETRY_MAX=0"), "exec", "-o", "csv", sql)
+	r := run(t, noRetryEnv(t, fake, "ENGINE_CODE_SEARCH_RATE=4/1s"), "exec", "-o", "csv", sql)
 	if r.Code != 0 || strings.Count(r.Stdout, "\n") != 1+10+12 {
 		t.Fatalf("exit %d\n%s%s", r.Code, r.Stdout, r.Stderr)
 	}

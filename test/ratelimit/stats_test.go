@@ -1,11 +1,8 @@
 package ratelimit
 
 import (
-	"context"
 	"encoding/json"
-	"encoding/xml"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"regexp"
 	"strings"
@@ -30,10 +27,9 @@ type rateLimit struct {
 func budgetFake(t *testing.T) (*fakegithub.Server, time.Time) {
 	left := 4000
 	start := time.Now()
-	fake := fakegithub.New(fakegithub.WithLimits(fakegithub.Limits{Buckets: map[string]fakegithub.BucketLimit{
+	fake := fakegithub.ForTest(t, fakegithub.WithLimits(fakegithub.Limits{Buckets: map[string]fakegithub.BucketLimit{
 		"core": {Limit: 5000, Remaining: &left, Window: time.Hour},
 	}}))
-	t.Cleanup(fake.Close)
 	return fake, start.Add(time.Hour)
 }
 
@@ -74,10 +70,8 @@ func TestRateLimitBudgetInEverySurface(t *testing.T) {
 	}
 	checkRL(t, "exec json", js.Stats.RateLimit, 2, 3995, reset)
 
-	cmd := exec.Command(testutil.EngineBinary(t), "mcp")
-	cmd.Env = e
-	c, _, _ := mcptest.StartStdio(t, cmd)
-	res := c.Call(t, context.Background(), "run_select_query", map[string]any{"sql": repoInAcme(4)})
+	c, _, _ := mcptest.Stdio(t, e, "mcp")
+	res := c.Query(t, repoInAcme(4))
 	raw, _ := json.Marshal(res.Raw["stats"])
 	var ms struct {
 		RateLimit []rateLimit `json:"rate_limit"`
@@ -109,21 +103,10 @@ func TestRateLimitBudgetInEverySurface(t *testing.T) {
 		t.Errorf("check control stats %+v", rl)
 	}
 	r = run(t, e, "check", file, "-o", "junit")
-	var doc struct {
-		Suites []struct {
-			Props []struct {
-				Name  string `xml:"name,attr"`
-				Value string `xml:"value,attr"`
-			} `xml:"properties>property"`
-		} `xml:"testsuite"`
+	if r.Code != 0 {
+		t.Fatalf("check -o junit: exit %d\n%s", r.Code, r.Stderr)
 	}
-	if err := xml.Unmarshal([]byte(r.Stdout), &doc); r.Code != 0 || err != nil || len(doc.Suites) != 1 {
-		t.Fatalf("check -o junit: exit %d %v\n%s", r.Code, err, r.Stdout)
-	}
-	props := map[string]string{}
-	for _, p := range doc.Suites[0].Props {
-		props[p.Name] = p.Value
-	}
+	props := testutil.JUnitProperties(t, r.Stdout)
 	if props["rate_limit.github.core.used"] != "3" || props["rate_limit.github.core.remaining"] != "3985" || props["rate_limit.github.core.limit"] != "5000" || props["rate_limit.github.core.reset"] == "" {
 		t.Errorf("junit properties %v", props)
 	}

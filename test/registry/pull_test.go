@@ -81,9 +81,8 @@ func TestRegistryPullGitHub(t *testing.T) {
 		w.Write(b)
 	}))
 	t.Cleanup(docs.Close)
-	gh := fakegithub.New()
-	t.Cleanup(gh.Close)
-	e, _ := env(t, "ENGINE_BASE_URL_GITHUB="+gh.URL())
+	gh := fakegithub.ForTest(t)
+	e, _ := env(t, append([]string{"ENGINE_BASE_URL_GITHUB=" + gh.URL()}, testutil.FastRetry...)...)
 
 	if row := list(t, e)["github"]; row.Via != "embedded" || row.Source != "embedded" {
 		t.Fatalf("before pull: %+v", row)

@@ -12,7 +12,6 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
-	"github.com/enginehq/engine/providers"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -20,6 +19,8 @@ import (
 	"strings"
 	"sync"
 	"testing"
+
+	"github.com/enginehq/engine/providers"
 
 	"github.com/enginehq/engine/test/testutil"
 )

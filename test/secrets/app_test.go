@@ -1,20 +1,9 @@
 package secrets
 
 import (
-	"context"
-	"crypto/rand"
-	"crypto/rsa"
-	"crypto/x509"
-	"encoding/json"
-	"encoding/pem"
-	"os"
-	"os/exec"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
-
-	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/enginehq/engine/test/fakegithub"
 	"github.com/enginehq/engine/test/mcp/mcptest"
@@ -27,19 +16,10 @@ import (
 // fake issued, any JWT it was shown, and any line of the private key.
 func TestGitHubAppSecretsNeverPrinted(t *testing.T) {
 	t.Parallel()
-	key, err := rsa.GenerateKey(rand.Reader, 2048)
-	if err != nil {
-		t.Fatal(err)
-	}
-	pemText := string(pem.EncodeToMemory(&pem.Block{Type: "RSA PRIVATE KEY", Bytes: x509.MarshalPKCS1PrivateKey(key)}))
-	keyPath := filepath.Join(t.TempDir(), "app.pem")
-	if err := os.WriteFile(keyPath, []byte(pemText), 0o600); err != nil {
-		t.Fatal(err)
-	}
-	fake := fakegithub.New(fakegithub.WithApp(fakegithub.App{AppID: 99, InstallationID: 5, PublicKey: &key.PublicKey, EchoPath: echoPath}))
-	t.Cleanup(fake.Close)
+	key, keyPath, pemText := testutil.RSAKey(t)
+	fake := fakegithub.ForTest(t, fakegithub.WithApp(fakegithub.App{AppID: 99, InstallationID: 5, PublicKey: &key.PublicKey, EchoPath: echoPath}))
 	auth := `{"github":{"type":"app","app_id":99,"installation_id":5,"private_key_path":"` + keyPath + `"}}`
-	e := testutil.Env(t, "ENGINE_BASE_URL_GITHUB="+fake.URL(), "ENGINE_RETRY_MAX=0")
+	e := testutil.FakeEnv(t, fake.URL())
 	var out outputs
 	for _, args := range [][]string{
 		{"exec", "--debug", okSQL},
@@ -52,19 +32,9 @@ func TestGitHubAppSecretsNeverPrinted(t *testing.T) {
 			t.Fatalf("%v: exit %d\n%.1000s", args, r.Code, r.Stderr)
 		}
 	}
-	cmd := exec.Command(testutil.EngineBinary(t), "--debug", "--auth", auth, "mcp")
-	cmd.Env = e
-	c, cs, stderr := mcptest.StartStdio(t, cmd)
-	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
-	defer cancel()
+	c, cs, stderr := mcptest.Stdio(t, e, "--debug", "--auth", auth, "mcp")
 	for _, sql := range []string{okSQL, echoSQL} {
-		res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "run_select_query", Arguments: map[string]any{"sql": sql}})
-		if err != nil {
-			t.Fatal(err)
-		}
-		raw, _ := json.Marshal(res)
-		out.add("mcp "+sql, string(raw))
-		c.Check(t, "run_select_query", res)
+		c.Check(t, "run_select_query", out.callTool(t, cs, "mcp "+sql, "run_select_query", map[string]any{"sql": sql}))
 	}
 	cs.Close()
 	time.Sleep(100 * time.Millisecond)
@@ -88,7 +58,7 @@ func TestGitHubAppSecretsNeverPrinted(t *testing.T) {
 			}
 		}
 	}
-	mustContain(t, "exec echo", out.items["exec --debug "+echoSQL+" stderr"], "Resource not accessible by integration", "[REDACTED]")
+	testutil.Contains(t, "exec echo", out.items["exec --debug "+echoSQL+" stderr"], "Resource not accessible by integration", "[REDACTED]")
 	if total < 20000 {
 		t.Errorf("only %d bytes scanned", total)
 	}

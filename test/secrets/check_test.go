@@ -51,7 +51,7 @@ func TestCheckNeverPrintsToken(t *testing.T) {
 			if r.Code != 2 {
 				t.Errorf("check -o %s: exit %d, want 2 (one control errors)", format, r.Code)
 			}
-			mustContain(t, "check "+format, r.Stdout, "no-public", "members-visible")
+			testutil.Contains(t, "check "+format, r.Stdout, "no-public", "members-visible")
 			out.run("check problems "+format, testutil.Run(t, e, "", append(args[:len(args)-1], bad)...))
 		}
 	}
@@ -86,10 +86,10 @@ func TestCheckRowsNeverPrintToken(t *testing.T) {
 		if r.Code != 1 {
 			t.Errorf("check -o %s: exit %d, want 1 (the control fails)\n%s", format, r.Code, r.Stderr)
 		}
-		mustContain(t, "check "+format, r.Stdout, "leaky-repo", "deploy with [REDACTED] please")
+		testutil.Contains(t, "check "+format, r.Stdout, "leaky-repo", "deploy with [REDACTED] please")
 	}
 	out.addDir(t, "summary", dir)
-	mustContain(t, "summary", out.items["summary "+filepath.Join(dir, "step-summary.md")], "leaky-repo")
+	testutil.Contains(t, "summary", out.items["summary "+filepath.Join(dir, "step-summary.md")], "leaky-repo")
 	assertSent(t, fake)
 	out.assertClean(t, 2_000)
 }

@@ -1,13 +1,17 @@
 package secrets
 
 import (
-	"bytes"
+	"context"
+	"encoding/json"
 	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/enginehq/engine/test/fakegithub"
 	"github.com/enginehq/engine/test/testutil"
@@ -28,18 +32,14 @@ const (
 // newFake requires the token and echoes it from echoPath.
 func newFake(t *testing.T) *fakegithub.Server {
 	t.Helper()
-	fake := fakegithub.New(fakegithub.WithToken(token))
-	t.Cleanup(fake.Close)
+	fake := fakegithub.ForTest(t, fakegithub.WithToken(token))
 	fake.Inject(fakegithub.Fault{Path: echoPath, Kind: fakegithub.KindStatus, Status: 403,
 		Message: "Resource not accessible by integration (token " + token + ", Authorization: Bearer " + token + ")"})
 	return fake
 }
 
 func env(t *testing.T, fake *fakegithub.Server, extra ...string) []string {
-	return testutil.Env(t, append([]string{
-		"ENGINE_BASE_URL_GITHUB=" + fake.URL(), "GITHUB_TOKEN=" + token,
-		"ENGINE_RETRY_MAX=0", "ENGINE_MAX_RETRY_WAIT=1s",
-	}, extra...)...)
+	return testutil.FakeEnv(t, fake.URL(), append([]string{"GITHUB_TOKEN=" + token}, extra...)...)
 }
 
 // outputs collects everything a surface printed or wrote.
@@ -61,6 +61,35 @@ func (o *outputs) run(label string, r testutil.Result) testutil.Result {
 	o.add(label+" stdout", r.Stdout)
 	o.add(label+" stderr", r.Stderr)
 	return r
+}
+
+// callTool calls tool through cs, adds the raw JSON answer under label
+// and returns it.
+func (o *outputs) callTool(t *testing.T, cs *mcp.ClientSession, label, tool string, args map[string]any) *mcp.CallToolResult {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: tool, Arguments: args})
+	if err != nil {
+		t.Fatalf("%s: %v", label, err)
+	}
+	raw, _ := json.Marshal(res)
+	o.add(label, string(raw))
+	return res
+}
+
+// readResource reads uri through cs and adds the raw JSON answer under
+// label.
+func (o *outputs) readResource(t *testing.T, cs *mcp.ClientSession, label, uri string) {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	rr, err := cs.ReadResource(ctx, &mcp.ReadResourceParams{URI: uri})
+	if err != nil {
+		t.Fatalf("read %s: %v", uri, err)
+	}
+	raw, _ := json.Marshal(rr)
+	o.add(label, string(raw))
 }
 
 // addDir adds every file under dir (binary content included).
@@ -87,12 +116,25 @@ func (o *outputs) addDir(t *testing.T, label, dir string) int {
 // was little to scan (a vacuous pass).
 func (o *outputs) assertClean(t *testing.T, minBytes int) {
 	t.Helper()
+	o.assertAbsent(t, "token", token, minBytes)
+}
+
+// assertNoPrefix fails when any output holds a prefix of the token of 8
+// bytes or more (the redaction must happen before any cut).
+func (o *outputs) assertNoPrefix(t *testing.T, minBytes int) {
+	t.Helper()
+	o.assertAbsent(t, "token prefix", token[:8], minBytes)
+}
+
+// assertAbsent fails for every output holding secret (named what), and
+// when there was little to scan (a vacuous pass).
+func (o *outputs) assertAbsent(t *testing.T, what, secret string, minBytes int) {
+	t.Helper()
 	total := 0
 	for label, text := range o.items {
 		total += len(text)
-		if strings.Contains(text, token) {
-			i := strings.Index(text, token)
-			t.Errorf("token in %s: ...%s...", label, text[max(0, i-80):min(len(text), i+len(token)+40)])
+		if i := strings.Index(text, secret); i >= 0 {
+			t.Errorf("%s in %s: ...%s...", what, label, text[max(0, i-80):min(len(text), i+len(token)+40)])
 		}
 	}
 	if total < minBytes {
@@ -110,13 +152,4 @@ func assertSent(t *testing.T, fake *fakegithub.Server) {
 		}
 	}
 	t.Fatal("the token was never sent to the server")
-}
-
-func mustContain(t *testing.T, label, text string, subs ...string) {
-	t.Helper()
-	for _, s := range subs {
-		if !bytes.Contains([]byte(text), []byte(s)) {
-			t.Errorf("%s: missing %q in:\n%.1500s", label, s, text)
-		}
-	}
 }

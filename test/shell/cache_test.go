@@ -4,7 +4,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/enginehq/engine/test/fakegithub"
 	"github.com/enginehq/engine/test/testutil"
 )
 
@@ -12,9 +11,7 @@ import (
 // with the response cache on: the second is revalidated page by page
 // (304s, no rate limit) and its footer says so.
 func TestFooterCountsRevalidations(t *testing.T) {
-	gh := fakegithub.New()
-	defer gh.Close()
-	env := append(shellEnv(t, gh.URL()), "ENGINE_NO_CACHE=", "ENGINE_CACHE_DIR="+t.TempDir())
+	_, env := fake(t, "ENGINE_NO_CACHE=", "ENGINE_CACHE_DIR="+t.TempDir())
 	q := "SELECT count(*) AS n FROM github.repos.repos WHERE org = 'acme';\n"
 	r := testutil.Run(t, env, q+q, "shell")
 	if r.Code != 0 {

@@ -10,7 +10,6 @@ import (
 
 	"github.com/creack/pty"
 
-	"github.com/enginehq/engine/test/fakegithub"
 	"github.com/enginehq/engine/test/testutil"
 )
 
@@ -18,9 +17,7 @@ import (
 // 1,000 entries is rewritten when the shell opens it; under umask 000 the
 // file must still be 0600 afterwards (and hold the newest entries).
 func TestHistoryStaysPrivatePastTheLimit(t *testing.T) {
-	gh := fakegithub.New()
-	defer gh.Close()
-	env := shellEnv(t, gh.URL())
+	_, env := fake(t)
 	state := t.TempDir()
 	env = append(env, "XDG_STATE_HOME="+state)
 	hist := filepath.Join(state, "engine", "history")
@@ -51,14 +48,7 @@ func TestHistoryStaysPrivatePastTheLimit(t *testing.T) {
 	if code := s.waitExit(wait); code != 0 {
 		t.Fatalf("exit %d", code)
 	}
-	fi, err := os.Stat(hist)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if fi.Mode().Perm() != 0o600 {
-		t.Fatalf("history file mode %04o after the rewrite, want 0600", fi.Mode().Perm())
-	}
-	data, _ := os.ReadFile(hist)
+	data := readPrivate(t, hist)
 	lines := strings.Split(strings.TrimSpace(string(data)), "\n")
 	if len(lines) > 1001 || lines[len(lines)-1] != "SELECT 'new entry' AS x;" || !strings.Contains(string(data), "SELECT 1499;") || strings.Contains(string(data), "SELECT 499;\n") {
 		t.Fatalf("history: %d lines, last %q", len(lines), lines[len(lines)-1])
@@ -67,4 +57,22 @@ func TestHistoryStaysPrivatePastTheLimit(t *testing.T) {
 	if len(entries) != 1 {
 		t.Fatalf("history directory holds %v; want only the history file", entries)
 	}
+}
+
+// readPrivate returns the contents of the file at path, which must be
+// readable by its owner only (mode 0600).
+func readPrivate(t *testing.T, path string) []byte {
+	t.Helper()
+	fi, err := os.Stat(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if fi.Mode().Perm() != 0o600 {
+		t.Fatalf("%s: mode %04o, want 0600", path, fi.Mode().Perm())
+	}
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return data
 }

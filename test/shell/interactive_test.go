@@ -14,37 +14,38 @@ import (
 	"github.com/enginehq/engine/test/testutil"
 )
 
-// shellEnv points the binary at the fake server, anonymously, with a small
-// retry budget so that injected faults surface at once.
-func shellEnv(t *testing.T, url string, extra ...string) []string {
-	return testutil.Env(t, append([]string{
-		"ENGINE_BASE_URL_GITHUB=" + url,
-		"ENGINE_RETRY_MAX=0",
-		"ENGINE_MAX_RETRY_WAIT=2s",
-	}, extra...)...)
+// fake starts a fake server and returns it with the binary's environment
+// pointed at it, anonymously, with testutil.FastRetry so that injected
+// faults surface at once.
+func fake(t *testing.T, extra ...string) (*fakegithub.Server, []string) {
+	t.Helper()
+	gh := fakegithub.ForTest(t)
+	return gh, testutil.FakeEnv(t, gh.URL(), extra...)
+}
+
+// fakeShell starts a fake server and a shell against it, at its prompt.
+func fakeShell(t *testing.T, extra ...string) (*fakegithub.Server, *session) {
+	t.Helper()
+	gh, env := fake(t, extra...)
+	sh := startShell(t, env)
+	sh.expect(ready, wait)
+	return gh, sh
 }
 
 func TestMultiLineQueryShowsTableAndFooter(t *testing.T) {
-	gh := fakegithub.New()
-	defer gh.Close()
-	sh := startShell(t, shellEnv(t, gh.URL()))
-	sh.expect(ready, wait)
+	gh, sh := fakeShell(t)
 	sh.send("SELECT name, private, language\r")
 	sh.expect(continuation, wait)
 	sh.send("FROM github.repos.repos\r")
 	sh.expect(continuation, wait)
 	sh.send("WHERE org = 'tiny' ORDER BY name;\r")
 	out := sh.expect("3 rows (1 HTTP request, 1 page, ", wait)
-	for _, want := range []string{
+	testutil.Contains(t, "table", out,
 		"| name  | private | language   |",
 		"| alpha | false   | Go         |",
 		"| beta  | true    | Python     |",
 		"| gamma | true    | TypeScript |",
-	} {
-		if !strings.Contains(out, want) {
-			t.Errorf("table lacks %q:\n%s", want, out)
-		}
-	}
+	)
 	sh.expect(" s)", wait)
 	sh.expect(ready, wait)
 	if n := len(gh.Requests()); n != 1 {
@@ -57,10 +58,7 @@ func TestMultiLineQueryShowsTableAndFooter(t *testing.T) {
 }
 
 func TestTabCompletesTableAndColumns(t *testing.T) {
-	gh := fakegithub.New()
-	defer gh.Close()
-	sh := startShell(t, shellEnv(t, gh.URL()))
-	sh.expect(ready, wait)
+	_, sh := fakeShell(t)
 	sh.send("SELECT name FROM github.repos.repo\t")
 	sh.expect("github.repos.repos", wait)
 	// a column of the table named on the line: "visib" -> "visibility"
@@ -79,10 +77,7 @@ func TestTabCompletesTableAndColumns(t *testing.T) {
 }
 
 func TestCtrlCClearsLineAtPrompt(t *testing.T) {
-	gh := fakegithub.New()
-	defer gh.Close()
-	sh := startShell(t, shellEnv(t, gh.URL()))
-	sh.expect(ready, wait)
+	_, sh := fakeShell(t)
 	sh.send("SELECT name FROM github.repos.repos\r")
 	sh.expect(continuation, wait)
 	sh.send("WHERE org = ")
@@ -110,7 +105,7 @@ func TestCtrlCCancelsSlowQuery(t *testing.T) {
 	defer srv.Close()
 	gh.Inject(fakegithub.Fault{Path: "^/orgs/acme/repos$", Kind: fakegithub.KindSlow, Delay: time.Minute, Times: 1})
 
-	sh := startShell(t, shellEnv(t, srv.URL))
+	sh := startShell(t, testutil.FakeEnv(t, srv.URL))
 	sh.expect(ready, wait)
 	sh.send("SELECT name FROM github.repos.repos WHERE org = 'acme';\r")
 	select {
@@ -149,20 +144,13 @@ func TestCtrlCCancelsSlowQuery(t *testing.T) {
 }
 
 func TestRateLimitExplainedAndShellKeepsRunning(t *testing.T) {
-	gh := fakegithub.New()
-	defer gh.Close()
+	gh, sh := fakeShell(t)
 	gh.Inject(fakegithub.Fault{Path: "^/orgs/acme/repos$", Kind: fakegithub.KindRateLimit, RetryAfter: 1800})
-	sh := startShell(t, shellEnv(t, gh.URL()))
-	sh.expect(ready, wait)
 	before := time.Now()
 	sh.send("SELECT name FROM github.repos.repos WHERE org = 'acme';\r")
 	out := sh.expect(ready, wait)
 	after := time.Now()
-	for _, want := range []string{"error (provider):", "403", "provider github answered HTTP 403 (rate limit)", "retryable: rate limit: retry after ", "or set GITHUB_TOKEN"} {
-		if !strings.Contains(out, want) {
-			t.Errorf("error text lacks %q:\n%s", want, out)
-		}
-	}
+	testutil.Contains(t, "error text", out, "error (provider):", "403", "provider github answered HTTP 403 (rate limit)", "retryable: rate limit: retry after ", "or set GITHUB_TOKEN")
 	at1 := before.Add(1800 * time.Second).UTC().Format("15:04")
 	at2 := after.Add(1800 * time.Second).UTC().Format("15:04")
 	if !strings.Contains(out, "retry after "+at1+" UTC") && !strings.Contains(out, "retry after "+at2+" UTC") {
@@ -177,12 +165,9 @@ func TestRateLimitExplainedAndShellKeepsRunning(t *testing.T) {
 }
 
 func TestRateLimitWithTokenDoesNotSuggestToken(t *testing.T) {
-	gh := fakegithub.New()
-	defer gh.Close()
-	gh.Inject(fakegithub.Fault{Path: "^/orgs/acme/repos$", Kind: fakegithub.KindRateLimit, RetryAfter: 600})
 	const token = "ghp_secretvalue123456"
-	sh := startShell(t, shellEnv(t, gh.URL(), "GITHUB_TOKEN="+token))
-	sh.expect(ready, wait)
+	gh, sh := fakeShell(t, "GITHUB_TOKEN="+token)
+	gh.Inject(fakegithub.Fault{Path: "^/orgs/acme/repos$", Kind: fakegithub.KindRateLimit, RetryAfter: 600})
 	sh.send("SELECT name FROM github.repos.repos WHERE org = 'acme';\r")
 	out := sh.expect(ready, wait)
 	if !strings.Contains(out, "retry after ") || strings.Contains(out, "or set GITHUB_TOKEN") {
@@ -194,9 +179,7 @@ func TestRateLimitWithTokenDoesNotSuggestToken(t *testing.T) {
 }
 
 func TestHistorySurvivesRestart(t *testing.T) {
-	gh := fakegithub.New()
-	defer gh.Close()
-	env := shellEnv(t, gh.URL())
+	gh, env := fake(t)
 	var state string
 	for _, kv := range env {
 		if v, ok := strings.CutPrefix(kv, "XDG_STATE_HOME="); ok {
@@ -215,15 +198,7 @@ func TestHistorySurvivesRestart(t *testing.T) {
 	first.send(ctrlD)
 	first.waitExit(wait)
 
-	path := filepath.Join(state, "engine", "history")
-	fi, err := os.Stat(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if fi.Mode().Perm() != 0o600 {
-		t.Errorf("history mode = %v, want 0600", fi.Mode().Perm())
-	}
-	b, _ := os.ReadFile(path)
+	b := readPrivate(t, filepath.Join(state, "engine", "history"))
 	if !strings.Contains(string(b), stmt+"\n") {
 		t.Errorf("history file lacks the statement (joined on one line):\n%s", b)
 	}
@@ -241,10 +216,7 @@ func TestHistorySurvivesRestart(t *testing.T) {
 }
 
 func TestMetaCommandsInteractive(t *testing.T) {
-	gh := fakegithub.New()
-	defer gh.Close()
-	sh := startShell(t, shellEnv(t, gh.URL()))
-	sh.expect(ready, wait)
+	_, sh := fakeShell(t)
 	sh.send(".help\r")
 	sh.expect(".read FILE.sql", wait)
 	sh.send(`\x` + "\r")

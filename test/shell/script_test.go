@@ -11,15 +11,14 @@ import (
 )
 
 func TestScriptRunsAllStatements(t *testing.T) {
-	gh := fakegithub.New()
-	defer gh.Close()
+	_, env := fake(t)
 	script := `-- a comment; not a statement end
 SELECT name FROM github.repos.repos
   WHERE org = 'tiny' AND name <> 'a;b' ORDER BY name;
 .mode csv
 SELECT count(*) AS n FROM github.repos.repos WHERE org = 'acme'
 `
-	r := testutil.Run(t, shellEnv(t, gh.URL()), script, "shell")
+	r := testutil.Run(t, env, script, "shell")
 	if r.Code != 0 {
 		t.Fatalf("exit %d, stderr:\n%s", r.Code, r.Stderr)
 	}
@@ -46,13 +45,12 @@ n
 }
 
 func TestScriptStopsAtFirstError(t *testing.T) {
-	gh := fakegithub.New()
-	defer gh.Close()
+	gh, env := fake(t)
 	script := `SELECT name FROM github.repos.repos WHERE org = 'tiny';
 SELECT nope FROM github.repos.repos WHERE org = 'tiny';
 SELECT name FROM github.repos.repos WHERE org = 'acme';
 `
-	r := testutil.Run(t, shellEnv(t, gh.URL()), script, "shell")
+	r := testutil.Run(t, env, script, "shell")
 	if r.Code != 1 {
 		t.Fatalf("exit %d, want 1; stderr:\n%s", r.Code, r.Stderr)
 	}
@@ -70,10 +68,9 @@ SELECT name FROM github.repos.repos WHERE org = 'acme';
 }
 
 func TestScriptProviderErrorExitsNonZero(t *testing.T) {
-	gh := fakegithub.New()
-	defer gh.Close()
+	gh, env := fake(t)
 	gh.Inject(fakegithub.Fault{Path: "^/orgs/acme/repos$", Page: 2, Kind: fakegithub.KindStatus, Status: 502})
-	r := testutil.Run(t, shellEnv(t, gh.URL()), "SELECT count(*) FROM github.repos.repos WHERE org = 'acme';\n", "shell")
+	r := testutil.Run(t, env, "SELECT count(*) FROM github.repos.repos WHERE org = 'acme';\n", "shell")
 	if r.Code != 1 {
 		t.Fatalf("exit %d, want 1; stderr:\n%s", r.Code, r.Stderr)
 	}
@@ -86,9 +83,8 @@ func TestScriptProviderErrorExitsNonZero(t *testing.T) {
 }
 
 func TestScriptPlanErrorNamesMissingKeys(t *testing.T) {
-	gh := fakegithub.New()
-	defer gh.Close()
-	r := testutil.Run(t, shellEnv(t, gh.URL()), "SELECT name FROM github.branches.branches;", "shell")
+	gh, env := fake(t)
+	r := testutil.Run(t, env, "SELECT name FROM github.branches.branches;", "shell")
 	if r.Code != 1 {
 		t.Fatalf("exit %d, want 1; stderr:\n%s", r.Code, r.Stderr)
 	}
@@ -101,8 +97,7 @@ func TestScriptPlanErrorNamesMissingKeys(t *testing.T) {
 }
 
 func TestScriptReadAndOutput(t *testing.T) {
-	gh := fakegithub.New()
-	defer gh.Close()
+	_, env := fake(t)
 	dir := t.TempDir()
 	inner := filepath.Join(dir, "inner.sql")
 	out := filepath.Join(dir, "out.json")
@@ -110,7 +105,7 @@ func TestScriptReadAndOutput(t *testing.T) {
 		t.Fatal(err)
 	}
 	script := ".output " + out + "\n.read " + inner + "\n.output\n.mode tsv\nSELECT 'x\ty' AS v;\n"
-	r := testutil.Run(t, shellEnv(t, gh.URL()), script, "shell")
+	r := testutil.Run(t, env, script, "shell")
 	if r.Code != 0 {
 		t.Fatalf("exit %d; stderr:\n%s", r.Code, r.Stderr)
 	}

@@ -4,8 +4,6 @@ import (
 	"sort"
 	"testing"
 	"time"
-
-	"github.com/enginehq/engine/test/fakegithub"
 )
 
 // TestStartupToPrompt measures process start to the first prompt on the
@@ -13,9 +11,7 @@ import (
 // assertion leaves room for loaded CI machines and the race detector's
 // slower test process, and the median is logged for the report.
 func TestStartupToPrompt(t *testing.T) {
-	gh := fakegithub.New()
-	defer gh.Close()
-	env := shellEnv(t, gh.URL())
+	gh, env := fake(t)
 	startShell(t, env).expect(ready, wait) // warm the binary into the page cache
 	var times []time.Duration
 	for i := 0; i < 10; i++ {

@@ -1,12 +1,19 @@
 // Package testutil builds the engine binary once per test process and runs
 // it as a user would (a subprocess with its own environment), for the
-// end-to-end tests of every surface. It holds no assertions of its own.
+// end-to-end tests of every surface: FakeEnv is the environment of a run
+// against a fake server (FastRetry, or RetryOnce where a test retries),
+// Run runs the binary, Contains checks its output.
 package testutil
 
 import (
 	"bufio"
 	"bytes"
 	"context"
+	"crypto/rand"
+	"crypto/rsa"
+	"crypto/x509"
+	"encoding/pem"
+	"encoding/xml"
 	"errors"
 	"fmt"
 	"os"
@@ -62,6 +69,7 @@ func EngineBinary(t testing.TB) string {
 type Result struct {
 	Stdout, Stderr string
 	Code           int
+	CPU            time.Duration // user + system time of the process
 }
 
 // Env is a clean environment for the binary: no tokens from the caller's
@@ -90,10 +98,16 @@ func Env(t testing.TB, extra ...string) []string {
 // generous timeout.
 func Run(t testing.TB, env []string, stdin string, args ...string) Result {
 	t.Helper()
+	return RunIn(t, "", env, stdin, args...)
+}
+
+// RunIn is Run in the working directory dir ("": the test's).
+func RunIn(t testing.TB, dir string, env []string, stdin string, args ...string) Result {
+	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
 	cmd := exec.CommandContext(ctx, EngineBinary(t), args...)
-	cmd.Env = env
+	cmd.Env, cmd.Dir = env, dir
 	cmd.Stdin = bytes.NewBufferString(stdin)
 	var out, errb bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &errb
@@ -106,7 +120,8 @@ func Run(t testing.TB, env []string, stdin string, args ...string) Result {
 		}
 		code = ee.ExitCode()
 	}
-	return Result{Stdout: out.String(), Stderr: errb.String(), Code: code}
+	cpu := cmd.ProcessState.UserTime() + cmd.ProcessState.SystemTime()
+	return Result{Stdout: out.String(), Stderr: errb.String(), Code: code, CPU: cpu}
 }
 
 // SyncBuffer collects a subprocess's output; it is safe to write from one
@@ -220,4 +235,84 @@ func kilobytesAfter(text, prefix string) (int64, bool) {
 		}
 	}
 	return 0, false
+}
+
+// FastRetry are the retry settings of every run against a fake server: no
+// retries and a short wait budget, so that an injected fault surfaces at
+// once instead of after the defaults' backoff (4 retries within 60s). A
+// test that exercises retrying appends its own ENGINE_RETRY_MAX /
+// ENGINE_MAX_RETRY_WAIT after them (later entries win) and says why.
+var FastRetry = []string{"ENGINE_RETRY_MAX=0", "ENGINE_MAX_RETRY_WAIT=2s"}
+
+// RetryOnce replaces FastRetry in suites whose faults fail once (Times: 1)
+// and must be retried: one retry within 3s.
+var RetryOnce = []string{"ENGINE_RETRY_MAX=1", "ENGINE_MAX_RETRY_WAIT=3s"}
+
+// FakeEnv is Env pointed at a fake server: ENGINE_BASE_URL_GITHUB=baseURL
+// and FastRetry, plus extra (later entries win).
+func FakeEnv(t testing.TB, baseURL string, extra ...string) []string {
+	t.Helper()
+	return FastEnv(t, append([]string{"ENGINE_BASE_URL_GITHUB=" + baseURL}, extra...)...)
+}
+
+// FastEnv is Env with FastRetry, plus extra (later entries win), for runs
+// whose server comes from elsewhere (a config file's base URL).
+func FastEnv(t testing.TB, extra ...string) []string {
+	t.Helper()
+	return Env(t, append(append([]string{}, FastRetry...), extra...)...)
+}
+
+// RSAKey generates a 2048-bit RSA key (a GitHub App's private key) and
+// writes it as PKCS#1 PEM to a file in a temp dir; it returns the key, the
+// file's path and the PEM text.
+func RSAKey(t testing.TB) (*rsa.PrivateKey, string, string) {
+	t.Helper()
+	key, err := rsa.GenerateKey(rand.Reader, 2048)
+	if err != nil {
+		t.Fatal(err)
+	}
+	pemText := string(pem.EncodeToMemory(&pem.Block{Type: "RSA PRIVATE KEY", Bytes: x509.MarshalPKCS1PrivateKey(key)}))
+	path := filepath.Join(t.TempDir(), "app.pem")
+	if err := os.WriteFile(path, []byte(pemText), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	return key, path, pemText
+}
+
+// Contains reports an error for each of wants that text (named what in
+// the message) lacks, and whether it holds them all; a caller that cannot
+// go on without them calls t.FailNow when it returns false.
+func Contains(t testing.TB, what, text string, wants ...string) bool {
+	t.Helper()
+	ok := true
+	for _, w := range wants {
+		if !strings.Contains(text, w) {
+			t.Errorf("%s lacks %q:\n%.4000s", what, w, text)
+			ok = false
+		}
+	}
+	return ok
+}
+
+// JUnitProperties decodes a JUnit report of one test suite (check -o
+// junit) and returns its properties by name; it fails the test unless the
+// report holds exactly one suite.
+func JUnitProperties(t testing.TB, report string) map[string]string {
+	t.Helper()
+	var doc struct {
+		Suites []struct {
+			Props []struct {
+				Name  string `xml:"name,attr"`
+				Value string `xml:"value,attr"`
+			} `xml:"properties>property"`
+		} `xml:"testsuite"`
+	}
+	if err := xml.Unmarshal([]byte(report), &doc); err != nil || len(doc.Suites) != 1 {
+		t.Fatalf("junit report of %d suites, %v:\n%s", len(doc.Suites), err, report)
+	}
+	props := map[string]string{}
+	for _, p := range doc.Suites[0].Props {
+		props[p.Name] = p.Value
+	}
+	return props
 }

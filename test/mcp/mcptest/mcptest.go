@@ -10,16 +10,13 @@ package mcptest
 import (
 	"context"
 	"encoding/json"
-	"os/exec"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/google/jsonschema-go/jsonschema"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/enginehq/engine/engine"
-	"github.com/enginehq/engine/test/testutil"
 )
 
 // ErrorBody is the error object of an error result: the engine's one
@@ -109,6 +106,13 @@ func (c *Client) Call(t testing.TB, ctx context.Context, tool string, args map[s
 	return c.Check(t, tool, res)
 }
 
+// Query calls run_select_query with sql (no deadline of its own: the
+// server's timeouts bound it).
+func (c *Client) Query(t testing.TB, sql string) Result {
+	t.Helper()
+	return c.Call(t, context.Background(), "run_select_query", map[string]any{"sql": sql})
+}
+
 // Check validates and decodes a tool result.
 func (c *Client) Check(t testing.TB, tool string, res *mcp.CallToolResult) Result {
 	t.Helper()
@@ -164,21 +168,4 @@ func TSVLines(text string) (header string, rows []string, summary string) {
 	lines := strings.Split(text, "\n")
 	header, summary = lines[0], lines[len(lines)-1]
 	return header, lines[1 : len(lines)-1], summary
-}
-
-// StartStdio starts cmd (an `engine ... mcp` command with its Env set),
-// connects a client to it over stdio (mcp.CommandTransport), and closes
-// the session when the test ends. The server's stderr is collected.
-func StartStdio(t testing.TB, cmd *exec.Cmd) (*Client, *mcp.ClientSession, *testutil.SyncBuffer) {
-	t.Helper()
-	stderr := &testutil.SyncBuffer{}
-	cmd.Stderr = stderr
-	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
-	t.Cleanup(cancel)
-	cs, err := mcp.NewClient(&mcp.Implementation{Name: "engine-tests", Version: "1"}, nil).Connect(ctx, &mcp.CommandTransport{Command: cmd}, nil)
-	if err != nil {
-		t.Fatalf("connect to engine mcp: %v\nstderr: %s", err, stderr)
-	}
-	t.Cleanup(func() { cs.Close() })
-	return NewClient(t, cs), cs, stderr
 }

@@ -1,10 +1,7 @@
 package hostile
 
 import (
-	"bytes"
-	"context"
 	"fmt"
-	"os/exec"
 	"strings"
 	"testing"
 	"time"
@@ -25,8 +22,7 @@ import (
 // Peak RSS is the child's ru_maxrss (kilobytes on Linux), CPU is its
 // user + system time; the bounds are generous for a loaded 2-core machine.
 func TestRequestEstimatesInConstantMemory(t *testing.T) {
-	fake := fakegithub.New()
-	t.Cleanup(fake.Close)
+	fake := fakegithub.ForTest(t)
 	inN := func(prefix string, n int) string {
 		vs := make([]string, n)
 		for i := range vs {
@@ -55,39 +51,30 @@ func TestRequestEstimatesInConstantMemory(t *testing.T) {
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			fake.ResetRequests()
-			ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
-			defer cancel()
 			args := []string{"exec", "--debug", "-o", "json", "-f", "-"}
 			if _, limit, ok := strings.Cut(c.name, "limit "); ok {
 				args = append(args, "--max-requests", limit)
 			}
-			cmd := exec.CommandContext(ctx, testutil.EngineBinary(t), args...)
-			cmd.Env = testutil.Env(t, "ENGINE_BASE_URL_GITHUB="+fake.URL())
-			cmd.Stdin = strings.NewReader(c.sql)
-			var out, errb bytes.Buffer
-			cmd.Stdout, cmd.Stderr = &out, &errb
 			start := time.Now()
-			err := cmd.Run()
+			r := testutil.Run(t, testutil.FakeEnv(t, fake.URL()), c.sql, args...)
 			took := time.Since(start)
-			if err == nil || cmd.ProcessState.ExitCode() != 1 {
-				t.Fatalf("exit %d (%v), want 1; stderr %.300s", cmd.ProcessState.ExitCode(), err, errb.String())
+			if r.Code != 1 {
+				t.Fatalf("exit %d, want 1; stderr %.300s", r.Code, r.Stderr)
 			}
-			for _, w := range c.want {
-				if !strings.Contains(errb.String(), w) {
-					t.Fatalf("stderr %.400q does not hold %q", errb.String(), w)
-				}
+			if !testutil.Contains(t, "stderr", r.Stderr, c.want...) {
+				t.FailNow()
 			}
-			if e := errorOf(t, errb.String()); e.Kind != engine.KindPlan {
+			if e := errorOf(t, r.Stderr); e.Kind != engine.KindPlan {
 				t.Fatalf("kind %q, want plan: %s", e.Kind, e.Message)
 			}
-			if out.Len() != 0 {
-				t.Fatalf("stdout: %.300s", out.String())
+			if r.Stdout != "" {
+				t.Fatalf("stdout: %.300s", r.Stdout)
 			}
 			// The engine's own peak (VmHWM, printed with --debug): the
 			// rusage maxrss of a child also counts the memory of the
 			// process that started it, here the test binary.
-			rssMB := peakMemoryMB(t, errb.String())
-			cpu := cmd.ProcessState.UserTime() + cmd.ProcessState.SystemTime()
+			rssMB := peakMemoryMB(t, r.Stderr)
+			cpu := r.CPU
 			t.Logf("%s: %d bytes of SQL, wall %v, cpu %v, peak RSS %.1f MB", c.name, len(c.sql), took, cpu, rssMB)
 			if rssMB > 50 {
 				t.Fatalf("peak RSS %.1f MB, want under 50 MB", rssMB)
@@ -110,4 +97,44 @@ func peakMemoryMB(t *testing.T, stderr string) float64 {
 		t.Fatalf("no peak memory line in stderr: %.500s", stderr)
 	}
 	return float64(n) / (1 << 20)
+}
+
+// TestParserAndLikeCPUBounded: statements that once cost 10-90 s of CPU in
+// the front end (a quadratic look-ahead in the tokenizer; a LIKE pattern of
+// 260,000 '%' compiled to a regexp; every IN subquery's text searched by
+// parsing every candidate) finish well within --query-timeout 2s.
+// The bound is generous for a loaded 2-core machine: each took 10 s or more
+// before the fix and well under 1 s after.
+func TestParserAndLikeCPUBounded(t *testing.T) {
+	fake := fakegithub.ForTest(t)
+	cases := []struct {
+		name, sql, wantOut string
+		wantKind           engine.Kind // the error's kind; "" for a success
+	}{
+		{"60,000 NOTs", "SELECT " + strings.Repeat("NOT ", 60000) + "1", "", engine.KindSQL},
+		{"260,000 % in LIKE", "SHOW RESOURCES IN github LIKE '" + strings.Repeat("%", 260000) + "'", `"full_name": "github.repos.repos"`, ""},
+		{"130,000 %a in LIKE", "SHOW RESOURCES IN github LIKE '" + strings.Repeat("%a", 130000) + "'", "[", ""},
+		{"60,000 IS NOT NULL look-aheads", "SELECT 1 WHERE " + strings.Repeat("1 IS NOT NULL AND ", 14000) + "1", "", ""},
+		{"3,000 IN subqueries", tiny + strings.Repeat(" AND name IN (SELECT name FROM github.repos.repos WHERE org = 'tiny')", 3000), "", engine.KindPlan},
+		{"16,000 literal predicates", tiny + strings.Repeat(" AND n = 'x'", 16000), "", engine.KindPlan},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			start := time.Now()
+			r := testutil.Run(t, testutil.FakeEnv(t, fake.URL()), c.sql, "exec", "-o", "json", "--query-timeout", "2s", "-f", "-")
+			took := time.Since(start)
+			if took > 5*time.Second {
+				t.Fatalf("took %v with --query-timeout 2s", took)
+			}
+			if c.wantOut != "" && !strings.Contains(r.Stdout, c.wantOut) {
+				t.Fatalf("stdout %.300q does not hold %q; stderr %.300s", r.Stdout, c.wantOut, r.Stderr)
+			}
+			if c.wantKind != "" {
+				if e := errorOf(t, r.Stderr); e.Kind != c.wantKind {
+					t.Fatalf("kind %q, want %s: %.300s", e.Kind, c.wantKind, e.Message)
+				}
+			}
+			t.Logf("%s: %v", c.name, took)
+		})
+	}
 }
