@@ -215,12 +215,14 @@ func describeResult(r *providers.Resource, target []string) *result.Result {
 	}
 	type colInfo struct {
 		typ     string
+		api     string
 		methods []string
 	}
 	cols := map[string]*colInfo{}
 	var colNames []string
 	type paramInfo struct {
 		typ           string
+		api           string
 		required, opt []string
 	}
 	params := map[string]*paramInfo{}
@@ -229,7 +231,7 @@ func describeResult(r *providers.Resource, target []string) *result.Result {
 		for _, c := range m.Columns {
 			ci, ok := cols[c.Name]
 			if !ok {
-				ci = &colInfo{typ: c.Type}
+				ci = &colInfo{typ: c.Type, api: c.API}
 				cols[c.Name] = ci
 				colNames = append(colNames, c.Name)
 			}
@@ -242,7 +244,7 @@ func describeResult(r *providers.Resource, target []string) *result.Result {
 				if t == "" {
 					t = providers.TypeText
 				}
-				pi = &paramInfo{typ: t}
+				pi = &paramInfo{typ: t, api: p.API}
 				params[p.Name] = pi
 				paramNames = append(paramNames, p.Name)
 			}
@@ -260,19 +262,32 @@ func describeResult(r *providers.Resource, target []string) *result.Result {
 		if len(ci.methods) == len(methods) {
 			ms = "all"
 		}
-		res.Rows = append(res.Rows, []any{n, ci.typ, "column", ms, r.Docs[n]})
+		res.Rows = append(res.Rows, []any{n, ci.typ, "column", ms, apiNote(ci.api, r.Docs[n])})
 	}
 	sort.Strings(paramNames)
 	for _, n := range paramNames {
 		pi := params[n]
 		if len(pi.required) > 0 {
-			res.Rows = append(res.Rows, []any{n, pi.typ, "required key", strings.Join(pi.required, ", "), ""})
+			res.Rows = append(res.Rows, []any{n, pi.typ, "required key", strings.Join(pi.required, ", "), apiNote(pi.api, "")})
 		}
 		if len(pi.opt) > 0 {
-			res.Rows = append(res.Rows, []any{n, pi.typ, "optional key", strings.Join(pi.opt, ", "), ""})
+			res.Rows = append(res.Rows, []any{n, pi.typ, "optional key", strings.Join(pi.opt, ", "), apiNote(pi.api, "")})
 		}
 	}
 	return res
+}
+
+// apiNote prefixes a description with the API's spelling of a name when
+// its SQL name differs (createdat is the API's createdAt).
+func apiNote(api, doc string) string {
+	if api == "" {
+		return doc
+	}
+	note := "API name: " + api + "."
+	if doc != "" {
+		note += " " + doc
+	}
+	return note
 }
 
 func explainResult(p *plan.Plan) *result.Result {

@@ -205,6 +205,7 @@ func (s *Server) describe(in describeInput) (string, *engine.ErrorBody) {
 	b.WriteString("method\trequired\toptional\n")
 	type colInfo struct {
 		typ string
+		api string // the API's spelling when it differs (createdAt)
 		n   int
 	}
 	cols := map[string]*colInfo{}
@@ -214,7 +215,7 @@ func (s *Server) describe(in describeInput) (string, *engine.ErrorBody) {
 		fmt.Fprintf(&b, "%s\t%s\t%s\n", m.Name, strings.Join(req, ", "), strings.Join(opt, ", "))
 		for _, c := range m.Columns {
 			if cols[c.Name] == nil {
-				cols[c.Name] = &colInfo{typ: c.Type}
+				cols[c.Name] = &colInfo{typ: c.Type, api: c.API}
 				names = append(names, c.Name)
 			}
 			cols[c.Name].n++
@@ -231,7 +232,11 @@ func (s *Server) describe(in describeInput) (string, *engine.ErrorBody) {
 		if cols[n].n < len(r.Methods) {
 			t += " *"
 		}
-		fmt.Fprintf(&b, "%s\t%s\t%s\n", n, t, tsvCell(r.Docs[n]))
+		d := r.Docs[n]
+		if api := cols[n].api; api != "" {
+			d = strings.TrimSpace("API name: " + api + ". " + d)
+		}
+		fmt.Fprintf(&b, "%s\t%s\t%s\n", n, t, tsvCell(d))
 	}
 	fmt.Fprintf(&b, "# %d columns (* only some methods return it); JSON columns hold JSON text (json_extract works), BOOLEAN is 0/1", len(names))
 	return b.String(), nil

@@ -272,6 +272,9 @@ func carries(ref *sqlfront.TableRef, m *providers.Method) bool {
 		if c.Name == "value" && len(m.Columns) == 0 && m.Shape != providers.ShapeNone {
 			continue
 		}
+		if c.Name == AnsweredName && m.Shape == providers.ShapeNone {
+			continue
+		}
 		return false
 	}
 	return true
@@ -281,6 +284,7 @@ func carries(ref *sqlfront.TableRef, m *providers.Method) bool {
 // by ready dependencies (or by every dependency, when hypothetical).
 func (n *node) choose(hypothetical bool) choice {
 	bound := func(p string) bool {
+		p = strings.ToLower(p) // WHERE columns are lower-cased; SQL names are not
 		if len(n.lits[p]) > 0 {
 			return true
 		}
@@ -355,7 +359,7 @@ func (n *node) missingError() error {
 			if !p.Required {
 				continue
 			}
-			if len(n.lits[p.Name]) > 0 || len(n.deps[p.Name]) > 0 {
+			if k := strings.ToLower(p.Name); len(n.lits[k]) > 0 || len(n.deps[k]) > 0 {
 				c.req++
 			} else {
 				c.missing++
@@ -395,7 +399,7 @@ func (n *node) plan() error {
 	s := &Scan{Ref: ref, Resource: n.res, Method: c.m}
 	s.Table = "t" + strconv.Itoa(ref.Index) + "_" + strings.ReplaceAll(ref.Name(), ".", "_")
 	for _, p := range c.m.Params {
-		if cs := n.lits[p.Name]; len(cs) > 0 {
+		if cs := n.lits[strings.ToLower(p.Name)]; len(cs) > 0 {
 			vals := cs[0].Values
 			for _, x := range cs[1:] {
 				vals = intersect(vals, x.Values)
@@ -421,7 +425,7 @@ func (n *node) plan() error {
 			}
 			continue
 		}
-		for _, d := range n.deps[p.Name] {
+		for _, d := range n.deps[strings.ToLower(p.Name)] {
 			if !d.ready() {
 				continue
 			}

@@ -111,6 +111,7 @@ func DeriveTables(doc *openapi3.T, name string, tn *TableNames) (providers.Heade
 	if stale := tn.unused(); len(stale) > 0 {
 		return h, nil, fmt.Errorf("provider %s: overrides tables entries match nothing in the document: %s", name, strings.Join(stale, "; "))
 	}
+	AssignSQLNames(resources)
 	if isGitHub {
 		h.Pagination = "link"
 		h.Headers = map[string]string{}
