@@ -3,6 +3,7 @@ package engine
 import (
 	"fmt"
 	"sort"
+	"strings"
 	"sync"
 
 	"github.com/enginehq/engine/providers"
@@ -63,7 +64,16 @@ func (c *catalog) provider(name string) (*providers.Provider, error) {
 		p, err = openapi.Load(src)
 	}
 	if err != nil {
-		return nil, fmt.Errorf("provider %s: %w", name, err)
+		// A document that cannot be used is a problem with the user's
+		// input (exit 1), said once: the loader's messages already name
+		// the provider.
+		if !strings.HasPrefix(err.Error(), "provider "+name+":") {
+			err = fmt.Errorf("provider %s: %w", name, err)
+		}
+		if src.Kind != registry.KindIndex {
+			err = fmt.Errorf("%w; fix the OpenAPI document or pass another with --provider %s=PATH", err, name)
+		}
+		return nil, &Error{Kind: KindPlan, Err: err}
 	}
 	p.Provider = name
 	c.loaded[name] = p

@@ -62,7 +62,7 @@ func MethodEntity(op *openapi3.Operation, m *providers.Method) Entity {
 	ref := itemSchemaRef(op, m)
 	if ref != nil && ref.Ref != "" {
 		n := NormalizeEntity(ref.Ref[strings.LastIndex(ref.Ref, "/")+1:])
-		return Entity{Key: "schema:" + n, Name: SnakeCase(n)}
+		return Entity{Key: "schema:" + n, Name: SnakeCase(n[strings.LastIndex(n, ".")+1:])}
 	}
 	if ref != nil && ref.Value != nil {
 		if n := altRefName(ref.Value); n != "" {
