@@ -129,9 +129,12 @@ var readWords = map[string]bool{
 }
 
 // changesState reports why a GET is left out as side-effecting, or "". It
-// is judged conservatively on the first word of the operation's name (the
-// operationId after its last '/' or '.', in snake_case) and on the first
-// word of its summary (a trailing "s" of "Revokes" dropped). GitHub
+// is judged conservatively on the words of the operation's name (the
+// operationId after its last '/' or '.', in snake_case): its first word
+// among changeVerbs, or any word among summaryVerbs (auth_revoke,
+// apps_uninstall), unless some word says it reads (readWords:
+// Trigger_Get, conversations_list); and on the first word of its summary
+// among summaryVerbs (a trailing "s" of "Revokes" dropped). GitHub
 // operations (x-github) are never judged: their GETs are reads.
 func changesState(op *openapi3.Operation) string {
 	if _, ok := xGitHub(op); ok {
@@ -147,8 +150,10 @@ func changesState(op *openapi3.Operation) string {
 		for _, w := range words {
 			reads = reads || readWords[w]
 		}
-		if w := words[0]; changeVerbs[w] && !reads {
-			return "changes state: its operationId " + id + " says " + w
+		for i, w := range words {
+			if !reads && ((i == 0 && changeVerbs[w]) || summaryVerbs[w]) {
+				return "changes state: its operationId " + id + " says " + w
+			}
 		}
 	}
 	if s := strings.TrimSpace(op.Summary); s != "" {
