@@ -254,7 +254,7 @@ func methodName(op *openapi3.Operation, path string) string {
 
 func deriveMethod(path string, item *openapi3.PathItem, op *openapi3.Operation) (*providers.Method, error) {
 	m := &providers.Method{
-		Name:        methodName(op, path),
+		Name:        writable(methodName(op, path)),
 		OperationID: op.OperationID,
 		Path:        path,
 	}
@@ -675,9 +675,11 @@ func acronymPlural(rs []rune, i int) bool {
 // other characters than letters and digits into one underscore:
 // "branch-protection" -> "branch_protection", "listPetsByID" ->
 // "list_pets_by_id"; an acronym's plural stays one word ("floatingIPs" ->
-// "floating_ips", "VPCs" -> "vpcs").
+// "floating_ips", "VPCs" -> "vpcs"); letters with diacritics lose them
+// ("grünstrom" -> "grunstrom") and other non-ASCII characters separate
+// words, so that every name is a plain SQL identifier.
 func SnakeCase(s string) string {
-	rs := []rune(s)
+	rs := []rune(asciiFold(s))
 	var b strings.Builder
 	pendingSep := false
 	for i, r := range rs {

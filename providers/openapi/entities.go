@@ -254,7 +254,7 @@ func splitEntities(name string, groups []*group, tn *TableNames) ([]*providers.R
 			}
 			taken[t.g.service+"."+t.name] = t
 		}
-		r := &providers.Resource{Provider: name, Service: t.g.service, Name: t.name}
+		r := &providers.Resource{Provider: name, Service: t.g.service, Name: writable(t.name)}
 		r.Summary, r.Docs = describeTable(t.methods, t.ops)
 		for _, m := range t.methods {
 			base := m.Name

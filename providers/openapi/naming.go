@@ -3,6 +3,9 @@ package openapi
 import (
 	"regexp"
 	"strings"
+	"unicode"
+
+	"golang.org/x/text/unicode/norm"
 
 	"github.com/getkin/kin-openapi/openapi3"
 )
@@ -172,4 +175,31 @@ func firstWord(s string) string {
 		return s[:i]
 	}
 	return s
+}
+
+// asciiFold drops the diacritics of letters (ü gives u) and turns every
+// other non-ASCII character into a space (a word separator for SnakeCase).
+func asciiFold(s string) string {
+	ascii := true
+	for i := 0; i < len(s); i++ {
+		if s[i] >= 0x80 {
+			ascii = false
+			break
+		}
+	}
+	if ascii {
+		return s
+	}
+	var b strings.Builder
+	for _, r := range norm.NFD.String(s) {
+		switch {
+		case r < 0x80:
+			b.WriteRune(r)
+		case unicode.Is(unicode.Mn, r):
+			// a combining mark: dropped
+		default:
+			b.WriteByte(' ')
+		}
+	}
+	return b.String()
 }

@@ -51,36 +51,73 @@ func TestCorpusPlans(t *testing.T) {
 }
 
 func checkDocument(t *testing.T, name, file string, want float64) {
-	s := &session{t: t, args: []string{"shell", "-o", "json", "--provider", "p=" + file}, env: testutil.Env(t)}
-	res, fails := s.run([]string{"SHOW RESOURCES IN p"})
+	f := measure(t, file)
 	if want == 0 {
-		if len(fails) != 1 || !strings.Contains(fails[0], "error (plan): provider p: ") || strings.Contains(fails[0], "bug") || strings.Count(fails[0], "provider p:") != 1 {
-			t.Fatalf("%s: want the document refused as a plan error naming it once, got %q", name, fails)
+		if f.refused == "" || !strings.Contains(f.refused, "error (plan): provider p: ") || strings.Contains(f.refused, "bug") || strings.Count(f.refused, "provider p:") != 1 {
+			t.Fatalf("%s: want the document refused as a plan error naming it once, got %q", name, f.refused)
 		}
-		t.Logf("%s: refused as a whole: %s", name, firstLine(fails[0]))
+		t.Logf("%s: refused as a whole: %s", name, firstLine(f.refused))
 		return
 	}
+	if f.refused != "" {
+		t.Fatalf("SHOW RESOURCES: %s", f.refused)
+	}
+	if f.tables == 0 {
+		t.Fatal("no tables")
+	}
+	if len(f.nameFails) > 0 {
+		t.Fatalf("%d of %d DESCRIBE/SHOW METHODS statements fail, e.g. %s", len(f.nameFails), 2*f.tables, f.nameFails[0])
+	}
+	share := f.share()
+	t.Logf("%s: %d tables, %d GET methods, %d plan (%.1f%%)", name, f.tables, f.methods, f.planned, 100*share)
+	for i, x := range f.planFails {
+		if i < 5 {
+			t.Logf("  fails: %s", firstLine(x))
+		}
+	}
+	if share < want {
+		t.Fatalf("%s: %.1f%% of methods plan, want at least %.1f%%", name, 100*share, 100*want)
+	}
+}
+
+// figures of one document.
+type figures struct {
+	refused          string // the error of SHOW RESOURCES, when the document is refused
+	tables           int
+	nameFails        []string // DESCRIBE / SHOW METHODS of a printed name that failed
+	methods, planned int
+	planFails        []string
+}
+
+func (f figures) share() float64 {
+	if f.methods == 0 {
+		return 1
+	}
+	return float64(f.planned) / float64(f.methods)
+}
+
+// measure loads file as provider p through the binary: SHOW RESOURCES,
+// then DESCRIBE and SHOW METHODS of every printed name, then one EXPLAIN
+// per method with every required parameter bound by a literal of its
+// type (names quoted with backticks as printed).
+func measure(t *testing.T, file string) figures {
+	var f figures
+	s := &session{t: t, args: []string{"shell", "-o", "json", "--provider", "p=" + file}, env: testutil.Env(t)}
+	res, fails := s.run([]string{"SHOW RESOURCES IN p"})
 	if len(fails) > 0 {
-		t.Fatalf("SHOW RESOURCES: %s", fails[0])
+		f.refused = fails[0]
+		return f
 	}
 	var tables []string
 	for _, row := range res[0] {
 		tables = append(tables, fmt.Sprint(row["full_name"]))
 	}
-	if len(tables) == 0 {
-		t.Fatal("no tables")
-	}
-	// Every printed name parses: DESCRIBE and SHOW METHODS take it as printed.
+	f.tables = len(tables)
 	var stmts []string
 	for _, tb := range tables {
 		stmts = append(stmts, "DESCRIBE "+tb, "SHOW METHODS IN "+tb)
 	}
-	res, fails = s.run(stmts)
-	if len(fails) > 0 {
-		t.Fatalf("%d of %d DESCRIBE/SHOW METHODS statements fail, e.g. %s", len(fails), len(stmts), fails[0])
-	}
-	// One EXPLAIN per method, every required parameter bound with a
-	// literal of its type, names quoted with backticks as written.
+	res, f.nameFails = s.run(stmts)
 	stmts = stmts[:0]
 	for i, tb := range tables {
 		types := map[string]string{}
@@ -103,17 +140,9 @@ func checkDocument(t *testing.T, name, file string, want float64) {
 			stmts = append(stmts, q)
 		}
 	}
-	_, fails = s.run(stmts)
-	share := float64(len(stmts)-len(fails)) / float64(len(stmts))
-	t.Logf("%s: %d tables, %d GET methods, %d plan (%.1f%%)", name, len(tables), len(stmts), len(stmts)-len(fails), 100*share)
-	for i, f := range fails {
-		if i < 5 {
-			t.Logf("  fails: %s", firstLine(f))
-		}
-	}
-	if share < want {
-		t.Fatalf("%s: %.1f%% of methods plan, want at least %.1f%%", name, 100*share, 100*want)
-	}
+	_, f.planFails = s.run(stmts)
+	f.methods, f.planned = len(stmts), len(stmts)-len(f.planFails)
+	return f
 }
 
 func literal(typ string) string {
