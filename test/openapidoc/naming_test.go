@@ -33,10 +33,12 @@ func TestNamingRules(t *testing.T) {
   "/v2/VPCs": `+get("listVPCs", "", "", item)+`,
   "/": `+get("ListBuckets", "", "", item)+`,
   "/{Bucket}": `+get("GetBucket", "", pathParam("Bucket"), obj(`"name": {"type": "string"}`))+`,
-  "/3ds/checks": `+get("list3ds", "3ds", "", item)+`
+  "/3ds/checks": `+get("list3ds", "3ds", "", item)+`,
+  "/order": `+get("orders", "order", "", arr(obj(`"key": {"type": "string"}`, `"from": {"type": "string"}`)))+`,
+  "/grün/stromIndex": `+get("gsi", "Grün-Strom", "", item)+`
 }`)
 	got := strings.Join(tableNames(t, doc), " ")
-	want := "acme.bucket.bucket acme.buckets.buckets acme.call.call acme.floating_ips.floating_ips acme.issues.issues acme.n3ds.checks acme.things.things acme.vpcs.vpcs"
+	want := "acme.bucket.bucket acme.buckets.buckets acme.call.call acme.floating_ips.floating_ips acme.grun_strom.grun acme.issues.issues acme.n3ds.checks acme.order.order acme.things.things acme.vpcs.vpcs"
 	if got != want {
 		t.Fatalf("tables\n got %s\nwant %s", got, want)
 	}
@@ -47,6 +49,10 @@ func TestNamingRules(t *testing.T) {
 		"EXPLAIN SELECT * FROM acme.bucket.bucket WHERE bucket = 'b'",
 		"EXPLAIN SELECT * FROM acme.n3ds.checks",
 		"EXPLAIN SELECT * FROM acme.buckets.buckets",
+		"EXPLAIN SELECT * FROM acme.grun_strom.grun",
+		"EXPLAIN SELECT `key`, `from` FROM acme.order.order WHERE `key` = 'k'",
+		"EXPLAIN SELECT `key` FROM `acme`.`order`.`order`.`orders`",
+		"EXPLAIN SELECT * FROM acme.`n3ds`.`checks`",
 	} {
 		mustRows(t, doc, q)
 	}
