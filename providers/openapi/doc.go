@@ -136,8 +136,10 @@
 // Id_2); Param.API and Column.API then hold the API's spelling, and
 // DESCRIBE and the MCP describe_resource tool say "API name: ...". A
 // parameter and a column spelled exactly alike stay one name (the bound
-// value is the column). Names that are not plain SQL identifiers (2fa,
-// full-name, key) are read with backticks.
+// value is the column). A query parameter spelled like a path parameter
+// of the same method is dropped: the path's value is the one the API
+// needs. Names that are not plain SQL identifiers (2fa, full-name, key)
+// are read with backticks.
 //
 // # Methods
 //

@@ -19,7 +19,9 @@ import (
 // before columns, then byte order of the API spelling. A parameter and a
 // column spelled exactly alike stay one name (the bound value is the
 // column). The API spelling is kept in Param.API / Column.API when it
-// differs from the SQL name, and Resource.Docs is keyed by SQL name.
+// differs from the SQL name, and Resource.Docs is keyed by SQL name. A
+// query parameter spelled like a path parameter of the same method is
+// dropped (the path's value is the one the API needs).
 func AssignSQLNames(resources []*providers.Resource) {
 	for _, r := range resources {
 		assignResource(r)
@@ -27,6 +29,9 @@ func AssignSQLNames(resources []*providers.Resource) {
 }
 
 func assignResource(r *providers.Resource) {
+	for _, m := range r.Methods {
+		dropShadowedQuery(m)
+	}
 	seen := map[string]bool{}
 	var params, cols []string
 	for _, m := range r.Methods {
@@ -106,4 +111,25 @@ func assignResource(r *providers.Resource) {
 		}
 		r.Docs = docs
 	}
+}
+
+// dropShadowedQuery removes a query parameter spelled like a path
+// parameter of the same method (a document declaring {id} in the path and
+// ?id= too): one SQL name cannot bind two parameters, and the path's
+// value is the one the API needs.
+func dropShadowedQuery(m *providers.Method) {
+	inPath := map[string]bool{}
+	for _, p := range m.Params {
+		if p.In == providers.InPath {
+			inPath[p.Key()] = true
+		}
+	}
+	kept := m.Params[:0]
+	for _, p := range m.Params {
+		if p.In == providers.InQuery && inPath[p.Key()] {
+			continue
+		}
+		kept = append(kept, p)
+	}
+	m.Params = kept
 }

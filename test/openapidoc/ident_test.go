@@ -87,3 +87,22 @@ func TestRefusedDocumentIsAClearError(t *testing.T) {
 		}
 	}
 }
+
+// A document declaring the same name as a path and a query parameter: the
+// name binds the path (it was "used both as an API parameter and as a row
+// filter").
+func TestQueryParameterShadowedByPathParameter(t *testing.T) {
+	a := newAPI(t, map[string]string{"/connections/7/logs": `[{"id": 1, "id_connection": 7}]`})
+	op := `{"get": {"operationId": "getLogs", "tags": ["connections"],
+	  "parameters": [` + pathParam("id_connection") + `, ` + queryParam("id_connection") + `],
+	  "responses": {"200": {"description": "ok", "content": {"application/json": {"schema": ` +
+		arr(obj(`"id": {"type": "integer"}`, `"id_connection": {"type": "integer"}`)) + `}}}}}}`
+	doc := writeDoc(t, a.srv.URL, `{"/connections/{id_connection}/logs": `+op+`}`)
+	rows := mustRows(t, doc, "SELECT id, id_connection FROM acme.connections.logs WHERE id_connection = '7'")
+	if fmt.Sprint(rows) != "[map[id:1 id_connection:7]]" {
+		t.Fatalf("rows %v", rows)
+	}
+	if reqs := a.requests(); len(reqs) != 1 || reqs[0] != "/connections/7/logs" {
+		t.Fatalf("requests %v", reqs)
+	}
+}
