@@ -120,7 +120,9 @@
 // a reason each: which entity is the main one (orgs.members: the users,
 // not the invitations), entity base names and single table names; an
 // entry that matches nothing is an error, and so is a clash the rule
-// cannot resolve. docs/tables.md lists every table.
+// cannot resolve. docs/tables.md lists every table. A document without an
+// overrides file (--provider) is never refused for a clash: the later
+// table gets a suffix _2, _3, ...
 //
 // # Identifiers
 //

@@ -249,8 +249,13 @@ func splitEntities(name string, groups []*group, tn *TableNames) ([]*providers.R
 					t.name = t.ent.Name // the method's own name
 				}
 			}
-			if prev := taken[t.g.service+"."+t.name]; prev != nil {
+			if prev := taken[t.g.service+"."+t.name]; prev != nil && tn != nil {
 				return nil, fmt.Errorf("provider %s: table %s.%s (%s of %s) clashes with the table of %s of %s; name one of them in the overrides (tables.names)", name, t.g.service, t.name, t.ent.Key, t.g.name, prev.ent.Key, prev.g.name)
+			}
+			// A document without overrides (--provider) is never refused
+			// for a clash: the later table gets a number.
+			for base, i := t.name, 2; taken[t.g.service+"."+t.name] != nil; i++ {
+				t.name = base + "_" + strconv.Itoa(i)
 			}
 			taken[t.g.service+"."+t.name] = t
 		}

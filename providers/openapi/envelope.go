@@ -2,7 +2,7 @@ package openapi
 
 import "strings"
 
-// envelopeFields are the names (lower-cased, without '_' and '-') of the
+// envelopeFields are the names (lower-cased, letters and digits only) of the
 // properties that sit beside the rows in a list envelope: paging, counts
 // and response metadata. DigitalOcean {droplets, links, meta}, Slack {ok,
 // channels, response_metadata}, Kubernetes {items, metadata, kind,
@@ -23,13 +23,21 @@ var envelopeFields = map[string]bool{
 	"paging": true, "start": true, "end": true, "offset": true, "limit": true,
 	"cursor": true, "cursors": true, "continue": true, "warning": true, "warnings": true,
 	"expand": true, "numpages": true, "pagecount": true, "resultcount": true,
+	"pagenumber": true, "pageindex": true, "totalrecords": true, "totalelements": true,
+	"totalsize": true, "hasnext": true, "hasprevious": true, "nextoffset": true,
+	"odatanextlink": true, "odatacount": true, "odatacontext": true,
 }
 
 // isEnvelopeField reports whether a property beside an item array is
 // paging or metadata.
 func isEnvelopeField(name string) bool {
-	n := strings.ToLower(strings.NewReplacer("_", "", "-", "").Replace(name))
-	return envelopeFields[n]
+	var b strings.Builder
+	for _, r := range strings.ToLower(name) {
+		if (r >= 'a' && r <= 'z') || (r >= '0' && r <= '9') {
+			b.WriteRune(r)
+		}
+	}
+	return envelopeFields[b.String()]
 }
 
 // envelopeKey returns the item array of a list envelope: the single

@@ -31,6 +31,12 @@ func TestListEnvelopesReturnRows(t *testing.T) {
 		{"twilio", "/2010-04-01/Accounts/AC1/Calls.json",
 			obj(`"calls": `+arr(item), `"end": {"type": "integer"}`, `"first_page_uri": {"type": "string"}`, `"next_page_uri": {"type": "string"}`, `"page": {"type": "integer"}`, `"page_size": {"type": "integer"}`, `"previous_page_uri": {"type": "string"}`, `"start": {"type": "integer"}`, `"uri": {"type": "string"}`),
 			`{"calls": ` + items + `, "end": 1, "page": 0, "page_size": 50, "start": 0, "uri": "/x"}`},
+		{"zoom", "/users/me/meetings",
+			obj(`"meetings": `+arr(item), `"next_page_token": {"type": "string"}`, `"page_count": {"type": "integer"}`, `"page_number": {"type": "integer"}`, `"page_size": {"type": "integer"}`, `"total_records": {"type": "integer"}`),
+			`{"meetings": ` + items + `, "next_page_token": "", "page_count": 1, "page_number": 1, "page_size": 30, "total_records": 2}`},
+		{"azure", "/subscriptions",
+			obj(`"value": `+arr(item), `"nextLink": {"type": "string"}`, `"@odata.count": {"type": "integer"}`),
+			`{"value": ` + items + `, "@odata.count": 2}`},
 	}
 	for _, c := range cases {
 		t.Run(c.style, func(t *testing.T) {

@@ -83,3 +83,22 @@ func TestSideEffectingGetsAreNotTables(t *testing.T) {
 		t.Fatalf("a side-effecting GET is a table: exit %d\n%s%s", r.Code, r.Stdout, r.Stderr)
 	}
 }
+
+// Two tables of one service that the naming rule gives the same name no
+// longer refuse the document (a document loaded with --provider has no
+// overrides file to name them): the later one gets a number.
+func TestTableNameClashGetsANumber(t *testing.T) {
+	a := newAPI(t, map[string]string{"/stats/consolidated": "", "/stats/d1/consolidated": ""})
+	doc := writeDoc(t, a.srv.URL, `{
+  "/stats/consolidated": `+get("statistics/consolidated", "stats", "", "")+`,
+  "/stats/{day}/consolidated": `+get("scorings/consolidated", "stats", pathParam("day"), "")+`
+}`)
+	got := strings.Join(tableNames(t, doc), " ")
+	if got != "acme.stats.consolidated acme.stats.consolidated_2" {
+		t.Fatalf("tables %s", got)
+	}
+	rows := mustRows(t, doc, "SELECT day FROM acme.stats.consolidated_2 WHERE day = 'd1'")
+	if fmt.Sprint(rows) != "[map[day:d1]]" {
+		t.Fatalf("rows %v", rows)
+	}
+}
