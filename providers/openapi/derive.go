@@ -77,7 +77,7 @@ func DeriveTables(doc *openapi3.T, name string, tn *TableNames) (providers.Heade
 				Reason: "a download: its success answer is a redirect or a body that is neither JSON nor text"})
 			continue
 		}
-		if why := changesState(op); why != "" {
+		if why := changesState(op, path); why != "" {
 			h.Skipped = append(h.Skipped, providers.SkippedMethod{OperationID: op.OperationID, Path: path, Reason: why})
 			continue
 		}

@@ -75,8 +75,10 @@
 // ...) or holds an unambiguous one anywhere (auth_revoke, apps_uninstall,
 // chat_delete), and holds no read word (get, list, read, fetch, describe,
 // show, check, search, query, info, history, status, ...: Azure's
-// Trigger_Get stays); or its summary starts with an unambiguous change
-// verb ("Revokes a token."). GitHub operations (x-github) are not judged.
+// Trigger_Get stays); or its RPC-style path ends in a dotted change verb
+// (Slack's /dialog.open, /views.publish); or its summary starts with an
+// unambiguous change verb ("Revokes a token."). GitHub operations
+// (x-github) are not judged.
 //
 // # Entity tables
 //

@@ -109,7 +109,7 @@ var changeVerbs = map[string]bool{
 	"execute": true, "set": true, "add": true, "insert": true, "upload": true,
 	"mark": true, "rotate": true, "regenerate": true, "pin": true, "unpin": true,
 	"close": true, "open": true, "kill": true, "terminate": true, "publish": true,
-	"unpublish": true, "schedule": true,
+	"unpublish": true, "schedule": true, "push": true, "share": true, "unshare": true,
 }
 
 // summaryVerbs are the change words trusted at the start of a summary
@@ -137,9 +137,11 @@ var readWords = map[string]bool{
 // among changeVerbs, or any word among summaryVerbs (auth_revoke,
 // apps_uninstall), unless some word says it reads (readWords:
 // Trigger_Get, conversations_list); and on the first word of its summary
-// among summaryVerbs (a trailing "s" of "Revokes" dropped). GitHub
+// among summaryVerbs (a trailing "s" of "Revokes" dropped); and on the
+// method word of an RPC-style path (/dialog.open, /views.publish: the one
+// word after the last dot of the last segment, among changeVerbs). GitHub
 // operations (x-github) are never judged: their GETs are reads.
-func changesState(op *openapi3.Operation) string {
+func changesState(op *openapi3.Operation, path string) string {
 	if _, ok := xGitHub(op); ok {
 		return ""
 	}
@@ -156,6 +158,16 @@ func changesState(op *openapi3.Operation) string {
 		for i, w := range words {
 			if !reads && ((i == 0 && changeVerbs[w]) || summaryVerbs[w]) {
 				return "changes state: its operationId " + id + " says " + w
+			}
+		}
+	}
+	// An RPC-style path names its method after a dot (Slack's
+	// /dialog.open, /views.publish): that word is the verb.
+	if last := path[strings.LastIndexByte(path, '/')+1:]; !strings.Contains(last, "{") {
+		if i := strings.LastIndexByte(last, '.'); i > 0 {
+			words := strings.Split(SnakeCase(last[i+1:]), "_")
+			if len(words) == 1 && changeVerbs[words[0]] {
+				return "changes state: its path " + path + " says " + words[0]
 			}
 		}
 	}

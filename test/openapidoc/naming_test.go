@@ -69,6 +69,8 @@ func TestSideEffectingGetsAreNotTables(t *testing.T) {
   "/apps.uninstall": `+get("apps_uninstall", "apps", "", ok)+`,
   "/chat.delete": `+get("chat_delete", "chat", "", ok)+`,
   "/tokens.drop": `+summary+`,
+  "/dialog.open": `+get("dialog_open", "dialog", "", ok)+`,
+  "/views.publish": `+get("views_publish", "views", "", ok)+`,
   "/conversations.list": `+get("conversations_list", "conversations", "", list)+`,
   "/auth.test": `+get("auth_test", "auth", "", ok)+`,
   "/triggers/{id}": `+get("Trigger_Get", "triggers", pathParam("id"), ok)+`
