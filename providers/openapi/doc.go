@@ -72,10 +72,10 @@
 // --verbose): the operationId after its last '/' or '.', in snake_case,
 // starts with a change verb (delete, remove, create, update, revoke,
 // uninstall, reset, send, trigger, cancel, archive, set, add, open, close,
-// ...) or holds an unambiguous one anywhere (auth_revoke, apps_uninstall,
-// chat_delete), and holds no read word (get, list, read, fetch, describe,
-// show, check, search, query, info, history, status, ...: Azure's
-// Trigger_Get stays); or its RPC-style path ends in a dotted change verb
+// ...) or ends in an unambiguous one (auth_revoke, apps_uninstall,
+// chat_delete), and the operationId holds no read word (get, list, read,
+// fetch, describe, show, check, search, query, info, history, status, ...:
+// Azure's Trigger_Get stays); or its RPC-style path ends in a dotted change verb
 // (Slack's /dialog.open, /views.publish); or its summary starts with an
 // unambiguous change verb ("Revokes a token."). GitHub operations
 // (x-github) are not judged.

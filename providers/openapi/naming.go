@@ -109,7 +109,7 @@ var changeVerbs = map[string]bool{
 	"execute": true, "set": true, "add": true, "insert": true, "upload": true,
 	"mark": true, "rotate": true, "regenerate": true, "pin": true, "unpin": true,
 	"close": true, "open": true, "kill": true, "terminate": true, "publish": true,
-	"unpublish": true, "schedule": true, "push": true, "share": true, "unshare": true,
+	"unpublish": true, "push": true, "share": true, "unshare": true,
 }
 
 // summaryVerbs are the change words trusted at the start of a summary
@@ -117,9 +117,9 @@ var changeVerbs = map[string]bool{
 var summaryVerbs = map[string]bool{
 	"delete": true, "remove": true, "create": true, "update": true, "revoke": true,
 	"uninstall": true, "install": true, "reset": true, "send": true, "trigger": true,
-	"cancel": true, "archive": true, "unarchive": true, "invite": true, "kick": true,
+	"cancel": true, "unarchive": true, "invite": true, "kick": true,
 	"rename": true, "approve": true, "reject": true, "restart": true, "reboot": true,
-	"purge": true, "destroy": true, "submit": true, "execute": true, "rotate": true,
+	"purge": true, "destroy": true, "submit": true, "rotate": true,
 	"regenerate": true, "terminate": true,
 }
 
@@ -134,9 +134,10 @@ var readWords = map[string]bool{
 // changesState reports why a GET is left out as side-effecting, or "". It
 // is judged conservatively on the words of the operation's name (the
 // operationId after its last '/' or '.', in snake_case): its first word
-// among changeVerbs, or any word among summaryVerbs (auth_revoke,
-// apps_uninstall), unless some word says it reads (readWords:
-// Trigger_Get, conversations_list); and on the first word of its summary
+// among changeVerbs, or its last word among summaryVerbs (auth_revoke,
+// apps_uninstall), unless some word of the operationId says it reads
+// (readWords: Trigger_Get, conversations_list, Get.Count.openShifts); and
+// on the first word of its summary
 // among summaryVerbs (a trailing "s" of "Revokes" dropped); and on the
 // method word of an RPC-style path (/dialog.open, /views.publish: the one
 // word after the last dot of the last segment, among changeVerbs). GitHub
@@ -146,19 +147,21 @@ func changesState(op *openapi3.Operation, path string) string {
 		return ""
 	}
 	if id := op.OperationID; id != "" {
+		reads := false
+		for _, w := range strings.Split(SnakeCase(id), "_") {
+			reads = reads || readWords[w]
+		}
 		last := id
 		if i := strings.LastIndexAny(last, "/."); i >= 0 {
 			last = last[i+1:]
 		}
 		words := strings.Split(SnakeCase(last), "_")
-		reads := false
-		for _, w := range words {
-			reads = reads || readWords[w]
-		}
-		for i, w := range words {
-			if !reads && ((i == 0 && changeVerbs[w]) || summaryVerbs[w]) {
-				return "changes state: its operationId " + id + " says " + w
+		if first, end := words[0], words[len(words)-1]; !reads && (changeVerbs[first] || summaryVerbs[end]) {
+			w := first
+			if !changeVerbs[first] {
+				w = end
 			}
+			return "changes state: its operationId " + id + " says " + w
 		}
 	}
 	// An RPC-style path names its method after a dot (Slack's
