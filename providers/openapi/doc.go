@@ -76,8 +76,12 @@
 // chat_delete), and the operationId holds no read word (get, list, read,
 // fetch, describe, show, check, search, query, info, history, status, ...:
 // Azure's Trigger_Get stays); or its RPC-style path ends in a dotted change verb
-// (Slack's /dialog.open, /views.publish); or its summary starts with an
-// unambiguous change verb ("Revokes a token."). GitHub operations
+// (Slack's /dialog.open, /views.publish); or, when its operationId holds
+// no read word, its summary starts with an unambiguous change verb
+// ("Revokes a token."). Over APIs.guru's 2,639 descriptions this leaves
+// out about 60 of 57,000 GETs (Slack's auth.revoke, apps.uninstall,
+// views.open; Etherpad's createGroup, deletePad; httpbin's
+// /cookies/delete; ZoomConnect's /sms/send). GitHub operations
 // (x-github) are not judged.
 //
 // # Entity tables

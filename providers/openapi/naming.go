@@ -105,7 +105,7 @@ var changeVerbs = map[string]bool{
 	"cancel": true, "archive": true, "unarchive": true, "invite": true, "kick": true,
 	"leave": true, "join": true, "rename": true, "approve": true, "reject": true,
 	"enable": true, "disable": true, "restart": true, "reboot": true, "purge": true,
-	"destroy": true, "post": true, "put": true, "patch": true, "submit": true,
+	"destroy": true, "put": true, "patch": true, "submit": true,
 	"execute": true, "set": true, "add": true, "insert": true, "upload": true,
 	"mark": true, "rotate": true, "regenerate": true, "pin": true, "unpin": true,
 	"close": true, "open": true, "kill": true, "terminate": true, "publish": true,
@@ -129,6 +129,7 @@ var readWords = map[string]bool{
 	"get": true, "list": true, "read": true, "fetch": true, "describe": true, "show": true,
 	"check": true, "search": true, "query": true, "retrieve": true, "count": true, "find": true,
 	"info": true, "history": true, "status": true, "lookup": true, "export": true,
+	"can": true,
 }
 
 // changesState reports why a GET is left out as side-effecting, or "". It
@@ -136,21 +137,22 @@ var readWords = map[string]bool{
 // operationId after its last '/' or '.', in snake_case): its first word
 // among changeVerbs, or its last word among summaryVerbs (auth_revoke,
 // apps_uninstall), unless some word of the operationId says it reads
-// (readWords: Trigger_Get, conversations_list, Get.Count.openShifts); and
-// on the first word of its summary
-// among summaryVerbs (a trailing "s" of "Revokes" dropped); and on the
-// method word of an RPC-style path (/dialog.open, /views.publish: the one
-// word after the last dot of the last segment, among changeVerbs). GitHub
-// operations (x-github) are never judged: their GETs are reads.
+// (readWords: Trigger_Get, conversations_list, Get.Count.openShifts);
+// on the method word of an RPC-style path (/dialog.open, /views.publish:
+// the one word after the last dot of the last segment, among
+// changeVerbs); and, when the operationId has no read word, on the first
+// word of its summary among summaryVerbs (a trailing "s" of "Revokes"
+// dropped). GitHub operations (x-github) are never judged: their GETs are
+// reads.
 func changesState(op *openapi3.Operation, path string) string {
 	if _, ok := xGitHub(op); ok {
 		return ""
 	}
+	reads := false
+	for _, w := range strings.Split(SnakeCase(op.OperationID), "_") {
+		reads = reads || readWords[w]
+	}
 	if id := op.OperationID; id != "" {
-		reads := false
-		for _, w := range strings.Split(SnakeCase(id), "_") {
-			reads = reads || readWords[w]
-		}
 		last := id
 		if i := strings.LastIndexAny(last, "/."); i >= 0 {
 			last = last[i+1:]
@@ -174,7 +176,7 @@ func changesState(op *openapi3.Operation, path string) string {
 			}
 		}
 	}
-	if s := strings.TrimSpace(op.Summary); s != "" {
+	if s := strings.TrimSpace(op.Summary); s != "" && !reads {
 		w := firstWord(SnakeCase(strings.Fields(s)[0]))
 		for _, c := range []string{w, strings.TrimSuffix(w, "s"), strings.TrimSuffix(w, "es")} {
 			if c != "" && summaryVerbs[c] {
