@@ -148,11 +148,13 @@ func changesState(op *openapi3.Operation, path string) string {
 	if _, ok := xGitHub(op); ok {
 		return ""
 	}
+	// Swagger codegen's createGroupUsingGET names the HTTP method, not a read.
+	id := strings.TrimSuffix(strings.TrimSuffix(op.OperationID, "UsingGET"), "_using_get")
 	reads := false
-	for _, w := range strings.Split(SnakeCase(op.OperationID), "_") {
+	for _, w := range strings.Split(SnakeCase(id), "_") {
 		reads = reads || readWords[w]
 	}
-	if id := op.OperationID; id != "" {
+	if id != "" {
 		last := id
 		if i := strings.LastIndexAny(last, "/."); i >= 0 {
 			last = last[i+1:]

@@ -1,6 +1,10 @@
 package openapi
 
-import "testing"
+import (
+	"testing"
+
+	"github.com/getkin/kin-openapi/openapi3"
+)
 
 func TestSnakeCaseAcronyms(t *testing.T) {
 	for in, want := range map[string]string{
@@ -86,6 +90,30 @@ func TestEnvelopeKey(t *testing.T) {
 	} {
 		if got := envelopeKey(c.names, c.arrays); got != c.want {
 			t.Errorf("envelopeKey(%v, %v) = %q, want %q", c.names, c.arrays, got, c.want)
+		}
+	}
+}
+
+func TestChangesStateWords(t *testing.T) {
+	for _, c := range []struct {
+		op, summary, path string
+		skip              bool
+	}{
+		{"auth_revoke", "", "/auth.revoke", true},
+		{"createGroupUsingGET", "creates a new group", "/createGroup", true},
+		{"views_list", "", "/views.open", true},
+		{"Trigger_Get", "", "/triggers/{id}", false},
+		{"Get.Count.openShifts-cf03", "", "/openShifts/$count", false},
+		{"postReplies", "", "/posts/{id}/replies.json", false},
+		{"Schedule", "", "/{format}/Schedule/{roundid}", false},
+		{"createRecipeCardGet", "Create Recipe Card", "/recipes/{id}/card", false},
+		{"query", "Execute a SQL query", "/content.json", false},
+		{"Reporting_BundlesInUpdateGroup", "", "/api/v2/Reporting/BundlesInUpdateGroup", false},
+		{"", "Deletes cookies", "/cookies/delete", true},
+	} {
+		op := &openapi3.Operation{OperationID: c.op, Summary: c.summary}
+		if got := changesState(op, c.path) != ""; got != c.skip {
+			t.Errorf("changesState(%q, %q, %q) skips = %v, want %v", c.op, c.summary, c.path, got, c.skip)
 		}
 	}
 }
