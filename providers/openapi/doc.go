@@ -79,7 +79,7 @@
 // (Slack's /dialog.open, /views.publish); or, when its operationId holds
 // no read word, its summary starts with an unambiguous change verb
 // ("Revokes a token."). Over APIs.guru's 2,639 descriptions this leaves
-// out about 60 of 57,000 GETs (Slack's auth.revoke, apps.uninstall,
+// out 61 of 57,535 GETs (Slack's auth.revoke, apps.uninstall,
 // views.open; Etherpad's createGroup, deletePad; httpbin's
 // /cookies/delete; ZoomConnect's /sms/send). GitHub operations
 // (x-github) are not judged.
