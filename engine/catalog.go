@@ -66,11 +66,15 @@ func (c *catalog) provider(name string) (*providers.Provider, error) {
 		p, err = c.loadOpenAPI(src)
 	}
 	if err != nil {
+		// A document that cannot be used is a problem with the user's
+		// input (exit 1), said once: the loader's messages already name
+		// the provider.
 		if !strings.HasPrefix(err.Error(), "provider "+name+":") {
 			err = fmt.Errorf("provider %s: %w", name, err)
 		}
-		// A definition (or its profile) that cannot be loaded is the
-		// user's input, not a bug: the statement cannot be planned.
+		if src.Kind != registry.KindIndex {
+			err = fmt.Errorf("%w; fix the OpenAPI document or pass another with --provider %s=PATH", err, name)
+		}
 		return nil, &Error{Kind: KindPlan, Err: err}
 	}
 	p.Provider = name

@@ -209,6 +209,7 @@ func describeResult(r *providers.Resource, target []string) *result.Result {
 	}
 	type paramInfo struct {
 		typ           string
+		api           string
 		required, opt []string
 	}
 	params := map[string]*paramInfo{}
@@ -221,7 +222,7 @@ func describeResult(r *providers.Resource, target []string) *result.Result {
 				if t == "" {
 					t = providers.TypeText
 				}
-				pi = &paramInfo{typ: t}
+				pi = &paramInfo{typ: t, api: p.API}
 				params[p.Name] = pi
 				paramNames = append(paramNames, p.Name)
 			}
@@ -237,19 +238,32 @@ func describeResult(r *providers.Resource, target []string) *result.Result {
 		if len(c.Methods) == len(methods) {
 			ms = "all"
 		}
-		res.Rows = append(res.Rows, []any{c.Name, c.Type, "column", ms, r.Docs[c.Name]})
+		res.Rows = append(res.Rows, []any{c.Name, c.Type, "column", ms, APINote(c.API, r.Docs[c.Name])})
 	}
 	sort.Strings(paramNames)
 	for _, n := range paramNames {
 		pi := params[n]
 		if len(pi.required) > 0 {
-			res.Rows = append(res.Rows, []any{n, pi.typ, "required key", strings.Join(pi.required, ", "), ""})
+			res.Rows = append(res.Rows, []any{n, pi.typ, "required key", strings.Join(pi.required, ", "), APINote(pi.api, "")})
 		}
 		if len(pi.opt) > 0 {
-			res.Rows = append(res.Rows, []any{n, pi.typ, "optional key", strings.Join(pi.opt, ", "), ""})
+			res.Rows = append(res.Rows, []any{n, pi.typ, "optional key", strings.Join(pi.opt, ", "), APINote(pi.api, "")})
 		}
 	}
 	return res
+}
+
+// APINote prefixes a description with the API's spelling of a name when
+// its SQL name differs (createdat is the API's createdAt).
+func APINote(api, doc string) string {
+	if api == "" {
+		return doc
+	}
+	note := "API name: " + api + "."
+	if doc != "" {
+		note += " " + doc
+	}
+	return note
 }
 
 func explainResult(p *plan.Plan) *result.Result {
@@ -269,7 +283,10 @@ func discoveryErrorf(format string, args ...any) *Error { return Errorf(KindPlan
 // that returns it declares it) and the methods that return it.
 type ColumnInfo struct {
 	Name, Type string
-	Methods    []string
+	// API is the API's spelling of the name when it differs (createdAt
+	// read as createdAt_2 beside a CreatedAt), else "".
+	API     string
+	Methods []string
 }
 
 // ResourceColumns is the union of the columns of methods, sorted by name:
@@ -283,7 +300,7 @@ func ResourceColumns(methods []*providers.Method) []ColumnInfo {
 			if !ok {
 				i = len(out)
 				at[c.Name] = i
-				out = append(out, ColumnInfo{Name: c.Name, Type: c.Type})
+				out = append(out, ColumnInfo{Name: c.Name, Type: c.Type, API: c.API})
 			}
 			out[i].Methods = append(out[i].Methods, m.Name)
 		}

@@ -195,7 +195,7 @@ func (s *Server) describe(ctx context.Context, in describeInput) (string, error)
 		if len(c.Methods) < len(r.Methods) {
 			t += " *"
 		}
-		fmt.Fprintf(&b, "%s\t%s\t%s\n", c.Name, t, tsvCell(r.Docs[c.Name]))
+		fmt.Fprintf(&b, "%s\t%s\t%s\n", c.Name, t, tsvCell(engine.APINote(c.API, r.Docs[c.Name])))
 	}
 	fmt.Fprintf(&b, "# %d columns (* only some methods return it); JSON columns hold JSON text (json_extract works), BOOLEAN is 0/1", len(cols))
 	return b.String(), nil

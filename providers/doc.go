@@ -14,7 +14,15 @@
 // the service is the operation's first tag (or the first path segment when
 // untagged) and the resource is the first non-parameter path segment after
 // the service's own segment that differs from the service name (or the
-// service itself); version prefixes such as "v1" are skipped. Each such
+// service itself); version segments ("v1", "v2_1", "2010-04-01", Jira's
+// "rest/api/3") are skipped, acronym plurals stay one word (floating_ips),
+// a GET at "/" or "/{param}" is named after its operationId or the
+// document's title, and GETs whose operation name says they change state
+// (auth.revoke) are not tables but listed in Header.Skipped. Parameters and
+// columns keep the API's spelling as their SQL name and are matched
+// ignoring case (Method.Param, Method.Column); names of one table equal
+// ignoring case get a suffix, and Param.API / Column.API keep the API's
+// spelling (Param.Key, Column.Key). Each such
 // group is then split into one resource per entity (the item schema, detail
 // levels merged), so that all methods of a resource return rows of one
 // shape. Package openapi documents the rule in full.

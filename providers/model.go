@@ -38,8 +38,23 @@ const (
 
 // Column is one top-level property of a method's items.
 type Column struct {
+	// Name is the SQL name: the API name as written, with a suffix when
+	// two names of one table are equal ignoring case (see
+	// openapi.AssignSQLNames). SQL matches it ignoring case.
 	Name string `json:"n"`
 	Type string `json:"t"`
+	// API is the JSON key of the property in the items as the provider
+	// writes it, when it differs from Name (e.g. "organizerKey" for the
+	// column organizerKey_2 of a table that also has OrganizerKey).
+	API string `json:"a,omitempty"`
+}
+
+// Key is the JSON key of the column in the provider's items.
+func (c Column) Key() string {
+	if c.API != "" {
+		return c.API
+	}
+	return c.Name
 }
 
 // Param is one API parameter of a method.
@@ -48,6 +63,18 @@ type Param struct {
 	In       string `json:"in"`
 	Required bool   `json:"req,omitempty"`
 	Type     string `json:"t,omitempty"`
+	// API is the parameter's name as the provider spells it (in the path
+	// template and the query string), when it differs from Name, the SQL
+	// name (only when a suffix told apart two names equal ignoring case).
+	API string `json:"a,omitempty"`
+}
+
+// Key is the parameter's name for the API.
+func (p Param) Key() string {
+	if p.API != "" {
+		return p.API
+	}
+	return p.Name
 }
 
 // Method is one GET operation a resource can be read with.
@@ -162,24 +189,45 @@ func (m *Method) ParamNames() (required, optional []string) {
 	return required, optional
 }
 
-// Param returns the named parameter, or nil.
+// Param returns the parameter with the given SQL name, or nil. SQL
+// names are compared ignoring case (they are unique ignoring case within
+// a method); an exact match wins.
 func (m *Method) Param(name string) *Param {
+	var found *Param
 	for i := range m.Params {
-		if m.Params[i].Name == name {
+		switch {
+		case m.Params[i].Name == name:
+			return &m.Params[i]
+		case found == nil && strings.EqualFold(m.Params[i].Name, name):
+			found = &m.Params[i]
+		}
+	}
+	return found
+}
+
+// ParamByKey returns the parameter the API calls key (Param.Key), or nil.
+func (m *Method) ParamByKey(key string) *Param {
+	for i := range m.Params {
+		if m.Params[i].Key() == key {
 			return &m.Params[i]
 		}
 	}
 	return nil
 }
 
-// Column returns the named column, or nil.
+// Column returns the column with the given SQL name (compared ignoring
+// case, an exact match winning), or nil.
 func (m *Method) Column(name string) *Column {
+	var found *Column
 	for i := range m.Columns {
-		if m.Columns[i].Name == name {
+		switch {
+		case m.Columns[i].Name == name:
 			return &m.Columns[i]
+		case found == nil && strings.EqualFold(m.Columns[i].Name, name):
+			found = &m.Columns[i]
 		}
 	}
-	return nil
+	return found
 }
 
 // IsAbsent reports whether an answer with this status and message (the

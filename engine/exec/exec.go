@@ -180,6 +180,9 @@ func runScan(ctx context.Context, st *store.Store, s *plan.Scan, calls []map[str
 		for _, pc := range s.ParamColumns {
 			fixed[pc.Name] = store.ParamValue(pc, params[pc.Name])
 		}
+		if s.AnsweredColumn() {
+			fixed[plan.AnsweredName] = int64(1)
+		}
 		var loaded int64
 		n, err := c.Do(ctx, client.Call{Method: s.Method, Params: params, Limit: int(s.Limit), OnPage: onPage}, func(items []json.RawMessage) error {
 			return load(i, params, fixed, &loaded, items)

@@ -272,6 +272,9 @@ func carries(ref *sqlfront.TableRef, m *providers.Method) bool {
 		if c.Name == "value" && len(m.Columns) == 0 && m.Shape != providers.ShapeNone {
 			continue
 		}
+		if c.Name == AnsweredName && m.Shape == providers.ShapeNone {
+			continue
+		}
 		return false
 	}
 	return true
@@ -287,6 +290,7 @@ func (n *node) choose(hypothetical bool) choice {
 // column of another table that is fetched already (or, hypothetically,
 // will be).
 func (n *node) bound(p string, hypothetical bool) bool {
+	p = strings.ToLower(p) // WHERE columns are lower-cased; SQL names keep the API's case
 	if len(n.lits[p]) > 0 {
 		return true
 	}
@@ -394,7 +398,7 @@ func (n *node) plan() error {
 	s := &Scan{Ref: ref, Resource: n.res, Method: c.m}
 	s.Table = "t" + strconv.Itoa(ref.Index) + "_" + strings.ReplaceAll(ref.Name(), ".", "_")
 	for _, p := range c.m.Params {
-		if cs := n.lits[p.Name]; len(cs) > 0 {
+		if cs := n.lits[strings.ToLower(p.Name)]; len(cs) > 0 {
 			vals := cs[0].Values
 			for _, x := range cs[1:] {
 				vals = intersect(vals, x.Values)
@@ -420,7 +424,7 @@ func (n *node) plan() error {
 			}
 			continue
 		}
-		for _, d := range n.deps[p.Name] {
+		for _, d := range n.deps[strings.ToLower(p.Name)] {
 			if !d.ready() {
 				continue
 			}

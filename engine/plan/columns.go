@@ -34,6 +34,9 @@ func checkColumns(s *Scan, cat Catalog) error {
 	if s.ValueColumn() {
 		add("value")
 	}
+	if s.AnsweredColumn() {
+		add(AnsweredName)
+	}
 	for _, b := range s.Bindings {
 		add(b.Param.Name)
 	}

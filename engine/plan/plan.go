@@ -183,7 +183,7 @@ func dedupe(vs []string) []string {
 func (s *Scan) Columns() []providers.Column {
 	cols := make([]providers.Column, 0, len(s.Method.Columns)+len(s.ParamColumns)+1)
 	for _, c := range s.Method.Columns {
-		if s.Ref.Reads(c.Name) && !s.isParamColumn(c.Name) {
+		if s.Ref.Reads(strings.ToLower(c.Name)) && !s.isParamColumn(c.Name) {
 			cols = append(cols, c)
 		}
 	}
@@ -197,6 +197,9 @@ func (s *Scan) Columns() []providers.Column {
 		}
 		cols = append(cols, providers.Column{Name: p.Name, Type: t})
 	}
+	if s.AnsweredColumn() {
+		cols = append(cols, providers.Column{Name: AnsweredName, Type: providers.TypeBoolean})
+	}
 	if len(cols) == 0 && len(s.Method.Columns) > 0 {
 		// SQLite tables need a column; keep one the query does not read.
 		cols = append(cols, s.Method.Columns[0])
@@ -206,7 +209,7 @@ func (s *Scan) Columns() []providers.Column {
 
 func (s *Scan) isParamColumn(name string) bool {
 	for _, p := range s.ParamColumns {
-		if p.Name == name {
+		if strings.EqualFold(p.Name, name) {
 			return true
 		}
 	}
@@ -218,6 +221,17 @@ func (s *Scan) isParamColumn(name string) bool {
 // (string lists, free-form maps such as languages).
 func (s *Scan) ValueColumn() bool {
 	return len(s.Method.Columns) == 0 && s.Method.Shape != providers.ShapeNone
+}
+
+// AnsweredName is the one column of a method without a JSON body and
+// without bound parameters (e.g. GET /ping answering 204): its row says
+// the provider answered 2xx (1).
+const AnsweredName = "ok"
+
+// AnsweredColumn reports whether the scan's rows hold only the
+// AnsweredName column: a body-less method with no parameter columns.
+func (s *Scan) AnsweredColumn() bool {
+	return s.Method.Shape == providers.ShapeNone && len(s.ParamColumns) == 0
 }
 
 // EstimatedRequests is the number of first-page requests the scan's

@@ -128,7 +128,8 @@ type Table struct {
 	s     *Store
 	name  string
 	cols  []providers.Column
-	index map[string]int
+	index map[string]int // by SQL name (parameter columns)
+	keys  map[string]int // by the items' JSON key (Column.Key)
 	tx    *sql.Tx
 	stmt  *sql.Stmt
 	Rows  int
@@ -148,10 +149,12 @@ func (s *Store) CreateTable(ctx context.Context, name string, cols []providers.C
 	defs := make([]string, len(cols))
 	marks := make([]string, len(cols))
 	index := make(map[string]int, len(cols))
+	keys := make(map[string]int, len(cols))
 	for i, c := range cols {
 		defs[i] = QuoteIdent(c.Name) + " " + declType(c.Type)
 		marks[i] = "?"
 		index[c.Name] = i
+		keys[c.Key()] = i
 	}
 	if len(cols) == 0 {
 		return nil, fmt.Errorf("internal: table %s has no columns", name)
@@ -178,7 +181,7 @@ func (s *Store) CreateTable(ctx context.Context, name string, cols []providers.C
 		return nil, err
 	}
 	vals := make([]any, len(cols)+1)
-	return &Table{s: s, name: name, cols: cols, index: index, tx: tx, stmt: stmt, vals: vals, row: vals[1:], keyed: key != ""}, nil
+	return &Table{s: s, name: name, cols: cols, index: index, keys: keys, tx: tx, stmt: stmt, vals: vals, row: vals[1:], keyed: key != ""}, nil
 }
 
 // rowidName is a name of the rowid that no column of the table shadows.
@@ -202,7 +205,7 @@ func rowidName(cols map[string]int) string {
 func (t *Table) Insert(ctx context.Context, item map[string]any, fixed map[string]any) error {
 	clear(t.row)
 	for k, v := range item {
-		if i, ok := t.index[k]; ok {
+		if i, ok := t.keys[k]; ok {
 			t.row[i] = v
 		}
 	}
@@ -220,7 +223,7 @@ func (t *Table) InsertJSON(ctx context.Context, raw []byte, fixed map[string]any
 	}
 	var convErr error
 	err := jsonparser.ObjectEach(raw, func(key, v []byte, typ jsonparser.ValueType, _ int) error {
-		i, ok := t.index[string(key)]
+		i, ok := t.keys[string(key)]
 		if !ok {
 			return nil
 		}

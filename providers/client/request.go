@@ -60,7 +60,7 @@ func (c *Client) buildURL(call Call) (string, error) {
 			return "", fmt.Errorf("%s: unknown parameter %q", m.OperationID, name)
 		}
 		if p.In == providers.InQuery {
-			query.Set(name, call.Params[name])
+			query.Set(p.Key(), call.Params[name]) // the API's spelling
 		}
 	}
 
@@ -79,6 +79,9 @@ func (c *Client) buildURL(call Call) (string, error) {
 		}
 		path.WriteString(rest[:i])
 		name := rest[i+1 : i+j]
+		if p := m.ParamByKey(name); p != nil {
+			name = p.Name // call.Params holds SQL names
+		}
 		v, ok := call.Params[name]
 		if !ok {
 			return "", fmt.Errorf("%s: missing value for path parameter %s", m.OperationID, name)

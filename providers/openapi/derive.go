@@ -2,7 +2,6 @@ package openapi
 
 import (
 	"fmt"
-	"regexp"
 	"sort"
 	"strings"
 	"unicode"
@@ -68,9 +67,14 @@ func DeriveTables(doc *openapi3.T, name string, tn *TableNames) (providers.Heade
 				Reason: "a download: its success answer is a redirect or a body that is neither JSON nor text"})
 			continue
 		}
+		if why := changesState(op, path); why != "" {
+			h.Skipped = append(h.Skipped, providers.SkippedMethod{OperationID: op.OperationID, Path: path, Reason: why})
+			continue
+		}
 		service, resource := resourceName(op, path)
 		if service == "" || resource == "" {
-			return h, nil, fmt.Errorf("provider %s: GET %s: cannot name a resource for it", name, path)
+			service = rootName(doc, op) // GET / or /{param}
+			resource = service
 		}
 		m, err := deriveMethod(path, item, op)
 		if err != nil {
@@ -98,6 +102,7 @@ func DeriveTables(doc *openapi3.T, name string, tn *TableNames) (providers.Heade
 	if stale := tn.unused(); len(stale) > 0 {
 		return h, nil, fmt.Errorf("provider %s: overrides tables entries match nothing in the document: %s", name, strings.Join(stale, "; "))
 	}
+	AssignSQLNames(resources)
 	if anyPaged {
 		h.Pagination = "link"
 	}
@@ -155,21 +160,22 @@ func xGitHub(op *openapi3.Operation) ([2]string, bool) {
 	return [2]string{cat, sub}, true
 }
 
-var versionSegment = regexp.MustCompile(`^v[0-9]+([a-z]+[0-9]*)?$`)
-
 // pathSegments returns the non-parameter segments of a path template in
 // snake_case, without version prefixes.
 func pathSegments(path string) []string {
 	var out []string
+	i := 0
 	for _, seg := range strings.Split(path, "/") {
 		if seg == "" || strings.HasPrefix(seg, "{") {
 			continue
 		}
-		s := SnakeCase(seg)
-		if s == "" || s == "api" || versionSegment.MatchString(s) {
+		s := SnakeCase(trimFormat(seg))
+		if s == "" || isVersionSegment(s, i) {
+			i++
 			continue
 		}
-		out = append(out, s)
+		i++
+		out = append(out, writable(s))
 	}
 	return out
 }
@@ -181,7 +187,7 @@ func resourceName(op *openapi3.Operation, path string) (service, resource string
 	}
 	segs := pathSegments(path)
 	for _, t := range op.Tags {
-		if service = SnakeCase(t); service != "" {
+		if service = serviceName(t); service != "" {
 			break
 		}
 	}
@@ -193,13 +199,13 @@ func resourceName(op *openapi3.Operation, path string) (service, resource string
 	}
 	rest := segs
 	for i, s := range segs {
-		if s == service {
+		if sameWord(s, service) {
 			rest = segs[i+1:]
 			break
 		}
 	}
 	for _, s := range rest {
-		if s != service {
+		if !sameWord(s, service) {
 			return service, s
 		}
 	}
@@ -232,7 +238,7 @@ func methodName(op *openapi3.Operation, path string) string {
 
 func deriveMethod(path string, item *openapi3.PathItem, op *openapi3.Operation) (*providers.Method, error) {
 	m := &providers.Method{
-		Name:        methodName(op, path),
+		Name:        writable(methodName(op, path)),
 		OperationID: op.OperationID,
 		Path:        path,
 	}
@@ -402,6 +408,9 @@ func deriveShape(op *openapi3.Operation) (shape, itemKey string, cols []provider
 	others := len(props.names) - 1
 	if len(arrayOfObjects) == 1 && (hasTotal || (len(arrays) == 1 && scalarsOnly && others <= maxWrapperScalars)) {
 		key := arrayOfObjects[0]
+		return providers.ShapeWrapped, key, columnsOf(itemsOf(props.byName[key][0]))
+	}
+	if key := envelopeKey(props.names, arrayOfObjects); key != "" {
 		return providers.ShapeWrapped, key, columnsOf(itemsOf(props.byName[key][0]))
 	}
 	return providers.ShapeObject, "", props.columns()
@@ -637,12 +646,25 @@ func scalarType(s *openapi3.Schema, depth int) string {
 	return t
 }
 
+// acronymPlural reports whether rs[i] ends an upper-case run that a
+// lone "s" makes plural ("IPs" in floatingIPs, "VPCs"): the "s" belongs to
+// the acronym, so no word starts at rs[i].
+func acronymPlural(rs []rune, i int) bool {
+	if i+1 >= len(rs) || rs[i+1] != 's' || i == 0 || !unicode.IsUpper(rs[i-1]) {
+		return false
+	}
+	return i+2 == len(rs) || !unicode.IsLower(rs[i+2])
+}
+
 // SnakeCase lower-cases s, splits camelCase words and turns every run of
 // other characters than letters and digits into one underscore:
 // "branch-protection" -> "branch_protection", "listPetsByID" ->
-// "list_pets_by_id".
+// "list_pets_by_id"; an acronym's plural stays one word ("floatingIPs" ->
+// "floating_ips", "VPCs" -> "vpcs"); letters with diacritics lose them
+// ("grünstrom" -> "grunstrom") and other non-ASCII characters separate
+// words, so that every name is a plain SQL identifier.
 func SnakeCase(s string) string {
-	rs := []rune(s)
+	rs := []rune(asciiFold(s))
 	var b strings.Builder
 	pendingSep := false
 	for i, r := range rs {
@@ -652,7 +674,7 @@ func SnakeCase(s string) string {
 		}
 		if unicode.IsUpper(r) && i > 0 {
 			prev := rs[i-1]
-			nextLower := i+1 < len(rs) && unicode.IsLower(rs[i+1])
+			nextLower := i+1 < len(rs) && unicode.IsLower(rs[i+1]) && !acronymPlural(rs, i)
 			if unicode.IsLower(prev) || unicode.IsDigit(prev) || (unicode.IsUpper(prev) && nextLower) {
 				pendingSep = b.Len() > 0
 			}

@@ -62,7 +62,7 @@ func MethodEntity(op *openapi3.Operation, m *providers.Method) Entity {
 	ref := itemSchemaRef(op, m)
 	if ref != nil && ref.Ref != "" {
 		n := NormalizeEntity(ref.Ref[strings.LastIndex(ref.Ref, "/")+1:])
-		return Entity{Key: "schema:" + n, Name: SnakeCase(n)}
+		return Entity{Key: "schema:" + n, Name: SnakeCase(n[strings.LastIndex(n, ".")+1:])}
 	}
 	if ref != nil && ref.Value != nil {
 		if n := altRefName(ref.Value); n != "" {
@@ -249,12 +249,17 @@ func splitEntities(name string, groups []*group, tn *TableNames) ([]*providers.R
 					t.name = t.ent.Name // the method's own name
 				}
 			}
-			if prev := taken[t.g.service+"."+t.name]; prev != nil {
+			if prev := taken[t.g.service+"."+t.name]; prev != nil && tn != nil {
 				return nil, fmt.Errorf("provider %s: table %s.%s (%s of %s) clashes with the table of %s of %s; name one of them in the overrides (tables.names)", name, t.g.service, t.name, t.ent.Key, t.g.name, prev.ent.Key, prev.g.name)
+			}
+			// A document without overrides (--provider) is never refused
+			// for a clash: the later table gets a number.
+			for base, i := t.name, 2; taken[t.g.service+"."+t.name] != nil; i++ {
+				t.name = base + "_" + strconv.Itoa(i)
 			}
 			taken[t.g.service+"."+t.name] = t
 		}
-		r := &providers.Resource{Provider: name, Service: t.g.service, Name: t.name}
+		r := &providers.Resource{Provider: name, Service: t.g.service, Name: writable(t.name)}
 		r.Summary, r.Docs = describeTable(t.methods, t.ops)
 		for _, m := range t.methods {
 			base := m.Name

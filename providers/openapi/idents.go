@@ -1,0 +1,135 @@
+package openapi
+
+import (
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/enginehq/engine/providers"
+)
+
+// AssignSQLNames gives every parameter and column of each resource its SQL
+// name (see the package documentation, "Identifiers"): the name the API
+// uses, as written; SQL compares identifiers ignoring case, so
+// subscriptionId, AccountSid or issueIdOrKey bind however they are
+// written. Names of one resource that are equal ignoring case but spelled
+// differently (organizerKey and OrganizerKey, a parameter id and a column
+// Id) are told apart: the first keeps its name, the others get a suffix
+// _2, _3, ... (OrganizerKey, organizerKey_2), in a fixed order: parameters
+// before columns, then byte order of the API spelling. A parameter and a
+// column spelled exactly alike stay one name (the bound value is the
+// column). The API spelling is kept in Param.API / Column.API when it
+// differs from the SQL name, and Resource.Docs is keyed by SQL name. A
+// query parameter spelled like a path parameter of the same method is
+// dropped (the path's value is the one the API needs).
+func AssignSQLNames(resources []*providers.Resource) {
+	for _, r := range resources {
+		assignResource(r)
+	}
+}
+
+func assignResource(r *providers.Resource) {
+	for _, m := range r.Methods {
+		dropShadowedQuery(m)
+	}
+	seen := map[string]bool{}
+	var params, cols []string
+	for _, m := range r.Methods {
+		for _, p := range m.Params {
+			if !seen[p.Key()] {
+				seen[p.Key()] = true
+				params = append(params, p.Key())
+			}
+		}
+	}
+	for _, m := range r.Methods {
+		for _, c := range m.Columns {
+			if !seen[c.Key()] {
+				seen[c.Key()] = true
+				cols = append(cols, c.Key())
+			}
+		}
+	}
+	sort.Strings(params)
+	sort.Strings(cols)
+	order := append(params, cols...)
+
+	sqlOf := make(map[string]string, len(order))
+	taken := map[string]bool{}
+	var later []string
+	lowerSeen := map[string]bool{}
+	for api := range seen {
+		lowerSeen[strings.ToLower(api)] = true
+	}
+	for _, api := range order {
+		l := strings.ToLower(api)
+		if taken[l] {
+			later = append(later, api)
+			continue
+		}
+		taken[l] = true
+		sqlOf[api] = api
+	}
+	for _, api := range later {
+		for i := 2; ; i++ {
+			n := api + "_" + strconv.Itoa(i)
+			if l := strings.ToLower(n); !taken[l] && !lowerSeen[l] {
+				taken[l] = true
+				sqlOf[api] = n
+				break
+			}
+		}
+	}
+
+	for _, m := range r.Methods {
+		for i := range m.Params {
+			p := &m.Params[i]
+			api := p.Key()
+			p.Name, p.API = sqlOf[api], ""
+			if p.Name != api {
+				p.API = api
+			}
+		}
+		for i := range m.Columns {
+			c := &m.Columns[i]
+			api := c.Key()
+			c.Name, c.API = sqlOf[api], ""
+			if c.Name != api {
+				c.API = api
+			}
+		}
+		sort.SliceStable(m.Columns, func(i, j int) bool { return m.Columns[i].Name < m.Columns[j].Name })
+	}
+	if len(r.Docs) > 0 {
+		docs := make(map[string]string, len(r.Docs))
+		for k, v := range r.Docs {
+			if n, ok := sqlOf[k]; ok {
+				docs[n] = v
+			} else {
+				docs[k] = v
+			}
+		}
+		r.Docs = docs
+	}
+}
+
+// dropShadowedQuery removes a query parameter spelled like a path
+// parameter of the same method (a document declaring {id} in the path and
+// ?id= too): one SQL name cannot bind two parameters, and the path's
+// value is the one the API needs.
+func dropShadowedQuery(m *providers.Method) {
+	inPath := map[string]bool{}
+	for _, p := range m.Params {
+		if p.In == providers.InPath {
+			inPath[p.Key()] = true
+		}
+	}
+	kept := m.Params[:0]
+	for _, p := range m.Params {
+		if p.In == providers.InQuery && inPath[p.Key()] {
+			continue
+		}
+		kept = append(kept, p)
+	}
+	m.Params = kept
+}
