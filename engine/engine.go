@@ -127,14 +127,16 @@ func (e *Engine) Secrets() []string {
 
 // Client returns (creating on first use) the HTTP client of a provider.
 func (e *Engine) Client(name string) (*client.Client, error) {
+	// The catalog loads (and may compile) the definition under its own
+	// lock, not the engine's.
+	p, err := e.cat.provider(name)
+	if err != nil {
+		return nil, err
+	}
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	if c, ok := e.clients[name]; ok {
 		return c, nil
-	}
-	p, err := e.cat.provider(name)
-	if err != nil {
-		return nil, err
 	}
 	var cfg *providers.AuthConfig
 	if a, ok := e.opts.Auth[name]; ok {

@@ -12,27 +12,11 @@ import (
 	"strings"
 )
 
-// Auth types accepted in --auth (stackql-compatible spelling).
-const (
-	// AuthNull sends no credentials.
-	AuthNull = "null_auth"
-	// AuthBearer sends "Authorization: Bearer" with the token read from
-	// CredentialsEnvVar.
-	AuthBearer = "bearer"
-	// AuthBasic sends HTTP Basic credentials read from CredentialsEnvVar
-	// (user:password).
-	AuthBasic = "basic"
-	// AuthApp is a GitHub App installation: the engine signs a JWT with
-	// the app's private key and exchanges it for installation tokens
-	// (appauth.go).
-	AuthApp = "app"
-)
-
 // AuthConfig is one provider's entry of --auth, e.g.
 // {"type":"bearer","credentialsenvvar":"MY_TOKEN"}.
 type AuthConfig struct {
-	Type              string `json:"type"`
-	CredentialsEnvVar string `json:"credentialsenvvar,omitempty"`
+	Type              AuthType `json:"type"`
+	CredentialsEnvVar string   `json:"credentialsenvvar,omitempty"`
 	// GitHub App installation (type "app"): the app's ID, the
 	// installation's ID, and its private key (PEM) from a file or from an
 	// environment variable.
@@ -41,6 +25,25 @@ type AuthConfig struct {
 	PrivateKeyPath string `json:"private_key_path,omitempty"`
 	PrivateKeyEnv  string `json:"private_key_env,omitempty"`
 }
+
+// AuthType is the kind of credentials of an --auth entry.
+type AuthType string
+
+// Auth types accepted in --auth (stackql-compatible spelling).
+const (
+	// AuthNull sends no credentials.
+	AuthNull AuthType = "null_auth"
+	// AuthBearer sends "Authorization: Bearer" with the token read from
+	// CredentialsEnvVar.
+	AuthBearer AuthType = "bearer"
+	// AuthBasic sends HTTP Basic credentials read from CredentialsEnvVar
+	// (user:password).
+	AuthBasic AuthType = "basic"
+	// AuthApp is a GitHub App installation: the engine signs a JWT with
+	// the app's private key and exchanges it for installation tokens
+	// (appauth.go).
+	AuthApp AuthType = "app"
+)
 
 // ParseAuthFlag parses the --auth JSON object keyed by provider name.
 func ParseAuthFlag(s string) (map[string]AuthConfig, error) {
@@ -74,7 +77,7 @@ func ParseAuthFlag(s string) (map[string]AuthConfig, error) {
 // Credentials are resolved secrets for one provider. The secret is never
 // printed: String and GoString redact it.
 type Credentials struct {
-	kind   string
+	kind   AuthType
 	secret string
 	source string // where the secret came from, e.g. "env GITHUB_TOKEN"
 	app    *AppCredentials
@@ -147,7 +150,7 @@ func (c Credentials) Identity() string {
 	if c.app != nil {
 		return c.app.identity
 	}
-	sum := sha256.Sum256([]byte(c.kind + "\x00" + c.secret))
+	sum := sha256.Sum256([]byte(string(c.kind) + "\x00" + c.secret))
 	return hex.EncodeToString(sum[:8])
 }
 
@@ -163,7 +166,7 @@ func (c Credentials) String() string {
 	if c.app != nil {
 		return fmt.Sprintf("github app %s installation %s (%s)", c.app.AppID, c.app.InstallationID, c.source)
 	}
-	return c.kind + " (" + c.source + ")"
+	return string(c.kind) + " (" + c.source + ")"
 }
 
 // GoString redacts too, so %#v cannot leak the secret.

@@ -22,20 +22,6 @@ const (
 	InQuery = "query"
 )
 
-// Response shapes of a method.
-const (
-	// ShapeArray: the body is a JSON array of items.
-	ShapeArray = "array"
-	// ShapeObject: the body is one item.
-	ShapeObject = "object"
-	// ShapeWrapped: the body is an object whose ItemKey property holds the
-	// array of items (e.g. {"total_count": 3, "workflow_runs": [...]}).
-	ShapeWrapped = "wrapped"
-	// ShapeNone: the method answers without a JSON body (e.g. 204 checks);
-	// a success yields one row holding only the bound parameters.
-	ShapeNone = "none"
-)
-
 // Column is one top-level property of a method's items.
 type Column struct {
 	// Name is the SQL name: the API name as written, with a suffix when
@@ -50,11 +36,15 @@ type Column struct {
 }
 
 // Key is the JSON key of the column in the provider's items.
-func (c Column) Key() string {
-	if c.API != "" {
-		return c.API
+func (c Column) Key() string { return apiName(c.Name, c.API) }
+
+// apiName is a name as the provider spells it: api when set, else the
+// SQL name, which is then the API's spelling too.
+func apiName(name, api string) string {
+	if api != "" {
+		return api
 	}
-	return c.Name
+	return name
 }
 
 // Param is one API parameter of a method.
@@ -70,12 +60,7 @@ type Param struct {
 }
 
 // Key is the parameter's name for the API.
-func (p Param) Key() string {
-	if p.API != "" {
-		return p.API
-	}
-	return p.Name
-}
+func (p Param) Key() string { return apiName(p.Name, p.API) }
 
 // Method is one GET operation a resource can be read with.
 type Method struct {
@@ -86,7 +71,7 @@ type Method struct {
 	OperationID string  `json:"op"`
 	Path        string  `json:"path"`
 	Params      []Param `json:"params,omitempty"`
-	Shape       string  `json:"shape"`
+	Shape       Shape   `json:"shape"`
 	// ItemKey names the array property of a wrapped response.
 	ItemKey string `json:"key,omitempty"`
 	// Paginated is true when the method takes page/per_page (or is a list
@@ -115,6 +100,23 @@ type Method struct {
 	// check).
 	RedirectAdvice string `json:"redirect,omitempty"`
 }
+
+// Shape is how a method's successful answer holds its items.
+type Shape string
+
+// Response shapes of a method.
+const (
+	// ShapeArray: the body is a JSON array of items.
+	ShapeArray Shape = "array"
+	// ShapeObject: the body is one item.
+	ShapeObject Shape = "object"
+	// ShapeWrapped: the body is an object whose ItemKey property holds the
+	// array of items (e.g. {"total_count": 3, "workflow_runs": [...]}).
+	ShapeWrapped Shape = "wrapped"
+	// ShapeNone: the method answers without a JSON body (e.g. 204 checks);
+	// a success yields one row holding only the bound parameters.
+	ShapeNone Shape = "none"
+)
 
 // AbsentRule is one answer that means "no rows": Status and either the
 // exact Message (compared after trimming spaces) or Pattern, a Go regexp
@@ -193,16 +195,10 @@ func (m *Method) ParamNames() (required, optional []string) {
 // names are compared ignoring case (they are unique ignoring case within
 // a method); an exact match wins.
 func (m *Method) Param(name string) *Param {
-	var found *Param
-	for i := range m.Params {
-		switch {
-		case m.Params[i].Name == name:
-			return &m.Params[i]
-		case found == nil && strings.EqualFold(m.Params[i].Name, name):
-			found = &m.Params[i]
-		}
+	if i := lookup(len(m.Params), func(i int) string { return m.Params[i].Name }, name); i >= 0 {
+		return &m.Params[i]
 	}
-	return found
+	return nil
 }
 
 // ParamByKey returns the parameter the API calls key (Param.Key), or nil.
@@ -218,13 +214,22 @@ func (m *Method) ParamByKey(key string) *Param {
 // Column returns the column with the given SQL name (compared ignoring
 // case, an exact match winning), or nil.
 func (m *Method) Column(name string) *Column {
-	var found *Column
-	for i := range m.Columns {
-		switch {
-		case m.Columns[i].Name == name:
-			return &m.Columns[i]
-		case found == nil && strings.EqualFold(m.Columns[i].Name, name):
-			found = &m.Columns[i]
+	if i := lookup(len(m.Columns), func(i int) string { return m.Columns[i].Name }, name); i >= 0 {
+		return &m.Columns[i]
+	}
+	return nil
+}
+
+// lookup returns the index among n names (nameAt) of the one equal to
+// name, else of the first equal ignoring case, else -1.
+func lookup(n int, nameAt func(int) string, name string) int {
+	found := -1
+	for i := 0; i < n; i++ {
+		switch at := nameAt(i); {
+		case at == name:
+			return i
+		case found < 0 && strings.EqualFold(at, name):
+			found = i
 		}
 	}
 	return found

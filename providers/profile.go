@@ -144,34 +144,10 @@ type ErrorIn200 struct {
 	Retryable   []string `json:"retryable,omitempty"`
 }
 
-// Paging styles (Paging.Style).
-const (
-	// PagingLink: RFC 8288 Link rel="next" headers (GitHub).
-	PagingLink = "link"
-	// PagingNextURL: the body holds the next page's URL (Twilio
-	// next_page_uri, DigitalOcean links.pages.next); null or "" ends.
-	PagingNextURL = "next_url"
-	// PagingCursor: the body holds a cursor sent back as Param (Slack
-	// response_metadata.next_cursor -> cursor, Kubernetes
-	// metadata.continue -> continue), or, with LastItem, a has-more flag
-	// and the last item's LastItem value is the cursor (Stripe has_more,
-	// id -> starting_after).
-	PagingCursor = "cursor"
-	// PagingOffset: Param is the offset of the first item (Jira startAt),
-	// advanced by the items received; ends on IsLast true, offset >= Total,
-	// an empty page or a page shorter than the size asked for.
-	PagingOffset = "offset"
-	// PagingPage: Param is a page number (from 1), ends like PagingOffset.
-	PagingPage = "page"
-	// PagingNone: the method is known to answer in one page; the engine
-	// does not look for "more" signals in its answers.
-	PagingNone = "none"
-)
-
 // Paging describes how to get a method's further pages (all paths are
 // dotted paths into the response body).
 type Paging struct {
-	Style string `json:"style"`
+	Style PagingStyle `json:"style"`
 	// Param is the request parameter carrying the cursor, offset or page.
 	Param string `json:"param,omitempty"`
 	// Size is the page-size request parameter (limit, maxResults), sent
@@ -190,6 +166,33 @@ type Paging struct {
 	Total  string `json:"total,omitempty"`
 	IsLast string `json:"is_last,omitempty"`
 }
+
+// PagingStyle is how a method's further pages are asked for.
+type PagingStyle string
+
+// Paging styles (Paging.Style).
+const (
+	// PagingLink: RFC 8288 Link rel="next" headers (GitHub).
+	PagingLink PagingStyle = "link"
+	// PagingNextURL: the body holds the next page's URL (Twilio
+	// next_page_uri, DigitalOcean links.pages.next); null or "" ends.
+	PagingNextURL PagingStyle = "next_url"
+	// PagingCursor: the body holds a cursor sent back as Param (Slack
+	// response_metadata.next_cursor -> cursor, Kubernetes
+	// metadata.continue -> continue), or, with LastItem, a has-more flag
+	// and the last item's LastItem value is the cursor (Stripe has_more,
+	// id -> starting_after).
+	PagingCursor PagingStyle = "cursor"
+	// PagingOffset: Param is the offset of the first item (Jira startAt),
+	// advanced by the items received; ends on IsLast true, offset >= Total,
+	// an empty page or a page shorter than the size asked for.
+	PagingOffset PagingStyle = "offset"
+	// PagingPage: Param is a page number (from 1), ends like PagingOffset.
+	PagingPage PagingStyle = "page"
+	// PagingNone: the method is known to answer in one page; the engine
+	// does not look for "more" signals in its answers.
+	PagingNone PagingStyle = "none"
+)
 
 // Params returns the request parameters the paging owns.
 func (p *Paging) Params() []string {

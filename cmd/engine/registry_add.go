@@ -1,21 +1,16 @@
 package main
 
 import (
-	"bytes"
 	"context"
 	"fmt"
 	"io"
 	"os"
 	"path/filepath"
-	"sort"
-	"strings"
 	"sync"
 	"time"
 
 	"github.com/spf13/cobra"
 
-	"github.com/enginehq/engine/engine"
-	"github.com/enginehq/engine/engine/result"
 	"github.com/enginehq/engine/providers"
 	"github.com/enginehq/engine/providers/openapi"
 	"github.com/enginehq/engine/registry"
@@ -41,22 +36,6 @@ func openRegistry(stderr io.Writer) (*registry.Store, []registry.Source) {
 		registryWarned.Do(func() { fmt.Fprintf(stderr, "warning: provider registry: %v\n", err) })
 	}
 	return store, srcs
-}
-
-// pullDefaults are the published descriptions `engine registry pull` knows.
-var pullDefaults = map[string]string{
-	"github": "https://raw.githubusercontent.com/github/rest-api-description/main/descriptions/api.github.com/api.github.com.json",
-}
-
-// pullRequired are the tables and methods a pulled description must keep,
-// with the same required parameters as the embedded index: what GitHub
-// users rely on (README, examples/controls).
-var pullRequired = map[string][]string{
-	"github": {
-		"repos.repos.list_for_org", "repos.repos.get", "repos.repos.list_for_user",
-		"issues.issues.list_for_repo", "issues.issues.get",
-		"pulls.pulls.list",
-	},
 }
 
 func addRegistryCommands(cmd *cobra.Command, g *globalFlags) {
@@ -248,226 +227,4 @@ func removeStored(stdout io.Writer, name string) error {
 		fmt.Fprintf(stdout, "removed provider %s\n", name)
 	}
 	return nil
-}
-
-func newRegistryPullCmd() *cobra.Command {
-	var rawURL string
-	var reset bool
-	var timeout time.Duration
-	cmd := &cobra.Command{
-		Use:   "pull NAME",
-		Short: "Download a built-in provider's published description, validate it and use it instead of the embedded index",
-		Long: `Download the published OpenAPI description of a built-in provider (github:
-GitHub's rest-api-description on GitHub), compile it with the provider's
-built-in profile and validate it: the base URL must be the embedded index's,
-the tables users rely on (github.repos.repos, github.issues.issues,
-github.pulls.pulls ...) must keep their methods and required parameters, and
-it must keep at least half of the embedded tables. Only then is it stored in
-the registry directory, where it takes precedence over the embedded index. A
-document that fails is refused and the index in use is kept. --reset (or
-"engine registry remove NAME") goes back to the embedded index.`,
-		Args: cobra.ExactArgs(1),
-		RunE: func(cmd *cobra.Command, args []string) error {
-			name := args[0]
-			def, known := pullDefaults[name]
-			if !known {
-				return usageError("engine registry pull knows the built-in providers only (github); for another API use: engine registry add %s PATH|URL", name)
-			}
-			if reset {
-				if rawURL != "" {
-					return usageError("--reset and --url do not go together")
-				}
-				if store, err := registry.OpenStore(""); err == nil {
-					if st, ok, _ := store.Get(name); !ok || st.Kind != registry.StoredPulled {
-						fmt.Fprintf(cmd.OutOrStdout(), "no pulled description of %s; the embedded index is in use\n", name)
-						return nil
-					}
-				}
-				return removeStored(cmd.OutOrStdout(), name)
-			}
-			if rawURL == "" {
-				rawURL = def
-			}
-			if !registry.IsURL(rawURL) {
-				return usageError("--url %q: give an http or https URL", rawURL)
-			}
-			doc, origin, err := readDocumentArg(rawURL, timeout)
-			if err != nil {
-				return err
-			}
-			profile, _ := registry.BuiltinProfile(name)
-			index, err := openapi.Compile(name, origin, doc, profile, true)
-			if err == nil {
-				err = validatePulled(name, index)
-			}
-			if err != nil {
-				return providerErr("the description at %s was refused; the index in use is kept: %v", origin, err)
-			}
-			store, err := openStoreForWrite()
-			if err != nil {
-				return err
-			}
-			st := registry.Stored{Name: name, Kind: registry.StoredPulled, Origin: origin, Fetched: time.Now().UTC()}
-			if err := storeCompiled(store, st, doc, profile, index); err != nil {
-				return usageError("storing the description of %s: %v", name, err)
-			}
-			p, _ := providers.Decode(index)
-			fmt.Fprintf(cmd.OutOrStdout(), "pulled %s version %s from %s: %s; sha256 %s\n", name, p.Version, origin, summary(index), registry.SHA256(doc)[:12])
-			return nil
-		},
-	}
-	cmd.Flags().StringVar(&rawURL, "url", "", "where to download the description (default: the provider's published location)")
-	cmd.Flags().BoolVar(&reset, "reset", false, "remove the pulled description: the embedded index is used again")
-	cmd.Flags().DurationVar(&timeout, "timeout", registry.FetchTimeout, "bound of the download")
-	return cmd
-}
-
-// validatePulled checks a pulled index against the embedded one of the
-// same provider: same base URL (credentials go there), the required
-// methods with the same required parameters, and no loss of more than
-// half of the tables.
-func validatePulled(name string, index []byte) error {
-	var embedded *providers.Provider
-	for _, e := range registry.Embedded() {
-		if e.Name == name {
-			data, err := e.Data()
-			if err != nil {
-				return err
-			}
-			if embedded, err = providers.Decode(data); err != nil {
-				return err
-			}
-		}
-	}
-	if embedded == nil {
-		return fmt.Errorf("no embedded index of %s to compare with", name)
-	}
-	p, err := providers.Decode(index)
-	if err != nil {
-		return err
-	}
-	if p.BaseURL != embedded.BaseURL {
-		return fmt.Errorf("its base URL is %q, not %q: credentials would be sent elsewhere", p.BaseURL, embedded.BaseURL)
-	}
-	var problems []string
-	for _, full := range pullRequired[name] {
-		parts := strings.Split(full, ".")
-		want, _ := embedded.Resource(parts[0], parts[1])
-		got, err := p.Resource(parts[0], parts[1])
-		if err != nil {
-			return err
-		}
-		table := name + "." + parts[0] + "." + parts[1]
-		if got == nil {
-			problems = append(problems, "table "+table+" is missing")
-			continue
-		}
-		gm := got.Method(parts[2])
-		if gm == nil {
-			problems = append(problems, "method "+table+"."+parts[2]+" is missing")
-			continue
-		}
-		if want != nil {
-			if wm := want.Method(parts[2]); wm != nil && strings.Join(requiredParams(wm), ",") != strings.Join(requiredParams(gm), ",") {
-				problems = append(problems, fmt.Sprintf("method %s.%s requires (%s), not (%s)", table, parts[2],
-					strings.Join(requiredParams(gm), ", "), strings.Join(requiredParams(wm), ", ")))
-			}
-		}
-	}
-	if len(problems) > 0 {
-		return fmt.Errorf("%s", strings.Join(problems, "; "))
-	}
-	if 2*len(p.Resources) < len(embedded.Resources) {
-		return fmt.Errorf("it derives %d tables, fewer than half of the embedded index's %d", len(p.Resources), len(embedded.Resources))
-	}
-	return nil
-}
-
-func requiredParams(m *providers.Method) []string {
-	var out []string
-	for _, p := range m.Params {
-		if p.Required {
-			out = append(out, p.Name)
-		}
-	}
-	sort.Strings(out)
-	return out
-}
-
-// listOrigin is where a provider of `engine registry list` comes from.
-type listOrigin struct{ source, via, fetched, compiled, hash string }
-
-// sourceOf describes the source of provider name (the last of sources
-// with that name wins, as in the engine's catalog). Call it after the
-// provider is loaded, so that its compiled index is known.
-func sourceOf(eng *engine.Engine, sources []registry.Source, name string) listOrigin {
-	var src registry.Source
-	for _, s := range sources {
-		if s.Name == name {
-			src = s
-		}
-	}
-	var o listOrigin
-	switch {
-	case src.Stored != nil:
-		o.source = src.Stored.Origin
-		if src.Stored.Kind == registry.StoredAdded {
-			o.via = "registry add"
-		} else {
-			o.via = "registry pull"
-		}
-		o.fetched = src.Stored.Fetched.UTC().Format(time.RFC3339)
-	case strings.HasPrefix(src.Path, "embedded/") && src.Kind == registry.KindIndex:
-		o.source, o.via = "embedded", "embedded"
-	default:
-		o.source, o.via = src.Path, "--provider"
-	}
-	if org, ok := eng.ProviderOrigin(name); ok {
-		o.hash = org.DocumentSHA256[:12]
-		o.compiled = org.Compiled.UTC().Format(time.RFC3339)
-	} else if src.Kind == registry.KindIndex && src.Data != nil {
-		if data, err := src.Data(); err == nil {
-			o.hash = registry.SHA256(data)[:12] // the index itself
-		}
-	}
-	return o
-}
-
-func skippedResult() *result.Result {
-	return &result.Result{Columns: []result.Column{
-		{Name: "provider", Type: result.TypeText}, {Name: "operation", Type: result.TypeText},
-		{Name: "path", Type: result.TypeText}, {Name: "reason", Type: result.TypeText},
-	}}
-}
-
-// addSkipped adds the GET operations of p that are not tables.
-func addSkipped(res *result.Result, p *providers.Provider) {
-	for _, s := range p.Skipped {
-		res.Rows = append(res.Rows, []any{p.Provider, s.OperationID, "GET " + s.Path, s.Reason})
-	}
-}
-
-// writeList writes the providers and, with verbose, the GET operations
-// that are not tables: in the text formats as a second table after a
-// blank line, in JSON as {"providers": [...], "skipped": [...]}.
-func writeList(w io.Writer, res, skipped *result.Result, format string, verbose bool) error {
-	if !verbose {
-		return result.Write(w, res, format, 0)
-	}
-	if format == "json" {
-		var a, b bytes.Buffer
-		if err := result.Write(&a, res, format, 0); err != nil {
-			return err
-		}
-		if err := result.Write(&b, skipped, format, 0); err != nil {
-			return err
-		}
-		_, err := fmt.Fprintf(w, "{\"providers\":%s,\"skipped\":%s}\n", bytes.TrimSpace(a.Bytes()), bytes.TrimSpace(b.Bytes()))
-		return err
-	}
-	if err := result.Write(w, res, format, 0); err != nil {
-		return err
-	}
-	fmt.Fprintf(w, "\nGET operations that are not tables (%d):\n", len(skipped.Rows))
-	return result.Write(w, skipped, format, 0)
 }

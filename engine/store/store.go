@@ -281,34 +281,36 @@ func (t *Table) Abort() {
 	t.tx.Rollback()
 }
 
-// readOnlyQuery runs text with the read-only authorizer set; the
-// authorizer stays set (Values resets it, QueryRows keeps it).
-func (s *Store) readOnlyQuery(ctx context.Context, text string) (*sql.Rows, error) {
+// readOnlyQuery runs text with the read-only authorizer set and returns
+// its rows with their column types; the authorizer stays set (Values
+// resets it, QueryRows keeps it).
+func (s *Store) readOnlyQuery(ctx context.Context, text string) (*sql.Rows, []*sql.ColumnType, error) {
 	auth := &readOnly{}
 	if err := s.setAuthorizer(auth.fn); err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	rows, err := s.conn.QueryContext(ctx, text)
 	if err != nil {
-		return nil, queryError(err, auth)
+		return nil, nil, queryError(err, auth)
 	}
-	return rows, nil
+	cts, err := rows.ColumnTypes()
+	if err != nil {
+		rows.Close()
+		return nil, nil, &QueryError{Err: err}
+	}
+	return rows, cts, nil
 }
 
 // Values runs a read-only query during loading (e.g. to compute the
 // parameter values of a dependent scan) and returns its raw rows.
 func (s *Store) Values(ctx context.Context, text string) ([][]any, error) {
-	rows, err := s.readOnlyQuery(ctx, text)
 	defer s.setAuthorizer(nil)
+	rows, cts, err := s.readOnlyQuery(ctx, text)
 	if err != nil {
 		return nil, err
 	}
 	defer rows.Close()
-	cols, err := rows.Columns()
-	if err != nil {
-		return nil, &QueryError{Err: err}
-	}
-	out, err := scanRows(rows, len(cols), nil)
+	out, err := scanRows(rows, len(cts), nil)
 	if err != nil {
 		return nil, &QueryError{Err: err}
 	}
@@ -384,15 +386,11 @@ func (s *Store) QueryRows(ctx context.Context, text string, begin func(cols []re
 	if _, err := s.conn.ExecContext(ctx, "PRAGMA query_only = 1"); err != nil {
 		return nil, err
 	}
-	rows, err := s.readOnlyQuery(ctx, text)
+	rows, cts, err := s.readOnlyQuery(ctx, text)
 	if err != nil {
 		return nil, err
 	}
 	defer rows.Close()
-	cts, err := rows.ColumnTypes()
-	if err != nil {
-		return nil, &QueryError{Err: err}
-	}
 	res := &result.Result{Columns: make([]result.Column, len(cts))}
 	var untyped []int // expression columns: typed by their first value
 	for i, ct := range cts {

@@ -366,7 +366,7 @@ func jsonMedia(c openapi3.Content) *openapi3.MediaType {
 	return c[names[0]]
 }
 
-func deriveShape(op *openapi3.Operation) (shape, itemKey string, cols []providers.Column) {
+func deriveShape(op *openapi3.Operation) (shape providers.Shape, itemKey string, cols []providers.Column) {
 	s, ok := responseSchema(op)
 	if !ok {
 		return providers.ShapeNone, "", nil

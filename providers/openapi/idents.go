@@ -81,22 +81,24 @@ func assignResource(r *providers.Resource) {
 		}
 	}
 
+	// rename gives a name its SQL spelling, keeping the API's in api when
+	// the two differ.
+	rename := func(name, api *string) {
+		key := *name
+		if *api != "" {
+			key = *api
+		}
+		*name, *api = sqlOf[key], ""
+		if *name != key {
+			*api = key
+		}
+	}
 	for _, m := range r.Methods {
 		for i := range m.Params {
-			p := &m.Params[i]
-			api := p.Key()
-			p.Name, p.API = sqlOf[api], ""
-			if p.Name != api {
-				p.API = api
-			}
+			rename(&m.Params[i].Name, &m.Params[i].API)
 		}
 		for i := range m.Columns {
-			c := &m.Columns[i]
-			api := c.Key()
-			c.Name, c.API = sqlOf[api], ""
-			if c.Name != api {
-				c.API = api
-			}
+			rename(&m.Columns[i].Name, &m.Columns[i].API)
 		}
 		sort.SliceStable(m.Columns, func(i, j int) bool { return m.Columns[i].Name < m.Columns[j].Name })
 	}

@@ -208,7 +208,7 @@ func (l *loader) defaults(n *yaml.Node) Defaults {
 			if e == nil {
 				continue
 			}
-			a := providers.AuthConfig{Type: l.str(e["type"], what+".type", ""), CredentialsEnvVar: l.str(e["credentialsenvvar"], what+".credentialsenvvar", "")}
+			a := providers.AuthConfig{Type: providers.AuthType(l.str(e["type"], what+".type", "")), CredentialsEnvVar: l.str(e["credentialsenvvar"], what+".credentialsenvvar", "")}
 			switch a.Type {
 			case providers.AuthNull:
 			case providers.AuthBearer, providers.AuthBasic:
