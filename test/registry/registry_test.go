@@ -17,48 +17,30 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-	"sync"
 	"testing"
 
 	"github.com/enginehq/engine/providers"
 
+	"github.com/enginehq/engine/test/fakeapis"
 	"github.com/enginehq/engine/test/testutil"
 )
 
 const token = "ghp_REGISTRYTEST1234567890secret"
 
-// thingsAPI is a fake API with one list, recording the Authorization
+// newThingsAPI is a fake API with one list, recording the Authorization
 // header of each request.
-type thingsAPI struct {
-	*httptest.Server
-	mu   sync.Mutex
-	auth []string
+func newThingsAPI(t *testing.T) *fakeapis.Fixed {
+	return fakeapis.NewFixed(t, map[string]string{"/things": `[{"id": 1, "name": "one"}, {"id": 2, "name": "two"}]`})
 }
 
-func newThingsAPI(t *testing.T) *thingsAPI {
-	a := &thingsAPI{}
-	a.Server = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		a.mu.Lock()
-		a.auth = append(a.auth, r.Header.Get("Authorization"))
-		a.mu.Unlock()
-		if r.URL.Path != "/things" {
-			http.NotFound(w, r)
-			return
-		}
-		w.Header().Set("Content-Type", "application/json")
-		fmt.Fprint(w, `[{"id": 1, "name": "one"}, {"id": 2, "name": "two"}]`)
-	}))
-	t.Cleanup(a.Close)
-	return a
-}
-
-func (a *thingsAPI) lastAuth(t *testing.T) string {
-	a.mu.Lock()
-	defer a.mu.Unlock()
-	if len(a.auth) == 0 {
+// lastAuth is the Authorization header of the API's last request.
+func lastAuth(t *testing.T, api *fakeapis.Fixed) string {
+	t.Helper()
+	got, ok := api.LastAuth()
+	if !ok {
 		t.Fatal("no request reached the API")
 	}
-	return a.auth[len(a.auth)-1]
+	return got
 }
 
 // thingsDoc is an OpenAPI document for the fake API; resource names the
@@ -75,11 +57,7 @@ func thingsDoc(base, resource string) []byte {
 
 func writeFile(t *testing.T, name string, data []byte) string {
 	t.Helper()
-	p := filepath.Join(t.TempDir(), name)
-	if err := os.WriteFile(p, data, 0o644); err != nil {
-		t.Fatal(err)
-	}
-	return p
+	return testutil.TempFile(t, name, string(data))
 }
 
 func sha(data []byte) string {
@@ -147,11 +125,11 @@ func TestRegistryAddFileThenQuery(t *testing.T) {
 	if r.Stdout != "id,name\n1,one\n2,two\n" {
 		t.Fatalf("rows:\n%s%s", r.Stdout, r.Stderr)
 	}
-	if got := api.lastAuth(t); got != "" {
+	if got := lastAuth(t, api); got != "" {
 		t.Fatalf("an added provider was sent Authorization %q (GITHUB_TOKEN must never go to it)", got)
 	}
 	mustRun(t, e, "exec", "--auth", `{"things":{"type":"bearer","credentialsenvvar":"MY_TOKEN"}}`, "SELECT name FROM things.things.things")
-	if got := api.lastAuth(t); got != "Bearer things-token" {
+	if got := lastAuth(t, api); got != "Bearer things-token" {
 		t.Fatalf("with --auth things: Authorization %q", got)
 	}
 	row := list(t, e)["things"]
