@@ -33,7 +33,7 @@ const mixedControls = `controls:
 func mixedSetup(t *testing.T) (env []string, file string) {
 	s, env := serverEnv(t)
 	s.Inject(fakegithub.Fault{Path: "^/orgs/acme/hooks$", Kind: fakegithub.KindStatus, Status: 403, Message: "Resource not accessible by integration"})
-	return env, writeFile(t, "org.yaml", mixedControls)
+	return env, testutil.TempFile(t, "org.yaml", mixedControls)
 }
 
 func TestMixedOutcomesJSON(t *testing.T) {

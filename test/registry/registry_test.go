@@ -12,8 +12,6 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
-	"net/http"
-	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"strings"
@@ -165,26 +163,15 @@ func TestRegistryAddURL(t *testing.T) {
 	zw.Write(thingsDoc(api.URL, "things"))
 	zw.Close()
 	noTables := []byte(`{"openapi": "3.0.3", "info": {"title": "x", "version": "1"}, "paths": {"/x": {"post": {"responses": {"200": {"description": "ok"}}}}}}`)
-	docs := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		switch r.URL.Path {
-		case "/things.json.gz":
-			w.Header().Set("Content-Type", "application/gzip")
-			w.Write(gz.Bytes())
-		case "/plain.json.gz": // answered decompressed in transit
-			w.Header().Set("Content-Encoding", "gzip")
-			w.Write(gz.Bytes())
-		case "/notes.txt":
-			fmt.Fprint(w, "this is not an OpenAPI document")
-		case "/posts.json":
-			w.Write(noTables)
-		default:
-			http.NotFound(w, r)
-		}
-	}))
-	t.Cleanup(docs.Close)
+	docs := docServer(t, map[string]served{
+		"/things.json.gz": {gz.Bytes(), map[string]string{"Content-Type": "application/gzip"}},
+		"/plain.json.gz":  {gz.Bytes(), map[string]string{"Content-Encoding": "gzip"}}, // answered decompressed in transit
+		"/notes.txt":      {body: []byte("this is not an OpenAPI document")},
+		"/posts.json":     {body: noTables},
+	})
 	e, data := env(t)
 
-	url := docs.URL + "/things.json.gz?sig=secret-signature"
+	url := docs + "/things.json.gz?sig=secret-signature"
 	r := mustRun(t, e, "registry", "add", "things", url)
 	if strings.Contains(r.Stdout, "secret-signature") {
 		t.Fatalf("the URL's query was printed: %s", r.Stdout)
@@ -194,12 +181,12 @@ func TestRegistryAddURL(t *testing.T) {
 		t.Fatalf("rows: %s%s", r.Stdout, r.Stderr)
 	}
 	row := list(t, e)["things"]
-	if row.Source != docs.URL+"/things.json.gz?…" || row.Via != "registry add" || row.SHA256 != sha(gz.Bytes())[:12] {
+	if row.Source != docs+"/things.json.gz?…" || row.Via != "registry add" || row.SHA256 != sha(gz.Bytes())[:12] {
 		t.Fatalf("registry list row = %+v", row)
 	}
 
-	mustRun(t, e, "registry", "add", "plain", docs.URL+"/plain.json.gz")
-	if r := run(t, e, "registry", "add", "bad", docs.URL+"/notes.txt?sig=secret-signature"); strings.Contains(r.Stderr, "secret-signature") || r.Code != 1 {
+	mustRun(t, e, "registry", "add", "plain", docs+"/plain.json.gz")
+	if r := run(t, e, "registry", "add", "bad", docs+"/notes.txt?sig=secret-signature"); strings.Contains(r.Stderr, "secret-signature") || r.Code != 1 {
 		t.Errorf("a refused URL's query was printed: exit %d %s", r.Code, r.Stderr)
 	}
 	for _, c := range []struct{ path, code, want string }{
@@ -207,7 +194,7 @@ func TestRegistryAddURL(t *testing.T) {
 		{"/notes.txt", "1", "not a loadable OpenAPI 3 document"},
 		{"/posts.json", "1", "no GET operations"},
 	} {
-		r := run(t, e, "registry", "add", "bad", docs.URL+c.path)
+		r := run(t, e, "registry", "add", "bad", docs+c.path)
 		if fmt.Sprint(r.Code) != c.code || !strings.Contains(r.Stderr, c.want) {
 			t.Errorf("add %s: exit %d, want %s with %q: %s", c.path, r.Code, c.code, c.want, r.Stderr)
 		}
@@ -219,10 +206,10 @@ func TestRegistryAddURL(t *testing.T) {
 		t.Error("a refused document is listed")
 	}
 	// Names: a built-in provider is pulled, not added; bad names are refused.
-	if r := run(t, e, "registry", "add", "github", docs.URL+"/things.json.gz"); r.Code != 1 || !strings.Contains(r.Stderr, "engine registry pull github") {
+	if r := run(t, e, "registry", "add", "github", docs+"/things.json.gz"); r.Code != 1 || !strings.Contains(r.Stderr, "engine registry pull github") {
 		t.Errorf("add github: exit %d %s", r.Code, r.Stderr)
 	}
-	if r := run(t, e, "registry", "add", "Bad-Name", docs.URL+"/things.json.gz"); r.Code != 1 || !strings.Contains(r.Stderr, "lower-case") {
+	if r := run(t, e, "registry", "add", "Bad-Name", docs+"/things.json.gz"); r.Code != 1 || !strings.Contains(r.Stderr, "lower-case") {
 		t.Errorf("add Bad-Name: exit %d %s", r.Code, r.Stderr)
 	}
 }
