@@ -64,12 +64,7 @@ func TestFileBaseURLAllowed(t *testing.T) {
 				env = append(env, "ENGINE_ALLOW_FILE_CREDENTIALS=1")
 			}
 			r := runCheck(t, env, args...)
-			if r.Code != 0 || strings.Contains(r.Stderr, "withheld") {
-				t.Fatalf("exit %d\nstderr: %s", r.Code, r.Stderr)
-			}
-			if got := firstAuth(t, fake); got != "Bearer "+fileToken {
-				t.Fatalf("Authorization %q: want the token sent", got)
-			}
+			wantTokenSent(t, fake, r)
 		})
 	}
 }
@@ -81,12 +76,7 @@ func TestFlagBaseURLGetsCredentials(t *testing.T) {
 	fake := fakegithub.ForTest(t)
 	file := testutil.TempFile(t, "controls.yaml", "defaults:\n  base_url:\n    github: http://127.0.0.1:1/elsewhere\n"+credControl)
 	r := runCheck(t, testutil.FakeEnv(t, fake.URL(), "GITHUB_TOKEN="+fileToken), file)
-	if r.Code != 0 || strings.Contains(r.Stderr, "withheld") {
-		t.Fatalf("exit %d\nstderr: %s", r.Code, r.Stderr)
-	}
-	if got := firstAuth(t, fake); got != "Bearer "+fileToken {
-		t.Fatalf("Authorization %q: want the token sent", got)
-	}
+	wantTokenSent(t, fake, r)
 }
 
 // TestFileCredentialsEnvVarRefused: auth naming a credentials variable in
@@ -137,6 +127,18 @@ func TestFileNullAuthAccepted(t *testing.T) {
 		if q.AuthHeader != "" {
 			t.Fatalf("null_auth sent %q", q.AuthHeader)
 		}
+	}
+}
+
+// wantTokenSent fails unless r passed with no credentials withheld and
+// the first request fake received carried fileToken.
+func wantTokenSent(t *testing.T, fake *fakegithub.Server, r testutil.Result) {
+	t.Helper()
+	if r.Code != 0 || strings.Contains(r.Stderr, "withheld") {
+		t.Fatalf("exit %d\nstderr: %s", r.Code, r.Stderr)
+	}
+	if got := firstAuth(t, fake); got != "Bearer "+fileToken {
+		t.Fatalf("Authorization %q: want the token sent", got)
 	}
 }
 
