@@ -32,7 +32,7 @@ func TestBranchProtectionGeneric404IsError(t *testing.T) {
 	// it into "unprotected".
 	s.Inject(fakegithub.Fault{Path: "^/repos/acme/repo-004/branches/main/protection$", Kind: fakegithub.KindStatus, Status: 404})
 	env := testutil.FakeEnv(t, s.URL())
-	file := writeFile(t, "c.yaml", protectedControl)
+	file := testutil.TempFile(t, "c.yaml", protectedControl)
 	r := runCheck(t, env, file, "-o", "json")
 	if r.Code != 2 {
 		t.Fatalf("exit %d, want 2 (a generic 404 is an error)\n%s\n%s", r.Code, r.Stdout, r.Stderr)
@@ -53,7 +53,7 @@ func TestBranchProtectionGeneric404IsError(t *testing.T) {
 // exit 1, with exactly those repositories as rows.
 func TestBranchNotProtectedIsFail(t *testing.T) {
 	_, env := serverEnv(t, fakegithub.WithRepos("acme", 8))
-	file := writeFile(t, "c.yaml", protectedControl)
+	file := testutil.TempFile(t, "c.yaml", protectedControl)
 	r := runCheck(t, env, file, "-o", "json")
 	if r.Code != 1 {
 		t.Fatalf("exit %d, want 1\n%s\n%s", r.Code, r.Stdout, r.Stderr)
@@ -71,7 +71,7 @@ func TestBranchNotProtectedIsFail(t *testing.T) {
 // "not a member").
 func TestMembershipRedirectIsError(t *testing.T) {
 	s := fakegithub.ForTest(t)
-	ctl := writeFile(t, "c.yaml", `controls:
+	ctl := testutil.TempFile(t, "c.yaml", `controls:
   - id: departed-admin-gone
     title: The departed admin is not a member
     expect: empty

@@ -15,8 +15,8 @@ import (
 // 304 and the JSON and JUnit reports count them.
 func TestCheckAlwaysRevalidates(t *testing.T) {
 	gh := fakegithub.ForTest(t)
-	cfg := writeFile(t, "config.yaml", "cache-ttl: 10m\n")
-	controls := writeFile(t, "controls.yaml", `controls:
+	cfg := testutil.TempFile(t, "config.yaml", "cache-ttl: 10m\n")
+	controls := testutil.TempFile(t, "controls.yaml", `controls:
   - id: alpha-protected
     title: alpha's default branch is protected
     sql: |

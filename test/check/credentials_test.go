@@ -28,7 +28,7 @@ controls:
 func TestFileBaseURLGetsNoCredentials(t *testing.T) {
 	t.Parallel()
 	fake := fakegithub.ForTest(t)
-	file := writeFile(t, "controls.yaml", "defaults:\n  base_url:\n    github: "+fake.URL()+"\n"+credControl)
+	file := testutil.TempFile(t, "controls.yaml", "defaults:\n  base_url:\n    github: "+fake.URL()+"\n"+credControl)
 	r := runCheck(t, testutil.FastEnv(t, "GITHUB_TOKEN="+fileToken), file)
 	if r.Code != 0 {
 		t.Fatalf("exit %d\nstdout: %s\nstderr: %s", r.Code, r.Stdout, r.Stderr)
@@ -55,7 +55,7 @@ func TestFileBaseURLAllowed(t *testing.T) {
 	for _, how := range []string{"flag", "env"} {
 		t.Run(how, func(t *testing.T) {
 			fake := fakegithub.ForTest(t)
-			file := writeFile(t, "controls.yaml", "defaults:\n  base_url:\n    github: "+fake.URL()+"\n"+credControl)
+			file := testutil.TempFile(t, "controls.yaml", "defaults:\n  base_url:\n    github: "+fake.URL()+"\n"+credControl)
 			env := testutil.FastEnv(t, "GITHUB_TOKEN="+fileToken)
 			args := []string{file}
 			if how == "flag" {
@@ -64,12 +64,7 @@ func TestFileBaseURLAllowed(t *testing.T) {
 				env = append(env, "ENGINE_ALLOW_FILE_CREDENTIALS=1")
 			}
 			r := runCheck(t, env, args...)
-			if r.Code != 0 || strings.Contains(r.Stderr, "withheld") {
-				t.Fatalf("exit %d\nstderr: %s", r.Code, r.Stderr)
-			}
-			if got := firstAuth(t, fake); got != "Bearer "+fileToken {
-				t.Fatalf("Authorization %q: want the token sent", got)
-			}
+			wantTokenSent(t, fake, r)
 		})
 	}
 }
@@ -79,14 +74,9 @@ func TestFileBaseURLAllowed(t *testing.T) {
 func TestFlagBaseURLGetsCredentials(t *testing.T) {
 	t.Parallel()
 	fake := fakegithub.ForTest(t)
-	file := writeFile(t, "controls.yaml", "defaults:\n  base_url:\n    github: http://127.0.0.1:1/elsewhere\n"+credControl)
+	file := testutil.TempFile(t, "controls.yaml", "defaults:\n  base_url:\n    github: http://127.0.0.1:1/elsewhere\n"+credControl)
 	r := runCheck(t, testutil.FakeEnv(t, fake.URL(), "GITHUB_TOKEN="+fileToken), file)
-	if r.Code != 0 || strings.Contains(r.Stderr, "withheld") {
-		t.Fatalf("exit %d\nstderr: %s", r.Code, r.Stderr)
-	}
-	if got := firstAuth(t, fake); got != "Bearer "+fileToken {
-		t.Fatalf("Authorization %q: want the token sent", got)
-	}
+	wantTokenSent(t, fake, r)
 }
 
 // TestFileCredentialsEnvVarRefused: auth naming a credentials variable in
@@ -96,7 +86,7 @@ func TestFileCredentialsEnvVarRefused(t *testing.T) {
 	t.Parallel()
 	const aws = "AKIAFAKE:aws-secret-never-sent-9f8e7d"
 	fake := fakegithub.ForTest(t)
-	file := writeFile(t, "controls.yaml", "defaults:\n  auth:\n    github: {type: basic, credentialsenvvar: AWS_SECRET_ACCESS_KEY}\n"+credControl)
+	file := testutil.TempFile(t, "controls.yaml", "defaults:\n  auth:\n    github: {type: basic, credentialsenvvar: AWS_SECRET_ACCESS_KEY}\n"+credControl)
 	env := testutil.FakeEnv(t, fake.URL(), "AWS_SECRET_ACCESS_KEY="+aws)
 	for _, format := range []string{"text", "json", "github"} {
 		r := runCheck(t, env, "-o", format, file)
@@ -128,7 +118,7 @@ func TestFileCredentialsEnvVarRefused(t *testing.T) {
 func TestFileNullAuthAccepted(t *testing.T) {
 	t.Parallel()
 	fake := fakegithub.ForTest(t)
-	file := writeFile(t, "controls.yaml", "defaults:\n  auth:\n    github: {type: null_auth}\n"+credControl)
+	file := testutil.TempFile(t, "controls.yaml", "defaults:\n  auth:\n    github: {type: null_auth}\n"+credControl)
 	r := runCheck(t, testutil.FakeEnv(t, fake.URL(), "GITHUB_TOKEN="+fileToken), file)
 	if r.Code != 0 {
 		t.Fatalf("exit %d\nstderr: %s", r.Code, r.Stderr)
@@ -137,6 +127,18 @@ func TestFileNullAuthAccepted(t *testing.T) {
 		if q.AuthHeader != "" {
 			t.Fatalf("null_auth sent %q", q.AuthHeader)
 		}
+	}
+}
+
+// wantTokenSent fails unless r passed with no credentials withheld and
+// the first request fake received carried fileToken.
+func wantTokenSent(t *testing.T, fake *fakegithub.Server, r testutil.Result) {
+	t.Helper()
+	if r.Code != 0 || strings.Contains(r.Stderr, "withheld") {
+		t.Fatalf("exit %d\nstderr: %s", r.Code, r.Stderr)
+	}
+	if got := firstAuth(t, fake); got != "Bearer "+fileToken {
+		t.Fatalf("Authorization %q: want the token sent", got)
 	}
 }
 

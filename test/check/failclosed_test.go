@@ -21,7 +21,7 @@ func TestRateLimitOnPage2IsError(t *testing.T) {
 	s := fakegithub.ForTest(t)
 	s.Inject(fakegithub.Fault{Path: "^/orgs/acme/repos$", Page: 2, Kind: fakegithub.KindRateLimit, RetryAfter: 30})
 	env := testutil.FakeEnv(t, s.URL())
-	file := writeFile(t, "c.yaml", ghostControl)
+	file := testutil.TempFile(t, "c.yaml", ghostControl)
 	r := runCheck(t, env, file, "-o", "json")
 	if r.Code != 2 {
 		t.Fatalf("exit %d, want 2\n%s\n%s", r.Code, r.Stdout, r.Stderr)
@@ -60,7 +60,7 @@ func TestRetryableErrorRetriedFirst(t *testing.T) {
 	// Deliberately not FastRetry: the test is that the retry budget absorbs
 	// the injected rate limit (two retries within 5s).
 	env := testutil.FakeEnv(t, s.URL(), "ENGINE_RETRY_MAX=2", "ENGINE_MAX_RETRY_WAIT=5s")
-	r := runCheck(t, env, writeFile(t, "c.yaml", ghostControl))
+	r := runCheck(t, env, testutil.TempFile(t, "c.yaml", ghostControl))
 	if r.Code != 0 || !strings.Contains(r.Stdout, "PASS  no-ghost") {
 		t.Fatalf("exit %d\n%s%s", r.Code, r.Stdout, r.Stderr)
 	}
@@ -71,7 +71,7 @@ func TestTokenNeverPrinted(t *testing.T) {
 	const token = "ghp_testtoken_0123456789abcdef"
 	s := fakegithub.ForTest(t, fakegithub.WithToken("another-token"))
 	env := testutil.FakeEnv(t, s.URL(), "GITHUB_TOKEN="+token)
-	file := writeFile(t, "c.yaml", ghostControl)
+	file := testutil.TempFile(t, "c.yaml", ghostControl)
 	for _, format := range []string{"text", "json", "junit", "github"} {
 		r := runCheck(t, env, file, "-o", format)
 		if r.Code != 2 {

@@ -2,7 +2,6 @@ package check
 
 import (
 	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 
@@ -13,7 +12,7 @@ import (
 // --only runs the named controls and requests nothing for the others.
 func TestOnly(t *testing.T) {
 	s, env := serverEnv(t)
-	file := writeFile(t, "org.yaml", mixedControls)
+	file := testutil.TempFile(t, "org.yaml", mixedControls)
 	r := runCheck(t, env, file, "--only", "members-2fa", "--only", "tiny-hooks-insecure", "-o", "json")
 	if r.Code != 1 {
 		t.Fatalf("exit %d\n%s%s", r.Code, r.Stdout, r.Stderr)
@@ -33,12 +32,9 @@ func TestOnly(t *testing.T) {
 // markdown summary appended to $GITHUB_STEP_SUMMARY.
 func TestGitHubFormatAndStepSummary(t *testing.T) {
 	s := fakegithub.ForTest(t)
-	summary := filepath.Join(t.TempDir(), "summary.md")
-	if err := os.WriteFile(summary, []byte("previous step\n"), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	summary := testutil.TempFile(t, "summary.md", "previous step\n")
 	env := testutil.FakeEnv(t, s.URL(), "GITHUB_STEP_SUMMARY="+summary)
-	file := writeFile(t, "gh.yaml", `controls:
+	file := testutil.TempFile(t, "gh.yaml", `controls:
   - id: odd-title
     title: "Webhooks: 100% verified, please"
     severity: low
@@ -78,7 +74,7 @@ func TestGitHubFormatAndStepSummary(t *testing.T) {
 	)
 
 	// Problems are annotated at their file and line, and summarised.
-	bad := writeFile(t, "bad.yaml", "controls:\n  - id: x\n    sql: SELECT nope FROM github.repos.nothing\n")
+	bad := testutil.TempFile(t, "bad.yaml", "controls:\n  - id: x\n    sql: SELECT nope FROM github.repos.nothing\n")
 	r = runCheck(t, env, bad, "-o", "github")
 	if r.Code != 2 || !strings.Contains(r.Stdout, "::error file="+bad+",line=3,title=engine check%3A control file::control x: sql does not plan") {
 		t.Errorf("problem annotation: exit %d\n%s", r.Code, r.Stdout)
@@ -93,7 +89,7 @@ func TestGitHubFormatAndStepSummary(t *testing.T) {
 // file is used when nothing else is given, and --base-url wins over it.
 func TestFileDefaultsUnderFlags(t *testing.T) {
 	s := fakegithub.ForTest(t)
-	file := writeFile(t, "d.yaml", `defaults:
+	file := testutil.TempFile(t, "d.yaml", `defaults:
   base_url:
     github: `+s.URL()+`
   auth:
@@ -127,8 +123,8 @@ controls:
 // flag named x, so the MCP variable silently disabled check's setting.
 func TestConfigMaxRowsIsNotShadowedByMCPVariable(t *testing.T) {
 	s := fakegithub.ForTest(t)
-	cfg := writeFile(t, "config.yaml", "max-rows: 1\n")
-	controls := writeFile(t, "c.yaml", "controls:\n  - id: tiny-repos\n    sql: SELECT name FROM github.repos.repos WHERE org = 'tiny' ORDER BY name\n")
+	cfg := testutil.TempFile(t, "config.yaml", "max-rows: 1\n")
+	controls := testutil.TempFile(t, "c.yaml", "controls:\n  - id: tiny-repos\n    sql: SELECT name FROM github.repos.repos WHERE org = 'tiny' ORDER BY name\n")
 	for _, extra := range [][]string{nil, {"ENGINE_MCP_MAX_ROWS=7"}} {
 		env := testutil.FakeEnv(t, s.URL(), append([]string{"ENGINE_CONFIG=" + cfg}, extra...)...)
 		r := runCheck(t, env, controls, "-o", "json")

@@ -2,22 +2,11 @@ package check
 
 import (
 	"encoding/json"
-	"os"
-	"path/filepath"
 	"testing"
 
 	"github.com/enginehq/engine/test/fakegithub"
 	"github.com/enginehq/engine/test/testutil"
 )
-
-func writeFile(t *testing.T, name, body string) string {
-	t.Helper()
-	p := filepath.Join(t.TempDir(), name)
-	if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	return p
-}
 
 // serverEnv starts a fake server and returns it with the engine's
 // environment pointed at it.

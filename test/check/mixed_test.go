@@ -33,15 +33,23 @@ const mixedControls = `controls:
 func mixedSetup(t *testing.T) (env []string, file string) {
 	s, env := serverEnv(t)
 	s.Inject(fakegithub.Fault{Path: "^/orgs/acme/hooks$", Kind: fakegithub.KindStatus, Status: 403, Message: "Resource not accessible by integration"})
-	return env, writeFile(t, "org.yaml", mixedControls)
+	return env, testutil.TempFile(t, "org.yaml", mixedControls)
 }
 
-func TestMixedOutcomesJSON(t *testing.T) {
+// runMixed runs check on the mixed controls with the further args and
+// fails unless it exits 2 (an error outranks a failure).
+func runMixed(t *testing.T, args ...string) testutil.Result {
+	t.Helper()
 	env, file := mixedSetup(t)
-	r := runCheck(t, env, file, "-o", "json")
+	r := runCheck(t, env, append([]string{file}, args...)...)
 	if r.Code != 2 {
 		t.Fatalf("exit %d, want 2 (error outranks fail)\n%s\n%s", r.Code, r.Stdout, r.Stderr)
 	}
+	return r
+}
+
+func TestMixedOutcomesJSON(t *testing.T) {
+	r := runMixed(t, "-o", "json")
 	rep := parseJSON(t, r)
 	want := map[string]string{"owners-limit": "pass", "members-2fa": "fail", "hooks-insecure": "error", "tiny-hooks-insecure": "pass"}
 	if got := statuses(rep); len(got) != 4 || got["owners-limit"] != want["owners-limit"] || got["members-2fa"] != "fail" || got["hooks-insecure"] != "error" || got["tiny-hooks-insecure"] != "pass" {
@@ -64,11 +72,7 @@ func TestMixedOutcomesJSON(t *testing.T) {
 }
 
 func TestMixedOutcomesText(t *testing.T) {
-	env, file := mixedSetup(t)
-	r := runCheck(t, env, file)
-	if r.Code != 2 {
-		t.Fatalf("exit %d\n%s", r.Code, r.Stdout)
-	}
+	r := runMixed(t)
 	testutil.Contains(t, "text report", r.Stdout,
 		"PASS  owners-limit: At most 3 owners\n",
 		"FAIL  members-2fa [critical]: No member without 2FA\n      5 rows; expected empty\n",
@@ -80,11 +84,7 @@ func TestMixedOutcomesText(t *testing.T) {
 }
 
 func TestMixedOutcomesJUnit(t *testing.T) {
-	env, file := mixedSetup(t)
-	r := runCheck(t, env, file, "-o", "junit")
-	if r.Code != 2 {
-		t.Fatalf("exit %d\n%s", r.Code, r.Stdout)
-	}
+	r := runMixed(t, "-o", "junit")
 	var doc struct {
 		XMLName  xml.Name `xml:"testsuites"`
 		Tests    int      `xml:"tests,attr"`
@@ -142,11 +142,7 @@ func TestMixedOutcomesJUnit(t *testing.T) {
 }
 
 func TestMixedOutcomesGitHub(t *testing.T) {
-	env, file := mixedSetup(t)
-	r := runCheck(t, env, file, "-o", "github")
-	if r.Code != 2 {
-		t.Fatalf("exit %d\n%s", r.Code, r.Stdout)
-	}
+	r := runMixed(t, "-o", "github")
 	testutil.Contains(t, "github output", r.Stdout,
 		"::error title=FAIL members-2fa%3A No member without 2FA::5 rows; expected empty%0Alogin%0Aacme-dev-08%0A",
 		"::error title=ERROR hooks-insecure%3A No insecure webhook::provider error, HTTP 403, provider github, not retryable:",

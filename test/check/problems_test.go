@@ -37,7 +37,7 @@ controls:
 // Every mistake is reported at once, with its line, and nothing runs.
 func TestMistakesReportedBeforeAnythingRuns(t *testing.T) {
 	s, env := serverEnv(t)
-	file := writeFile(t, "bad.yaml", mistakes)
+	file := testutil.TempFile(t, "bad.yaml", mistakes)
 	want := []struct {
 		line int
 		text string
@@ -96,7 +96,7 @@ func TestMistakesReportedBeforeAnythingRuns(t *testing.T) {
 
 func TestUsageMistakesExit2(t *testing.T) {
 	env := testutil.Env(t)
-	file := writeFile(t, "c.yaml", ghostControl)
+	file := testutil.TempFile(t, "c.yaml", ghostControl)
 	for _, args := range [][]string{
 		{file, "-o", "xml"},
 		{file, "--parallel", "0"},

@@ -12,7 +12,7 @@ import (
 // before anything runs (exit 2), never a PASS, and sends no request.
 func TestUnknownColumnAndBadLiteralNeverPass(t *testing.T) {
 	s, env := serverEnv(t)
-	file := writeFile(t, "cols.yaml", `controls:
+	file := testutil.TempFile(t, "cols.yaml", `controls:
   - id: typo
     title: no admin hooks
     sql: SELECT id FROM github.orgs.webhooks WHERE org = 'acme' AND json_extract(confg, '$.insecure_ssl') = '1'

@@ -3,6 +3,8 @@ package check
 import (
 	"strings"
 	"testing"
+
+	"github.com/enginehq/engine/test/testutil"
 )
 
 // A --var value is substituted as one quoted string; a placeholder inside
@@ -21,7 +23,7 @@ func TestVarCannotChangeStatementStructure(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			file := writeFile(t, "v.yaml", "vars:\n  org:\ncontrols:\n  - id: inject\n    title: no private repos\n    sql: |\n      "+c.sql+"\n")
+			file := testutil.TempFile(t, "v.yaml", "vars:\n  org:\ncontrols:\n  - id: inject\n    title: no private repos\n    sql: |\n      "+c.sql+"\n")
 			for _, v := range []string{hostile, "acme"} {
 				r := runCheck(t, env, file, "--var", "org="+v)
 				if r.Code != 2 || !strings.Contains(r.Stderr, "{{org}} must stand where a value goes") {
@@ -37,7 +39,7 @@ func TestVarCannotChangeStatementStructure(t *testing.T) {
 		})
 	}
 	// Where a value goes, even the hostile value is one string literal.
-	file := writeFile(t, "ok.yaml", "vars:\n  org:\n  names: [x]\ncontrols:\n  - id: fine\n    title: no repos named so\n    sql: SELECT name FROM github.repos.repos WHERE org = 'tiny' AND name IN ({{names}}) AND name <> {{org}}\n")
+	file := testutil.TempFile(t, "ok.yaml", "vars:\n  org:\n  names: [x]\ncontrols:\n  - id: fine\n    title: no repos named so\n    sql: SELECT name FROM github.repos.repos WHERE org = 'tiny' AND name IN ({{names}}) AND name <> {{org}}\n")
 	r := runCheck(t, env, file, "-o", "json", "--var", "org="+hostile, "--var", "names=alpha,beta")
 	rep := parseJSON(t, r)
 	if r.Code != 1 || len(rep.Controls) != 1 || rep.Controls[0].Status != "fail" || rep.Controls[0].RowCount == nil || *rep.Controls[0].RowCount != 2 {

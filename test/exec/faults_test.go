@@ -7,15 +7,9 @@ import (
 	"testing"
 	"time"
 
-	"github.com/enginehq/engine/engine"
 	"github.com/enginehq/engine/test/fakegithub"
 	"github.com/enginehq/engine/test/testutil"
 )
-
-// errorBody is exec's -o json error output: {"error": engine.ErrorBody}.
-type errorBody struct {
-	Error engine.ErrorBody `json:"error"`
-}
 
 // TestFaultMatrix injects every fault of the fake server on page 1 and on
 // page 3 of a 3-page table and checks that exec never succeeds with fewer

@@ -9,6 +9,11 @@ import (
 	"github.com/enginehq/engine/test/testutil"
 )
 
+// errorBody is exec's -o json error output: {"error": engine.ErrorBody}.
+type errorBody struct {
+	Error engine.ErrorBody `json:"error"`
+}
+
 // errorKind decodes exec's -o json error output and returns its kind.
 func errorKind(t *testing.T, r testutil.Result) engine.Kind {
 	t.Helper()

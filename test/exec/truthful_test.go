@@ -3,15 +3,11 @@ package exec_test
 import (
 	"encoding/json"
 	"fmt"
-	"net/http"
-	"net/http/httptest"
-	"os"
-	"path/filepath"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
+	"github.com/enginehq/engine/test/fakeapis"
 	"github.com/enginehq/engine/test/fakegithub"
 	"github.com/enginehq/engine/test/testutil"
 )
@@ -177,33 +173,20 @@ func TestRetryAfterClamped(t *testing.T) {
 // A document added with --provider gets credentials only from --auth for
 // that provider, even when it carries GitHub's x-github extension.
 func TestProviderFileGetsNoGitHubToken(t *testing.T) {
-	var mu sync.Mutex
-	var seen []string
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		mu.Lock()
-		seen = append(seen, r.Header.Get("Authorization"))
-		mu.Unlock()
-		w.Header().Set("Content-Type", "application/json")
-		fmt.Fprint(w, `[{"id": 1, "name": "one"}]`)
-	}))
-	t.Cleanup(srv.Close)
+	srv := fakeapis.NewFixed(t, map[string]string{"/things": `[{"id": 1, "name": "one"}]`})
 	doc := fmt.Sprintf(`{"openapi": "3.0.3", "info": {"title": "evil", "version": "1"},
   "servers": [{"url": %q}],
   "paths": {"/things": {"get": {"operationId": "things/list",
     "x-github": {"category": "things", "subcategory": "things"},
     "responses": {"200": {"description": "ok", "content": {"application/json": {"schema":
       {"type": "array", "items": {"type": "object", "properties": {"id": {"type": "integer"}, "name": {"type": "string"}}}}}}}}}}}}`, srv.URL)
-	file := filepath.Join(t.TempDir(), "evil.json")
-	if err := os.WriteFile(file, []byte(doc), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	file := testutil.TempFile(t, "evil.json", doc)
 	last := func() string {
-		mu.Lock()
-		defer mu.Unlock()
-		if len(seen) == 0 {
+		got, ok := srv.LastAuth()
+		if !ok {
 			t.Fatal("no request reached the provider")
 		}
-		return seen[len(seen)-1]
+		return got
 	}
 	q := `SELECT name FROM evil.things.things`
 	env := testutil.Env(t, "GITHUB_TOKEN="+token, "GH_TOKEN="+token, "MY_TOKEN=evil-provider-token")

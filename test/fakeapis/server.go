@@ -21,6 +21,11 @@
 // (Doc returns a path), written for the tests in the shapes the real APIs
 // document. The server runs in-process (New) or as its own process
 // (cmd/fakeapis).
+//
+// Fixed (NewFixed) is a smaller loopback API of fixed JSON bodies by path
+// that records each request's URI and Authorization header, for the
+// suites that describe an API of their own (test/openapidoc,
+// test/registry, test/exec).
 package fakeapis
 
 import (

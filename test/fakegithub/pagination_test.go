@@ -75,22 +75,20 @@ func TestLinkHeader(t *testing.T) {
 func TestPerPageCapAndBeyondLast(t *testing.T) {
 	s := New()
 	defer s.Close()
-	var page []map[string]any
-	getJSON(t, s.URL()+"/orgs/acme/repos?per_page=1000", &page)
-	if len(page) != 100 {
-		t.Errorf("per_page=1000 gave %d items, want 100", len(page))
-	}
-	getJSON(t, s.URL()+"/orgs/acme/repos?per_page=abc", &page)
-	if len(page) != 30 {
-		t.Errorf("per_page=abc gave %d items, want 30", len(page))
-	}
-	getJSON(t, s.URL()+"/orgs/acme/repos?per_page=100&page=4", &page)
-	if len(page) != 0 {
-		t.Errorf("page 4 gave %d items", len(page))
-	}
-	getJSON(t, s.URL()+"/orgs/acme/repos?page=99999999999999999", &page)
-	if len(page) != 0 {
-		t.Errorf("huge page gave %d items", len(page))
+	for _, c := range []struct {
+		query string
+		want  int
+	}{
+		{"per_page=1000", 100},        // capped
+		{"per_page=abc", 30},          // the default
+		{"per_page=100&page=4", 0},    // past the last page
+		{"page=99999999999999999", 0}, // a huge page
+	} {
+		var page []map[string]any
+		getJSON(t, s.URL()+"/orgs/acme/repos?"+c.query, &page)
+		if len(page) != c.want {
+			t.Errorf("%s gave %d items, want %d", c.query, len(page), c.want)
+		}
 	}
 }
 

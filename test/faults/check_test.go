@@ -2,8 +2,6 @@ package faults
 
 import (
 	"encoding/json"
-	"os"
-	"path/filepath"
 	"testing"
 
 	"github.com/enginehq/engine/test/fakegithub"
@@ -55,10 +53,7 @@ func runCheck(t *testing.T, fake *fakegithub.Server, file string) outcome {
 func TestCheckFaultMatrix(t *testing.T) {
 	t.Parallel()
 	fake := fakegithub.ForTest(t)
-	file := filepath.Join(t.TempDir(), "controls.yaml")
-	if err := os.WriteFile(file, []byte(control), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	file := testutil.TempFile(t, "controls.yaml", control)
 	for _, c := range matrix() {
 		t.Run(c.name, func(t *testing.T) {
 			inject(fake, c)

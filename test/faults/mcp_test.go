@@ -1,11 +1,9 @@
 package faults
 
 import (
-	"context"
 	"os/exec"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/enginehq/engine/test/fakegithub"
 	"github.com/enginehq/engine/test/mcp/mcptest"
@@ -16,9 +14,7 @@ import (
 // result against the declared output schema and the error contract.
 func callMCP(t *testing.T, c *mcptest.Client) outcome {
 	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
-	defer cancel()
-	r := c.Call(t, ctx, "run_select_query", map[string]any{"sql": query})
+	r := c.QueryBounded(t, query)
 	o := outcome{raw: r.Text}
 	if r.IsError {
 		o.err = r.Error
@@ -50,9 +46,7 @@ func TestMCPStdioFaultMatrix(t *testing.T) {
 	if cmd.ProcessState != nil || cmd.Process.Pid != pid {
 		t.Fatalf("the server process did not survive the matrix: %v", cmd.ProcessState)
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
-	defer cancel()
-	if err := cs.Ping(ctx, nil); err != nil {
+	if err := cs.Ping(mcptest.Context(t), nil); err != nil {
 		t.Fatalf("ping after the matrix: %v", err)
 	}
 	if strings.Contains(stderr.String(), token) {

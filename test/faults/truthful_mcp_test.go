@@ -1,10 +1,8 @@
 package faults
 
 import (
-	"context"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/enginehq/engine/test/fakegithub"
 	"github.com/enginehq/engine/test/mcp/mcptest"
@@ -22,9 +20,7 @@ func TestMCPIncompleteAndSecondaryRateLimits(t *testing.T) {
 	c, _, _ := mcptest.Stdio(t, faultEnv(t, fake), "mcp")
 	call := func(sql string) mcptest.Result {
 		t.Helper()
-		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
-		defer cancel()
-		return c.Call(t, ctx, "run_select_query", map[string]any{"sql": sql})
+		return c.QueryBounded(t, sql)
 	}
 	const search = `SELECT full_name FROM github.search.repos WHERE q = 'org:tiny'`
 	const tiny = `SELECT name FROM github.repos.repos WHERE org = 'tiny'`

@@ -3,6 +3,8 @@ package openapidoc_test
 import (
 	"fmt"
 	"testing"
+
+	"github.com/enginehq/engine/test/fakeapis"
 )
 
 // A list envelope (one array of items beside paging and metadata fields)
@@ -40,8 +42,8 @@ func TestListEnvelopesReturnRows(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.style, func(t *testing.T) {
-			a := newAPI(t, map[string]string{c.path: c.body})
-			doc := writeDoc(t, a.srv.URL, fmt.Sprintf(`{%q: %s}`, c.path, get("list", "things", "", c.schema)))
+			a := fakeapis.NewFixed(t, map[string]string{c.path: c.body})
+			doc := writeDoc(t, a.URL, fmt.Sprintf(`{%q: %s}`, c.path, get("list", "things", "", c.schema)))
 			tables := tableNames(t, doc)
 			if len(tables) != 1 {
 				t.Fatalf("tables %v", tables)

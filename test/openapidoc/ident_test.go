@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/enginehq/engine/test/fakeapis"
 	"github.com/enginehq/engine/test/testutil"
 )
 
@@ -12,10 +13,10 @@ import (
 // in, the API gets its own spelling (path and query), and a camelCase
 // column is read by name.
 func TestCamelCaseParameterBindsAndColumnReads(t *testing.T) {
-	a := newAPI(t, map[string]string{
+	a := fakeapis.NewFixed(t, map[string]string{
 		"/v1/subscriptions/s-1": `{"subscriptionId": "s-1", "createdAt": "2024-01-02", "displayName": "Main"}`,
 	})
-	doc := writeDoc(t, a.srv.URL, `{"/v1/subscriptions/{subscriptionId}": `+get("Subscriptions_Get", "Subscriptions",
+	doc := writeDoc(t, a.URL, `{"/v1/subscriptions/{subscriptionId}": `+get("Subscriptions_Get", "Subscriptions",
 		pathParam("subscriptionId")+", "+queryParam("apiVersion"),
 		obj(`"subscriptionId": {"type": "string"}`, `"createdAt": {"type": "string"}`, `"displayName": {"type": "string"}`))+`}`)
 	for _, where := range []string{"subscriptionId = 's-1'", "SUBSCRIPTIONID = 's-1'", "`subscriptionId` = 's-1'"} {
@@ -25,7 +26,7 @@ func TestCamelCaseParameterBindsAndColumnReads(t *testing.T) {
 			t.Fatalf("%s: rows %v", q, rows)
 		}
 	}
-	reqs := a.requests()
+	reqs := a.Requests()
 	if len(reqs) != 3 || reqs[0] != "/v1/subscriptions/s-1?apiVersion=2020-01-01" {
 		t.Fatalf("requests %v, want /v1/subscriptions/s-1?apiVersion=2020-01-01 three times", reqs)
 	}
@@ -35,10 +36,10 @@ func TestCamelCaseParameterBindsAndColumnReads(t *testing.T) {
 // the API's name, and a parameter id beside a column Id is bound without
 // an error after the HTTP call.
 func TestCaseCollisionsGetSuffixes(t *testing.T) {
-	a := newAPI(t, map[string]string{
+	a := fakeapis.NewFixed(t, map[string]string{
 		"/meetings": `[{"OrganizerKey": "upper", "organizerKey": "lower", "Id": "M1", "2fa": true, "full-name": "Ann"}]`,
 	})
-	doc := writeDoc(t, a.srv.URL, `{"/meetings": `+get("listMeetings", "meetings", queryParam("id"),
+	doc := writeDoc(t, a.URL, `{"/meetings": `+get("listMeetings", "meetings", queryParam("id"),
 		arr(obj(`"OrganizerKey": {"type": "string"}`, `"organizerKey": {"type": "string"}`, `"Id": {"type": "string"}`,
 			`"2fa": {"type": "boolean"}`, `"full-name": {"type": "string"}`)))+`}`)
 	rows := mustRows(t, doc, "SELECT OrganizerKey, organizerKey_2, Id_2, id, `2fa`, `full-name` FROM acme.meetings.meetings WHERE id = 'q'")
@@ -46,7 +47,7 @@ func TestCaseCollisionsGetSuffixes(t *testing.T) {
 	if len(rows) != 1 || fmt.Sprint(rows[0]) != fmt.Sprint(want) {
 		t.Fatalf("rows %v, want %v", rows, want)
 	}
-	if reqs := a.requests(); len(reqs) != 1 || reqs[0] != "/meetings?id=q" {
+	if reqs := a.Requests(); len(reqs) != 1 || reqs[0] != "/meetings?id=q" {
 		t.Fatalf("requests %v", reqs)
 	}
 	desc := mustRows(t, doc, "DESCRIBE acme.meetings.meetings")
@@ -62,8 +63,8 @@ func TestCaseCollisionsGetSuffixes(t *testing.T) {
 // A method without a JSON body and without parameters is a table of one
 // row (ok = true), not an internal error.
 func TestBodylessMethodWithoutParameters(t *testing.T) {
-	a := newAPI(t, map[string]string{"/ping": ""})
-	doc := writeDoc(t, a.srv.URL, `{"/ping": `+get("ping", "ping", "", "")+`}`)
+	a := fakeapis.NewFixed(t, map[string]string{"/ping": ""})
+	doc := writeDoc(t, a.URL, `{"/ping": `+get("ping", "ping", "", "")+`}`)
 	rows := mustRows(t, doc, "SELECT ok FROM acme.ping.ping")
 	if len(rows) != 1 || rows[0]["ok"] != true {
 		t.Fatalf("rows %v", rows)
@@ -92,17 +93,17 @@ func TestRefusedDocumentIsAClearError(t *testing.T) {
 // name binds the path (it was "used both as an API parameter and as a row
 // filter").
 func TestQueryParameterShadowedByPathParameter(t *testing.T) {
-	a := newAPI(t, map[string]string{"/connections/7/logs": `[{"id": 1, "id_connection": 7}]`})
+	a := fakeapis.NewFixed(t, map[string]string{"/connections/7/logs": `[{"id": 1, "id_connection": 7}]`})
 	op := `{"get": {"operationId": "getLogs", "tags": ["connections"],
 	  "parameters": [` + pathParam("id_connection") + `, ` + queryParam("id_connection") + `],
 	  "responses": {"200": {"description": "ok", "content": {"application/json": {"schema": ` +
 		arr(obj(`"id": {"type": "integer"}`, `"id_connection": {"type": "integer"}`)) + `}}}}}}`
-	doc := writeDoc(t, a.srv.URL, `{"/connections/{id_connection}/logs": `+op+`}`)
+	doc := writeDoc(t, a.URL, `{"/connections/{id_connection}/logs": `+op+`}`)
 	rows := mustRows(t, doc, "SELECT id, id_connection FROM acme.connections.logs WHERE id_connection = '7'")
 	if fmt.Sprint(rows) != "[map[id:1 id_connection:7]]" {
 		t.Fatalf("rows %v", rows)
 	}
-	if reqs := a.requests(); len(reqs) != 1 || reqs[0] != "/connections/7/logs" {
+	if reqs := a.Requests(); len(reqs) != 1 || reqs[0] != "/connections/7/logs" {
 		t.Fatalf("requests %v", reqs)
 	}
 }

@@ -7,52 +7,11 @@ package openapidoc_test
 import (
 	"encoding/json"
 	"fmt"
-	"net/http"
-	"net/http/httptest"
-	"os"
-	"path/filepath"
 	"strings"
-	"sync"
 	"testing"
 
 	"github.com/enginehq/engine/test/testutil"
 )
-
-// api is a loopback API answering fixed JSON bodies by path.
-type api struct {
-	srv    *httptest.Server
-	mu     sync.Mutex
-	seen   []string // request URIs
-	bodies map[string]string
-}
-
-func newAPI(t *testing.T, bodies map[string]string) *api {
-	a := &api{bodies: bodies}
-	a.srv = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		a.mu.Lock()
-		a.seen = append(a.seen, r.URL.RequestURI())
-		a.mu.Unlock()
-		body, ok := a.bodies[r.URL.Path]
-		if !ok {
-			http.Error(w, `{"message": "not found"}`, http.StatusNotFound)
-			return
-		}
-		if body == "" {
-			w.WriteHeader(http.StatusNoContent)
-			return
-		}
-		w.Header().Set("Content-Type", "application/json")
-		fmt.Fprint(w, body)
-	}))
-	t.Cleanup(a.srv.Close)
-	return a
-}
-
-func (a *api) requests() []string {
-	a.mu.Lock()
-	defer a.mu.Unlock()
-	return append([]string(nil), a.seen...)
-}
 
 // writeDoc writes an OpenAPI document whose servers[0] is url and whose
 // paths are the given JSON object text.
@@ -64,11 +23,7 @@ func writeDoc(t *testing.T, url, paths string) string {
 	if err := json.Unmarshal([]byte(doc), &check); err != nil {
 		t.Fatalf("test document is not JSON: %v\n%s", err, doc)
 	}
-	file := filepath.Join(t.TempDir(), "acme.json")
-	if err := os.WriteFile(file, []byte(doc), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	return file
+	return testutil.TempFile(t, "acme.json", doc)
 }
 
 // execJSON runs `engine exec -o json` with the document as provider acme.

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/enginehq/engine/test/fakeapis"
 	"github.com/enginehq/engine/test/testutil"
 )
 
@@ -90,8 +91,8 @@ func TestSideEffectingGetsAreNotTables(t *testing.T) {
 // longer refuse the document (a document loaded with --provider has no
 // overrides file to name them): the later one gets a number.
 func TestTableNameClashGetsANumber(t *testing.T) {
-	a := newAPI(t, map[string]string{"/stats/consolidated": "", "/stats/d1/consolidated": ""})
-	doc := writeDoc(t, a.srv.URL, `{
+	a := fakeapis.NewFixed(t, map[string]string{"/stats/consolidated": "", "/stats/d1/consolidated": ""})
+	doc := writeDoc(t, a.URL, `{
   "/stats/consolidated": `+get("statistics/consolidated", "stats", "", "")+`,
   "/stats/{day}/consolidated": `+get("scorings/consolidated", "stats", pathParam("day"), "")+`
 }`)

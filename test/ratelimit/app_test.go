@@ -1,12 +1,6 @@
 package ratelimit
 
 import (
-	"context"
-	"crypto/rand"
-	"crypto/rsa"
-	"crypto/x509"
-	"encoding/pem"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -97,14 +91,8 @@ func TestAppAuthFromEnvironment(t *testing.T) {
 // the key.
 func TestAppAuthBadSettings(t *testing.T) {
 	fake, path, _ := appFake(t, time.Hour)
-	other, err := rsa.GenerateKey(rand.Reader, 2048)
-	if err != nil {
-		t.Fatal(err)
-	}
-	wrong := filepath.Join(t.TempDir(), "wrong.pem")
-	os.WriteFile(wrong, pem.EncodeToMemory(&pem.Block{Type: "RSA PRIVATE KEY", Bytes: x509.MarshalPKCS1PrivateKey(other)}), 0o600) //nolint:errcheck
-	notKey := filepath.Join(t.TempDir(), "notkey.pem")
-	os.WriteFile(notKey, []byte("-----BEGIN RSA PRIVATE KEY-----\nSECRETSECRETSECRETSECRET\n-----END RSA PRIVATE KEY-----\n"), 0o600) //nolint:errcheck
+	_, wrong, _ := testutil.RSAKey(t) // a key of another app
+	notKey := testutil.TempFile(t, "notkey.pem", "-----BEGIN RSA PRIVATE KEY-----\nSECRETSECRETSECRETSECRET\n-----END RSA PRIVATE KEY-----\n")
 	e := governedEnv(t, fake)
 	cases := []struct {
 		auth string
@@ -138,11 +126,10 @@ func TestAppAuthBadSettings(t *testing.T) {
 func TestAppAuthSharedAcrossMCPSessionsAndRefreshed(t *testing.T) {
 	fake, path, pemText := appFake(t, 3*time.Second)
 	endpoint, stderr := mcpHTTP(t, fake, "--auth", appAuth(path), "--debug")
-	ctx := context.Background()
-	query := map[string]any{"sql": repoInAcme(4)}
+	query := repoInAcme(4)
 	for i := 0; i < 2; i++ { // two sessions
 		c := mcptest.ConnectHTTP(t, endpoint)
-		if res := c.Call(t, ctx, "run_select_query", query); res.IsError || res.RowCount != 4 {
+		if res := c.Query(t, query); res.IsError || res.RowCount != 4 {
 			t.Fatalf("session %d: %+v", i+1, res)
 		}
 	}
@@ -151,7 +138,7 @@ func TestAppAuthSharedAcrossMCPSessionsAndRefreshed(t *testing.T) {
 	}
 	time.Sleep(2700 * time.Millisecond) // past 80% of the token's life
 	c := mcptest.ConnectHTTP(t, endpoint)
-	if res := c.Call(t, ctx, "run_select_query", query); res.IsError || res.RowCount != 4 {
+	if res := c.Query(t, query); res.IsError || res.RowCount != 4 {
 		t.Fatalf("after refresh: %+v", res)
 	}
 	if n := fake.AppTokensMinted(); n != 2 {
@@ -164,7 +151,7 @@ func TestAppAuthSharedAcrossMCPSessionsAndRefreshed(t *testing.T) {
 	}
 	// Revoked early: the refused request is retried once with a new token.
 	fake.ExpireAppTokens()
-	if res := c.Call(t, ctx, "run_select_query", query); res.IsError || res.RowCount != 4 {
+	if res := c.Query(t, query); res.IsError || res.RowCount != 4 {
 		t.Fatalf("after revocation: %+v", res)
 	}
 	refused := 0
@@ -178,25 +165,4 @@ func TestAppAuthSharedAcrossMCPSessionsAndRefreshed(t *testing.T) {
 	}
 	time.Sleep(200 * time.Millisecond)
 	noAppSecrets(t, fake, pemText, stderr.String())
-}
-
-func repoInAcme(n int) string {
-	names := make([]string, n)
-	for i := range names {
-		names[i] = "'repo-" + string(rune('0'+i/100)) + string(rune('0'+i/10%10)) + string(rune('0'+i%10)) + "'"
-	}
-	return "SELECT name FROM github.repos.repos WHERE owner = 'acme' AND repo IN (" + strings.Join(names, ",") + ")"
-}
-
-// mcpHTTP starts `engine mcp --transport http` against fake and returns
-// its endpoint and collected stderr.
-func mcpHTTP(t *testing.T, fake *fakegithub.Server, args ...string) (string, *testutil.SyncBuffer) {
-	t.Helper()
-	return mcpHTTPEnv(t, governedEnv(t, fake), args...)
-}
-
-// mcpHTTPEnv is mcpHTTP with the server's whole environment.
-func mcpHTTPEnv(t *testing.T, env []string, args ...string) (string, *testutil.SyncBuffer) {
-	t.Helper()
-	return mcptest.StartHTTP(t, env, args...)
 }

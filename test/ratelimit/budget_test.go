@@ -1,12 +1,10 @@
 package ratelimit
 
 import (
-	"context"
 	"encoding/json"
 	"fmt"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/enginehq/engine/engine"
 	"github.com/enginehq/engine/test/fakegithub"
@@ -29,10 +27,7 @@ func repoIn(n int) string {
 // reset, and nothing sent but the free /rate_limit. Before the budget
 // check it sent 100 requests and then failed half-way on 403s.
 func TestStatementOverBudgetRefusedBeforeFirstRequest(t *testing.T) {
-	left := 100
-	fake := fakegithub.ForTest(t, fakegithub.WithRepos("big", 600), fakegithub.WithLimits(fakegithub.Limits{Buckets: map[string]fakegithub.BucketLimit{
-		"core": {Limit: 5000, Remaining: &left, Window: time.Hour},
-	}}))
+	fake := coreFake(t, 100, fakegithub.WithRepos("big", 600))
 	r := run(t, noRetryEnv(t, fake), "exec", "-o", "json", repoIn(600))
 	if r.Code != 2 {
 		t.Fatalf("exit %d, want 2\n%s%s", r.Code, r.Stdout, r.Stderr)
@@ -64,10 +59,7 @@ func TestStatementOverBudgetRefusedBeforeFirstRequest(t *testing.T) {
 // of repositories are fetched, then the 600 pulls requests they bind are
 // refused before the first of them is sent (300 left).
 func TestDependentFanOutOverBudgetRefused(t *testing.T) {
-	left := 300
-	fake := fakegithub.ForTest(t, fakegithub.WithRepos("big", 600), fakegithub.WithLimits(fakegithub.Limits{Buckets: map[string]fakegithub.BucketLimit{
-		"core": {Limit: 5000, Remaining: &left, Window: time.Hour},
-	}}))
+	fake := coreFake(t, 300, fakegithub.WithRepos("big", 600))
 	r := run(t, noRetryEnv(t, fake), "exec", joinPulls("big"))
 	if r.Code != 2 || !strings.Contains(r.Stderr, "needs about 600 requests") || !strings.Contains(r.Stderr, "only 294 of 5000 remain") || !strings.Contains(r.Stderr, "retryable") {
 		t.Fatalf("exit %d\n%s", r.Code, r.Stderr)
@@ -86,13 +78,9 @@ func TestDependentFanOutOverBudgetRefused(t *testing.T) {
 // the bucket from the headers), with nothing sent. Before the governor both sent a request
 // that was refused with 403.
 func TestSpentBucketHoldsLaterRequests(t *testing.T) {
-	left := 10
-	fake := fakegithub.ForTest(t, fakegithub.WithLimits(fakegithub.Limits{Buckets: map[string]fakegithub.BucketLimit{
-		"core": {Limit: 5000, Remaining: &left, Window: time.Hour},
-	}}))
+	fake := coreFake(t, 10)
 	endpoint, _ := mcpHTTPEnv(t, noRetryEnv(t, fake, "ENGINE_CONCURRENCY=1"))
-	ctx := context.Background()
-	first := mcptest.ConnectHTTP(t, endpoint).Call(t, ctx, "run_select_query", map[string]any{"sql": repoInAcme(12)})
+	first := mcptest.ConnectHTTP(t, endpoint).Query(t, repoInAcme(12))
 	if !first.IsError || !first.Error.Retryable || first.Error.RetryAfterSeconds < 3500 || !strings.Contains(first.Error.Message, "spent") {
 		t.Fatalf("first: %+v", first.Error)
 	}
@@ -100,7 +88,7 @@ func TestSpentBucketHoldsLaterRequests(t *testing.T) {
 	if st := statuses(fake.Requests()); st[200] != 10 || len(st) != 1 {
 		t.Fatalf("first statement: requests by status %v, want the 10 the bucket allowed and no 403", st)
 	}
-	second := mcptest.ConnectHTTP(t, endpoint).Call(t, ctx, "run_select_query", map[string]any{"sql": repoInAcme(3)})
+	second := mcptest.ConnectHTTP(t, endpoint).Query(t, repoInAcme(3))
 	if !second.IsError || !second.Error.Retryable || second.Error.RetryAfterSeconds < 3500 || !strings.Contains(second.Error.Message, "only 0 of 5000 remain") {
 		t.Fatalf("second: %+v", second.Error)
 	}

@@ -5,9 +5,11 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/enginehq/engine/providers/client"
 	"github.com/enginehq/engine/test/fakegithub"
+	"github.com/enginehq/engine/test/mcp/mcptest"
 	"github.com/enginehq/engine/test/testutil"
 )
 
@@ -64,4 +66,35 @@ func joinPulls(org string) string {
 FROM github.repos.repos r
 LEFT JOIN github.pulls.pulls p ON p.owner = '%s' AND p.repo = r.name
 WHERE r.org = '%s'`, org, org)
+}
+
+// coreFake is a fake whose core bucket has left of 5000 requests,
+// resetting in an hour, with the further options opts.
+func coreFake(t *testing.T, left int, opts ...fakegithub.Option) *fakegithub.Server {
+	return fakegithub.ForTest(t, append(opts, fakegithub.WithLimits(fakegithub.Limits{Buckets: map[string]fakegithub.BucketLimit{
+		"core": {Limit: 5000, Remaining: &left, Window: time.Hour},
+	}}))...)
+}
+
+// repoInAcme is a statement of n requests: one per acme repository of an
+// IN list.
+func repoInAcme(n int) string {
+	names := make([]string, n)
+	for i := range names {
+		names[i] = "'repo-" + string(rune('0'+i/100)) + string(rune('0'+i/10%10)) + string(rune('0'+i%10)) + "'"
+	}
+	return "SELECT name FROM github.repos.repos WHERE owner = 'acme' AND repo IN (" + strings.Join(names, ",") + ")"
+}
+
+// mcpHTTP starts `engine mcp --transport http` against fake and returns
+// its endpoint and collected stderr.
+func mcpHTTP(t *testing.T, fake *fakegithub.Server, args ...string) (string, *testutil.SyncBuffer) {
+	t.Helper()
+	return mcpHTTPEnv(t, governedEnv(t, fake), args...)
+}
+
+// mcpHTTPEnv is mcpHTTP with the server's whole environment.
+func mcpHTTPEnv(t *testing.T, env []string, args ...string) (string, *testutil.SyncBuffer) {
+	t.Helper()
+	return mcptest.StartHTTP(t, env, args...)
 }

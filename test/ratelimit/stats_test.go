@@ -2,10 +2,7 @@ package ratelimit
 
 import (
 	"encoding/json"
-	"os"
-	"path/filepath"
 	"regexp"
-	"strings"
 	"testing"
 	"time"
 
@@ -25,12 +22,8 @@ type rateLimit struct {
 
 // budgetFake has 4000 of 5000 core requests left, resetting in an hour.
 func budgetFake(t *testing.T) (*fakegithub.Server, time.Time) {
-	left := 4000
 	start := time.Now()
-	fake := fakegithub.ForTest(t, fakegithub.WithLimits(fakegithub.Limits{Buckets: map[string]fakegithub.BucketLimit{
-		"core": {Limit: 5000, Remaining: &left, Window: time.Hour},
-	}}))
-	return fake, start.Add(time.Hour)
+	return coreFake(t, 4000), start.Add(time.Hour)
 }
 
 func checkRL(t *testing.T, label string, got []rateLimit, used, remaining int, reset time.Time) {
@@ -80,12 +73,9 @@ func TestRateLimitBudgetInEverySurface(t *testing.T) {
 		t.Fatalf("mcp: %+v %v", res, err)
 	}
 	checkRL(t, "mcp", ms.RateLimit, 4, 3991, reset)
-	if !strings.Contains(res.Text, "rate limit github core: 4 used, 3991 of 5000 left") {
-		t.Errorf("mcp text lacks the budget:\n%s", res.Text)
-	}
+	testutil.Contains(t, "mcp text", res.Text, "rate limit github core: 4 used, 3991 of 5000 left")
 
-	file := filepath.Join(t.TempDir(), "c.yaml")
-	os.WriteFile(file, []byte("controls:\n  - id: two\n    title: two repos\n    expect: count == 2\n    sql: "+repoInAcme(2)+"\n  - id: one\n    title: one repo\n    expect: count == 1\n    sql: "+repoInAcme(1)+"\n"), 0o644) //nolint:errcheck
+	file := testutil.TempFile(t, "c.yaml", "controls:\n  - id: two\n    title: two repos\n    expect: count == 2\n    sql: "+repoInAcme(2)+"\n  - id: one\n    title: one repo\n    expect: count == 1\n    sql: "+repoInAcme(1)+"\n")
 	r = run(t, e, "check", file, "-o", "json")
 	var rep struct {
 		Controls []struct {

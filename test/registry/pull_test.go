@@ -5,8 +5,6 @@ import (
 	"compress/gzip"
 	"encoding/json"
 	"io"
-	"net/http"
-	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"strings"
@@ -70,31 +68,22 @@ func TestRegistryPullGitHub(t *testing.T) {
 	delete(doc["paths"].(map[string]any)["/repos/{owner}/{repo}/pulls"].(map[string]any), "get")
 	noPulls := gz(t, doc)
 
-	served := map[string][]byte{"/good.json.gz": good, "/evil.json.gz": evil, "/nopulls.json.gz": noPulls,
-		"/broken.json": []byte(`{"openapi": "3.0.3", "paths": {`)}
-	docs := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		b, ok := served[r.URL.Path]
-		if !ok {
-			http.NotFound(w, r)
-			return
-		}
-		w.Write(b)
-	}))
-	t.Cleanup(docs.Close)
+	docs := docServer(t, map[string]served{"/good.json.gz": {body: good}, "/evil.json.gz": {body: evil}, "/nopulls.json.gz": {body: noPulls},
+		"/broken.json": {body: []byte(`{"openapi": "3.0.3", "paths": {`)}})
 	gh := fakegithub.ForTest(t)
 	e, _ := env(t, append([]string{"ENGINE_BASE_URL_GITHUB=" + gh.URL()}, testutil.FastRetry...)...)
 
 	if row := list(t, e)["github"]; row.Via != "embedded" || row.Source != "embedded" {
 		t.Fatalf("before pull: %+v", row)
 	}
-	r := mustRun(t, e, "registry", "pull", "github", "--url", docs.URL+"/good.json.gz")
+	r := mustRun(t, e, "registry", "pull", "github", "--url", docs+"/good.json.gz")
 	if !strings.Contains(r.Stdout, "pulled github version pulled-1") || !strings.Contains(r.Stdout, "371 tables") {
 		t.Fatalf("pull: %s", r.Stdout)
 	}
 	pulled := func(when string) {
 		t.Helper()
 		row := list(t, e)["github"]
-		if row.Version != "pulled-1" || row.Via != "registry pull" || row.Source != docs.URL+"/good.json.gz" ||
+		if row.Version != "pulled-1" || row.Via != "registry pull" || row.Source != docs+"/good.json.gz" ||
 			row.SHA256 != sha(good)[:12] || row.Fetched == "" || row.Compiled == "" || row.Resources != 371 {
 			t.Fatalf("%s: registry list row = %+v", when, row)
 		}
@@ -119,7 +108,7 @@ func TestRegistryPullGitHub(t *testing.T) {
 		{"/broken.json", "not a loadable OpenAPI 3 document"},
 		{"/gone.json", "HTTP 404"},
 	} {
-		r := run(t, e, "registry", "pull", "github", "--url", docs.URL+c.path)
+		r := run(t, e, "registry", "pull", "github", "--url", docs+c.path)
 		if r.Code != 2 || !strings.Contains(r.Stderr, c.want) {
 			t.Errorf("pull %s: exit %d, want 2 and %q:\n%s", c.path, r.Code, c.want, r.Stderr)
 		}

@@ -12,53 +12,33 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
-	"net/http"
-	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"strings"
-	"sync"
 	"testing"
 
 	"github.com/enginehq/engine/providers"
 
+	"github.com/enginehq/engine/test/fakeapis"
 	"github.com/enginehq/engine/test/testutil"
 )
 
 const token = "ghp_REGISTRYTEST1234567890secret"
 
-// thingsAPI is a fake API with one list, recording the Authorization
+// newThingsAPI is a fake API with one list, recording the Authorization
 // header of each request.
-type thingsAPI struct {
-	*httptest.Server
-	mu   sync.Mutex
-	auth []string
+func newThingsAPI(t *testing.T) *fakeapis.Fixed {
+	return fakeapis.NewFixed(t, map[string]string{"/things": `[{"id": 1, "name": "one"}, {"id": 2, "name": "two"}]`})
 }
 
-func newThingsAPI(t *testing.T) *thingsAPI {
-	a := &thingsAPI{}
-	a.Server = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		a.mu.Lock()
-		a.auth = append(a.auth, r.Header.Get("Authorization"))
-		a.mu.Unlock()
-		if r.URL.Path != "/things" {
-			http.NotFound(w, r)
-			return
-		}
-		w.Header().Set("Content-Type", "application/json")
-		fmt.Fprint(w, `[{"id": 1, "name": "one"}, {"id": 2, "name": "two"}]`)
-	}))
-	t.Cleanup(a.Close)
-	return a
-}
-
-func (a *thingsAPI) lastAuth(t *testing.T) string {
-	a.mu.Lock()
-	defer a.mu.Unlock()
-	if len(a.auth) == 0 {
+// lastAuth is the Authorization header of the API's last request.
+func lastAuth(t *testing.T, api *fakeapis.Fixed) string {
+	t.Helper()
+	got, ok := api.LastAuth()
+	if !ok {
 		t.Fatal("no request reached the API")
 	}
-	return a.auth[len(a.auth)-1]
+	return got
 }
 
 // thingsDoc is an OpenAPI document for the fake API; resource names the
@@ -75,11 +55,7 @@ func thingsDoc(base, resource string) []byte {
 
 func writeFile(t *testing.T, name string, data []byte) string {
 	t.Helper()
-	p := filepath.Join(t.TempDir(), name)
-	if err := os.WriteFile(p, data, 0o644); err != nil {
-		t.Fatal(err)
-	}
-	return p
+	return testutil.TempFile(t, name, string(data))
 }
 
 func sha(data []byte) string {
@@ -147,11 +123,11 @@ func TestRegistryAddFileThenQuery(t *testing.T) {
 	if r.Stdout != "id,name\n1,one\n2,two\n" {
 		t.Fatalf("rows:\n%s%s", r.Stdout, r.Stderr)
 	}
-	if got := api.lastAuth(t); got != "" {
+	if got := lastAuth(t, api); got != "" {
 		t.Fatalf("an added provider was sent Authorization %q (GITHUB_TOKEN must never go to it)", got)
 	}
 	mustRun(t, e, "exec", "--auth", `{"things":{"type":"bearer","credentialsenvvar":"MY_TOKEN"}}`, "SELECT name FROM things.things.things")
-	if got := api.lastAuth(t); got != "Bearer things-token" {
+	if got := lastAuth(t, api); got != "Bearer things-token" {
 		t.Fatalf("with --auth things: Authorization %q", got)
 	}
 	row := list(t, e)["things"]
@@ -187,26 +163,15 @@ func TestRegistryAddURL(t *testing.T) {
 	zw.Write(thingsDoc(api.URL, "things"))
 	zw.Close()
 	noTables := []byte(`{"openapi": "3.0.3", "info": {"title": "x", "version": "1"}, "paths": {"/x": {"post": {"responses": {"200": {"description": "ok"}}}}}}`)
-	docs := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		switch r.URL.Path {
-		case "/things.json.gz":
-			w.Header().Set("Content-Type", "application/gzip")
-			w.Write(gz.Bytes())
-		case "/plain.json.gz": // answered decompressed in transit
-			w.Header().Set("Content-Encoding", "gzip")
-			w.Write(gz.Bytes())
-		case "/notes.txt":
-			fmt.Fprint(w, "this is not an OpenAPI document")
-		case "/posts.json":
-			w.Write(noTables)
-		default:
-			http.NotFound(w, r)
-		}
-	}))
-	t.Cleanup(docs.Close)
+	docs := docServer(t, map[string]served{
+		"/things.json.gz": {gz.Bytes(), map[string]string{"Content-Type": "application/gzip"}},
+		"/plain.json.gz":  {gz.Bytes(), map[string]string{"Content-Encoding": "gzip"}}, // answered decompressed in transit
+		"/notes.txt":      {body: []byte("this is not an OpenAPI document")},
+		"/posts.json":     {body: noTables},
+	})
 	e, data := env(t)
 
-	url := docs.URL + "/things.json.gz?sig=secret-signature"
+	url := docs + "/things.json.gz?sig=secret-signature"
 	r := mustRun(t, e, "registry", "add", "things", url)
 	if strings.Contains(r.Stdout, "secret-signature") {
 		t.Fatalf("the URL's query was printed: %s", r.Stdout)
@@ -216,12 +181,12 @@ func TestRegistryAddURL(t *testing.T) {
 		t.Fatalf("rows: %s%s", r.Stdout, r.Stderr)
 	}
 	row := list(t, e)["things"]
-	if row.Source != docs.URL+"/things.json.gz?…" || row.Via != "registry add" || row.SHA256 != sha(gz.Bytes())[:12] {
+	if row.Source != docs+"/things.json.gz?…" || row.Via != "registry add" || row.SHA256 != sha(gz.Bytes())[:12] {
 		t.Fatalf("registry list row = %+v", row)
 	}
 
-	mustRun(t, e, "registry", "add", "plain", docs.URL+"/plain.json.gz")
-	if r := run(t, e, "registry", "add", "bad", docs.URL+"/notes.txt?sig=secret-signature"); strings.Contains(r.Stderr, "secret-signature") || r.Code != 1 {
+	mustRun(t, e, "registry", "add", "plain", docs+"/plain.json.gz")
+	if r := run(t, e, "registry", "add", "bad", docs+"/notes.txt?sig=secret-signature"); strings.Contains(r.Stderr, "secret-signature") || r.Code != 1 {
 		t.Errorf("a refused URL's query was printed: exit %d %s", r.Code, r.Stderr)
 	}
 	for _, c := range []struct{ path, code, want string }{
@@ -229,7 +194,7 @@ func TestRegistryAddURL(t *testing.T) {
 		{"/notes.txt", "1", "not a loadable OpenAPI 3 document"},
 		{"/posts.json", "1", "no GET operations"},
 	} {
-		r := run(t, e, "registry", "add", "bad", docs.URL+c.path)
+		r := run(t, e, "registry", "add", "bad", docs+c.path)
 		if fmt.Sprint(r.Code) != c.code || !strings.Contains(r.Stderr, c.want) {
 			t.Errorf("add %s: exit %d, want %s with %q: %s", c.path, r.Code, c.code, c.want, r.Stderr)
 		}
@@ -241,10 +206,10 @@ func TestRegistryAddURL(t *testing.T) {
 		t.Error("a refused document is listed")
 	}
 	// Names: a built-in provider is pulled, not added; bad names are refused.
-	if r := run(t, e, "registry", "add", "github", docs.URL+"/things.json.gz"); r.Code != 1 || !strings.Contains(r.Stderr, "engine registry pull github") {
+	if r := run(t, e, "registry", "add", "github", docs+"/things.json.gz"); r.Code != 1 || !strings.Contains(r.Stderr, "engine registry pull github") {
 		t.Errorf("add github: exit %d %s", r.Code, r.Stderr)
 	}
-	if r := run(t, e, "registry", "add", "Bad-Name", docs.URL+"/things.json.gz"); r.Code != 1 || !strings.Contains(r.Stderr, "lower-case") {
+	if r := run(t, e, "registry", "add", "Bad-Name", docs+"/things.json.gz"); r.Code != 1 || !strings.Contains(r.Stderr, "lower-case") {
 		t.Errorf("add Bad-Name: exit %d %s", r.Code, r.Stderr)
 	}
 }

@@ -3,7 +3,6 @@ package secrets
 import (
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/enginehq/engine/test/fakegithub"
 	"github.com/enginehq/engine/test/mcp/mcptest"
@@ -36,8 +35,7 @@ func TestGitHubAppSecretsNeverPrinted(t *testing.T) {
 	for _, sql := range []string{okSQL, echoSQL} {
 		c.Check(t, "run_select_query", out.callTool(t, cs, "mcp "+sql, "run_select_query", map[string]any{"sql": sql}))
 	}
-	cs.Close()
-	time.Sleep(100 * time.Millisecond)
+	cs.Close() // waits for the server to exit (mcp.CommandTransport), so its stderr is complete
 	out.add("mcp stderr", stderr.String())
 
 	secrets := fake.AppSecrets()

@@ -1,7 +1,6 @@
 package secrets
 
 import (
-	"context"
 	"encoding/json"
 	"io/fs"
 	"os"
@@ -9,11 +8,11 @@ import (
 	"strings"
 	"sync"
 	"testing"
-	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/enginehq/engine/test/fakegithub"
+	"github.com/enginehq/engine/test/mcp/mcptest"
 	"github.com/enginehq/engine/test/testutil"
 )
 
@@ -67,9 +66,7 @@ func (o *outputs) run(label string, r testutil.Result) testutil.Result {
 // and returns it.
 func (o *outputs) callTool(t *testing.T, cs *mcp.ClientSession, label, tool string, args map[string]any) *mcp.CallToolResult {
 	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
-	defer cancel()
-	res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: tool, Arguments: args})
+	res, err := cs.CallTool(mcptest.Context(t), &mcp.CallToolParams{Name: tool, Arguments: args})
 	if err != nil {
 		t.Fatalf("%s: %v", label, err)
 	}
@@ -82,9 +79,7 @@ func (o *outputs) callTool(t *testing.T, cs *mcp.ClientSession, label, tool stri
 // label.
 func (o *outputs) readResource(t *testing.T, cs *mcp.ClientSession, label, uri string) {
 	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
-	defer cancel()
-	rr, err := cs.ReadResource(ctx, &mcp.ReadResourceParams{URI: uri})
+	rr, err := cs.ReadResource(mcptest.Context(t), &mcp.ReadResourceParams{URI: uri})
 	if err != nil {
 		t.Fatalf("read %s: %v", uri, err)
 	}

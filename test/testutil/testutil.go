@@ -272,11 +272,19 @@ func RSAKey(t testing.TB) (*rsa.PrivateKey, string, string) {
 		t.Fatal(err)
 	}
 	pemText := string(pem.EncodeToMemory(&pem.Block{Type: "RSA PRIVATE KEY", Bytes: x509.MarshalPKCS1PrivateKey(key)}))
-	path := filepath.Join(t.TempDir(), "app.pem")
-	if err := os.WriteFile(path, []byte(pemText), 0o600); err != nil {
+	return key, TempFile(t, "app.pem", pemText), pemText
+}
+
+// TempFile writes content to a file named name (mode 0600) in a fresh
+// temp dir of the test and returns its path; it fails the test if the
+// file cannot be written.
+func TempFile(t testing.TB, name, content string) string {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), name)
+	if err := os.WriteFile(path, []byte(content), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	return key, path, pemText
+	return path
 }
 
 // Contains reports an error for each of wants that text (named what in

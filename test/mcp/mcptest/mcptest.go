@@ -12,6 +12,7 @@ import (
 	"encoding/json"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/google/jsonschema-go/jsonschema"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -111,6 +112,24 @@ func (c *Client) Call(t testing.TB, ctx context.Context, tool string, args map[s
 func (c *Client) Query(t testing.TB, sql string) Result {
 	t.Helper()
 	return c.Call(t, context.Background(), "run_select_query", map[string]any{"sql": sql})
+}
+
+// CallTimeout is the deadline Context gives one call.
+const CallTimeout = 30 * time.Second
+
+// Context is the context for one call or ping: it ends after CallTimeout
+// or when the test ends, so a server that does not answer fails the test
+// instead of hanging it.
+func Context(t testing.TB) context.Context {
+	ctx, cancel := context.WithTimeout(context.Background(), CallTimeout)
+	t.Cleanup(cancel)
+	return ctx
+}
+
+// QueryBounded is Query under a deadline of CallTimeout.
+func (c *Client) QueryBounded(t testing.TB, sql string) Result {
+	t.Helper()
+	return c.Call(t, Context(t), "run_select_query", map[string]any{"sql": sql})
 }
 
 // Check validates and decodes a tool result.

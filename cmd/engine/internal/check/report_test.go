@@ -4,19 +4,17 @@ import (
 	"bytes"
 	"encoding/json"
 	"encoding/xml"
+	"io"
 	"strings"
 	"testing"
 )
 
 func TestJUnitParsesBack(t *testing.T) {
 	r := stubReport()
-	var b bytes.Buffer
-	if err := WriteJUnit(&b, r); err != nil {
-		t.Fatal(err)
-	}
+	out := render(t, WriteJUnit, r)
 	var s JUnitSuites
-	if err := xml.Unmarshal(b.Bytes(), &s); err != nil {
-		t.Fatalf("%v\n%s", err, b.String())
+	if err := xml.Unmarshal([]byte(out), &s); err != nil {
+		t.Fatalf("%v\n%s", err, out)
 	}
 	if s.Tests != 6 || s.Failures != 2 || s.Errors != 2 || len(s.Suites) != 1 {
 		t.Fatalf("suites: %+v", s)
@@ -51,10 +49,7 @@ func TestJUnitParsesBack(t *testing.T) {
 }
 
 func TestJSONReport(t *testing.T) {
-	var b bytes.Buffer
-	if err := WriteJSON(&b, stubReport()); err != nil {
-		t.Fatal(err)
-	}
+	out := render(t, WriteJSON, stubReport())
 	var got struct {
 		Controls []struct {
 			ID, Status    string
@@ -71,7 +66,7 @@ func TestJSONReport(t *testing.T) {
 		Totals   Totals
 		ExitCode int `json:"exit_code"`
 	}
-	if err := json.Unmarshal(b.Bytes(), &got); err != nil {
+	if err := json.Unmarshal([]byte(out), &got); err != nil {
 		t.Fatal(err)
 	}
 	if len(got.Controls) != 6 || got.ExitCode != 2 || got.Totals.Error != 2 || got.Totals.Fail != 2 || got.Totals.Pass != 2 {
@@ -101,12 +96,9 @@ func TestGitHubEscaping(t *testing.T) {
 	if cmd != "::error file=c.yaml,line=3,title=x%3A y%2C z::m%25%0An" {
 		t.Errorf("command: %q", cmd)
 	}
-	var b bytes.Buffer
-	if err := WriteGitHub(&b, stubReport()); err != nil {
-		t.Fatal(err)
-	}
+	out := render(t, WriteGitHub, stubReport())
 	var annotations []string
-	for _, line := range strings.Split(b.String(), "\n") {
+	for _, line := range strings.Split(out, "\n") {
 		if strings.HasPrefix(line, "::error") || strings.HasPrefix(line, "::warning") || strings.HasPrefix(line, "::notice") {
 			annotations = append(annotations, line)
 		}
@@ -127,7 +119,7 @@ func TestGitHubEscaping(t *testing.T) {
 	if !strings.HasPrefix(annotations[4], "::error title=engine check::6 controls: 2 passed, 2 failed, 2 errors") {
 		t.Errorf("totals: %s", annotations[4])
 	}
-	if !strings.Contains(b.String(), "::group::engine check ctl.yaml\n") || !strings.Contains(b.String(), "::endgroup::") {
+	if !strings.Contains(out, "::group::engine check ctl.yaml\n") || !strings.Contains(out, "::endgroup::") {
 		t.Errorf("group missing")
 	}
 }
@@ -145,45 +137,50 @@ func TestAnnotationLevelBySeverity(t *testing.T) {
 }
 
 func TestStepSummaryMarkdown(t *testing.T) {
-	var b bytes.Buffer
-	if err := WriteStepSummary(&b, stubReport()); err != nil {
-		t.Fatal(err)
-	}
-	s := b.String()
-	for _, want := range []string{
+	s := render(t, WriteStepSummary, stubReport())
+	wantAll(t, "summary", s,
 		"## engine check: ctl.yaml",
 		"**6 controls: 2 passed, 2 failed, 2 errors**",
 		"| ❌ fail | `empty-bad` | Title of empty-bad | high | 25 rows (showing 20); expected empty |",
 		"| ⚠️ error | `rate-limited` |",
 		"| r\\|0, &lt;x&gt; |",
 		"<details><summary>empty-bad: 25 rows (showing 20)</summary>",
-	} {
-		if !strings.Contains(s, want) {
-			t.Errorf("summary lacks %q:\n%s", want, s)
-		}
-	}
+	)
 }
 
 func TestTextReport(t *testing.T) {
-	var b bytes.Buffer
-	if err := WriteText(&b, stubReport()); err != nil {
-		t.Fatal(err)
-	}
-	s := b.String()
-	for _, want := range []string{
+	s := render(t, WriteText, stubReport())
+	wantAll(t, "text", s,
 		"PASS  empty-ok [high]: Title of empty-ok\n",
 		"FAIL  empty-bad [high]: Title of empty-bad\n      25 rows (showing 20); expected empty\n",
 		"FAIL  nonempty-bad [high]: Title of nonempty-bad\n      0 rows; expected nonempty\n",
 		"ERROR rate-limited [high]: Title of rate-limited\n      provider error, HTTP 403, provider github, retryable after 60s:",
 		"remediation: fix, it: now",
 		"6 controls: 2 passed, 2 failed, 2 errors in",
-	} {
-		if !strings.Contains(s, want) {
-			t.Errorf("text lacks %q:\n%s", want, s)
-		}
-	}
+	)
 	if strings.Contains(s, "secret-token-xyz") {
 		t.Error("secret in text report")
+	}
+}
+
+// render writes r with write and returns the text; a write error fails
+// the test.
+func render(t *testing.T, write func(io.Writer, *Report) error, r *Report) string {
+	t.Helper()
+	var b bytes.Buffer
+	if err := write(&b, r); err != nil {
+		t.Fatal(err)
+	}
+	return b.String()
+}
+
+// wantAll fails for each of wants that the report (named what) lacks.
+func wantAll(t *testing.T, what, s string, wants ...string) {
+	t.Helper()
+	for _, want := range wants {
+		if !strings.Contains(s, want) {
+			t.Errorf("%s lacks %q:\n%s", what, want, s)
+		}
 	}
 }
 

@@ -31,33 +31,37 @@ func newTestCompleter(t *testing.T, pending string) *completer {
 	return newCompleter(eng, func() string { return pending })
 }
 
-func TestCompleteQualifiedNames(t *testing.T) {
-	c := newTestCompleter(t, "")
-	if got := complete(t, c, "SELECT * FROM github.pulls.pu"); !reflect.DeepEqual(got, []string{"github.pulls.pulls"}) {
-		t.Errorf("github.pulls.pu -> %q", got)
-	}
-	if got := complete(t, c, "SELECT * FROM github.branc"); !reflect.DeepEqual(got, []string{"github.branches."}) {
-		t.Errorf("github.branc -> %q", got)
-	}
-	if got := complete(t, c, "SELECT * FROM gith"); !reflect.DeepEqual(got, []string{"github."}) {
-		t.Errorf("gith -> %q", got)
-	}
-	if got := complete(t, c, "SELECT * FROM nope.re"); got != nil {
-		t.Errorf("unknown provider -> %q", got)
+// completion is a line and the completions it should get (nil: none).
+type completion struct {
+	line string
+	want []string
+}
+
+// wantCompletions fails for each case whose completions differ.
+func wantCompletions(t *testing.T, c *completer, cases []completion) {
+	t.Helper()
+	for _, tc := range cases {
+		if got := complete(t, c, tc.line); !reflect.DeepEqual(got, tc.want) {
+			t.Errorf("%q -> %q, want %q", tc.line, got, tc.want)
+		}
 	}
 }
 
+func TestCompleteQualifiedNames(t *testing.T) {
+	wantCompletions(t, newTestCompleter(t, ""), []completion{
+		{"SELECT * FROM github.pulls.pu", []string{"github.pulls.pulls"}},
+		{"SELECT * FROM github.branc", []string{"github.branches."}},
+		{"SELECT * FROM gith", []string{"github."}},
+		{"SELECT * FROM nope.re", nil}, // unknown provider
+	})
+}
+
 func TestCompleteKeywordsKeepCase(t *testing.T) {
-	c := newTestCompleter(t, "")
-	if got := complete(t, c, "SEL"); !reflect.DeepEqual(got, []string{"SELECT"}) {
-		t.Errorf("SEL -> %q", got)
-	}
-	if got := complete(t, c, "sel"); !reflect.DeepEqual(got, []string{"select"}) {
-		t.Errorf("sel -> %q", got)
-	}
-	if got := complete(t, c, ".ti"); !reflect.DeepEqual(got, []string{".timer"}) {
-		t.Errorf(".ti -> %q", got)
-	}
+	wantCompletions(t, newTestCompleter(t, ""), []completion{
+		{"SEL", []string{"SELECT"}},
+		{"sel", []string{"select"}},
+		{".ti", []string{".timer"}},
+	})
 }
 
 func TestCompleteColumnsOfMentionedTables(t *testing.T) {
