@@ -26,25 +26,6 @@ type AuthConfig struct {
 	PrivateKeyEnv  string `json:"private_key_env,omitempty"`
 }
 
-// AuthType is the kind of credentials of an --auth entry.
-type AuthType string
-
-// Auth types accepted in --auth (stackql-compatible spelling).
-const (
-	// AuthNull sends no credentials.
-	AuthNull AuthType = "null_auth"
-	// AuthBearer sends "Authorization: Bearer" with the token read from
-	// CredentialsEnvVar.
-	AuthBearer AuthType = "bearer"
-	// AuthBasic sends HTTP Basic credentials read from CredentialsEnvVar
-	// (user:password).
-	AuthBasic AuthType = "basic"
-	// AuthApp is a GitHub App installation: the engine signs a JWT with
-	// the app's private key and exchanges it for installation tokens
-	// (appauth.go).
-	AuthApp AuthType = "app"
-)
-
 // ParseAuthFlag parses the --auth JSON object keyed by provider name.
 func ParseAuthFlag(s string) (map[string]AuthConfig, error) {
 	out := map[string]AuthConfig{}
@@ -182,3 +163,22 @@ func Redact(s string, secrets ...string) string {
 	}
 	return s
 }
+
+// AuthType is the kind of credentials of an --auth entry.
+type AuthType string
+
+// Auth types accepted in --auth (stackql-compatible spelling).
+const (
+	// AuthNull sends no credentials.
+	AuthNull AuthType = "null_auth"
+	// AuthBearer sends "Authorization: Bearer" with the token read from
+	// CredentialsEnvVar.
+	AuthBearer AuthType = "bearer"
+	// AuthBasic sends HTTP Basic credentials read from CredentialsEnvVar
+	// (user:password).
+	AuthBasic AuthType = "basic"
+	// AuthApp is a GitHub App installation: the engine signs a JWT with
+	// the app's private key and exchanges it for installation tokens
+	// (appauth.go).
+	AuthApp AuthType = "app"
+)

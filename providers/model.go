@@ -1,6 +1,7 @@
 package providers
 
 import (
+	"cmp"
 	"regexp"
 	"sort"
 	"strings"
@@ -36,16 +37,7 @@ type Column struct {
 }
 
 // Key is the JSON key of the column in the provider's items.
-func (c Column) Key() string { return apiName(c.Name, c.API) }
-
-// apiName is a name as the provider spells it: api when set, else the
-// SQL name, which is then the API's spelling too.
-func apiName(name, api string) string {
-	if api != "" {
-		return api
-	}
-	return name
-}
+func (c Column) Key() string { return cmp.Or(c.API, c.Name) }
 
 // Param is one API parameter of a method.
 type Param struct {
@@ -60,7 +52,7 @@ type Param struct {
 }
 
 // Key is the parameter's name for the API.
-func (p Param) Key() string { return apiName(p.Name, p.API) }
+func (p Param) Key() string { return cmp.Or(p.API, p.Name) }
 
 // Method is one GET operation a resource can be read with.
 type Method struct {
@@ -100,23 +92,6 @@ type Method struct {
 	// check).
 	RedirectAdvice string `json:"redirect,omitempty"`
 }
-
-// Shape is how a method's successful answer holds its items.
-type Shape string
-
-// Response shapes of a method.
-const (
-	// ShapeArray: the body is a JSON array of items.
-	ShapeArray Shape = "array"
-	// ShapeObject: the body is one item.
-	ShapeObject Shape = "object"
-	// ShapeWrapped: the body is an object whose ItemKey property holds the
-	// array of items (e.g. {"total_count": 3, "workflow_runs": [...]}).
-	ShapeWrapped Shape = "wrapped"
-	// ShapeNone: the method answers without a JSON body (e.g. 204 checks);
-	// a success yields one row holding only the bound parameters.
-	ShapeNone Shape = "none"
-)
 
 // AbsentRule is one answer that means "no rows": Status and either the
 // exact Message (compared after trimming spaces) or Pattern, a Go regexp
@@ -273,3 +248,20 @@ func sortResources(rs []*Resource) {
 		return rs[i].Name < rs[j].Name
 	})
 }
+
+// Shape is how a method's successful answer holds its items.
+type Shape string
+
+// Response shapes of a method.
+const (
+	// ShapeArray: the body is a JSON array of items.
+	ShapeArray Shape = "array"
+	// ShapeObject: the body is one item.
+	ShapeObject Shape = "object"
+	// ShapeWrapped: the body is an object whose ItemKey property holds the
+	// array of items (e.g. {"total_count": 3, "workflow_runs": [...]}).
+	ShapeWrapped Shape = "wrapped"
+	// ShapeNone: the method answers without a JSON body (e.g. 204 checks);
+	// a success yields one row holding only the bound parameters.
+	ShapeNone Shape = "none"
+)

@@ -167,6 +167,20 @@ type Paging struct {
 	IsLast string `json:"is_last,omitempty"`
 }
 
+// Params returns the request parameters the paging owns.
+func (p *Paging) Params() []string {
+	if p == nil {
+		return nil
+	}
+	var out []string
+	for _, s := range []string{p.Param, p.Size} {
+		if s != "" {
+			out = append(out, s)
+		}
+	}
+	return out
+}
+
 // PagingStyle is how a method's further pages are asked for.
 type PagingStyle string
 
@@ -193,17 +207,3 @@ const (
 	// does not look for "more" signals in its answers.
 	PagingNone PagingStyle = "none"
 )
-
-// Params returns the request parameters the paging owns.
-func (p *Paging) Params() []string {
-	if p == nil {
-		return nil
-	}
-	var out []string
-	for _, s := range []string{p.Param, p.Size} {
-		if s != "" {
-			out = append(out, s)
-		}
-	}
-	return out
-}

@@ -294,6 +294,12 @@ func sameOrigin(a, b *url.URL) bool {
 	return strings.EqualFold(a.Scheme, b.Scheme) && strings.EqualFold(hostPort(a), hostPort(b))
 }
 
+// governorKey identifies a credential at an origin: what the governor
+// and the GitHub App token cache are shared by.
+func governorKey(base *url.URL, identity string) string {
+	return strings.ToLower(base.Scheme) + "://" + strings.ToLower(hostPort(base)) + "\x00" + identity
+}
+
 func hostPort(u *url.URL) string {
 	if u.Port() != "" {
 		return u.Host

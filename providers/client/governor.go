@@ -3,7 +3,6 @@ package client
 import (
 	"context"
 	"net/http"
-	"net/url"
 	"strconv"
 	"strings"
 	"sync"
@@ -477,9 +476,4 @@ func (g *Governor) PausedUntil() time.Time {
 		return g.pauseUntil
 	}
 	return time.Time{}
-}
-
-// governorKey identifies a credential at an origin.
-func governorKey(base *url.URL, identity string) string {
-	return strings.ToLower(base.Scheme) + "://" + strings.ToLower(hostPort(base)) + "\x00" + identity
 }

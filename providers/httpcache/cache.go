@@ -35,8 +35,6 @@ package httpcache
 import (
 	"bufio"
 	"bytes"
-	"crypto/sha256"
-	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -50,6 +48,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/enginehq/engine/registry"
 	"github.com/enginehq/engine/registry/fsutil"
 )
 
@@ -201,12 +200,11 @@ func (c *Cache) TTL() time.Duration { return c.ttl }
 
 // Key hashes the parts that identify a request.
 func Key(parts ...string) string {
-	h := sha256.New()
+	var b []byte
 	for _, p := range parts {
-		h.Write([]byte(p))
-		h.Write([]byte{0})
+		b = append(append(b, p...), 0)
 	}
-	return hex.EncodeToString(h.Sum(nil))
+	return registry.SHA256(b)
 }
 
 // Entry is a stored 200 response.

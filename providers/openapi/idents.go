@@ -1,6 +1,7 @@
 package openapi
 
 import (
+	"cmp"
 	"sort"
 	"strconv"
 	"strings"
@@ -84,10 +85,7 @@ func assignResource(r *providers.Resource) {
 	// rename gives a name its SQL spelling, keeping the API's in api when
 	// the two differ.
 	rename := func(name, api *string) {
-		key := *name
-		if *api != "" {
-			key = *api
-		}
+		key := cmp.Or(*api, *name) // as Column.Key and Param.Key
 		*name, *api = sqlOf[key], ""
 		if *name != key {
 			*api = key
