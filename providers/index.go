@@ -44,7 +44,7 @@ type SkippedMethod struct {
 // IndexFormat is the version of the index encoding. Format 2: absences are
 // rules (status and message), methods may carry an incomplete flag.
 // Format 3: the header carries the provider's profile, methods their
-// paging.
+// paging, parameters and columns the API's spelling when it differs.
 const IndexFormat = 3
 
 // Provider is a loaded provider definition. It is safe for concurrent use.
