@@ -22,6 +22,25 @@ const MaxDecompressedBytes = 512 << 20
 // decompressLimit is MaxDecompressedBytes (tests lower it).
 var decompressLimit int64 = MaxDecompressedBytes
 
+// isGzip reports gzip content by its magic bytes.
+func isGzip(data []byte) bool { return len(data) > 2 && data[0] == 0x1f && data[1] == 0x8b }
+
+// gunzip decompresses a gzip document, at most decompressLimit bytes.
+func gunzip(path string, data []byte) ([]byte, error) {
+	zr, err := gzip.NewReader(bytes.NewReader(data))
+	if err != nil {
+		return nil, fmt.Errorf("%s: not a valid gzip file: %w", path, err)
+	}
+	plain, err := io.ReadAll(io.LimitReader(zr, decompressLimit+1))
+	if err != nil {
+		return nil, fmt.Errorf("%s: decompressing: %w", path, err)
+	}
+	if int64(len(plain)) > decompressLimit {
+		return nil, fmt.Errorf("%s: decompresses to more than %d bytes; refused", path, decompressLimit)
+	}
+	return plain, nil
+}
+
 // Compile parses an OpenAPI document and derives the encoded index of
 // provider name from it (providers.Encode output), applying profile (an
 // overrides file, see ParseOverrides) when it is not nil. path is used in
@@ -35,19 +54,11 @@ var decompressLimit int64 = MaxDecompressedBytes
 // the next start decodes a header line instead. A document that does not
 // parse, derives no table, or does not fit the profile is an error.
 func Compile(name, path string, doc, profile []byte, builtin bool) ([]byte, error) {
-	if len(doc) > 2 && doc[0] == 0x1f && doc[1] == 0x8b {
-		zr, err := gzip.NewReader(bytes.NewReader(doc))
-		if err != nil {
-			return nil, fmt.Errorf("%s: not a valid gzip file: %w", path, err)
+	if isGzip(doc) {
+		var err error
+		if doc, err = gunzip(path, doc); err != nil {
+			return nil, err
 		}
-		plain, err := io.ReadAll(io.LimitReader(zr, decompressLimit+1))
-		if err != nil {
-			return nil, fmt.Errorf("%s: decompressing: %w", path, err)
-		}
-		if int64(len(plain)) > decompressLimit {
-			return nil, fmt.Errorf("%s: decompresses to more than %d bytes; refused", path, decompressLimit)
-		}
-		doc = plain
 	}
 	// Gzip was recognised by its content above: a name ending in .gz whose
 	// bytes are plain (an HTTP answer decompressed in transit) is plain.

@@ -2,10 +2,8 @@ package openapi
 
 import (
 	"bytes"
-	"compress/gzip"
 	"errors"
 	"fmt"
-	"io"
 	"io/fs"
 	"os"
 	"regexp"
@@ -35,19 +33,19 @@ func Load(src registry.Source) (*providers.Provider, error) {
 		}
 		return p, nil
 	case registry.KindOpenAPI:
-		var data []byte
-		var err error
-		if src.Data == nil {
-			data, err = os.ReadFile(src.Path)
-			if err != nil {
-				return nil, fmt.Errorf("provider %s: %w", src.Name, readErr(src.Path, err))
-			}
-		} else if data, err = readSource(src); err != nil {
-			return nil, err
-		}
-		o, err := readProfile(src)
+		data, err := readSource(src)
 		if err != nil {
 			return nil, err
+		}
+		profile, err := SourceProfile(src)
+		if err != nil {
+			return nil, fmt.Errorf("provider %s: %w", src.Name, err)
+		}
+		var o *Overrides
+		if profile != nil {
+			if o, err = ParseOverrides(profile); err != nil {
+				return nil, fmt.Errorf("provider %s: profile %s: %w", src.Name, src.Profile, err)
+			}
 		}
 		return loadData(src.Name, src.Path, data, o)
 	default:
@@ -109,37 +107,16 @@ func loadData(name, path string, data []byte, o *Overrides) (*providers.Provider
 	return providers.NewProvider(h, resources)
 }
 
-// readProfile reads and checks the profile file given with a document
-// (--provider NAME=PATH,profile=FILE), or returns nil.
-func readProfile(src registry.Source) (*Overrides, error) {
-	if src.Profile == "" {
-		return nil, nil
-	}
-	data, err := os.ReadFile(src.Profile)
-	if err != nil {
-		return nil, fmt.Errorf("provider %s: profile: %w", src.Name, readErr(src.Profile, err))
-	}
-	o, err := ParseOverrides(data)
-	if err != nil {
-		return nil, fmt.Errorf("provider %s: profile %s: %w", src.Name, src.Profile, err)
-	}
-	return o, nil
-}
-
 var swaggerKey = regexp.MustCompile(`(?m)^\s*\{?\s*"?swagger"?\s*:\s*["']?([0-9.]+)`)
 
 // ParseDocument decompresses (if gzip) and parses an OpenAPI 3 document
 // with external references disabled, and checks it lightly: an openapi
 // 3.x version field and at least one path.
 func ParseDocument(path string, data []byte) (*openapi3.T, error) {
-	if strings.HasSuffix(path, ".gz") || (len(data) > 2 && data[0] == 0x1f && data[1] == 0x8b) {
-		zr, err := gzip.NewReader(bytes.NewReader(data))
-		if err != nil {
-			return nil, fmt.Errorf("%s: not a valid gzip file: %w", path, err)
-		}
-		data, err = io.ReadAll(zr)
-		if err != nil {
-			return nil, fmt.Errorf("%s: decompressing: %w", path, err)
+	if strings.HasSuffix(path, ".gz") || isGzip(data) {
+		var err error
+		if data, err = gunzip(path, data); err != nil {
+			return nil, err
 		}
 	}
 	if len(bytes.TrimSpace(data)) == 0 {
