@@ -83,26 +83,14 @@ func (p *pager) run(ctx context.Context, first string) error {
 			if err != nil || done {
 				return err
 			}
-			if p.pages >= p.c.opts.MaxPages {
-				return p.limitError(n.String(), 0)
-			}
-			p.visited[urlKey(n)] = true
-			if items, cur, _, err = p.getPage(ctx, n.String(), false); err != nil {
-				return err
-			}
-			if err := p.emitPage(items); err != nil {
-				return err
-			}
-			continue
-		}
-		next, err := p.resolve(cur, links["next"])
-		if err != nil {
+			next = n
+		} else if next, err = p.resolve(cur, links["next"]); err != nil {
 			return err
 		}
 		if p.pages >= p.c.opts.MaxPages {
 			return p.limitError(next.String(), 0)
 		}
-		if p.pages == 1 && p.call.Limit == 0 && links["last"] != "" {
+		if links["next"] != "" && p.pages == 1 && p.call.Limit == 0 && links["last"] != "" {
 			if last, err := cur.url.Parse(links["last"]); err == nil {
 				if from, to, ok := numberedPages(next, last); ok {
 					if to > p.c.opts.MaxPages {
