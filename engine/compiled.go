@@ -60,12 +60,8 @@ func (c *catalog) loadOpenAPI(src registry.Source) (*providers.Provider, error) 
 		}
 		o.DocumentSHA256 = registry.SHA256(doc)
 	}
-	profileSHA := ""
-	if profile != nil {
-		profileSHA = registry.SHA256(profile)
-	}
 	builtin := src.Stored != nil && src.Stored.Kind == registry.StoredPulled
-	o.IndexKey = registry.IndexKey(openapi.CompilerID(), src.Name, o.DocumentSHA256, profileSHA)
+	o.IndexKey = openapi.IndexKey(src.Name, o.DocumentSHA256, openapi.ProfileSHA(profile))
 	short := o.IndexKey[:12]
 	if c.store != nil {
 		body, when, err := c.store.Index(o.IndexKey)

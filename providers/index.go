@@ -131,6 +131,15 @@ func NewProvider(h Header, resources []*Resource) (*Provider, error) {
 	return Decode(data)
 }
 
+// Methods counts the methods of all resources (from the header alone).
+func (p *Provider) Methods() int {
+	n := 0
+	for _, r := range p.Resources {
+		n += r.Methods
+	}
+	return n
+}
+
 // ServiceResources counts the resources of each service.
 func (p *Provider) ServiceResources() map[string]int {
 	count := map[string]int{}

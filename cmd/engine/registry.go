@@ -40,12 +40,8 @@ func newRegistryCmd(g *globalFlags) *cobra.Command {
 				if err != nil {
 					return usageError("%v", err)
 				}
-				methods := 0
-				for _, r := range p.Resources {
-					methods += r.Methods
-				}
 				o := sourceOf(eng, opts.Sources, name)
-				res.Rows = append(res.Rows, []any{name, p.Version, o.source, o.via, o.fetched, o.compiled, o.hash, int64(len(p.Services())), int64(len(p.Resources)), int64(methods)})
+				res.Rows = append(res.Rows, []any{name, p.Version, o.source, o.via, o.fetched, o.compiled, o.hash, int64(len(p.Services())), int64(len(p.Resources)), int64(p.Methods())})
 				addSkipped(skipped, p)
 			}
 			if err := writeList(cmd.OutOrStdout(), res, skipped, output, verbose); err != nil {

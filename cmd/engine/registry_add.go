@@ -91,16 +91,12 @@ func storeCompiled(store *registry.Store, st registry.Stored, doc, profile, inde
 	if st.Document, err = store.PutBlob(doc); err != nil {
 		return err
 	}
-	profileSHA := ""
-	if profile != nil {
-		profileSHA = registry.SHA256(profile)
-		if st.Kind == registry.StoredAdded {
-			if st.Profile, err = store.PutBlob(profile); err != nil {
-				return err
-			}
+	if profile != nil && st.Kind == registry.StoredAdded {
+		if st.Profile, err = store.PutBlob(profile); err != nil {
+			return err
 		}
 	}
-	key := registry.IndexKey(openapi.CompilerID(), st.Name, st.Document, profileSHA)
+	key := openapi.IndexKey(st.Name, st.Document, openapi.ProfileSHA(profile))
 	if err := store.PutIndex(key, index, time.Now()); err != nil {
 		return err
 	}
@@ -112,11 +108,7 @@ func summary(index []byte) string {
 	if err != nil {
 		return ""
 	}
-	methods := 0
-	for _, r := range p.Resources {
-		methods += r.Methods
-	}
-	s := fmt.Sprintf("%d services, %d tables, %d methods", len(p.Services()), len(p.Resources), methods)
+	s := fmt.Sprintf("%d services, %d tables, %d methods", len(p.Services()), len(p.Resources), p.Methods())
 	if len(p.Skipped) > 0 {
 		s += fmt.Sprintf(" (%d GET operations are not tables: engine registry list --verbose)", len(p.Skipped))
 	}
@@ -214,11 +206,10 @@ func removeStored(stdout io.Writer, name string) error {
 	// builds are evicted by size.
 	profileSHA := st.Profile
 	if st.Kind == registry.StoredPulled {
-		if p, ok := registry.BuiltinProfile(st.Name); ok {
-			profileSHA = registry.SHA256(p)
-		}
+		p, _ := registry.BuiltinProfile(st.Name)
+		profileSHA = openapi.ProfileSHA(p)
 	}
-	if err := store.RemoveIndex(registry.IndexKey(openapi.CompilerID(), st.Name, st.Document, profileSHA)); err != nil {
+	if err := store.RemoveIndex(openapi.IndexKey(st.Name, st.Document, profileSHA)); err != nil {
 		return usageError("removing provider %s: %v", name, err)
 	}
 	if st.Kind == registry.StoredPulled {

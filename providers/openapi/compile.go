@@ -123,6 +123,21 @@ func SourceProfile(src registry.Source) ([]byte, error) {
 	return data, nil
 }
 
+// ProfileSHA is the hash of a profile as index keys use it: "" for none.
+func ProfileSHA(profile []byte) string {
+	if profile == nil {
+		return ""
+	}
+	return registry.SHA256(profile)
+}
+
+// IndexKey is the store key of the index this engine compiles for
+// provider name from the document and profile with these hashes: the one
+// key --provider, registry add, pull and remove agree on.
+func IndexKey(name, documentSHA, profileSHA string) string {
+	return registry.IndexKey(CompilerID(), name, documentSHA, profileSHA)
+}
+
 var (
 	compilerOnce sync.Once
 	compilerID   string
