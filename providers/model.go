@@ -75,6 +75,11 @@ type Method struct {
 	// one is an error (see providers/client).
 	Paging  *Paging  `json:"paging,omitempty"`
 	Columns []Column `json:"cols,omitempty"`
+	// ValueType is the type of the value column that holds whole items
+	// when they are not objects with properties (ValueColumn): TEXT,
+	// INTEGER, REAL or BOOLEAN when the schema says every item is that
+	// scalar, else "" (JSON).
+	ValueType string `json:"vt,omitempty"`
 	// Absent lists the answers that mean "no rows for this key" rather than
 	// an error: a status together with the exact message (or a message
 	// pattern) the provider documents, e.g. 404 "Branch not protected" on
@@ -164,6 +169,21 @@ func (m *Method) ParamNames() (required, optional []string) {
 		}
 	}
 	return required, optional
+}
+
+// ValueColumn reports whether the method's rows hold each item whole in
+// one column named ValueName: items that are not objects with known
+// properties (string lists, free-form maps, a plain string body).
+func (m *Method) ValueColumn() bool {
+	return len(m.Columns) == 0 && m.Shape != ShapeNone
+}
+
+// ValueName is the column of whole items (ValueColumn).
+const ValueName = "value"
+
+// ValueColumnType is the type of the value column: ValueType, else JSON.
+func (m *Method) ValueColumnType() string {
+	return cmp.Or(m.ValueType, TypeJSON)
 }
 
 // Param returns the parameter with the given SQL name, or nil. SQL

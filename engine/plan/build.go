@@ -269,7 +269,7 @@ func carries(ref *sqlfront.TableRef, m *providers.Method) bool {
 		if m.Column(c.Name) != nil || m.Param(c.Name) != nil {
 			continue
 		}
-		if c.Name == "value" && len(m.Columns) == 0 && m.Shape != providers.ShapeNone {
+		if c.Name == providers.ValueName && m.ValueColumn() {
 			continue
 		}
 		if c.Name == AnsweredName && m.Shape == providers.ShapeNone {

@@ -245,6 +245,7 @@ func deriveMethod(path string, item *openapi3.PathItem, op *openapi3.Operation) 
 	params, paged := deriveParams(path, item.Parameters, op.Parameters)
 	m.Params, m.Paginated = params, paged
 	m.Shape, m.ItemKey, m.Columns = deriveShape(op)
+	m.ValueType = valueType(op, m)
 	inferPaging(item, op, m) // paging.go
 	return m, nil
 }
@@ -414,6 +415,38 @@ func deriveShape(op *openapi3.Operation) (shape providers.Shape, itemKey string,
 		return providers.ShapeWrapped, key, columnsOf(itemsOf(props.byName[key][0]))
 	}
 	return providers.ShapeObject, "", props.columns()
+}
+
+// valueType is the type of the value column of a method whose items are
+// not objects with properties: the items' scalar type when their schema
+// declares one (a list of strings, a plain string body), else "" (JSON).
+func valueType(op *openapi3.Operation, m *providers.Method) string {
+	if !m.ValueColumn() {
+		return ""
+	}
+	s, ok := responseSchema(op)
+	if !ok {
+		return ""
+	}
+	var item *openapi3.Schema
+	switch m.Shape {
+	case providers.ShapeArray:
+		item = itemsOf(s)
+	case providers.ShapeWrapped:
+		if ps := properties(s, 0); ps != nil && len(ps.byName[m.ItemKey]) == 1 {
+			item = itemsOf(ps.byName[m.ItemKey][0])
+		}
+	case providers.ShapeObject:
+		item = s
+	}
+	if item == nil {
+		return ""
+	}
+	switch t := columnType(item); t {
+	case providers.TypeText, providers.TypeInteger, providers.TypeReal, providers.TypeBoolean:
+		return t
+	}
+	return ""
 }
 
 // maxWrapperScalars bounds the scalar siblings of the item array in a
