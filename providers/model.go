@@ -80,6 +80,11 @@ type Method struct {
 	// INTEGER, REAL or BOOLEAN when the schema says every item is that
 	// scalar, else "" (JSON).
 	ValueType string `json:"vt,omitempty"`
+	// Accept is the Accept header the method's success answer is
+	// declared with when that is not application/json (e.g.
+	// "application/jwk-set+json", "text/plain"); "" means
+	// application/json.
+	Accept string `json:"accept,omitempty"`
 	// Absent lists the answers that mean "no rows for this key" rather than
 	// an error: a status together with the exact message (or a message
 	// pattern) the provider documents, e.g. 404 "Branch not protected" on
@@ -284,4 +289,7 @@ const (
 	// ShapeNone: the method answers without a JSON body (e.g. 204 checks);
 	// a success yields one row holding only the bound parameters.
 	ShapeNone Shape = "none"
+	// ShapeText: the body is plain text (text/plain, e.g. a log); a
+	// success yields one row whose value column holds the whole text.
+	ShapeText Shape = "text"
 )
