@@ -55,7 +55,7 @@ func TestPlainStringAnswerIsAValueRow(t *testing.T) {
 	a := fakeapis.NewMedia(t, map[string]fakeapis.Body{
 		"/api/v1/namespaces/default/pods/web/log":  {Type: "text/plain; charset=utf-8", Text: log},
 		"/api/v1/namespaces/default/pods/web/logs": {Type: "text/plain", Text: log},
-		"/version":                                 {Type: "application/json", Text: `"v1.2.3"`},
+		"/version": {Type: "application/json", Text: `"v1.2.3"`},
 	})
 	str := `{"type": "string"}`
 	ns, pod := pathParam("namespace"), pathParam("name")
