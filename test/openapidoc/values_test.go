@@ -158,3 +158,47 @@ func TestBooleansAndSyntheticColumns(t *testing.T) {
 		}
 	}
 }
+
+// Forms that would read a JSON column as if it held bare strings are
+// refused before any request with the form to write: a comparison with a
+// text that no JSON value can equal (it would silently give no rows),
+// and a parameter bound from the bare column (the ID would be sent with
+// its quotes). The documented forms work: a customer, expanded or not,
+// binds GET /v1/customers/{customer} through coalesce(json_extract(...)).
+func TestJSONColumnMisreadsAreRefused(t *testing.T) {
+	a := fakeapis.NewFixed(t, map[string]string{
+		"/v1/charges":           chargesBody,
+		"/v1/customers/cus_123": `{"id": "cus_123", "email": "a@example.com"}`,
+		"/v1/customers/cus_9":   `{"id": "cus_9", "email": "x@example.com"}`,
+		"/v1/customers/42":      `{"id": "42", "email": "n@example.com"}`,
+		"/v1/customers/null":    `{"id": "null", "email": "z@example.com"}`,
+	})
+	customer := obj(`"id": {"type": "string"}`, `"email": {"type": "string"}`)
+	charge := obj(`"id": {"type": "string"}`, `"customer": {"anyOf": [{"type": "string"}, `+customer+`]}`)
+	doc := writeDoc(t, a.URL, `{"/v1/charges": `+get("listCharges", "charges", "", obj(`"object": {"type": "string"}`, `"data": `+arr(charge), `"has_more": {"type": "boolean"}`))+
+		`, "/v1/customers/{customer}": `+get("getCustomer", "customers", pathParam("customer"), customer)+`}`)
+	for q, want := range map[string]string{
+		"SELECT id FROM acme.charges.charges WHERE customer = 'cus_123'":                                          "customer ->> '$' = 'cus_123'",
+		"SELECT ch.id FROM acme.charges.charges ch WHERE ch.customer IN ('cus_123', 'cus_9')":                     "ch.customer ->> '$' = 'cus_123'",
+		"SELECT c.email FROM acme.charges.charges ch JOIN acme.customers.customers c ON c.customer = ch.customer": "coalesce(json_extract(ch.customer, '$.id'), json_extract(ch.customer, '$'))",
+	} {
+		before := len(a.Requests())
+		r := testutil.Run(t, testutil.Env(t), "", "exec", "--provider", "acme="+doc, q)
+		if r.Code != 1 || !strings.Contains(r.Stderr, "JSON column") || !strings.Contains(r.Stderr, want) {
+			t.Errorf("%s: exit %d, want 1 with advice %q\n%s%s", q, r.Code, want, r.Stdout, r.Stderr)
+		}
+		if n := len(a.Requests()) - before; n != 0 {
+			t.Errorf("%s: %d requests before the refusal", q, n)
+		}
+	}
+	rows := mustRows(t, doc, `SELECT ch.id, c.email FROM acme.charges.charges ch
+  JOIN acme.customers.customers c ON c.customer = coalesce(json_extract(ch.customer, '$.id'), json_extract(ch.customer, '$')) ORDER BY ch.id`)
+	if got := fmt.Sprint(rows); got != "[map[email:a@example.com id:ch_1] map[email:x@example.com id:ch_2] map[email:n@example.com id:ch_3] map[email:z@example.com id:ch_4]]" {
+		t.Fatalf("rows %s", got)
+	}
+	// A literal that is JSON text can equal a value: not refused.
+	rows = mustRows(t, doc, `SELECT id FROM acme.charges.charges WHERE customer = '"cus_123"'`)
+	if fmt.Sprint(rows) != "[map[id:ch_1]]" {
+		t.Fatalf("rows %v", rows)
+	}
+}
