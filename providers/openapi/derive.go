@@ -131,13 +131,8 @@ func notRows(op *openapi3.Operation) bool {
 		if code[0] != '2' {
 			continue
 		}
-		if len(ref.Value.Content) == 0 || jsonMedia(ref.Value.Content) != nil {
+		if len(ref.Value.Content) == 0 || jsonMedia(ref.Value.Content) != nil || len(textOf(ref.Value.Content)) > 0 {
 			return false
-		}
-		for mt := range ref.Value.Content {
-			if strings.HasPrefix(strings.ToLower(mt), "text/") {
-				return false
-			}
 		}
 	}
 	return documented
@@ -414,16 +409,29 @@ func accept(op *openapi3.Operation, m *providers.Method) string {
 	return strings.Join(slices.Compact(jsonTypes), ", ")
 }
 
-// textOf returns the text/* media types of a content map, sorted.
+// textOf returns the text media types of a content map, sorted: text/*,
+// and */* when its schema is a string that is not binary (Kubernetes
+// declares a pod's log so).
 func textOf(c openapi3.Content) []string {
 	var out []string
-	for n := range c {
-		if strings.HasPrefix(strings.ToLower(mediaBase(n)), "text/") {
+	for n, mt := range c {
+		base := strings.ToLower(mediaBase(n))
+		if strings.HasPrefix(base, "text/") || base == "*/*" && textSchema(mt) {
 			out = append(out, mediaBase(n))
 		}
 	}
 	sort.Strings(out)
 	return out
+}
+
+// textSchema reports whether a media type's schema is a string that is
+// not a file (format binary or byte).
+func textSchema(mt *openapi3.MediaType) bool {
+	if mt == nil || mt.Schema == nil || mt.Schema.Value == nil {
+		return false
+	}
+	s := mt.Schema.Value
+	return s.Type.Is(openapi3.TypeString) && s.Format != "binary" && s.Format != "byte"
 }
 
 func jsonMedia(c openapi3.Content) *openapi3.MediaType {

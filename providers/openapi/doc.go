@@ -9,7 +9,8 @@
 // # Downloads are not tables
 //
 // A GET whose documented success answers are only redirects (3xx other
-// than 304) or bodies that are neither JSON nor text/* is left out: its
+// than 304) or bodies that are neither JSON nor text (text/*, or */* with
+// a string schema that is not binary) is left out: its
 // answer is an archive or a binary, not rows, and reading it would
 // download the whole file to produce one row of WHERE values. A 2xx without
 // a body (204, ShapeNone) or with plain text (ShapeText) stays. In GitHub's
@@ -168,8 +169,9 @@
 // application/json (else any *json) body:
 //
 //   - no 2xx body (204, redirects): ShapeNone, no columns;
-//   - a text/* body and no JSON one (a log): ShapeText, the whole text in
-//     the value column (TEXT);
+//   - a text body (text/*, or */* with a non-binary string schema, as
+//     Kubernetes declares a pod's log) and no JSON one: ShapeText, the
+//     whole text in the value column (TEXT);
 //   - an array, or a oneOf/anyOf whose alternatives are all arrays:
 //     ShapeArray, columns from the item schema(s);
 //   - an object with exactly one array-of-objects property and either a

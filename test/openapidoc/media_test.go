@@ -55,15 +55,21 @@ func TestPlainStringAnswerIsAValueRow(t *testing.T) {
 	a := fakeapis.NewMedia(t, map[string]fakeapis.Body{
 		"/api/v1/namespaces/default/pods/web/log":  {Type: "text/plain; charset=utf-8", Text: log},
 		"/api/v1/namespaces/default/pods/web/logs": {Type: "text/plain", Text: log},
+		"/api/v1/namespaces/default/pods/web/tail": {Type: "text/plain", Text: log},
 		"/version": {Type: "application/json", Text: `"v1.2.3"`},
 	})
 	str := `{"type": "string"}`
 	ns, pod := pathParam("namespace"), pathParam("name")
 	doc := writeDoc(t, a.URL, `{"/api/v1/namespaces/{namespace}/pods/{name}/log": `+getMedia("readPodLog", "logs", ns+", "+pod, str, "text/plain")+
 		`, "/api/v1/namespaces/{namespace}/pods/{name}/logs": `+getMedia("readPodLogs", "podlogs", ns+", "+pod, str, "application/json", "text/plain", "application/yaml")+
+		`, "/api/v1/namespaces/{namespace}/pods/{name}/tail": `+getMedia("readPodTail", "tails", ns+", "+pod, str, "*/*")+
+		`, "/files/{name}": `+getMedia("downloadFile", "files", pod, `{"type": "string", "format": "binary"}`, "*/*")+
 		`, "/version": `+getMedia("getVersion", "version", "", str, "application/json")+`}`)
+	if got := fmt.Sprint(tableNames(t, doc)); got != "[acme.logs.logs acme.podlogs.namespaces acme.tails.tails acme.version.version]" {
+		t.Fatalf("tables %s (a */* binary body is a download, not a table)", got)
+	}
 
-	for _, table := range []string{"acme.logs.logs", "acme.podlogs.namespaces"} {
+	for _, table := range []string{"acme.logs.logs", "acme.podlogs.namespaces", "acme.tails.tails"} {
 		r := testutil.Run(t, testutil.Env(t), "", "exec", "-o", "json", "--provider", "acme="+doc,
 			"SELECT value, name FROM "+table+" WHERE namespace = 'default' AND name = 'web'")
 		if r.Code != 0 {
@@ -81,7 +87,7 @@ func TestPlainStringAnswerIsAValueRow(t *testing.T) {
 	if r.Code != 0 || !strings.Contains(r.Stdout, "\nvalue\tTEXT\tcolumn\tall\t") {
 		t.Fatalf("DESCRIBE: exit %d\n%s%s", r.Code, r.Stdout, r.Stderr)
 	}
-	if got := fmt.Sprint(a.Accepts()); got != "[text/plain application/json, text/plain application/json]" {
+	if got := fmt.Sprint(a.Accepts()); got != "[text/plain application/json, text/plain */* application/json]" {
 		t.Fatalf("Accept headers sent: %s", got)
 	}
 }
