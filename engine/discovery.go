@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"sort"
@@ -238,7 +239,7 @@ func describeResult(r *providers.Resource, target []string) *result.Result {
 		if len(c.Methods) == len(methods) {
 			ms = "all"
 		}
-		res.Rows = append(res.Rows, []any{c.Name, c.Type, "column", ms, APINote(c.API, r.Docs[c.Name])})
+		res.Rows = append(res.Rows, []any{c.Name, c.Type, "column", ms, APINote(c.API, cmp.Or(r.Docs[c.Name], c.Note))})
 	}
 	sort.Strings(paramNames)
 	for _, n := range paramNames {
@@ -287,24 +288,44 @@ type ColumnInfo struct {
 	// read as createdAt_2 beside a CreatedAt), else "".
 	API     string
 	Methods []string
+	// Note describes a column the engine adds (value, ok); "" for the
+	// provider's columns, whose descriptions are in Resource.Docs.
+	Note string
 }
 
 // ResourceColumns is the union of the columns of methods, sorted by name:
-// what DESCRIBE and the MCP describe_resource tool list.
+// what DESCRIBE and the MCP describe_resource tool list. It includes the
+// columns the engine adds: value (whole items that are not objects with
+// properties) and ok (a body-less answer read without bound keys).
 func ResourceColumns(methods []*providers.Method) []ColumnInfo {
 	at := map[string]int{}
 	var out []ColumnInfo
+	add := func(m *providers.Method, c providers.Column, note string) {
+		i, ok := at[c.Name]
+		if !ok {
+			i = len(out)
+			at[c.Name] = i
+			out = append(out, ColumnInfo{Name: c.Name, Type: c.Type, API: c.API, Note: note})
+		}
+		out[i].Methods = append(out[i].Methods, m.Name)
+	}
 	for _, m := range methods {
 		for _, c := range m.Columns {
-			i, ok := at[c.Name]
-			if !ok {
-				i = len(out)
-				at[c.Name] = i
-				out = append(out, ColumnInfo{Name: c.Name, Type: c.Type, API: c.API})
-			}
-			out[i].Methods = append(out[i].Methods, m.Name)
+			add(m, c, "")
+		}
+		if m.ValueColumn() {
+			add(m, providers.Column{Name: providers.ValueName, Type: m.ValueColumnType()}, valueNote)
+		}
+		if m.Shape == providers.ShapeNone && len(m.Required()) == 0 {
+			add(m, providers.Column{Name: plan.AnsweredName, Type: providers.TypeBoolean}, answeredNote)
 		}
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].Name < out[j].Name })
 	return out
 }
+
+// Descriptions of the columns the engine adds.
+const (
+	valueNote    = "Each item whole (the items are not objects with properties)."
+	answeredNote = "True: the provider answered 2xx (the method has no body); present when no key is bound."
+)

@@ -1,6 +1,7 @@
 package mcpsurface
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"sort"
@@ -195,9 +196,9 @@ func (s *Server) describe(ctx context.Context, in describeInput) (string, error)
 		if len(c.Methods) < len(r.Methods) {
 			t += " *"
 		}
-		fmt.Fprintf(&b, "%s\t%s\t%s\n", c.Name, t, tsvCell(engine.APINote(c.API, r.Docs[c.Name])))
+		fmt.Fprintf(&b, "%s\t%s\t%s\n", c.Name, t, tsvCell(engine.APINote(c.API, cmp.Or(r.Docs[c.Name], c.Note))))
 	}
-	fmt.Fprintf(&b, "# %d columns (* only some methods return it); JSON columns hold JSON text (json_extract works), BOOLEAN is 0/1", len(cols))
+	fmt.Fprintf(&b, "# %d columns (* only some methods return it); JSON columns hold JSON text, a string with its quotes (json_extract works; x ->> '$' reads a string), BOOLEAN is 0/1", len(cols))
 	return b.String(), nil
 }
 

@@ -65,7 +65,7 @@ func fit(cols []result.Column, rows [][]any, caps Caps) rendered {
 		row, cut := result.CutRow(row, caps.MaxCell)
 		jr := jsonRow(cols, row)
 		b, _ := json.Marshal(jr)
-		line := result.TSVRow(row)
+		line := result.TSVRow(cols, row)
 		cost := len(b) + 1 + len(line) + 1
 		if caps.MaxBytes > 0 && len(r.rows) > 0 && used+cost > caps.MaxBytes {
 			break

@@ -75,6 +75,16 @@ type Method struct {
 	// one is an error (see providers/client).
 	Paging  *Paging  `json:"paging,omitempty"`
 	Columns []Column `json:"cols,omitempty"`
+	// ValueType is the type of the value column that holds whole items
+	// when they are not objects with properties (ValueColumn): TEXT,
+	// INTEGER, REAL or BOOLEAN when the schema says every item is that
+	// scalar, else "" (JSON).
+	ValueType string `json:"vt,omitempty"`
+	// Accept is the Accept header the method's success answer is
+	// declared with when that is not application/json (e.g.
+	// "application/jwk-set+json", "text/plain"); "" means
+	// application/json.
+	Accept string `json:"accept,omitempty"`
 	// Absent lists the answers that mean "no rows for this key" rather than
 	// an error: a status together with the exact message (or a message
 	// pattern) the provider documents, e.g. 404 "Branch not protected" on
@@ -164,6 +174,21 @@ func (m *Method) ParamNames() (required, optional []string) {
 		}
 	}
 	return required, optional
+}
+
+// ValueColumn reports whether the method's rows hold each item whole in
+// one column named ValueName: items that are not objects with known
+// properties (string lists, free-form maps, a plain string body).
+func (m *Method) ValueColumn() bool {
+	return len(m.Columns) == 0 && m.Shape != ShapeNone
+}
+
+// ValueName is the column of whole items (ValueColumn).
+const ValueName = "value"
+
+// ValueColumnType is the type of the value column: ValueType, else JSON.
+func (m *Method) ValueColumnType() string {
+	return cmp.Or(m.ValueType, TypeJSON)
 }
 
 // Param returns the parameter with the given SQL name, or nil. SQL
@@ -264,4 +289,7 @@ const (
 	// ShapeNone: the method answers without a JSON body (e.g. 204 checks);
 	// a success yields one row holding only the bound parameters.
 	ShapeNone Shape = "none"
+	// ShapeText: the body is plain text (text/plain, e.g. a log); a
+	// success yields one row whose value column holds the whole text.
+	ShapeText Shape = "text"
 )

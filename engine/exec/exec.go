@@ -163,8 +163,8 @@ func runScan(ctx context.Context, st *store.Store, s *plan.Scan, calls []map[str
 			var err error
 			if s.ValueColumn() {
 				var v any
-				if v, err = store.Value(raw); err == nil {
-					err = tbl.Insert(ctx, map[string]any{"value": v}, fixed)
+				if v, err = store.Value(raw, s.Method.ValueColumnType()); err == nil {
+					err = tbl.Insert(ctx, map[string]any{providers.ValueName: v}, fixed)
 				}
 			} else {
 				err = tbl.InsertJSON(ctx, raw, fixed)

@@ -269,7 +269,7 @@ func carries(ref *sqlfront.TableRef, m *providers.Method) bool {
 		if m.Column(c.Name) != nil || m.Param(c.Name) != nil {
 			continue
 		}
-		if c.Name == "value" && len(m.Columns) == 0 && m.Shape != providers.ShapeNone {
+		if c.Name == providers.ValueName && m.ValueColumn() {
 			continue
 		}
 		if c.Name == AnsweredName && m.Shape == providers.ShapeNone {
@@ -432,6 +432,9 @@ func (n *node) plan() error {
 				return errorf(ref.Name(), "%s: %s cannot be bound from another table because %s is also a column of its rows; bind it with a literal (WHERE %s.%s = '...')", ref.Name(), p.Name, p.Name, ref.RefName(), p.Name)
 			}
 			if d.source != nil {
+				if err := checkJSONBinding(s, strings.ToLower(ref.RefName()), d); err != nil {
+					return err
+				}
 				s.Deps = append(s.Deps, DepBinding{Param: p, Source: d.source.scan, Expr: d.expr, Conjunct: d.conj})
 			} else {
 				var inside []*Scan
@@ -443,6 +446,9 @@ func (n *node) plan() error {
 			s.ParamColumns = append(s.ParamColumns, p)
 			break
 		}
+	}
+	if err := n.checkJSONLiterals(s); err != nil {
+		return err
 	}
 	n.scan = s
 	return nil

@@ -188,7 +188,7 @@ func (s *Scan) Columns() []providers.Column {
 		}
 	}
 	if s.ValueColumn() {
-		cols = append(cols, providers.Column{Name: "value", Type: providers.TypeJSON})
+		cols = append(cols, providers.Column{Name: providers.ValueName, Type: s.Method.ValueColumnType()})
 	}
 	for _, p := range s.ParamColumns {
 		t := p.Type
@@ -219,9 +219,7 @@ func (s *Scan) isParamColumn(name string) bool {
 // ValueColumn reports whether items are stored whole in one "value"
 // column: methods whose items are not objects with known properties
 // (string lists, free-form maps such as languages).
-func (s *Scan) ValueColumn() bool {
-	return len(s.Method.Columns) == 0 && s.Method.Shape != providers.ShapeNone
-}
+func (s *Scan) ValueColumn() bool { return s.Method.ValueColumn() }
 
 // AnsweredName is the one column of a method without a JSON body and
 // without bound parameters (e.g. GET /ping answering 204): its row says

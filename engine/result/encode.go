@@ -38,6 +38,21 @@ func Text(v any) string {
 	return fmt.Sprint(v)
 }
 
+// CellText renders one value of column col for the text formats (table,
+// line, CSV, TSV, Markdown): Text(v), except that a string in a JSON
+// column, held as its JSON text ('"cus_123"'), shows as the string itself
+// (cus_123), as it would in a TEXT column. Objects, arrays, numbers and
+// booleans of a JSON column show as their JSON text.
+func CellText(col Column, v any) string {
+	if s, ok := v.(string); ok && col.Type == TypeJSON && len(s) > 1 && s[0] == '"' {
+		var out string
+		if json.Unmarshal([]byte(s), &out) == nil {
+			return out
+		}
+	}
+	return Text(v)
+}
+
 // writeAll renders a held result through a Stream; a table is sized over
 // all its rows.
 func writeAll(w io.Writer, r *Result, format string, width int) error {
@@ -191,6 +206,15 @@ func UnescapeTSV(s string) string {
 	return b.String()
 }
 
+// cellText is CellText of the i-th value of a row of cols (Text when the
+// row is longer than cols).
+func cellText(cols []Column, i int, v any) string {
+	if i < len(cols) {
+		return CellText(cols[i], v)
+	}
+	return Text(v)
+}
+
 // TSVHeader is the header line of a TSV rendering (without newline).
 func TSVHeader(cols []Column) string {
 	names := make([]string, len(cols))
@@ -200,11 +224,12 @@ func TSVHeader(cols []Column) string {
 	return strings.Join(names, "\t")
 }
 
-// TSVRow renders one row (without newline); NULL is empty.
-func TSVRow(row []any) string {
+// TSVRow renders one row of a result with columns cols (without
+// newline; CellText, escaped); NULL is empty.
+func TSVRow(cols []Column, row []any) string {
 	cells := make([]string, len(row))
 	for i, v := range row {
-		cells[i] = EscapeTSV(Text(v))
+		cells[i] = EscapeTSV(cellText(cols, i, v))
 	}
 	return strings.Join(cells, "\t")
 }

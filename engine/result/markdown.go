@@ -15,7 +15,10 @@ func init() {
 		NewEncoder: func(EncodeOptions) Encoder { return &markdownEncoder{} }})
 }
 
-type markdownEncoder struct{ cols int }
+type markdownEncoder struct {
+	cols  int
+	types []Column
+}
 
 var markdownEscaper = strings.NewReplacer(`\`, `\\`, `|`, `\|`)
 
@@ -23,6 +26,7 @@ func markdownCell(s string) string { return Sanitize(markdownEscaper.Replace(s))
 
 func (e *markdownEncoder) Begin(b *bytes.Buffer, cols []Column) error {
 	e.cols = len(cols)
+	e.types = cols
 	if e.cols == 0 {
 		return nil // a table needs a column
 	}
@@ -44,10 +48,10 @@ func (e *markdownEncoder) Begin(b *bytes.Buffer, cols []Column) error {
 }
 
 func (e *markdownEncoder) Row(b *bytes.Buffer, row []any) error {
-	for _, v := range row {
+	for j, v := range row {
 		c := "NULL"
 		if v != nil {
-			c = markdownCell(Text(v))
+			c = markdownCell(cellText(e.types, j, v))
 		}
 		b.WriteString("| ")
 		b.WriteString(c)

@@ -162,12 +162,14 @@ func (e *jsonEncoder) End(b *bytes.Buffer) error {
 
 // csvEncoder writes RFC 4180 CSV with a header line.
 type csvEncoder struct {
-	csv *csv.Writer
-	rec []string
+	csv  *csv.Writer
+	cols []Column
+	rec  []string
 }
 
 func (e *csvEncoder) Begin(b *bytes.Buffer, cols []Column) error {
 	e.csv = csv.NewWriter(b)
+	e.cols = cols
 	head := make([]string, len(cols))
 	for i, c := range cols {
 		head[i] = c.Name
@@ -178,7 +180,7 @@ func (e *csvEncoder) Begin(b *bytes.Buffer, cols []Column) error {
 
 func (e *csvEncoder) Row(b *bytes.Buffer, row []any) error {
 	for i, v := range row {
-		e.rec[i] = Text(v)
+		e.rec[i] = cellText(e.cols, i, v)
 	}
 	if err := e.csv.Write(e.rec); err != nil {
 		return err
@@ -193,36 +195,39 @@ func (e *csvEncoder) End(b *bytes.Buffer) error {
 }
 
 // tsvEncoder writes a header line and one line per row (EscapeTSV).
-type tsvEncoder struct{}
+type tsvEncoder struct{ cols []Column }
 
-func (tsvEncoder) Begin(b *bytes.Buffer, cols []Column) error {
+func (e *tsvEncoder) Begin(b *bytes.Buffer, cols []Column) error {
+	e.cols = cols
 	b.WriteString(TSVHeader(cols))
 	b.WriteByte('\n')
 	return nil
 }
 
-func (tsvEncoder) Row(b *bytes.Buffer, row []any) error {
+func (e *tsvEncoder) Row(b *bytes.Buffer, row []any) error {
 	for i, v := range row {
 		if i > 0 {
 			b.WriteByte('\t')
 		}
-		b.WriteString(EscapeTSV(Text(v)))
+		b.WriteString(EscapeTSV(cellText(e.cols, i, v)))
 	}
 	b.WriteByte('\n')
 	return nil
 }
 
-func (tsvEncoder) End(*bytes.Buffer) error { return nil }
+func (e *tsvEncoder) End(*bytes.Buffer) error { return nil }
 
 // lineEncoder writes one "column = value" line per cell, rows separated
 // by a blank line; names and values are Sanitized.
 type lineEncoder struct {
+	cols  []Column
 	names []string
 	wide  int
 	rows  int
 }
 
 func (e *lineEncoder) Begin(b *bytes.Buffer, cols []Column) error {
+	e.cols = cols
 	e.names = sanitizedNames(cols)
 	for _, n := range e.names {
 		e.wide = max(e.wide, utf8.RuneCountInString(n))
@@ -239,7 +244,7 @@ func (e *lineEncoder) Row(b *bytes.Buffer, row []any) error {
 		b.WriteString(strings.Repeat(" ", e.wide-utf8.RuneCountInString(name)))
 		b.WriteString(name)
 		b.WriteString(" = ")
-		b.WriteString(Sanitize(Text(row[j])))
+		b.WriteString(Sanitize(cellText(e.cols, j, row[j])))
 		b.WriteByte('\n')
 	}
 	return nil

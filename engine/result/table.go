@@ -78,7 +78,7 @@ func (e *tableEncoder) End(b *bytes.Buffer) error {
 func (e *tableEncoder) cells(row []any) []string {
 	cells := make([]string, len(row))
 	for j, v := range row {
-		t, wasCut := CutCell(Text(v), TableMaxCell)
+		t, wasCut := CutCell(cellText(e.cols, j, v), TableMaxCell)
 		if wasCut {
 			e.cut++
 		}

@@ -40,7 +40,7 @@ func FuzzTSVRow(f *testing.F) {
 			t.Fatal(err)
 		}
 		lines := strings.Split(buf.String(), "\n")
-		if len(lines) != 4 || lines[3] != "" || lines[1] != lines[2] || lines[1] != TSVRow(row) {
+		if len(lines) != 4 || lines[3] != "" || lines[1] != lines[2] || lines[1] != TSVRow(cols, row) {
 			t.Fatalf("WriteTSV lines %q", lines)
 		}
 		head := strings.Split(lines[0], "\t")

@@ -6,7 +6,11 @@
 // that is unlinked as soon as it is open, so nothing is left in TMPDIR
 // however the process ends. Items become rows: one column per top-level property,
 // nested objects and arrays as JSON text (so json_extract works), booleans
-// as 0/1 integers (so WHERE NOT private works). Rows go in through a
+// as 0/1 integers (so WHERE NOT private works). A JSON column holds the
+// JSON text of every value, a string with its quotes, so that every value
+// keeps its JSON type and SQLite's JSON functions read every row; an
+// integer beyond 64 bits keeps its digits (see cell and number in
+// values.go). Rows go in through a
 // prepared statement inside one transaction per table; Table.Key sets a
 // row's rowid, so that rows inserted out of order (a fan-out's pages, as
 // they arrive) read back in the order of their keys.

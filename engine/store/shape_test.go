@@ -35,15 +35,21 @@ func TestPlainScan(t *testing.T) {
 }
 
 func TestUnusableValuesAreDecodeErrors(t *testing.T) {
-	for _, raw := range []string{"1e999", "-1e999", "[" + strings.Repeat("[", 1000) + strings.Repeat("]", 1001)} {
-		_, err := Value([]byte(raw))
-		if _, ok := err.(*DecodeError); !ok {
-			t.Errorf("%.20s: error %v, want a DecodeError", raw, err)
+	for _, typ := range []string{providers.TypeReal, providers.TypeJSON} {
+		bad := []string{"[" + strings.Repeat("[", 1000) + strings.Repeat("]", 1001)}
+		if typ != providers.TypeJSON {
+			bad = append(bad, "1e999", "-1e999") // JSON text holds them exactly
 		}
-	}
-	for _, raw := range []string{"1e308", "12", `"x"`, strings.Repeat("[", 1000) + strings.Repeat("]", 1000), `["` + strings.Repeat("[", 3000) + `"]`} {
-		if _, err := Value([]byte(raw)); err != nil {
-			t.Errorf("%.20s: %v", raw, err)
+		for _, raw := range bad {
+			_, err := Value([]byte(raw), typ)
+			if _, ok := err.(*DecodeError); !ok {
+				t.Errorf("%s %.20s: error %v, want a DecodeError", typ, raw, err)
+			}
+		}
+		for _, raw := range []string{"1e308", "12", `"x"`, strings.Repeat("[", 1000) + strings.Repeat("]", 1000), `["` + strings.Repeat("[", 3000) + `"]`} {
+			if _, err := Value([]byte(raw), typ); err != nil {
+				t.Errorf("%s %.20s: %v", typ, raw, err)
+			}
 		}
 	}
 }

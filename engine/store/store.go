@@ -227,7 +227,7 @@ func (t *Table) InsertJSON(ctx context.Context, raw []byte, fixed map[string]any
 		if !ok {
 			return nil
 		}
-		x, err := scalar(v, typ)
+		x, err := cell(v, typ, t.cols[i].Type)
 		if err != nil {
 			if de, ok := err.(*DecodeError); ok {
 				de.Property = string(key)

@@ -89,3 +89,57 @@ func TestKeyOrdersRows(t *testing.T) {
 		})
 	}
 }
+
+// TestValuesKeepTheirJSONType: a JSON column holds valid JSON for every
+// value (strings with their quotes), so json_extract into a string is
+// NULL, not an error, and a string that looks like JSON stays a string;
+// booleans keep their type outside BOOLEAN columns; an integer beyond 64
+// bits keeps its digits.
+func TestValuesKeepTheirJSONType(t *testing.T) {
+	ctx := context.Background()
+	s, err := Open(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	cols := []providers.Column{{Name: "j", Type: providers.TypeJSON}, {Name: "t", Type: providers.TypeText},
+		{Name: "i", Type: providers.TypeInteger}, {Name: "r", Type: providers.TypeReal}}
+	tb, err := s.CreateTable(ctx, "x", cols)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, item := range []string{
+		`{"j": "cus_1", "t": true, "i": 123456789012345678901234567890, "r": 18446744073709551616}`,
+		`{"j": {"email": "a@example.com"}, "t": "x", "i": 7, "r": 1.5}`,
+		`{"j": "42", "t": false}`, `{"j": "null"}`, `{"j": true}`, `{"j": 12345678901234567890123}`, `{"j": null}`,
+		`{"j": "{\"a\": 1}"}`,
+	} {
+		if err := tb.InsertJSON(ctx, []byte(item), nil); err != nil {
+			t.Fatalf("%s: %v", item, err)
+		}
+	}
+	if err := tb.Commit(); err != nil {
+		t.Fatal(err)
+	}
+	res, err := s.Query(ctx, `SELECT j, json_extract(j, '$.email'), json_type(j), t, i, r FROM x`)
+	if err != nil {
+		t.Fatalf("json_extract over a JSON column: %v", err)
+	}
+	want := [][]any{
+		{`"cus_1"`, nil, "text", "true", "123456789012345678901234567890", "18446744073709551616"},
+		{`{"email": "a@example.com"}`, "a@example.com", "object", "x", int64(7), 1.5},
+		{`"42"`, nil, "text", "false", nil, nil},
+		{`"null"`, nil, "text", nil, nil, nil},
+		{`true`, nil, "true", nil, nil, nil},
+		{`12345678901234567890123`, nil, "integer", nil, nil, nil},
+		{nil, nil, nil, nil, nil, nil},
+		{`"{\"a\": 1}"`, nil, "text", nil, nil, nil},
+	}
+	for i, row := range res.Rows {
+		for j := range row {
+			if row[j] != want[i][j] {
+				t.Errorf("row %d column %s: %#v, want %#v", i, res.Columns[j].Name, row[j], want[i][j])
+			}
+		}
+	}
+}

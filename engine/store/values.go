@@ -11,9 +11,32 @@ import (
 	"github.com/enginehq/engine/providers"
 )
 
-// scalar converts one value found by jsonparser (strings without their
-// quotes) to its SQLite form. The page it comes from was validated whole.
-func scalar(v []byte, typ jsonparser.ValueType) (any, error) {
+// cell converts one value found by jsonparser (strings without their
+// quotes) to its SQLite form in a column of type col (a providers type).
+// The page it comes from was validated whole.
+//
+// A JSON column holds the JSON text of every value but null: an object
+// or array as is, a string with its quotes ("cus_123" is stored as
+// '"cus_123"'), a number as written, a boolean as true or false; so
+// SQLite's JSON functions read every value of the column (json_extract
+// of a path into a string is NULL, not an error) and every value keeps
+// its JSON type. Other columns hold strings as TEXT, integers as INTEGER,
+// other numbers as REAL (see number for integers beyond 64 bits), and
+// booleans as 0/1 (as true/false text in a TEXT column).
+func cell(v []byte, typ jsonparser.ValueType, col string) (any, error) {
+	if col == providers.TypeJSON {
+		switch typ {
+		case jsonparser.Null:
+			return nil, nil
+		case jsonparser.String:
+			return `"` + string(v) + `"`, nil
+		case jsonparser.Object, jsonparser.Array:
+			if err := checkDepth(v); err != nil {
+				return nil, err
+			}
+		}
+		return string(v), nil
+	}
 	switch typ {
 	case jsonparser.String:
 		if bytes.IndexByte(v, '\\') < 0 {
@@ -23,10 +46,7 @@ func scalar(v []byte, typ jsonparser.ValueType) (any, error) {
 	case jsonparser.Number:
 		return number(v)
 	case jsonparser.Boolean:
-		if len(v) > 0 && v[0] == 't' {
-			return int64(1), nil
-		}
-		return int64(0), nil
+		return boolean(v[0] == 't', col), nil
 	case jsonparser.Null:
 		return nil, nil
 	case jsonparser.Object, jsonparser.Array:
@@ -36,6 +56,18 @@ func scalar(v []byte, typ jsonparser.ValueType) (any, error) {
 		return string(v), nil
 	}
 	return nil, &DecodeError{Msg: fmt.Sprintf("unexpected JSON value %.20q", v)}
+}
+
+// boolean is a JSON boolean in a column of type col: true/false text in
+// a TEXT column (where 1 would read as a number), else 1/0.
+func boolean(b bool, col string) any {
+	if col == providers.TypeText {
+		return strconv.FormatBool(b)
+	}
+	if b {
+		return int64(1)
+	}
+	return int64(0)
 }
 
 // MaxJSONDepth is the deepest nesting SQLite's JSON functions read; a
@@ -59,10 +91,17 @@ func (e *DecodeError) Error() string {
 }
 
 // number converts a JSON number: an integer when it is one that fits in
-// 64 bits, else a float; a number beyond a float's range is an error.
+// 64 bits, else a float; a number beyond a float's range is an error. An
+// integer beyond 64 bits is kept exact: its decimal digits as a BLOB,
+// which no column affinity converts (as TEXT, an INTEGER or REAL column
+// would turn it into a rounded float); it reads back as a string.
 func number(v []byte) (any, error) {
-	if i, err := strconv.ParseInt(string(v), 10, 64); err == nil {
+	i, err := strconv.ParseInt(string(v), 10, 64)
+	if err == nil {
 		return i, nil
+	}
+	if ne, ok := err.(*strconv.NumError); ok && ne.Err == strconv.ErrRange {
+		return bytes.Clone(v), nil // an integer beyond 64 bits, kept exact
 	}
 	f, err := strconv.ParseFloat(string(v), 64)
 	if err != nil {
@@ -105,19 +144,37 @@ func checkDepth(v []byte) error {
 	return nil
 }
 
-// Value converts one JSON value to its SQLite form.
-func Value(raw json.RawMessage) (any, error) {
+// Value converts one JSON value (a whole item) to its SQLite form in a
+// column of type col, by the rules of cell.
+func Value(raw json.RawMessage, col string) (any, error) {
 	raw = bytes.TrimSpace(raw)
 	if len(raw) == 0 {
 		return nil, nil
 	}
+	if col == providers.TypeJSON {
+		switch raw[0] {
+		case 'n':
+			return nil, nil
+		case '{', '[':
+			if !json.Valid(raw) {
+				return nil, &DecodeError{Msg: "invalid JSON"}
+			}
+			if err := checkDepth(raw); err != nil {
+				return nil, err
+			}
+		case '"':
+			var s string
+			if err := json.Unmarshal(raw, &s); err != nil {
+				return nil, err
+			}
+		}
+		return string(raw), nil
+	}
 	switch raw[0] {
 	case 'n':
 		return nil, nil
-	case 't':
-		return int64(1), nil
-	case 'f':
-		return int64(0), nil
+	case 't', 'f':
+		return boolean(raw[0] == 't', col), nil
 	case '"':
 		var s string
 		if err := json.Unmarshal(raw, &s); err != nil {

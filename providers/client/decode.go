@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/http"
+	"strings"
 
 	"github.com/buger/jsonparser"
 
@@ -15,15 +16,27 @@ import (
 var emptyItem = json.RawMessage(`{}`)
 
 // decodeItems extracts the items of a 2xx body according to the method's
-// shape. The error is a plain message; the caller wraps it as a decode
+// shape. contentType is the response's Content-Type: a method whose one
+// item is declared a string takes a text/* body whole, as ShapeText does
+// (servers such as Kubernetes answer a log as text/plain whatever the
+// Accept). The error is a plain message; the caller wraps it as a decode
 // ProviderError.
-func decodeItems(m *providers.Method, status int, body []byte) ([]json.RawMessage, error) {
+func decodeItems(m *providers.Method, status int, body []byte, contentType string) ([]json.RawMessage, error) {
 	if m.Shape == providers.ShapeNone {
 		return []json.RawMessage{emptyItem}, nil
 	}
 	b := bytes.TrimSpace(body)
 	if status == http.StatusNoContent && len(b) == 0 {
 		return nil, nil
+	}
+	if m.Shape == providers.ShapeText || m.Shape == providers.ShapeObject && m.ValueType == providers.TypeText && textual(contentType) {
+		// The whole text is the one item, as a JSON string (invalid
+		// UTF-8 shows as U+FFFD).
+		item, err := json.Marshal(string(body))
+		if err != nil {
+			return nil, err
+		}
+		return []json.RawMessage{item}, nil
 	}
 	if len(b) == 0 {
 		return nil, fmt.Errorf("response body is empty, expected %s", describeShape(m))
@@ -42,7 +55,7 @@ func decodeItems(m *providers.Method, status int, body []byte) ([]json.RawMessag
 	case providers.ShapeArray:
 		return decodeArray(b, "response body")
 	case providers.ShapeObject:
-		if b[0] != '{' {
+		if b[0] != '{' && !m.ValueColumn() {
 			return nil, fmt.Errorf("expected a JSON object, got %s", jsonKind(b))
 		}
 		return []json.RawMessage{json.RawMessage(bytes.Clone(b))}, nil
@@ -67,6 +80,11 @@ func decodeItems(m *providers.Method, status int, body []byte) ([]json.RawMessag
 		return decodeArray(raw, fmt.Sprintf("property %q", m.ItemKey))
 	}
 	return nil, fmt.Errorf("method %s has unknown response shape %q", m.OperationID, m.Shape)
+}
+
+// textual reports whether a Content-Type is text/*.
+func textual(contentType string) bool {
+	return strings.HasPrefix(strings.ToLower(strings.TrimSpace(contentType)), "text/")
 }
 
 func decodeArray(b []byte, what string) ([]json.RawMessage, error) {

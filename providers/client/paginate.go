@@ -145,7 +145,7 @@ func (p *pager) getPage(ctx context.Context, u string, first bool) (items []json
 		}
 		return nil, nil, false, c.statusError(p.call, r)
 	}
-	items, derr := decodeItems(p.call.Method, r.status, r.body)
+	items, derr := decodeItems(p.call.Method, r.status, r.body, r.header.Get("Content-Type"))
 	if derr != nil {
 		pe := c.newError(p.call, r.url.String(), "decode", derr.Error())
 		pe.Status = r.status

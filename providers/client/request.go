@@ -216,6 +216,13 @@ func (c *Client) send(ctx context.Context, call Call, rawURL string, stats *call
 	for k, v := range c.headers {
 		req.Header.Set(k, v)
 	}
+	if call.Method != nil && call.Method.Accept != "" {
+		// The media types the method's answer is declared with: a
+		// provider-wide Accept (GitHub's application/vnd.github+json)
+		// would be refused (406) by a method that answers only, say,
+		// application/jwk-set+json or text/plain.
+		req.Header.Set("Accept", call.Method.Accept)
+	}
 	if sameOrigin(req.URL, c.base) {
 		if err := c.authorize(ctx, req.Request); err != nil {
 			return nil, err

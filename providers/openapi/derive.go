@@ -2,6 +2,7 @@ package openapi
 
 import (
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 	"unicode"
@@ -130,13 +131,8 @@ func notRows(op *openapi3.Operation) bool {
 		if code[0] != '2' {
 			continue
 		}
-		if len(ref.Value.Content) == 0 || jsonMedia(ref.Value.Content) != nil {
+		if len(ref.Value.Content) == 0 || jsonMedia(ref.Value.Content) != nil || len(textOf(ref.Value.Content)) > 0 {
 			return false
-		}
-		for mt := range ref.Value.Content {
-			if strings.HasPrefix(strings.ToLower(mt), "text/") {
-				return false
-			}
 		}
 	}
 	return documented
@@ -246,6 +242,11 @@ func deriveMethod(path string, item *openapi3.PathItem, op *openapi3.Operation) 
 	m.Params, m.Paginated = params, paged
 	m.Shape, m.ItemKey, m.Columns = deriveShape(op)
 	inferPaging(item, op, m) // paging.go
+	if m.Shape == providers.ShapeNone && textMedia(op) != nil {
+		m.Shape = providers.ShapeText
+	}
+	m.ValueType = valueType(op, m)
+	m.Accept = accept(op, m)
 	return m, nil
 }
 
@@ -327,6 +328,14 @@ func responseSchema(op *openapi3.Operation) (*openapi3.Schema, bool) {
 // response, or nil when there is none or that response has no JSON body
 // (the first 2xx present decides: 204 means no body).
 func successMedia(op *openapi3.Operation) *openapi3.MediaType {
+	if r := successResponse(op); r != nil {
+		return jsonMedia(r.Content)
+	}
+	return nil
+}
+
+// successResponse returns the 200 (else lowest 2xx) response, or nil.
+func successResponse(op *openapi3.Operation) *openapi3.Response {
 	if op.Responses == nil {
 		return nil
 	}
@@ -343,9 +352,86 @@ func successMedia(op *openapi3.Operation) *openapi3.MediaType {
 		if ref == nil || ref.Value == nil {
 			continue
 		}
-		return jsonMedia(ref.Value.Content)
+		return ref.Value
 	}
 	return nil
+}
+
+// textMedia returns the text/* media types of the success response when
+// it declares no JSON body (a log, a plain-text version string), sorted,
+// else nil.
+func textMedia(op *openapi3.Operation) []string {
+	r := successResponse(op)
+	if r == nil || jsonMedia(r.Content) != nil {
+		return nil
+	}
+	return textOf(r.Content)
+}
+
+// mediaBase is a media type without its parameters.
+func mediaBase(n string) string { return strings.TrimSpace(strings.SplitN(n, ";", 2)[0]) }
+
+// accept is the Accept header of method m of op: "" (application/json,
+// the client's default) when the success response declares
+// application/json or no body, else the JSON media types it declares
+// (application/jwk-set+json), else its text/* types (ShapeText). A method
+// whose answer is one string also accepts the text/* types declared
+// beside JSON (a log, which Kubernetes serves as text/plain).
+func accept(op *openapi3.Operation, m *providers.Method) string {
+	r := successResponse(op)
+	if r == nil || len(r.Content) == 0 {
+		return ""
+	}
+	var jsonTypes []string
+	plain := false
+	for n := range r.Content {
+		base := strings.ToLower(mediaBase(n))
+		switch {
+		case base == "application/json":
+			plain = true
+		case strings.HasSuffix(base, "+json"):
+			jsonTypes = append(jsonTypes, mediaBase(n))
+		}
+	}
+	sort.Strings(jsonTypes)
+	text := textMedia(op)
+	switch {
+	case !plain && len(jsonTypes) == 0:
+		return strings.Join(slices.Compact(text), ", ")
+	case m.ValueColumn() && m.ValueType == providers.TypeText && len(textOf(r.Content)) > 0:
+		if plain {
+			jsonTypes = append([]string{"application/json"}, jsonTypes...)
+		}
+		return strings.Join(slices.Compact(append(jsonTypes, textOf(r.Content)...)), ", ")
+	case plain:
+		return ""
+	}
+	return strings.Join(slices.Compact(jsonTypes), ", ")
+}
+
+// textOf returns the text media types of a content map, sorted: text/*,
+// and */* when its schema is a string that is not binary (Kubernetes
+// declares a pod's log so).
+func textOf(c openapi3.Content) []string {
+	var out []string
+	for n, mt := range c {
+		base := strings.ToLower(mediaBase(n))
+		if strings.HasPrefix(base, "text/") || base == "*/*" && textSchema(mt) {
+			out = append(out, mediaBase(n))
+		}
+	}
+	sort.Strings(out)
+	return out
+}
+
+// textSchema reports whether a media type's schema is a string that is
+// not a file (format binary or byte).
+func textSchema(mt *openapi3.MediaType) bool {
+	if mt == nil || mt.Schema == nil || mt.Schema.Value == nil {
+		return false
+	}
+	s := mt.Schema.Value
+	return s.Type.Is(openapi3.TypeString) && s.Format != "binary" && s.Format != "byte"
 }
 
 func jsonMedia(c openapi3.Content) *openapi3.MediaType {
@@ -414,6 +500,41 @@ func deriveShape(op *openapi3.Operation) (shape providers.Shape, itemKey string,
 		return providers.ShapeWrapped, key, columnsOf(itemsOf(props.byName[key][0]))
 	}
 	return providers.ShapeObject, "", props.columns()
+}
+
+// valueType is the type of the value column of a method whose items are
+// not objects with properties: the items' scalar type when their schema
+// declares one (a list of strings, a plain string body), else "" (JSON).
+func valueType(op *openapi3.Operation, m *providers.Method) string {
+	if !m.ValueColumn() {
+		return ""
+	}
+	if m.Shape == providers.ShapeText {
+		return providers.TypeText
+	}
+	s, ok := responseSchema(op)
+	if !ok {
+		return ""
+	}
+	var item *openapi3.Schema
+	switch m.Shape {
+	case providers.ShapeArray:
+		item = itemsOf(s)
+	case providers.ShapeWrapped:
+		if ps := properties(s, 0); ps != nil && len(ps.byName[m.ItemKey]) == 1 {
+			item = itemsOf(ps.byName[m.ItemKey][0])
+		}
+	case providers.ShapeObject:
+		item = s
+	}
+	if item == nil {
+		return ""
+	}
+	switch t := columnType(item); t {
+	case providers.TypeText, providers.TypeInteger, providers.TypeReal, providers.TypeBoolean:
+		return t
+	}
+	return ""
 }
 
 // maxWrapperScalars bounds the scalar siblings of the item array in a

@@ -9,10 +9,11 @@
 // # Downloads are not tables
 //
 // A GET whose documented success answers are only redirects (3xx other
-// than 304) or bodies that are neither JSON nor text/* is left out: its
+// than 304) or bodies that are neither JSON nor text (text/*, or */* with
+// a string schema that is not binary) is left out: its
 // answer is an archive or a binary, not rows, and reading it would
 // download the whole file to produce one row of WHERE values. A 2xx without
-// a body (204) or with plain text stays (ShapeNone). In GitHub's
+// a body (204, ShapeNone) or with plain text (ShapeText) stays. In GitHub's
 // description (639 GETs) this leaves out 9, so the index has 630 methods:
 //
 //	actions/download-artifact                   302 to the archive
@@ -167,7 +168,10 @@
 // The response used is 200, else the lowest other 2xx, with an
 // application/json (else any *json) body:
 //
-//   - no 2xx JSON body (204, redirects, text): ShapeNone, no columns;
+//   - no 2xx body (204, redirects): ShapeNone, no columns;
+//   - a text body (text/*, or */* with a non-binary string schema, as
+//     Kubernetes declares a pod's log) and no JSON one: ShapeText, the
+//     whole text in the value column (TEXT);
 //   - an array, or a oneOf/anyOf whose alternatives are all arrays:
 //     ShapeArray, columns from the item schema(s);
 //   - an object with exactly one array-of-objects property and either a
@@ -193,7 +197,15 @@
 // number REAL, boolean BOOLEAN, and JSON for objects, arrays, mixed or
 // unknown types (a property whose alternatives disagree is JSON). Columns
 // are sorted by name and unique. Items that are not objects (e.g. arrays of
-// strings) yield no columns.
+// strings, a plain string body) yield no columns: the engine stores each
+// whole in a value column whose type (Method.ValueType) is the items'
+// scalar type when the schema declares one, else JSON.
+//
+// Method.Accept is the Accept header of a method whose success answer is
+// not declared as application/json: its +json media types
+// (application/jwk-set+json), else its text/* types; a method whose
+// answer is one string also accepts the text/* types declared beside
+// JSON (Kubernetes serves a pod's log as text/plain).
 //
 // # Descriptions
 //

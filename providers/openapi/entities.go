@@ -17,8 +17,9 @@ type Entity struct {
 	// Key identifies the entity: "schema:" + the normalised component
 	// name of the item schema, "inline:" + the item's column names for an
 	// item schema without a name, "check:" + the operation for a method
-	// without a JSON body, "value:" + the operation for items that are not
-	// objects with known properties.
+	// without a JSON body, "text:" + the operation for a method answering
+	// plain text, "value:" + the operation for items that are not objects
+	// with known properties.
 	Key string
 	// Name is the snake_case, singular base name (e.g. "repository").
 	Name string
@@ -58,6 +59,9 @@ func MethodEntity(op *openapi3.Operation, m *providers.Method) Entity {
 	name := m.Name
 	if m.Shape == providers.ShapeNone {
 		return Entity{Key: "check:" + op.OperationID, Name: name}
+	}
+	if m.Shape == providers.ShapeText {
+		return Entity{Key: "text:" + op.OperationID, Name: name}
 	}
 	ref := itemSchemaRef(op, m)
 	if ref != nil && ref.Ref != "" {
@@ -229,7 +233,7 @@ func splitEntities(name string, groups []*group, tn *TableNames) ([]*providers.R
 			t.name = n
 		} else if strings.HasPrefix(t.ent.Key, "schema:") {
 			t.name = Plural(entityBase(t.g.service, t.ent.Name))
-		} else if strings.HasPrefix(t.ent.Key, "check:") {
+		} else if strings.HasPrefix(t.ent.Key, "check:") || strings.HasPrefix(t.ent.Key, "text:") {
 			t.name = t.ent.Name
 		} else {
 			t.name = methodBase(t.g.service, t.ent.Name, t.methods)
@@ -314,7 +318,7 @@ func mainEntity(g *group, ents []entStat, tn *TableNames) string {
 	}
 	best := -1
 	for i, e := range ents {
-		if strings.HasPrefix(e.ent.Key, "check:") {
+		if strings.HasPrefix(e.ent.Key, "check:") || strings.HasPrefix(e.ent.Key, "text:") {
 			continue
 		}
 		if best < 0 || e.methods > ents[best].methods || (e.methods == ents[best].methods && len(e.shortest) < len(ents[best].shortest)) {
@@ -541,6 +545,8 @@ func TableList(doc *openapi3.T, resources []*providers.Resource) string {
 			ent = "check (no body: one row when GitHub answers 2xx)"
 		case "value":
 			ent = "values (items without properties, in column `value`)"
+		case "text":
+			ent = "text (the plain-text body, in column `value`)"
 		case "inline":
 			ent = "unnamed schema"
 		}

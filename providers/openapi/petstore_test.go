@@ -176,8 +176,8 @@ func TestPetstoreMethods(t *testing.T) {
 	}
 
 	hc := mustMethod(t, mustResource(t, p, "health", "health"), "health_check")
-	if hc.Shape != providers.ShapeNone {
-		t.Errorf("text/plain response: shape %s", hc.Shape)
+	if hc.Shape != providers.ShapeText || hc.ValueType != providers.TypeText || hc.Accept != "text/plain" {
+		t.Errorf("text/plain response: shape %s, value type %s, Accept %q", hc.Shape, hc.ValueType, hc.Accept)
 	}
 }
 

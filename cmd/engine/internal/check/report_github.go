@@ -73,7 +73,7 @@ func WriteGitHub(w io.Writer, r *Report) error {
 			if len(o.Rows) > 0 {
 				msg += "\n" + result.TSVHeader(o.Columns)
 				for _, row := range o.Rows[:min(len(o.Rows), 5)] {
-					msg += "\n" + result.TSVRow(row)
+					msg += "\n" + result.TSVRow(o.Columns, row)
 				}
 				if o.RowCount > 5 {
 					msg += fmt.Sprintf("\n... %d more", o.RowCount-5)

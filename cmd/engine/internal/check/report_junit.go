@@ -82,7 +82,7 @@ func WriteJUnit(w io.Writer, r *Report) error {
 			var b bytes.Buffer
 			b.WriteString(result.TSVHeader(o.Columns) + "\n")
 			for _, row := range o.Rows {
-				b.WriteString(result.TSVRow(row) + "\n")
+				b.WriteString(result.TSVRow(o.Columns, row) + "\n")
 			}
 			if o.RowsTruncated() {
 				fmt.Fprintf(&b, "... %d more rows\n", o.RowCount-len(o.Rows))

@@ -52,8 +52,8 @@ func WriteStepSummary(w io.Writer, r *Report) error {
 		b.WriteString("\n|" + strings.Repeat("---|", len(o.Columns)) + "\n")
 		for _, row := range o.Rows {
 			b.WriteString("|")
-			for _, v := range row {
-				b.WriteString(" " + mdCell(result.Text(v)) + " |")
+			for j, v := range row {
+				b.WriteString(" " + mdCell(result.CellText(o.Columns[j], v)) + " |")
 			}
 			b.WriteString("\n")
 		}
