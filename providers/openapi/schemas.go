@@ -206,4 +206,3 @@ func sortedSchemaNames(m openapi3.Schemas) []string {
 	sort.Strings(out)
 	return out
 }
-
