@@ -183,3 +183,20 @@ func TestPlantedPulledIndexElsewhereGetsNoCredentials(t *testing.T) {
 	}
 	assertNoAuth(t, "planted pulled index with another base URL", evil)
 }
+
+// registry pull prints the document's info.version: terminal escapes and
+// line breaks in it are shown as inert escapes, like every other
+// human-facing text (the stored description still carries it exactly).
+func TestRegistryPullVersionIsInert(t *testing.T) {
+	doc := githubDescription(t)
+	doc["info"].(map[string]any)["version"] = "1.0\x1b]0;pwned\x07\x1b[2J\r\nforged: line\u202e"
+	docs := docServer(t, map[string]served{"/escape.json.gz": {body: gz(t, doc)}})
+	e, _ := env(t)
+	r := mustRun(t, e, "registry", "pull", "github", "--url", docs+"/escape.json.gz")
+	for _, bad := range []string{"\x1b", "\x07", "\r", "\u202e", "\nforged"} {
+		if strings.Contains(r.Stdout+r.Stderr, bad) {
+			t.Errorf("registry pull printed %q raw:\n%q", bad, r.Stdout)
+		}
+	}
+	testutil.Contains(t, "registry pull", r.Stdout, `pulled github version 1.0\x1b]0;pwned\x07\x1b[2J\r\nforged: line\u202e from `)
+}
