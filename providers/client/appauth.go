@@ -24,10 +24,11 @@ import (
 // the whole process (every request, fan-out and MCP session), and
 // refreshed before it expires: at 80% of its lifetime, and at most 5
 // minutes before expires_at. A 401 drops it, and the refused request's
-// first attempt is retried once with a new token (PrepareRetry). Neither the JWT nor a token is logged; both
-// join the scrubbed secrets the moment they exist (signed, or read from
-// the answer), so an endpoint that echoes them in an error cannot put
-// them in any output (Client.Secrets).
+// first attempt is retried once with a new token (PrepareRetry). Neither
+// the JWT nor a token is logged; both join the scrubbed secrets the
+// moment they exist (signed, or read from the answer), so an endpoint
+// that echoes them in an error cannot put them in any output
+// (Client.Secrets).
 
 const (
 	appJWTLifetime = 9 * time.Minute
