@@ -62,7 +62,7 @@ generate:
 FUZZTIME ?= 30s
 FUZZ_TARGETS := FuzzParse:./engine/sqlfront FuzzParseLink:./providers/client \
 	FuzzTSVEscape:./engine/result FuzzTSVRow:./engine/result FuzzLoad:./cmd/engine/internal/check
-FUZZ_TARGETS += FuzzSanitize:./engine/result
+FUZZ_TARGETS += FuzzSanitize:./engine/result FuzzLoadDocument:./providers/openapi
 fuzz:
 	@set -e; for t in $(FUZZ_TARGETS); do \
 		echo "== $${t%%:*} ($(FUZZTIME))"; \

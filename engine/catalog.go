@@ -78,6 +78,9 @@ func (c *catalog) provider(name string) (*providers.Provider, error) {
 		return nil, &Error{Kind: KindPlan, Err: err}
 	}
 	p.Provider = name
+	if why := trustCredentials(src, p); why != "" {
+		c.debugf("provider %s: no credentials from the environment (%s); give them with --auth", name, why)
+	}
 	c.loaded[name] = p
 	return p, nil
 }

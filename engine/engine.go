@@ -43,6 +43,10 @@ type Options struct {
 	// Store keeps compiled indexes of OpenAPI documents (see compiled.go);
 	// nil compiles every document on each start.
 	Store *registry.Store
+	// Warnf prints a warning for the user (the CLI: "warning: ..." on
+	// stderr), such as a GitHub App private key file readable by others;
+	// each warning is printed once per process. nil: none.
+	Warnf func(format string, args ...any)
 }
 
 // Engine runs statements. It is safe for concurrent use; providers and
@@ -54,6 +58,10 @@ type Engine struct {
 	clients map[string]*client.Client
 	secrets []string
 }
+
+// warned holds the warnings printed so far (Options.Warnf): once per
+// process, however many engines or MCP sessions resolve the credentials.
+var warned sync.Map
 
 // New makes an engine. Nothing is loaded or connected yet.
 func New(opts Options) (*Engine, error) {
@@ -148,6 +156,11 @@ func (e *Engine) Client(name string) (*client.Client, error) {
 	}
 	if s := creds.Secret(); s != "" {
 		e.secrets = append(e.secrets, s)
+	}
+	if w := creds.Warning(); w != "" && e.opts.Warnf != nil {
+		if _, dup := warned.LoadOrStore(w, true); !dup {
+			e.opts.Warnf("%s", w)
+		}
 	}
 	o := e.opts.Client
 	o.Credentials = creds

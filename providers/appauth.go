@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"runtime"
 	"strconv"
 	"strings"
 
@@ -96,13 +97,14 @@ func resolveApp(cfg *AuthConfig, getenv func(string) string) (Credentials, error
 		return Credentials{}, fmt.Errorf("auth: %v", err)
 	}
 	var pem []byte
-	var source string
+	var source, warning string
 	if cfg.PrivateKeyPath != "" {
 		b, err := os.ReadFile(cfg.PrivateKeyPath)
 		if err != nil {
 			return Credentials{}, fmt.Errorf("auth: GitHub App private key: %v; private_key_path must name the PEM file downloaded from the app's settings", err)
 		}
 		pem, source = b, "key file "+cfg.PrivateKeyPath
+		warning = keyFileWarning(cfg.PrivateKeyPath)
 	} else {
 		pem, source = []byte(getenv(cfg.PrivateKeyEnv)), "key env "+cfg.PrivateKeyEnv
 		if strings.TrimSpace(string(pem)) == "" {
@@ -117,8 +119,27 @@ func resolveApp(cfg *AuthConfig, getenv func(string) string) (Credentials, error
 	app := &AppCredentials{AppID: string(cfg.AppID), InstallationID: string(cfg.InstallationID), Key: key}
 	sum := sha256.Sum256([]byte("app\x00" + app.AppID + "\x00" + app.InstallationID + "\x00" + key.N.String()))
 	app.identity = hex.EncodeToString(sum[:8])
-	return Credentials{kind: AuthApp, source: source, app: app}, nil
+	return Credentials{kind: AuthApp, source: source, app: app, warning: warning}, nil
 }
+
+// keyFileWarning is the warning for a private key file that others than
+// its owner may read or write (any group or other permission bit, as ssh
+// checks), or "". The key is still used: the warning says how to fix it.
+func keyFileWarning(path string) string {
+	if runtime.GOOS == "windows" {
+		return "" // permission bits do not describe Windows ACLs
+	}
+	fi, err := os.Stat(path)
+	if err != nil || fi.Mode().Perm()&0o077 == 0 {
+		return ""
+	}
+	return fmt.Sprintf("the GitHub App private key %s is accessible to other users (mode %04o): anyone who can read it can act as the app; make it private with chmod 600 %s",
+		path, fi.Mode().Perm(), path)
+}
+
+// Warning is a problem of the credentials that does not stop their use
+// (a private key file readable by others), or "". Surfaces print it once.
+func (c Credentials) Warning() string { return c.warning }
 
 // appFromEnv reads the GITHUB_APP_* variables (only for providers whose
 // token variables include GITHUB_TOKEN). ok is false when none is set.

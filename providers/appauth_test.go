@@ -80,3 +80,17 @@ func TestAppFromEnv(t *testing.T) {
 		t.Fatalf("PEM in the environment: %v", err)
 	}
 }
+
+func TestCheckProbePath(t *testing.T) {
+	for _, ok := range []string{"", "/rate_limit", "/v1/limits?scope=all", "/a/b%20c"} {
+		if err := CheckProbePath(ok); err != nil {
+			t.Errorf("%q: %v", ok, err)
+		}
+	}
+	for _, bad := range []string{"@evil.example/rate_limit", "rate_limit", "//evil.example/x", "http://evil.example/x",
+		"/x@evil", "/a b", "/a\\b", "/a\nb", "\\\\evil/x"} {
+		if err := CheckProbePath(bad); err == nil {
+			t.Errorf("%q accepted", bad)
+		}
+	}
+}

@@ -58,10 +58,11 @@ func ParseAuthFlag(s string) (map[string]AuthConfig, error) {
 // Credentials are resolved secrets for one provider. The secret is never
 // printed: String and GoString redact it.
 type Credentials struct {
-	kind   AuthType
-	secret string
-	source string // where the secret came from, e.g. "env GITHUB_TOKEN"
-	app    *AppCredentials
+	kind    AuthType
+	secret  string
+	source  string // where the secret came from, e.g. "env GITHUB_TOKEN"
+	app     *AppCredentials
+	warning string // see Warning
 }
 
 // ResolveCredentials turns an auth config (or, when cfg is nil, the

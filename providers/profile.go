@@ -1,6 +1,8 @@
 package providers
 
 import (
+	"fmt"
+	"net/url"
 	"strings"
 	"time"
 )
@@ -100,6 +102,33 @@ func (r RateLimit) SecondaryWait() time.Duration {
 		return time.Minute
 	}
 	return time.Duration(r.SecondaryWaitSeconds) * time.Second
+}
+
+// CheckProbePath validates a RateLimitProbe: a path on the provider's
+// base URL ("/rate_limit"), which the client appends to it. Anything that
+// could make the joined text name another host ("@evil.example/x", a
+// scheme, "//host", a backslash) or another request is refused, because
+// the probe is sent with the provider's credentials.
+func CheckProbePath(p string) error {
+	if p == "" {
+		return nil
+	}
+	bad := func(why string) error {
+		return fmt.Errorf("rate_limit probe %q: %s; give a path on the base URL, e.g. \"/rate_limit\"", p, why)
+	}
+	if !strings.HasPrefix(p, "/") || strings.HasPrefix(p, "//") {
+		return bad("it must start with one \"/\"")
+	}
+	for _, r := range p {
+		if r <= ' ' || r == 0x7f || r == '\\' || r == '@' {
+			return bad(fmt.Sprintf("it contains %q", r))
+		}
+	}
+	u, err := url.Parse(p)
+	if err != nil || u.Scheme != "" || u.Host != "" || u.User != nil || u.Opaque != "" {
+		return bad("it is not a plain path")
+	}
+	return nil
 }
 
 // ErrorMessageFields returns the error-message paths of p (defaults when

@@ -58,6 +58,12 @@ type Source struct {
 	// `engine registry add` or `pull` (see Store); Path is then where its
 	// document came from (a path or URL) and Data reads the stored copy.
 	Stored *Stored
+	// Embedded is set only by Embedded(): the index compiled into the
+	// binary. Only it, and a pulled description that passes the pull's
+	// checks, may name the environment variables its credentials are read
+	// from; every other index is stripped of them when it is loaded
+	// (docs/providers.md, "Credentials").
+	Embedded bool
 }
 
 // The whole directory is embedded (it always holds README.md), not just
@@ -97,10 +103,11 @@ func Embedded() []Source {
 		}
 		p := path.Join("embedded", e.Name())
 		out = append(out, Source{
-			Name: name,
-			Kind: KindIndex,
-			Path: p,
-			Data: func() ([]byte, error) { return embedded.ReadFile(p) },
+			Name:     name,
+			Kind:     KindIndex,
+			Path:     p,
+			Data:     func() ([]byte, error) { return embedded.ReadFile(p) },
+			Embedded: true,
 		})
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].Name < out[j].Name })

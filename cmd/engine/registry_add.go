@@ -11,6 +11,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/enginehq/engine/engine/result"
 	"github.com/enginehq/engine/providers"
 	"github.com/enginehq/engine/providers/openapi"
 	"github.com/enginehq/engine/registry"
@@ -170,7 +171,7 @@ remove NAME" removes it.`,
 			if existed {
 				verb = "replaced"
 			}
-			fmt.Fprintf(cmd.OutOrStdout(), "%s provider %s from %s: %s; sha256 %s\n", verb, name, origin, summary(index), registry.SHA256(doc)[:12])
+			fmt.Fprintf(cmd.OutOrStdout(), "%s provider %s from %s: %s; sha256 %s\n", verb, name, result.Sanitize(origin), summary(index), registry.SHA256(doc)[:12])
 			return nil
 		},
 	}

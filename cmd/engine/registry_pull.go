@@ -8,6 +8,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/enginehq/engine/engine/result"
 	"github.com/enginehq/engine/providers"
 	"github.com/enginehq/engine/providers/openapi"
 	"github.com/enginehq/engine/registry"
@@ -91,7 +92,8 @@ document that fails is refused and the index in use is kept. --reset (or
 				return usageError("storing the description of %s: %v", name, err)
 			}
 			p, _ := providers.Decode(index)
-			fmt.Fprintf(cmd.OutOrStdout(), "pulled %s version %s from %s: %s; sha256 %s\n", name, p.Version, origin, summary(index), registry.SHA256(doc)[:12])
+			// The version is the document's text: inert on a terminal.
+			fmt.Fprintf(cmd.OutOrStdout(), "pulled %s version %s from %s: %s; sha256 %s\n", name, result.Sanitize(p.Version), result.Sanitize(origin), summary(index), registry.SHA256(doc)[:12])
 			return nil
 		},
 	}

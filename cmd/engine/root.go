@@ -13,6 +13,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/enginehq/engine/engine"
+	"github.com/enginehq/engine/engine/result"
 	"github.com/enginehq/engine/providers"
 	"github.com/enginehq/engine/providers/client"
 	"github.com/enginehq/engine/providers/httpcache"
@@ -194,6 +195,9 @@ func (g *globalFlags) engineOptions() (engine.Options, error) {
 	}
 	if g.debug {
 		opts.Client.Logf = func(format string, args ...any) { fmt.Fprintf(g.io.Err, "debug: "+format+"\n", args...) }
+	}
+	opts.Warnf = func(format string, args ...any) {
+		fmt.Fprintln(g.io.Err, "warning: "+result.SanitizeText(fmt.Sprintf(format, args...)))
 	}
 	return opts, nil
 }

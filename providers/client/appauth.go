@@ -24,8 +24,11 @@ import (
 // the whole process (every request, fan-out and MCP session), and
 // refreshed before it expires: at 80% of its lifetime, and at most 5
 // minutes before expires_at. A 401 drops it, and the refused request's
-// first attempt is retried once with a new token (PrepareRetry). Neither the JWT nor a token is logged; tokens are
-// scrubbed from every error and output (Client.Secrets).
+// first attempt is retried once with a new token (PrepareRetry). Neither
+// the JWT nor a token is logged; both join the scrubbed secrets the
+// moment they exist (signed, or read from the answer), so an endpoint
+// that echoes them in an error cannot put them in any output
+// (Client.Secrets).
 
 const (
 	appJWTLifetime = 9 * time.Minute
@@ -40,7 +43,22 @@ type appTokens struct {
 	mu      sync.Mutex // guards the fields below
 	token   string
 	refresh time.Time // mint a new token from then on
-	minted  []string  // every token minted, for scrubbing
+	minted  []string  // every JWT signed and token received, for scrubbing
+}
+
+// remember adds a credential to the secrets scrubbed from every output.
+func (t *appTokens) remember(secret string) {
+	if secret == "" {
+		return
+	}
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	for _, s := range t.minted {
+		if s == secret {
+			return
+		}
+	}
+	t.minted = append(t.minted, secret)
 }
 
 var (
@@ -106,7 +124,6 @@ func (c *Client) appToken(ctx context.Context) (string, error) {
 	early := min(appRefreshMax, life/5)
 	t.mu.Lock()
 	t.token, t.refresh = tok, expires.Add(-early)
-	t.minted = append(t.minted, tok)
 	t.mu.Unlock()
 	c.logf("auth: minted a GitHub App installation token for %s, valid until %s", t.app, expires.UTC().Format(time.RFC3339))
 	return tok, nil
@@ -153,6 +170,10 @@ func (c *Client) mintAppToken(ctx context.Context) (string, time.Time, error) {
 	if err != nil {
 		return "", time.Time{}, c.appError("", 0, "signing the app's JWT failed: "+err.Error())
 	}
+	// The JWT mints tokens for every installation of the app while it is
+	// valid: it is scrubbed like a token from the moment it exists (a
+	// token endpoint may echo it in an error).
+	c.app.remember(signed)
 	u := c.baseStr + "/app/installations/" + url.PathEscape(app.InstallationID) + "/access_tokens"
 	ctx, cancel := context.WithTimeout(ctx, c.opts.RequestTimeout)
 	defer cancel()
@@ -195,7 +216,9 @@ func (c *Client) mintAppToken(ctx context.Context) (string, time.Time, error) {
 		Token     string    `json:"token"`
 		ExpiresAt time.Time `json:"expires_at"`
 	}
-	if err := json.Unmarshal(body, &out); err != nil || out.Token == "" {
+	err = json.Unmarshal(body, &out)
+	c.app.remember(out.Token)
+	if err != nil || out.Token == "" {
 		return "", time.Time{}, c.appError(u, resp.StatusCode, "the installation token response has no token")
 	}
 	if out.ExpiresAt.IsZero() {
@@ -212,7 +235,8 @@ func (c *Client) appError(u string, status int, msg string) *providers.ProviderE
 	return pe
 }
 
-// appSecrets returns the installation tokens minted so far.
+// appSecrets returns the JWTs signed and installation tokens received so
+// far.
 func (c *Client) appSecrets() []string {
 	if c.app == nil {
 		return nil
@@ -224,7 +248,7 @@ func (c *Client) appSecrets() []string {
 
 // Secrets returns the secrets this client's credentials send, for
 // scrubbing text that leaves the process: the configured secret, or every
-// GitHub App installation token minted so far.
+// GitHub App JWT signed and installation token received so far.
 func (c *Client) Secrets() []string {
 	var out []string
 	if s := c.opts.Credentials.Secret(); s != "" {

@@ -85,8 +85,19 @@ func (c *Client) probeRateLimit(ctx context.Context) {
 	}
 	ctx, cancel := context.WithTimeout(ctx, c.opts.RequestTimeout)
 	defer cancel()
+	// The probe is a path on the base URL (validated with the profile; an
+	// index can carry any text): like every credentialed request, it is
+	// sent only to the base URL's origin.
+	if err := providers.CheckProbePath(c.prof.RateLimitProbe); err != nil {
+		c.logf("%v: not sent", err)
+		return
+	}
 	req, err := http.NewRequestWithContext(ctx, http.MethodGet, c.baseStr+c.prof.RateLimitProbe, nil)
 	if err != nil {
+		return
+	}
+	if !sameOrigin(req.URL, c.base) {
+		c.logf("rate-limit probe %s: not on the origin of %s; not sent", c.sanitize(req.URL.String()), c.sanitize(c.baseStr))
 		return
 	}
 	req.Header.Set("User-Agent", c.opts.UserAgent)

@@ -44,6 +44,11 @@ func DeriveTables(doc *openapi3.T, name string, tn *TableNames) (providers.Heade
 	if doc.Paths == nil || doc.Paths.Len() == 0 {
 		return h, nil, fmt.Errorf("provider %s: the document has no paths", name)
 	}
+	// Before any walk: a schema made of itself, or of exponentially many
+	// schemas, is refused here instead of exhausting the stack or memory.
+	if err := checkSchemas(doc); err != nil {
+		return h, nil, fmt.Errorf("provider %s: %w", name, err)
+	}
 	pathMap := doc.Paths.Map()
 	paths := make([]string, 0, len(pathMap))
 	for p := range pathMap {
@@ -663,8 +668,10 @@ func nonNullTypes(s *openapi3.Schema) []string {
 	return out
 }
 
-func isArray(s *openapi3.Schema) bool {
-	if s == nil {
+func isArray(s *openapi3.Schema) bool { return isArrayAt(s, 0) }
+
+func isArrayAt(s *openapi3.Schema, depth int) bool {
+	if s == nil || depth > maxDepth {
 		return false
 	}
 	ts := nonNullTypes(s)
@@ -676,7 +683,7 @@ func isArray(s *openapi3.Schema) bool {
 	}
 	if len(ts) == 0 && len(s.AllOf) > 0 {
 		for _, ref := range s.AllOf {
-			if ref != nil && isArray(ref.Value) {
+			if ref != nil && isArrayAt(ref.Value, depth+1) {
 				return true
 			}
 		}

@@ -91,6 +91,9 @@ func (o *Overrides) checkProfile() error {
 		if rl.SecondaryWaitSeconds < 0 {
 			return fmt.Errorf("overrides: rate_limit.secondary_wait_seconds must not be negative")
 		}
+		if err := providers.CheckProbePath(rl.Probe); err != nil {
+			return fmt.Errorf("overrides: %w", err)
+		}
 		for _, b := range rl.Buckets {
 			if b.Contains == "" || b.Bucket == "" {
 				return fmt.Errorf("overrides: rate_limit.buckets: contains and bucket are required")

@@ -63,3 +63,11 @@ func (f *Fixed) LastAuth() (string, bool) {
 	}
 	return f.auths[len(f.auths)-1], true
 }
+
+// Auths returns the Authorization header of every request received, in
+// order ("" for a request without one).
+func (f *Fixed) Auths() []string {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return append([]string(nil), f.auths...)
+}

@@ -34,6 +34,10 @@ type App struct {
 	// that quotes the request's installation token (a provider that echoes
 	// credentials: the secrets suite checks it is scrubbed).
 	EchoPath string
+	// EchoJWT makes the token endpoint's 401 (a JWT it cannot verify)
+	// quote the request's Authorization header, as a careless or hostile
+	// endpoint would: the secrets suite checks the JWT is scrubbed.
+	EchoJWT bool
 }
 
 // WithApp makes the server require GitHub App installation tokens on
@@ -151,7 +155,11 @@ func (s *Server) handleAccessTokens(w http.ResponseWriter, r *http.Request) {
 		}
 	}
 	if err != nil {
-		writeError(s, w, r, http.StatusUnauthorized, "A JSON web token could not be decoded")
+		msg := "A JSON web token could not be decoded"
+		if a.cfg.EchoJWT {
+			msg += " (Authorization: " + r.Header.Get("Authorization") + ")"
+		}
+		writeError(s, w, r, http.StatusUnauthorized, msg)
 		return
 	}
 	if r.PathValue("id") != strconv.FormatInt(a.cfg.InstallationID, 10) {

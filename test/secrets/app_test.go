@@ -1,6 +1,7 @@
 package secrets
 
 import (
+	"os"
 	"strings"
 	"testing"
 
@@ -61,4 +62,68 @@ func TestGitHubAppSecretsNeverPrinted(t *testing.T) {
 		t.Errorf("only %d bytes scanned", total)
 	}
 	t.Logf("scanned %d outputs, %d bytes, for %d secrets", len(out.items), total, len(secrets))
+}
+
+// A GitHub App private key file that other users can read is used (the
+// statement runs) with one warning on stderr that says how to fix it, as
+// ssh does: per process, whether the key comes from --auth or
+// GITHUB_APP_PRIVATE_KEY_PATH, in exec, check and a long-lived MCP server.
+// A private key file (0600) gets no warning.
+func TestGitHubAppKeyReadableByOthersWarnedOnce(t *testing.T) {
+	t.Parallel()
+	key, keyPath, _ := testutil.RSAKey(t)
+	fake := fakegithub.ForTest(t, fakegithub.WithApp(fakegithub.App{AppID: 99, InstallationID: 5, PublicKey: &key.PublicKey}))
+	auth := `{"github":{"type":"app","app_id":99,"installation_id":5,"private_key_path":"` + keyPath + `"}}`
+	appEnv := []string{"GITHUB_APP_ID=99", "GITHUB_APP_INSTALLATION_ID=5", "GITHUB_APP_PRIVATE_KEY_PATH=" + keyPath}
+	const warning = "is accessible to other users (mode 0644)"
+	controls := testutil.TempFile(t, "controls.yaml", "controls:\n  - id: a\n    sql: "+okSQL+"\n    expect: nonempty\n  - id: b\n    sql: SELECT name FROM github.repos.repos WHERE org = 'acme' AND name = 'ghost'\n")
+
+	runs := func(t *testing.T) map[string]string {
+		out := map[string]string{}
+		e := testutil.FakeEnv(t, fake.URL())
+		for label, args := range map[string][]string{
+			"exec --auth":   {"--auth", auth, "exec", "-o", "csv", okSQL},
+			"check --auth":  {"--auth", auth, "check", controls},
+			"exec --debug":  {"--debug", "--auth", auth, "exec", okSQL},
+			"exec env vars": {"exec", okSQL},
+			"exec twice IN": {"--auth", auth, "exec", "SELECT name FROM github.repos.repos WHERE org IN ('acme', 'tiny')"},
+		} {
+			env := e
+			if label == "exec env vars" {
+				env = testutil.FakeEnv(t, fake.URL(), appEnv...)
+			}
+			r := testutil.Run(t, env, "", args...)
+			if r.Code != 0 {
+				t.Fatalf("%s: exit %d\n%s", label, r.Code, r.Stderr)
+			}
+			out[label] = r.Stderr
+		}
+		c, cs, stderr := mcptest.Stdio(t, e, "--auth", auth, "mcp")
+		for i := 0; i < 3; i++ {
+			if r := c.Query(t, okSQL); r.IsError {
+				t.Fatalf("mcp: %+v", r.Error)
+			}
+		}
+		cs.Close()
+		out["mcp"] = stderr.String()
+		return out
+	}
+
+	if err := os.Chmod(keyPath, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for label, stderr := range runs(t) {
+		if n := strings.Count(stderr, warning); n != 1 {
+			t.Errorf("%s: the warning printed %d times, want once:\n%s", label, n, stderr)
+		}
+		testutil.Contains(t, label, stderr, "warning: the GitHub App private key "+keyPath+" "+warning, "chmod 600 "+keyPath)
+	}
+	if err := os.Chmod(keyPath, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	for label, stderr := range runs(t) {
+		if strings.Contains(stderr, "warning") {
+			t.Errorf("%s: a warning for a private key file:\n%s", label, stderr)
+		}
+	}
 }

@@ -1,0 +1,112 @@
+package hostile
+
+import (
+	"fmt"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"testing"
+
+	"github.com/enginehq/engine/test/fakegithub"
+	"github.com/enginehq/engine/test/mcp/mcptest"
+	"github.com/enginehq/engine/test/testutil"
+)
+
+// schemaDoc is a small document whose one GET answers the schema named by
+// top, with the given components.schemas (JSON).
+func schemaDoc(top, schemas string) string {
+	return fmt.Sprintf(`{"openapi":"3.0.3","info":{"title":"loop","version":"1"},"servers":[{"url":"http://127.0.0.1:9"}],
+"paths":{"/things":{"get":{"operationId":"list-things","responses":{"200":{"description":"ok","content":{"application/json":{"schema":{"$ref":"#/components/schemas/%s"}}}}}}}},
+"components":{"schemas":%s}}`, top, schemas)
+}
+
+// nested is a chain of levels allOf lists, each naming the next level
+// four times: 4^levels schemas.
+func nested(levels int) string {
+	var parts []string
+	for i := 0; i < levels; i++ {
+		n := fmt.Sprintf(`{"$ref":"#/components/schemas/L%d"}`, i+1)
+		parts = append(parts, fmt.Sprintf(`"L%d":{"allOf":[%s,%s,%s,%s]}`, i, n, n, n, n))
+	}
+	parts = append(parts, fmt.Sprintf(`"L%d":{"type":"object","properties":{"id":{"type":"integer"}}}`, levels))
+	return "{" + strings.Join(parts, ",") + "}"
+}
+
+const loopRef = `{"$ref":"#/components/schemas/Loop"}`
+
+// selfMadeDocs are descriptions of a few hundred bytes whose schemas are
+// made of themselves, or of exponentially many schemas. Before, the first
+// was "fatal error: stack overflow" (a crash no recover can catch) and
+// the others took gigabytes within seconds.
+var selfMadeDocs = map[string]struct{ doc, want string }{
+	"allOf itself": {schemaDoc("Loop", `{"Loop":{"allOf":[`+loopRef+`]}}`),
+		"schema #/components/schemas/Loop is made of itself"},
+	"allOf itself four times": {schemaDoc("List", `{"List":{"type":"array","items":`+loopRef+`},"Loop":{"allOf":[`+strings.Repeat(loopRef+",", 3)+loopRef+`],"properties":{"id":{"type":"integer"}}}}`),
+		"schema #/components/schemas/Loop is made of itself"},
+	"nested allOf that multiply": {schemaDoc("L0", nested(9)),
+		"is made of more than 10000 schemas"},
+}
+
+// A description whose schemas are made of themselves is a plan error
+// naming the schema (exit 1) through --provider and `registry add URL`,
+// and an MCP server started with it answers list_providers with that
+// error result and goes on serving: never a crash.
+func TestSelfMadeSchemasAreErrorsNotCrashes(t *testing.T) {
+	fake := fakegithub.ForTest(t)
+	files := map[string]string{}
+	for name, c := range selfMadeDocs {
+		if len(c.doc) > 2048 {
+			t.Fatalf("%s: %d bytes; the point is a small document", name, len(c.doc))
+		}
+		files[name] = testutil.TempFile(t, "loop.json", c.doc)
+	}
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		for name, c := range selfMadeDocs {
+			if r.URL.Path == "/"+strings.ReplaceAll(name, " ", "-")+".json" {
+				fmt.Fprint(w, c.doc)
+				return
+			}
+		}
+		http.NotFound(w, r)
+	}))
+	t.Cleanup(srv.Close)
+
+	for name, c := range selfMadeDocs {
+		t.Run(name, func(t *testing.T) {
+			e := testutil.FakeEnv(t, fake.URL(), "XDG_DATA_HOME="+t.TempDir())
+			r := testutil.Run(t, e, "", "--provider", "lp="+files[name], "exec", "-o", "json", "SELECT * FROM lp.things.things")
+			notCrashed(t, "--provider", r.Stderr)
+			if e := errorOf(t, r.Stderr); r.Code != 1 || e.Kind != "plan" || !strings.Contains(e.Message, c.want) || !strings.Contains(e.Message, "GET /things") {
+				t.Errorf("--provider: exit %d, error %+v; want a plan error saying %q", r.Code, e, c.want)
+			}
+
+			r = testutil.Run(t, e, "", "registry", "add", "lp", srv.URL+"/"+strings.ReplaceAll(name, " ", "-")+".json")
+			notCrashed(t, "registry add URL", r.Stderr)
+			if r.Code != 1 || !strings.Contains(r.Stderr, c.want) {
+				t.Errorf("registry add URL: exit %d\n%.600s", r.Code, r.Stderr)
+			}
+
+			mc, cs, stderr := mcptest.Stdio(t, e, "--provider", "lp="+files[name], "mcp")
+			ctx := mcptest.Context(t)
+			res := mc.Call(t, ctx, "list_providers", nil)
+			if !res.IsError || res.Error == nil || res.Error.Kind != "plan" || !strings.Contains(res.Error.Message, c.want) {
+				t.Errorf("list_providers: %+v", res.Error)
+			}
+			ok := mc.Call(t, ctx, "run_select_query", map[string]any{"sql": tiny})
+			if ok.IsError || ok.RowCount != 3 {
+				t.Errorf("the server does not answer after the error: %+v", ok.Error)
+			}
+			cs.Close()
+			notCrashed(t, "mcp", stderr.String())
+		})
+	}
+}
+
+func notCrashed(t *testing.T, what, stderr string) {
+	t.Helper()
+	for _, s := range []string{"fatal error", "goroutine ", "panic:", "out of memory"} {
+		if strings.Contains(stderr, s) {
+			t.Fatalf("%s crashed:\n%.1500s", what, stderr)
+		}
+	}
+}
