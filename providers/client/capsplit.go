@@ -10,6 +10,8 @@ import (
 	"time"
 
 	"github.com/buger/jsonparser"
+
+	"github.com/enginehq/engine/providers"
 )
 
 // Result caps (providers.ResultCap, the profile's "result_cap"): a
@@ -278,6 +280,10 @@ func (p *pager) checkSplitBudget(ctx context.Context, cur *response, total, need
 	}
 	path := p.call.Method.Path
 	if err := p.c.CheckBudget(ctx, path, need); err != nil {
+		if pe, ok := err.(*providers.ProviderError); ok {
+			pe.Message = fmt.Sprintf("the search matched %d results, more than the %d the provider serves of one query, so the engine must split it: %s",
+				total, p.call.Method.Cap.Max, strings.Replace(pe.Message, "nothing was sent", "nothing more was sent", 1))
+		}
 		return err
 	}
 	b, ok := p.c.Budget(path)
@@ -302,7 +308,7 @@ func (p *pager) checkSplitBudget(ctx context.Context, cur *response, total, need
 		what = "exactly"
 	}
 	pe := p.c.newError(p.call, cur.url.String(), "budget", fmt.Sprintf(
-		"the search matched %d results, more than the %d the provider serves of one query; reading every one needs %s %d more requests of the %q rate-limit bucket (%d of %d left until its reset at %s), more than it can serve before the statement's time limit (in %s); nothing more was sent. Narrow the search (e.g. with a %s: range), read at most %d rows with LIMIT, or raise --query-timeout",
+		"the search matched %d results, more than the %d the provider serves of one query; reading every one needs %s %d more requests of the %q rate-limit bucket (%d of %d left until its reset at %s), more than it can serve before the statement's time limit (in %s); nothing more was sent. Narrow the search (e.g. with a %s: range), read at most %d rows with LIMIT, or allow the statement more time",
 		total, p.call.Method.Cap.Max, what, need, b.Bucket, b.Remaining, b.Limit, b.Reset.UTC().Format(time.RFC3339), deadline.Sub(now).Round(time.Second),
 		p.call.Method.Cap.Split.Qualifier, p.call.Method.Cap.Max))
 	pe.Status, pe.RateLimited = cur.status, true
