@@ -324,7 +324,13 @@ func (p *Plan) String() string {
 	for _, d := range dynamic {
 		est += " + " + d
 	}
-	fmt.Fprintf(&b, "estimated requests: %s (first pages)\n", est)
+	split := ""
+	for _, s := range p.Scans {
+		if n := capNote(s); n != "" && s.Method.Cap.Split != nil {
+			split = "; a search over its result cap adds one request per range tried and per page of its matches, known and checked against the rate-limit budget after its first page"
+		}
+	}
+	fmt.Fprintf(&b, "estimated requests: %s (first pages%s)\n", est, split)
 	fmt.Fprintf(&b, "sqlite: %s\n", p.SQL)
 	return b.String()
 }

@@ -134,6 +134,9 @@ func (p *pager) split(ctx context.Context, first *url.URL, cur *response, total 
 		perPage = p.c.opts.PerPage
 	}
 	pagesOf := func(n int) int { return max((n+perPage-1)/perPage, 1) }
+	if n := pagesOf(total); n > p.c.opts.MaxPages {
+		return p.limitError(cur.url.String(), n)
+	}
 	if err := p.checkSplitBudget(ctx, cur, total, pagesOf(total), false); err != nil {
 		return err
 	}

@@ -177,6 +177,20 @@ func TestCapSplitMissingResultIsIncomplete(t *testing.T) {
 	}
 }
 
+// A split whose matches need more pages than max-pages is refused at the
+// first page.
+func TestCapSplitOverMaxPages(t *testing.T) {
+	s := &capSearch{n: 23, max: 5}
+	srv := httptest.NewServer(s)
+	defer srv.Close()
+	c := newTestClient(t, srv, func(o *Options) { o.PerPage = 2; o.MaxPages = 6 })
+	_, _, err := collect(t, c, Call{Method: capMethod(true), Params: map[string]string{"q": "org:x"}})
+	var pe *providers.ProviderError
+	if !errors.As(err, &pe) || pe.Kind != "limit" || !strings.Contains(pe.Message, "12 pages") || len(s.queries) != 1 {
+		t.Fatalf("err %v after %d queries", err, len(s.queries))
+	}
+}
+
 // A query with OR cannot take an added range: incomplete, not retryable.
 func TestCapSplitRefusesOr(t *testing.T) {
 	srv := httptest.NewServer(&capSearch{n: 23, max: 5})
