@@ -22,7 +22,10 @@ const (
 	KindPlan     Kind = "plan"
 	KindProvider Kind = "provider"
 	// KindIncomplete: the provider answered, but said the answer is partial
-	// (GitHub search's "incomplete_results": true). Never rows; retryable.
+	// (GitHub search's "incomplete_results": true; retryable), or the
+	// engine cannot get every row: a query matching more results than the
+	// provider serves that it cannot split (GitHub code search past 1,000;
+	// not retryable). Never rows.
 	KindIncomplete Kind = "incomplete"
 	KindTimeout    Kind = "timeout"
 	// KindCancelled: the caller cancelled the statement (MCP

@@ -31,6 +31,9 @@ type statsOutput struct {
 	RateLimit []result.RateLimit `json:"rate_limit,omitempty" jsonschema:"per rate-limit bucket: requests this statement used, what remains and when it resets"`
 	// Methods names the API method each table was read with.
 	Methods []string `json:"methods,omitempty" jsonschema:"the API method each table was read with"`
+	// Parts counts the date ranges of searches split past the provider's
+	// result cap.
+	Parts int `json:"parts,omitempty" jsonschema:"date ranges that searches over the provider's result cap (GitHub: 1000) were split into"`
 }
 
 // queryOutput is run_select_query's structured output (docs/mcp.md): a
@@ -138,7 +141,7 @@ func (s *Server) runSelect(ctx context.Context, req *mcp.CallToolRequest, in que
 		rowsOut:   newRowsOut(r.Columns, fr.rows, h.count),
 		Truncated: len(fr.rows) < h.count || fr.cutCells > 0, TruncatedCells: fr.cutCells,
 		Stats: statsOutput{HTTPRequests: r.Stats.HTTPRequests, Pages: r.Stats.Pages, Fetched: r.Stats.Fetched,
-			Revalidated: r.Stats.Revalidated, CacheHits: r.Stats.CacheHits, ElapsedMS: r.Stats.ElapsedMS, RateLimit: r.Stats.RateLimit, Methods: r.Stats.Methods},
+			Revalidated: r.Stats.Revalidated, CacheHits: r.Stats.CacheHits, ElapsedMS: r.Stats.ElapsedMS, RateLimit: r.Stats.RateLimit, Methods: r.Stats.Methods, Parts: r.Stats.Parts},
 	}
 	if kept {
 		out.ResultID, out.ResultURI = id, ResultURI(id)

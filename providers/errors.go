@@ -28,7 +28,9 @@ type ProviderError struct {
 	RateLimited bool
 	// Kind is "http", "transport", "decode", "timeout", "limit", "redirect"
 	// (a 3xx that was not followed) or "incomplete" (a 2xx the provider
-	// marks as partial, e.g. GitHub search's "incomplete_results": true);
+	// marks as partial, e.g. GitHub search's "incomplete_results": true,
+	// or a query matching more results than the provider serves that the
+	// engine cannot split, Method.Cap);
 	// for requests never sent, "budget" (the rate-limit bucket cannot cover
 	// the statement before its reset) or "paused" (every request of the
 	// credential waits out a secondary rate limit); "auth" when GitHub App

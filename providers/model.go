@@ -101,6 +101,42 @@ type Method struct {
 	// redirects callers who are not org members to the public-membership
 	// check).
 	RedirectAdvice string `json:"redirect,omitempty"`
+	// Cap says the provider serves at most a fixed number of the answer's
+	// results, whatever its pages (GitHub search: the first 1,000), while
+	// the body counts every match; nil: no cap.
+	Cap *ResultCap `json:"cap,omitempty"`
+}
+
+// ResultCap is a method's result cap (Method.Cap). When the first page's
+// Total is larger than Max, the answer is complete only if the engine
+// gets every match: by splitting the query (Split) or not at all (an
+// error of kind "incomplete"), never the first Max as if they were all.
+type ResultCap struct {
+	// Max is the most results the provider serves of one query.
+	Max int `json:"max"`
+	// Total is the body path of the number of matches ("total_count").
+	Total string `json:"total"`
+	// Split, when set, is how one query becomes several whose matches
+	// each fit under Max; nil: the query cannot be split.
+	Split *CapSplit `json:"split,omitempty"`
+	// Advice says how to narrow a query that cannot be split (or split
+	// further), shown in the error.
+	Advice string `json:"advice,omitempty"`
+}
+
+// CapSplit splits a capped query into date ranges: the date qualifier
+// Qualifier ("created") is added to the query parameter Param ("q") as
+// Qualifier:FROM..TO, the ranges bisected until each one's matches fit.
+type CapSplit struct {
+	Param     string `json:"param"`
+	Qualifier string `json:"qualifier"`
+	// Key lists the item paths that identify a result ("id"; commits:
+	// "repository.id" and "sha"): results seen in two ranges are kept once.
+	Key []string `json:"key"`
+	// From is the earliest date (YYYY-MM-DD) the provider has data of
+	// (GitHub: 2007-10-01): ranges are bisected between it and now, with
+	// open-ended ranges before and after.
+	From string `json:"from"`
 }
 
 // AbsentRule is one answer that means "no rows": Status and either the

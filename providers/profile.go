@@ -41,10 +41,29 @@ type Profile struct {
 	Buckets []PathBucket `json:"buckets,omitempty"`
 }
 
-// PathBucket is one entry of Profile.Buckets.
+// PathBucket is one entry of Profile.Buckets. WindowSeconds, when set,
+// is the bucket's refill period as the provider documents it (GitHub:
+// search 30 per minute, 60): how far a statement can count on the
+// bucket's refills before its deadline (a split search, see
+// providers/client).
 type PathBucket struct {
-	Contains string `json:"contains"`
-	Bucket   string `json:"bucket"`
+	Contains      string `json:"contains"`
+	Bucket        string `json:"bucket"`
+	WindowSeconds int    `json:"window_seconds,omitempty"`
+}
+
+// BucketWindow returns the documented refill period of a bucket, 0 when
+// the profile does not say.
+func (p *Profile) BucketWindow(bucket string) time.Duration {
+	if p == nil {
+		return 0
+	}
+	for _, b := range p.Buckets {
+		if b.Bucket == bucket && b.WindowSeconds > 0 {
+			return time.Duration(b.WindowSeconds) * time.Second
+		}
+	}
+	return 0
 }
 
 // RateLimit names the headers and phrases by which a provider reports its

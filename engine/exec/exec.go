@@ -86,6 +86,10 @@ func Run(ctx context.Context, p *plan.Plan, clients Clients, opts Options) (*res
 		stats.Pages += n.Pages
 		stats.CacheHits += n.CacheHits
 		stats.Revalidated += n.Revalidated
+		if n.Parts > 0 && s.Method.Cap != nil && s.Method.Cap.Split != nil {
+			stats.Parts += n.Parts
+			stats.Methods[len(stats.Methods)-1] += fmt.Sprintf(" (over the %d-result cap: split by %s: into %s)", s.Method.Cap.Max, s.Method.Cap.Split.Qualifier, result.Plural(n.Parts, "part"))
+		}
 		if err != nil {
 			return nil, err
 		}
@@ -192,6 +196,7 @@ func runScan(ctx context.Context, st *store.Store, s *plan.Scan, calls []map[str
 		total.Pages += n.Pages
 		total.CacheHits += n.CacheHits
 		total.Revalidated += n.Revalidated
+		total.Parts += n.Parts
 		mu.Unlock()
 		if err != nil {
 			fail(err)

@@ -315,13 +315,20 @@ func (p *Plan) String() string {
 		if s.Limit > 0 {
 			fmt.Fprintf(&b, "; stops after %d rows", s.Limit)
 		}
+		b.WriteString(capNote(s))
 		b.WriteString("\n")
 	}
 	est := strconv.Itoa(total)
 	for _, d := range dynamic {
 		est += " + " + d
 	}
-	fmt.Fprintf(&b, "estimated requests: %s (first pages)\n", est)
+	split := ""
+	for _, s := range p.Scans {
+		if n := capNote(s); n != "" && s.Method.Cap.Split != nil {
+			split = "; a search over its result cap adds one request per range tried and per page of its matches, known and checked against the rate-limit budget after its first page"
+		}
+	}
+	fmt.Fprintf(&b, "estimated requests: %s (first pages%s)\n", est, split)
 	fmt.Fprintf(&b, "sqlite: %s\n", p.SQL)
 	return b.String()
 }
@@ -341,4 +348,20 @@ func quoteAll(vs []string) []string {
 		out[i] = "'" + v + "'"
 	}
 	return out
+}
+
+// capNote says what happens when the scan's query matches more results
+// than the provider serves (Method.Cap): it is split into date ranges
+// (each range costs its first page, more requests the plan cannot count
+// before the first page says how many match), or it fails as incomplete.
+// A pushed-down LIMIT within the cap needs no more than the cap serves.
+func capNote(s *Scan) string {
+	cp := s.Method.Cap
+	if cp == nil || (s.Limit > 0 && s.Limit <= int64(cp.Max)) {
+		return ""
+	}
+	if cp.Split == nil {
+		return fmt.Sprintf("; over %d matches (%s): error (incomplete), this query cannot be split", cp.Max, cp.Total)
+	}
+	return fmt.Sprintf("; over %d matches (%s): split by %s: ranges, bisected (+1 request per range tried, budget checked after the first page)", cp.Max, cp.Total, cp.Split.Qualifier)
 }

@@ -45,8 +45,13 @@ type Stats struct {
 	RateLimit []RateLimit `json:"rate_limit,omitempty"`
 
 	// Methods names the API method each provider table was read with, in
-	// scan order: "github.repos.repos: GET /user/repos".
+	// scan order: "github.repos.repos: GET /user/repos", and how a query
+	// over the provider's result cap was split ("(over the 1000-result
+	// cap: split by created: into 7 parts)").
 	Methods []string `json:"methods,omitempty"`
+	// Parts counts the date ranges that queries over the provider's result
+	// cap were split into (0: none was).
+	Parts int `json:"parts,omitempty"`
 }
 
 // RateLimit is a statement's use of one rate-limit bucket (GitHub's

@@ -34,6 +34,12 @@
 //   - A 2xx whose body sets the method's IncompleteFlag (GitHub search:
 //     "incomplete_results": true) is an error of kind "incomplete",
 //     retryable, on any page.
+//   - A method with a result cap (Method.Cap; GitHub search serves the
+//     first 1,000 matches) whose first page counts more than the cap is
+//     split into date ranges that each fit, every range read and each
+//     result kept once, or fails as "incomplete" when it cannot be split;
+//     the split is checked against the rate-limit bucket before its parts
+//     are fetched (capsplit.go).
 //   - A 403 or 429 rate limit without Retry-After or x-ratelimit-reset waits
 //     60s before retrying (GitHub's guidance for secondary rate limits), which
 //     with the default MaxRetryWait is retried once the budget allows. A 403
@@ -141,8 +147,10 @@ const (
 // Requests counts every HTTP attempt, retries included; Pages counts pages
 // received successfully; CacheHits counts pages answered by the cache
 // without a request; Revalidated counts requests answered 304 Not Modified
-// (served from the cache, free of GitHub's rate limit).
-type Stats struct{ Requests, Pages, CacheHits, Revalidated int }
+// (served from the cache, free of GitHub's rate limit). Parts counts the
+// date ranges a query over the provider's result cap was split into
+// (capsplit.go); 0 when it was not split.
+type Stats struct{ Requests, Pages, CacheHits, Revalidated, Parts int }
 
 // Client executes methods of one provider. It is safe for concurrent use.
 type Client struct {

@@ -17,10 +17,10 @@ import (
 )
 
 // callStats are the counters of one Do, updated from page goroutines.
-type callStats struct{ requests, pages, cacheHits, revalidated atomic.Int64 }
+type callStats struct{ requests, pages, cacheHits, revalidated, parts atomic.Int64 }
 
 func (s *callStats) snapshot() Stats {
-	return Stats{Requests: int(s.requests.Load()), Pages: int(s.pages.Load()), CacheHits: int(s.cacheHits.Load()), Revalidated: int(s.revalidated.Load())}
+	return Stats{Requests: int(s.requests.Load()), Pages: int(s.pages.Load()), CacheHits: int(s.cacheHits.Load()), Revalidated: int(s.revalidated.Load()), Parts: int(s.parts.Load())}
 }
 
 // Do executes the call, following pagination, and calls emit with each
@@ -55,6 +55,10 @@ type pager struct {
 	cursors map[string]bool // cursors received (body paging, pages_body.go)
 	pages   int             // pages emitted
 	items   int             // items emitted
+	// seen holds the keys of the results emitted by a split query
+	// (capsplit.go); nil otherwise.
+	seen map[string]struct{}
+	keys []string // the item paths of a result's key
 }
 
 func (p *pager) run(ctx context.Context, first string) error {
@@ -67,9 +71,20 @@ func (p *pager) run(ctx context.Context, first string) error {
 	if err != nil || absent {
 		return err
 	}
+	if total, over := p.overCap(cur); over {
+		return p.split(ctx, firstURL, cur, total) // capsplit.go
+	}
 	if err := p.emitPage(items); err != nil {
 		return err
 	}
+	return p.follow(ctx, cur, items)
+}
+
+// follow fetches the pages after cur (whose items were emitted) until the
+// last one, or until the call's limit is reached.
+func (p *pager) follow(ctx context.Context, cur *response, items []json.RawMessage) error {
+	fresh := true // cur is the first page of this run of pages
+	var err error
 	for {
 		if p.call.Limit > 0 && p.items >= p.call.Limit {
 			return nil
@@ -90,20 +105,21 @@ func (p *pager) run(ctx context.Context, first string) error {
 		if p.pages >= p.c.opts.MaxPages {
 			return p.limitError(next.String(), 0)
 		}
-		if links["next"] != "" && p.pages == 1 && p.call.Limit == 0 && links["last"] != "" {
+		if links["next"] != "" && fresh && p.call.Limit == 0 && links["last"] != "" {
 			if last, err := cur.url.Parse(links["last"]); err == nil {
 				if from, to, ok := numberedPages(next, last); ok {
-					if to > p.c.opts.MaxPages {
-						return p.limitError(next.String(), to)
+					if p.pages+to-from+1 > p.c.opts.MaxPages {
+						return p.limitError(next.String(), p.pages+to-from+1)
 					}
 					if cur, err = p.concurrent(ctx, next, from, to); err != nil {
 						return err
 					}
-					items = nil
+					items, fresh = nil, false
 					continue
 				}
 			}
 		}
+		fresh = false
 		p.visited[urlKey(next)] = true
 		if items, cur, _, err = p.getPage(ctx, next.String(), false); err != nil {
 			return err
@@ -116,6 +132,9 @@ func (p *pager) run(ctx context.Context, first string) error {
 
 func (p *pager) emitPage(items []json.RawMessage) error {
 	p.pages++
+	if p.seen != nil {
+		items = p.unseen(items) // a split: each result once (capsplit.go)
+	}
 	p.items += len(items)
 	if err := p.emit(items); err != nil {
 		return err

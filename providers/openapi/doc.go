@@ -262,7 +262,9 @@
 // 401, 403, 429, 5xx and statuses the operation does not document. The
 // file also records the operations reviewed and left without a rule
 // (not_absent, with the reason), advice for operations answered with a
-// redirect (redirects), and the provider's "partial answer" flag
+// redirect (redirects), the provider's "partial answer" flag
 // (incomplete: every method whose 2xx JSON response declares that boolean
-// property gets Method.IncompleteFlag).
+// property gets Method.IncompleteFlag), and its cap on the results of one
+// query with, per operation, how a query is split into date ranges
+// (result_cap: Method.Cap).
 package openapi

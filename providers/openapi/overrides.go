@@ -8,6 +8,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/getkin/kin-openapi/openapi3"
 
@@ -49,6 +50,9 @@ type Overrides struct {
 	NotAbsent  map[string]Reviewed         `json:"not_absent,omitempty"`
 	Redirects  map[string]RedirectOverride `json:"redirects,omitempty"`
 	Incomplete *IncompleteOverride         `json:"incomplete,omitempty"`
+	// ResultCap is the provider's cap on the results of one query
+	// (Method.Cap), see ResultCapOverride.
+	ResultCap *ResultCapOverride `json:"result_cap,omitempty"`
 	// Tables is the naming data of entity tables (see TableNames).
 	Tables *TableNames `json:"tables,omitempty"`
 	// The run-time profile (profile.go): credentials, default headers,
@@ -87,6 +91,59 @@ type Reviewed struct {
 type IncompleteOverride struct {
 	Property string `json:"property"`
 	Reason   string `json:"reason"`
+}
+
+// ResultCapOverride is a provider's cap on the results of one query
+// (GitHub search serves the first 1,000 matches of any search), the body
+// path of the match count, and per operationId how a query of that
+// operation is split into date ranges (or, without split, why it cannot
+// be), e.g.
+//
+//	"result_cap": {"max": 1000, "total": "total_count", "reason": "...",
+//	  "operations": {
+//	    "search/repos": {"split": {"param": "q", "qualifier": "created", "key": ["id"], "from": "2007-10-01"}},
+//	    "search/code":  {"reason": "code search has no date qualifier", "advice": "narrow the search with repo:, path:, ..."}}}
+type ResultCapOverride struct {
+	Max        int                     `json:"max"`
+	Total      string                  `json:"total"`
+	Reason     string                  `json:"reason"`
+	Operations map[string]CapOperation `json:"operations"`
+}
+
+// CapOperation is one capped operation: Split, or the Reason it cannot
+// be split; Advice says how to narrow its queries.
+type CapOperation struct {
+	Split  *providers.CapSplit `json:"split,omitempty"`
+	Reason string              `json:"reason,omitempty"`
+	Advice string              `json:"advice,omitempty"`
+}
+
+// check validates the result_cap section.
+func (rc *ResultCapOverride) check() error {
+	if rc == nil {
+		return nil
+	}
+	if rc.Max <= 0 || rc.Total == "" || rc.Reason == "" || len(rc.Operations) == 0 {
+		return fmt.Errorf("overrides: result_cap: max (> 0), total, reason and operations are required")
+	}
+	for _, op := range sortedOps(rc.Operations) {
+		c := rc.Operations[op]
+		sp := c.Split
+		switch {
+		case sp == nil && c.Reason == "":
+			return fmt.Errorf("overrides: result_cap.operations %s: give \"split\" or the \"reason\" its queries cannot be split", op)
+		case sp == nil:
+			continue
+		case sp.Param == "" || sp.Qualifier == "" || len(sp.Key) == 0:
+			return fmt.Errorf("overrides: result_cap.operations %s: split needs param, qualifier and key", op)
+		case strings.ContainsAny(sp.Qualifier, " :\t"):
+			return fmt.Errorf("overrides: result_cap.operations %s: split.qualifier %q must be a bare qualifier name (e.g. created)", op, sp.Qualifier)
+		}
+		if _, err := time.Parse(time.DateOnly, sp.From); err != nil {
+			return fmt.Errorf("overrides: result_cap.operations %s: split.from %q must be a date (YYYY-MM-DD)", op, sp.From)
+		}
+	}
+	return nil
 }
 
 // ParseOverrides decodes and checks an overrides file. Unknown fields, a
@@ -132,6 +189,9 @@ func ParseOverrides(data []byte) (*Overrides, error) {
 	if in := o.Incomplete; in != nil && (in.Property == "" || in.Reason == "") {
 		return nil, fmt.Errorf("overrides: incomplete: property and reason are required")
 	}
+	if err := o.ResultCap.check(); err != nil {
+		return nil, err
+	}
 	if err := o.Tables.check(); err != nil {
 		return nil, err
 	}
@@ -172,6 +232,31 @@ func (o *Overrides) Apply(doc *openapi3.T, resources []*providers.Resource) erro
 			return fmt.Errorf("overrides: redirects %s: no GET operation with that operationId", op)
 		}
 		m.RedirectAdvice = o.Redirects[op].Advice
+	}
+	if rc := o.ResultCap; rc != nil {
+		for _, op := range sortedOps(rc.Operations) {
+			m := byOp[op]
+			if m == nil {
+				return fmt.Errorf("overrides: result_cap.operations %s: no GET operation with that operationId", op)
+			}
+			c := rc.Operations[op]
+			if sp := c.Split; sp != nil {
+				if p := m.ParamByKey(sp.Param); p == nil || p.In != providers.InQuery {
+					return fmt.Errorf("overrides: result_cap.operations %s: split.param %q is not a query parameter of the operation", op, sp.Param)
+				}
+				cp := *sp
+				cp.Key = append([]string(nil), sp.Key...)
+				c.Split = &cp
+			}
+			advice := c.Advice
+			if c.Split == nil {
+				advice = "the engine cannot split it into smaller queries: " + c.Reason
+				if c.Advice != "" {
+					advice += "; " + c.Advice
+				}
+			}
+			m.Cap = &providers.ResultCap{Max: rc.Max, Total: rc.Total, Split: c.Split, Advice: advice}
+		}
 	}
 	if in := o.Incomplete; in != nil {
 		for _, r := range resources {

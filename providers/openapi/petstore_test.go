@@ -313,6 +313,12 @@ func TestOverrides(t *testing.T) {
 		`{"incomplete": {"property": "x"}}`:                                                                           "reason",
 		`{"absent": {"a/b": [404]}}`:                                                                                  "overrides",
 		`{"absnt": {}}`:                                                                                               "unknown field",
+		`{"result_cap": {"max": 1000, "total": "total_count", "operations": {"a/b": {"reason": "r"}}}}`:               "reason",
+		`{"result_cap": {"max": 0, "total": "t", "reason": "r", "operations": {"a/b": {"reason": "r"}}}}`:             "max",
+		`{"result_cap": {"max": 9, "total": "t", "reason": "r", "operations": {"a/b": {}}}}`:                          "split",
+		`{"result_cap": {"max": 9, "total": "t", "reason": "r", "operations": {"a/b": {"split": {"param": "q"}}}}}`:   "qualifier",
+		`{"result_cap": {"max": 9, "total": "t", "reason": "r", "operations": {"a/b": {"split": {"param": "q", "qualifier": "created", "key": ["id"], "from": "2007"}}}}}`: "YYYY-MM-DD",
+		`{"rate_limit": {"buckets": [{"contains": "/s", "bucket": "s", "window_seconds": -1}]}}`:                                                                           "window_seconds",
 	}
 	for in, want := range bad {
 		if _, err := ParseOverrides([]byte(in)); err == nil || !strings.Contains(err.Error(), want) {

@@ -98,6 +98,9 @@ func (o *Overrides) checkProfile() error {
 			if b.Contains == "" || b.Bucket == "" {
 				return fmt.Errorf("overrides: rate_limit.buckets: contains and bucket are required")
 			}
+			if b.WindowSeconds < 0 {
+				return fmt.Errorf("overrides: rate_limit.buckets %s: window_seconds must not be negative", b.Bucket)
+			}
 		}
 	}
 	if e := o.Errors; e != nil && e.In200 != nil {

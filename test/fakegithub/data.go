@@ -22,6 +22,11 @@ const (
 	AuthUser = "octocat"
 	// AcmeRepos is the number of repositories of org "acme".
 	AcmeRepos = 250
+	// SprawlRepos is the number of repositories of org "sprawl", created
+	// one every SprawlSpacing from 2020-01-01: more than a search serves
+	// (SearchCap), spread over years.
+	SprawlRepos   = 2500
+	SprawlSpacing = 17 * time.Hour
 	// MaxScaleRepos bounds the N of scale-N orgs.
 	MaxScaleRepos = 10_000_000
 )
@@ -59,6 +64,8 @@ type orgSpec struct {
 	hooks      int
 	dependabot int
 	secrets    int
+	// spacing is the time between two repositories' creation (0: an hour).
+	spacing time.Duration
 
 	ownerOnce sync.Once
 	owner     json.RawMessage // cached encoded owner (simple-user)
@@ -100,7 +107,11 @@ func builtinOrgs() map[string]*orgSpec {
 		dependabot: 3,
 		secrets:    1,
 	}
-	return map[string]*orgSpec{"acme": acme, "tiny": tiny}
+	sprawl := &orgSpec{
+		login: "sprawl", id: 9_000_003, repoBase: 520_000_000, repos: SprawlRepos, nameWidth: 4,
+		spacing: SprawlSpacing,
+	}
+	return map[string]*orgSpec{"acme": acme, "tiny": tiny, "sprawl": sprawl}
 }
 
 // org resolves an org login (built-in, WithRepos or scale-N).
@@ -170,8 +181,15 @@ func userRepo(i int) repo {
 	return repo{owner: AuthUser, ownerID: authUserID, ownerType: "User", idx: i, name: userRepoNames[i], id: 300_000_000 + int64(i)}
 }
 
-// created is epoch + idx hours, so creation order is index order.
-func (r repo) created() time.Time { return epoch.Add(time.Duration(r.idx) * time.Hour) }
+// created is epoch + idx hours (idx times the org's spacing), so creation
+// order is index order.
+func (r repo) created() time.Time {
+	step := time.Hour
+	if r.org != nil && r.org.spacing > 0 {
+		step = r.org.spacing
+	}
+	return epoch.Add(time.Duration(r.idx) * step)
+}
 
 func (r repo) fullName() string { return r.owner + "/" + r.name }
 func (r repo) private() bool    { return r.idx%3 != 0 }

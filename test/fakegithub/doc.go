@@ -76,9 +76,18 @@
 //	/repos/{o}/{r}/contributors        1 + idx%3 org members, contributions 100/j + idx
 //	/search/code                       q=org:NAME [WORDS]: each matching repo's README.md
 //	                                   (served like /search/repositories, below)
-//	/search/repositories               q required (422); q=org:NAME [topic:T] [words] lists
-//	                                   NAME's matching repos as {"total_count",
-//	                                   "incomplete_results","items"}; no-cache, no ETag
+//	/search/repositories               q required (422); q=org:NAME [topic:T] [created:R]
+//	                                   [words] lists NAME's matching repos as
+//	                                   {"total_count","incomplete_results","items"};
+//	                                   no-cache, no ETag. created: takes >D, >=D, <D,
+//	                                   <=D, A..B (* for either side) or D, where D is a
+//	                                   date (its whole day, UTC) or a time with a UTC
+//	                                   offset; several created: must all hold. Only the
+//	                                   first SearchCap (1,000) matches are served:
+//	                                   Link stops at the page holding the last of them,
+//	                                   a page starting past them answers 422 "Only the
+//	                                   first 1000 search results are available", and
+//	                                   total_count counts every match
 //	POST /app/installations/{id}/access_tokens   WithApp only
 //
 // # Admin (out of process; never logged or faulted)
@@ -150,6 +159,11 @@
 //	        (4: revoked if k even else false_positive), open 8;
 //	        secret_type by (k-1)%3: github_personal_access_token, aws_access_key_id,
 //	        slack_api_token; validity active, inactive, unknown
+//
+// Org "sprawl" (id 9000003): SprawlRepos = 2,500 repositories repo-0000..
+// repo-2499 with the formulas above, except created_at: 2020-01-01 + i *
+// 17 hours (to 2024-11-05T03:00Z), so a search for all of them is past
+// the search cap and spread over years.
 //
 // Org "tiny" (id 9000002): repos alpha (public, Go, MIT, master, protected),
 // beta (private, Python, Apache-2.0), gamma (private, TypeScript, no license);

@@ -3,7 +3,6 @@ package fakegithub
 import (
 	"context"
 	"net/http"
-	"strconv"
 	"strings"
 )
 
@@ -64,69 +63,6 @@ func (s *Server) handlePublicMembership(w http.ResponseWriter, r *http.Request, 
 	}
 	s.setHeaders(w)
 	w.WriteHeader(http.StatusNoContent)
-}
-
-// handleSearchRepos is GET /search/repositories?q=org:NAME [topic:T]
-// [WORDS] (see searchQuery): the org's repositories whose name contains
-// every word and that carry every topic, in index order.
-func (s *Server) handleSearchRepos(w http.ResponseWriter, r *http.Request) {
-	o, topics, words, ok := s.searchQuery(w, r)
-	if !ok {
-		return
-	}
-	idx := o.searchRepos(topics, words)
-	s.writeSearch(w, r, len(idx), func(k int) any { return o.repo(idx[k]).repoJSON() })
-}
-
-// searchQuery reads a search's q: org:NAME, topic:T qualifiers and words.
-// It answers 422 itself (ok false) as GitHub does: with GitHub's errors
-// array when q is missing, and "Validation Failed" for an org that cannot
-// be searched (unknown here).
-func (s *Server) searchQuery(w http.ResponseWriter, r *http.Request) (o *orgSpec, topics, words []string, ok bool) {
-	q := r.URL.Query().Get("q")
-	if strings.TrimSpace(q) == "" {
-		body := errorBody(http.StatusUnprocessableEntity, "Validation Failed")
-		body["errors"] = []obj{{"resource": "Search", "field": "q", "code": "missing"}}
-		writeJSON(s, w, http.StatusUnprocessableEntity, body)
-		return nil, nil, nil, false
-	}
-	var org string
-	for _, f := range strings.Fields(q) {
-		switch {
-		case strings.HasPrefix(f, "org:"):
-			org = strings.TrimPrefix(f, "org:")
-		case strings.HasPrefix(f, "topic:"):
-			topics = append(topics, strings.TrimPrefix(f, "topic:"))
-		default:
-			words = append(words, f)
-		}
-	}
-	if o, ok = s.org(org); !ok {
-		writeError(s, w, r, http.StatusUnprocessableEntity, "Validation Failed")
-		return nil, nil, nil, false
-	}
-	return o, topics, words, true
-}
-
-// searchRepos lists the indexes of the org's repositories whose name
-// contains every word and that carry every topic.
-func (o *orgSpec) searchRepos(topics, words []string) []int {
-	var idx []int
-	for i := 0; i < o.repos; i++ {
-		if searchMatch(o.repo(i), topics, words) {
-			idx = append(idx, i)
-		}
-	}
-	return idx
-}
-
-// writeSearch answers a search as GitHub does: {"total_count",
-// "incomplete_results", "items"} with Cache-Control: no-cache and no ETag;
-// incomplete_results is true under the KindIncompleteResults fault.
-func (s *Server) writeSearch(w http.ResponseWriter, r *http.Request, n int, item func(k int) any) {
-	w.Header().Set("Cache-Control", cacheControlNoCache)
-	incomplete := strconv.FormatBool(isIncomplete(r))
-	s.writeListPrefix(w, r, n, "items", `"incomplete_results":`+incomplete+`,`, item)
 }
 
 const incompleteKey ctxKey = 2

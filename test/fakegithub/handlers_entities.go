@@ -72,16 +72,18 @@ func (s *Server) handleFailedInvitations(w http.ResponseWriter, r *http.Request,
 }
 
 // handleSearchCode is GET /search/code?q=org:NAME [WORDS] (see
-// searchQuery; topic: qualifiers are not code search's and are ignored):
+// searchQuery; topic: and created: qualifiers are not code search's and
+// are ignored):
 // every repository of the org whose name contains every word has one
 // match, its README.md, as a code-search-result-item {"name", "path",
 // "sha", "repository", "score", ...}, served like repository search.
 func (s *Server) handleSearchCode(w http.ResponseWriter, r *http.Request) {
-	o, _, words, ok := s.searchQuery(w, r)
+	sq, ok := s.searchQuery(w, r)
 	if !ok {
 		return
 	}
-	idx := o.searchRepos(nil, words)
+	o := sq.org
+	idx := o.searchRepos(searchSpec{org: o, words: sq.words})
 	s.writeSearch(w, r, len(idx), func(k int) any {
 		rp := o.repo(idx[k])
 		h := sha("readme", rp.fullName())

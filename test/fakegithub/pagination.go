@@ -125,7 +125,14 @@ func (s *Server) writeList(w http.ResponseWriter, r *http.Request, total int, wr
 // comma, e.g. `"incomplete_results":false,`) written after total_count in
 // a wrapped page.
 func (s *Server) writeListPrefix(w http.ResponseWriter, r *http.Request, total int, wrapKey, extra string, item func(k int) any) {
-	page, start, end, last := window(r, total)
+	s.writeListServed(w, r, total, total, wrapKey, extra, item)
+}
+
+// writeListServed is writeListPrefix for a list of total items of which
+// only the first served are served (pages and Link stop there; a
+// search's cap).
+func (s *Server) writeListServed(w http.ResponseWriter, r *http.Request, total, served int, wrapKey, extra string, item func(k int) any) {
+	page, start, end, last := window(r, served)
 	var buf bytes.Buffer
 	if wrapKey != "" {
 		fmt.Fprintf(&buf, `{"total_count":%d,%s%q:`, total, extra, wrapKey)

@@ -38,7 +38,11 @@ func Explain(e *engine.Error, cred Credentials, now time.Time) string {
 	case engine.KindProvider:
 		explainProvider(e, cred, now, advice)
 	case engine.KindIncomplete:
-		advice("retryable: the provider said its answer is partial (a search that timed out), so no rows are shown; run the statement again, or narrow the search so it finishes in time.")
+		if e.Retryable() {
+			advice("retryable: the provider's answer is partial (a search that timed out, or whose matches changed while it was read), so no rows are shown; run the statement again, or narrow the search.")
+		} else {
+			advice("not retryable: the engine cannot get every row of this query, so no rows are shown; narrow the query as the message says.")
+		}
 	case engine.KindPlan:
 		if e.Table != "" && len(e.Missing) > 0 {
 			advice("DESCRIBE %s lists its columns and the WHERE keys each method needs.", e.Table)

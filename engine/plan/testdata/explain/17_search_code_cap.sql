@@ -1,0 +1,1 @@
+SELECT path FROM github.search.code WHERE q = 'org:acme README'

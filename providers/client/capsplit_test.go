@@ -1,0 +1,247 @@
+package client
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net/http"
+	"net/http/httptest"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/enginehq/engine/providers"
+)
+
+// capSearch is a search server serving at most max results of a query
+// (Link stops there, a page past it is 422), over n items created one a
+// day from 2015-01-01, filtered by "created:A..B" qualifiers (A, B a time
+// or *). lose drops item lose (1-based) from ranged queries; dup serves
+// item dup in every ranged query's first page too.
+type capSearch struct {
+	n, max, lose, dup int
+	queries           []string
+}
+
+func (s *capSearch) created(id int) time.Time {
+	return time.Date(2015, 1, 1, 0, 0, 0, 0, time.UTC).AddDate(0, 0, id-1)
+}
+
+func (s *capSearch) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	q := r.URL.Query().Get("q")
+	s.queries = append(s.queries, q)
+	lo, hi := time.Time{}, time.Date(9999, 1, 1, 0, 0, 0, 0, time.UTC)
+	ranged := false
+	for _, f := range strings.Fields(q) {
+		v, ok := strings.CutPrefix(f, "created:")
+		if !ok {
+			continue
+		}
+		a, b, _ := strings.Cut(v, "..")
+		ranged = true
+		if a != "*" {
+			lo, _ = time.Parse(time.RFC3339, a)
+		}
+		if b != "*" {
+			hi, _ = time.Parse(time.RFC3339, b)
+		}
+	}
+	var ids []int
+	for id := 1; id <= s.n; id++ {
+		if c := s.created(id); !c.Before(lo) && !c.After(hi) && !(ranged && id == s.lose) {
+			ids = append(ids, id)
+		}
+	}
+	per, _ := strconv.Atoi(r.URL.Query().Get("per_page"))
+	page, _ := strconv.Atoi(r.URL.Query().Get("page"))
+	page = max(page, 1)
+	start := (page - 1) * per
+	if start >= s.max {
+		w.WriteHeader(http.StatusUnprocessableEntity)
+		fmt.Fprintf(w, `{"message": "Only the first %d search results are available"}`, s.max)
+		return
+	}
+	served := min(len(ids), s.max)
+	last := max((served+per-1)/per, 1)
+	var items []string
+	for k := start; k < min(start+per, served); k++ {
+		items = append(items, fmt.Sprintf(`{"id": %d, "created_at": %q}`, ids[k], s.created(ids[k]).Format(time.RFC3339)))
+	}
+	if ranged && page == 1 && s.dup > 0 {
+		items = append(items, fmt.Sprintf(`{"id": %d}`, s.dup))
+	}
+	if page < last {
+		next := *r.URL
+		v := next.Query()
+		v.Set("page", strconv.Itoa(page+1))
+		next.RawQuery = v.Encode()
+		lastURL := *r.URL
+		v.Set("page", strconv.Itoa(last))
+		lastURL.RawQuery = v.Encode()
+		w.Header().Set("Link", fmt.Sprintf(`<http://%s%s>; rel="next", <http://%s%s>; rel="last"`, r.Host, next.RequestURI(), r.Host, lastURL.RequestURI()))
+	}
+	fmt.Fprintf(w, `{"total_count": %d, "incomplete_results": false, "items": [%s]}`, len(ids), strings.Join(items, ","))
+}
+
+func capMethod(split bool) *providers.Method {
+	m := &providers.Method{
+		Name: "repos", OperationID: "search/repos", Path: "/search/repositories",
+		Params: []providers.Param{{Name: "q", In: providers.InQuery, Required: true}},
+		Shape:  providers.ShapeWrapped, ItemKey: "items", Paginated: true,
+		Cap:            &providers.ResultCap{Max: 5, Total: "total_count", Advice: "narrow it"},
+		IncompleteFlag: "incomplete_results",
+	}
+	if split {
+		m.Cap.Split = &providers.CapSplit{Param: "q", Qualifier: "created", Key: []string{"id"}, From: "2014-01-01"}
+	}
+	return m
+}
+
+func capIDs(t *testing.T, items []json.RawMessage) map[int]bool {
+	t.Helper()
+	ids := map[int]bool{}
+	for _, it := range items {
+		var v struct{ ID int }
+		if err := json.Unmarshal(it, &v); err != nil {
+			t.Fatal(err)
+		}
+		if ids[v.ID] {
+			t.Errorf("id %d emitted twice", v.ID)
+		}
+		ids[v.ID] = true
+	}
+	return ids
+}
+
+func TestCapSplitGetsEveryResult(t *testing.T) {
+	s := &capSearch{n: 23, max: 5, dup: 7}
+	srv := httptest.NewServer(s)
+	defer srv.Close()
+	c := newTestClient(t, srv, func(o *Options) { o.PerPage = 2 })
+	items, st, err := collect(t, c, Call{Method: capMethod(true), Params: map[string]string{"q": "org:x"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if ids := capIDs(t, items); len(ids) != 23 {
+		t.Fatalf("%d distinct results, want 23", len(ids))
+	}
+	if st.Parts < 5 || st.Requests != len(s.queries) {
+		t.Errorf("stats %+v, %d queries", st, len(s.queries))
+	}
+	for _, q := range s.queries[1:] {
+		if !strings.HasPrefix(q, "org:x created:") {
+			t.Errorf("query %q", q)
+		}
+	}
+}
+
+// With a LIMIT within the cap the query is read as written; above it,
+// split, stopping at the limit.
+func TestCapSplitLimit(t *testing.T) {
+	s := &capSearch{n: 23, max: 5}
+	srv := httptest.NewServer(s)
+	defer srv.Close()
+	c := newTestClient(t, srv, func(o *Options) { o.PerPage = 2 })
+	items, _, err := collect(t, c, Call{Method: capMethod(false), Params: map[string]string{"q": "org:x"}, Limit: 4})
+	if err != nil || len(items) != 4 || len(s.queries) != 2 {
+		t.Fatalf("limit 4: %d items, %d queries, %v", len(items), len(s.queries), err)
+	}
+	items, _, err = collect(t, c, Call{Method: capMethod(true), Params: map[string]string{"q": "org:x"}, Limit: 9})
+	if err != nil || len(capIDs(t, items)) < 9 {
+		t.Fatalf("limit 9: %d items, %v", len(items), err)
+	}
+}
+
+func TestCapWithoutSplitIsIncomplete(t *testing.T) {
+	srv := httptest.NewServer(&capSearch{n: 23, max: 5})
+	defer srv.Close()
+	c := newTestClient(t, srv, func(o *Options) { o.PerPage = 2 })
+	_, _, err := collect(t, c, Call{Method: capMethod(false), Params: map[string]string{"q": "org:x"}})
+	var pe *providers.ProviderError
+	if !errors.As(err, &pe) || pe.Kind != "incomplete" || pe.Retryable || !strings.Contains(pe.Message, "matched 23") || !strings.Contains(pe.Message, "narrow it") {
+		t.Fatalf("err %v", err)
+	}
+}
+
+// Parts that hold fewer distinct results than the first page counted
+// fail as incomplete (retryable): never a silent gap.
+func TestCapSplitMissingResultIsIncomplete(t *testing.T) {
+	srv := httptest.NewServer(&capSearch{n: 23, max: 5, lose: 11})
+	defer srv.Close()
+	c := newTestClient(t, srv, func(o *Options) { o.PerPage = 2 })
+	_, _, err := collect(t, c, Call{Method: capMethod(true), Params: map[string]string{"q": "org:x"}})
+	var pe *providers.ProviderError
+	if !errors.As(err, &pe) || pe.Kind != "incomplete" || !pe.Retryable || !strings.Contains(pe.Message, "only 22 distinct") {
+		t.Fatalf("err %v", err)
+	}
+}
+
+// A split whose matches need more pages than max-pages is refused at the
+// first page.
+func TestCapSplitOverMaxPages(t *testing.T) {
+	s := &capSearch{n: 23, max: 5}
+	srv := httptest.NewServer(s)
+	defer srv.Close()
+	c := newTestClient(t, srv, func(o *Options) { o.PerPage = 2; o.MaxPages = 6 })
+	_, _, err := collect(t, c, Call{Method: capMethod(true), Params: map[string]string{"q": "org:x"}})
+	var pe *providers.ProviderError
+	if !errors.As(err, &pe) || pe.Kind != "limit" || !strings.Contains(pe.Message, "12 pages") || len(s.queries) != 1 {
+		t.Fatalf("err %v after %d queries", err, len(s.queries))
+	}
+}
+
+// A query with OR cannot take an added range: incomplete, not retryable.
+func TestCapSplitRefusesOr(t *testing.T) {
+	srv := httptest.NewServer(&capSearch{n: 23, max: 5})
+	defer srv.Close()
+	c := newTestClient(t, srv, func(o *Options) { o.PerPage = 2 })
+	_, _, err := collect(t, c, Call{Method: capMethod(true), Params: map[string]string{"q": "org:x OR org:y"}})
+	var pe *providers.ProviderError
+	if !errors.As(err, &pe) || pe.Kind != "incomplete" || pe.Retryable || !strings.Contains(pe.Message, "OR operator") {
+		t.Fatalf("err %v", err)
+	}
+}
+
+func TestUserSpan(t *testing.T) {
+	day := func(s string) time.Time { t, _ := time.Parse(time.DateOnly, s); return t }
+	for q, want := range map[string]span{
+		"cats":                                      {openLo: true, openHi: true},
+		"cats created:>=2023-01-01":                 {lo: day("2022-12-31"), openHi: true},
+		"created:<2020-06-01 cats":                  {hi: day("2020-06-03"), openLo: true},
+		"created:2020-01-01..2020-12-31":            {lo: day("2019-12-31"), hi: day("2021-01-02")},
+		"created:2020-01-01..*":                     {lo: day("2019-12-31"), openHi: true},
+		"created:2020-03-04":                        {lo: day("2020-03-03"), hi: day("2020-03-06")},
+		"-created:>2020-01-01":                      {openLo: true, openHi: true},
+		"created:>=2020-01-01 created:<=2019-01-01": {openLo: true, openHi: true},
+		"created:>2021-01-01T10:00:00+02:00":        {lo: time.Date(2020, 12, 31, 8, 0, 0, 0, time.UTC), openHi: true},
+		`"created:>2021-01-01 in quotes"`:           {openLo: true, openHi: true},
+		"created:yesterday":                         {openLo: true, openHi: true},
+	} {
+		got := userSpan(q, "created")
+		if got.openLo != want.openLo || got.openHi != want.openHi || !got.lo.Equal(want.lo) || !got.hi.Equal(want.hi) {
+			t.Errorf("userSpan(%q) = %+v, want %+v", q, got, want)
+		}
+	}
+}
+
+func TestSpanHalves(t *testing.T) {
+	from := time.Date(2007, 10, 1, 0, 0, 0, 0, time.UTC)
+	now := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+	a, b, ok := span{openLo: true, openHi: true}.halves(from, now)
+	if !ok || a.qualifier("created") != "created:*..2007-09-30T23:59:59+00:00" || b.qualifier("created") != "created:2007-10-01T00:00:00+00:00..*" {
+		t.Fatalf("%s %s", a.qualifier("created"), b.qualifier("created"))
+	}
+	a, b, _ = b.halves(from, now)
+	if a.qualifier("c") != "c:2007-10-01T00:00:00+00:00..2026-01-01T00:00:00+00:00" || b.qualifier("c") != "c:2026-01-01T00:00:01+00:00..*" {
+		t.Fatalf("%s %s", a.qualifier("c"), b.qualifier("c"))
+	}
+	one := span{lo: now, hi: now}
+	if _, _, ok := one.halves(from, now); ok {
+		t.Fatal("a one-second range was split")
+	}
+	a, b, ok = span{lo: now, hi: now.Add(time.Second)}.halves(from, now)
+	if !ok || !a.hi.Equal(now) || !b.lo.Equal(now.Add(time.Second)) {
+		t.Fatalf("%+v %+v", a, b)
+	}
+}
