@@ -40,6 +40,9 @@ type Options struct {
 	MaxRequests int
 	// QueryTimeout bounds one statement (0: none).
 	QueryTimeout time.Duration
+	// MaxValueBytes bounds one value, stored row and result row of a
+	// statement (0: store.DefaultMaxValueBytes).
+	MaxValueBytes int
 	// Store keeps compiled indexes of OpenAPI documents (see compiled.go);
 	// nil compiles every document on each start.
 	Store *registry.Store
@@ -284,7 +287,7 @@ func (e *Engine) query(ctx context.Context, text string, qo QueryOptions) (*resu
 		if err != nil {
 			return nil, err
 		}
-		return exec.Run(ctx, p, e.Client, exec.Options{Concurrency: e.opts.Concurrency, Progress: qo.Progress, Rows: qo.Rows, Columns: qo.Columns})
+		return exec.Run(ctx, p, e.Client, exec.Options{Concurrency: e.opts.Concurrency, Progress: qo.Progress, Rows: qo.Rows, Columns: qo.Columns, MaxValueBytes: e.opts.MaxValueBytes})
 	case sqlfront.KindExplain:
 		p, err := e.planWithin(ctx, st)
 		if err != nil {

@@ -133,7 +133,7 @@ func (s *Server) runSelect(ctx context.Context, req *mcp.CallToolRequest, in que
 	if !kept {
 		id = ""
 	}
-	fr := fit(r.Columns, h.rows, s.cfg.Caps)
+	fr := fit(r.Columns, h.rows, h.cuts, s.cfg.Caps)
 	out := &querySuccess{
 		rowsOut:   newRowsOut(r.Columns, fr.rows, h.count),
 		Truncated: len(fr.rows) < h.count || fr.cutCells > 0, TruncatedCells: fr.cutCells,
@@ -172,10 +172,13 @@ func (s *Server) runSelect(ctx context.Context, req *mcp.CallToolRequest, in que
 }
 
 // head keeps the first rows of a streamed result, as many as the caps
-// could show (fit then takes its exact share), and counts them all.
+// could show (fit then takes its exact share), and counts them all. Rows
+// are kept already cut by the cell cap: a huge value is never held past
+// the row callback (the spool has written it by then).
 type head struct {
 	caps  Caps
 	rows  [][]any
+	cuts  []int // cells cut in each row
 	bytes int
 	count int
 }
@@ -188,14 +191,13 @@ func (h *head) add(row []any) {
 	if h.caps.MaxBytes > 0 && len(h.rows) > 0 && h.bytes > h.caps.MaxBytes {
 		return
 	}
+	row, cut := result.CutRow(row, h.caps.MaxCell)
 	h.rows = append(h.rows, row)
+	h.cuts = append(h.cuts, cut)
 	for _, v := range row {
 		n := 8
 		if s, ok := v.(string); ok {
 			n = len(s)
-			if h.caps.MaxCell > 0 {
-				n = min(n, h.caps.MaxCell)
-			}
 		}
 		h.bytes += n
 	}

@@ -53,32 +53,66 @@ type rendered struct {
 	cutCells int      // cells cut by Caps.MaxCell in these rows
 }
 
-// fit takes rows while the caps hold, always at least one.
-func fit(cols []result.Column, rows [][]any, caps Caps) rendered {
-	var r rendered
+// fit takes rows while the caps hold, always at least one. cuts, when
+// not nil, says the rows were cut by Caps.MaxCell already (result.CutRow)
+// and how many cells of each; nil: fit cuts them.
+func fit(cols []result.Column, rows [][]any, cuts []int, caps Caps) rendered {
+	f := newFitter(cols, caps)
+	for i, row := range rows {
+		cut := -1
+		if cuts != nil {
+			cut = cuts[i]
+		}
+		if !f.add(row, cut) {
+			break
+		}
+	}
+	return f.done()
+}
+
+// fitter takes rows one at a time while the caps hold (always at least
+// one), so that a caller reading rows from disk holds only those that fit.
+type fitter struct {
+	cols []result.Column
+	caps Caps
+	used int
+	r    rendered
+}
+
+func newFitter(cols []result.Column, caps Caps) *fitter {
 	colJSON, _ := json.Marshal(cols)
-	used := fixedOverhead + len(result.TSVHeader(cols)) + len(colJSON)
-	for _, row := range rows {
-		if caps.MaxRows > 0 && len(r.rows) >= caps.MaxRows {
-			break
-		}
-		row, cut := result.CutRow(row, caps.MaxCell)
-		jr := jsonRow(cols, row)
-		b, _ := json.Marshal(jr)
-		line := result.TSVRow(row)
-		cost := len(b) + 1 + len(line) + 1
-		if caps.MaxBytes > 0 && len(r.rows) > 0 && used+cost > caps.MaxBytes {
-			break
-		}
-		used += cost
-		r.cutCells += cut
-		r.rows = append(r.rows, jr)
-		r.tsvLines = append(r.tsvLines, line)
+	return &fitter{cols: cols, caps: caps, used: fixedOverhead + len(result.TSVHeader(cols)) + len(colJSON)}
+}
+
+// add takes row unless a cap is reached (then it reports false). cut < 0:
+// the row is whole and is cut here; else it was cut already, cut cells.
+// Cells are cut before anything is encoded.
+func (f *fitter) add(row []any, cut int) bool {
+	if f.caps.MaxRows > 0 && len(f.r.rows) >= f.caps.MaxRows {
+		return false
 	}
-	if r.rows == nil {
-		r.rows = [][]any{}
+	if cut < 0 {
+		row, cut = result.CutRow(row, f.caps.MaxCell)
 	}
-	return r
+	jr := jsonRow(f.cols, row)
+	b, _ := json.Marshal(jr)
+	line := result.TSVRow(row)
+	cost := len(b) + 1 + len(line) + 1
+	if f.caps.MaxBytes > 0 && len(f.r.rows) > 0 && f.used+cost > f.caps.MaxBytes {
+		return false
+	}
+	f.used += cost
+	f.r.cutCells += cut
+	f.r.rows = append(f.r.rows, jr)
+	f.r.tsvLines = append(f.r.tsvLines, line)
+	return true
+}
+
+func (f *fitter) done() rendered {
+	if f.r.rows == nil {
+		f.r.rows = [][]any{}
+	}
+	return f.r
 }
 
 // tsvText is the text block: header, rows, then one summary line

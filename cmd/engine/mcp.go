@@ -22,6 +22,7 @@ func newMCPCmd(g *globalFlags) *cobra.Command {
 		transport, listen string
 		allowRemote       bool
 		caps              mcpsurface.Caps
+		maxResource       int
 		store             mcpsurface.StoreOptions
 		maxBody           int64
 		httpOpts          mcpsurface.HTTPOptions
@@ -40,7 +41,7 @@ Logs go to stderr only. See docs/mcp.md for client configuration.`,
 			if err != nil {
 				return err
 			}
-			srv, err := mcpsurface.New(eng, mcpsurface.Config{Caps: caps, Store: store, Log: g.io.Err})
+			srv, err := mcpsurface.New(eng, mcpsurface.Config{Caps: caps, Store: store, MaxResourceBytes: maxResource, Log: g.io.Err})
 			if err != nil {
 				return usageError("%v", err)
 			}
@@ -74,6 +75,7 @@ Logs go to stderr only. See docs/mcp.md for client configuration.`,
 	f.IntVar(&caps.MaxRows, "max-rows", mcpsurface.DefaultMaxRows, "mcp_max_rows: most rows in one tool result (0: no cap)")
 	f.IntVar(&caps.MaxCell, "max-cell-bytes", mcpsurface.DefaultMaxCell, "mcp_max_cell_bytes: longest cell in a tool result; a longer one is cut with a marker and a notice, whole in the kept result (0: no cap)")
 	f.IntVar(&caps.MaxBytes, "max-bytes", mcpsurface.DefaultMaxBytes, "mcp_max_bytes: approximate bytes of one tool result, at least one row kept (0: no cap)")
+	f.IntVar(&maxResource, "max-resource-bytes", mcpsurface.DefaultMaxResourceBytes, "mcp_max_resource_bytes: longest rendering of a result resource (engine://results/{id}); a longer one is refused with a pointer to fetch_result_page")
 	f.IntVar(&store.MaxResults, "keep-results", 64, "most results kept for fetch_result_page and engine://results/{id}")
 	f.Int64Var(&store.MaxBytes, "keep-bytes", 256<<20, "most bytes of kept results (least recently used are dropped)")
 	f.DurationVar(&store.TTL, "keep-for", 30*time.Minute, "how long a result is kept")

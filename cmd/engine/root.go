@@ -13,6 +13,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/enginehq/engine/engine"
+	"github.com/enginehq/engine/engine/store"
 	"github.com/enginehq/engine/providers"
 	"github.com/enginehq/engine/providers/client"
 	"github.com/enginehq/engine/providers/httpcache"
@@ -36,6 +37,7 @@ type globalFlags struct {
 	requestTimeout time.Duration
 	queryTimeout   time.Duration
 	maxBodyBytes   int64
+	maxValueBytes  int
 	cacheTTL       time.Duration
 	noCache        bool
 	cacheDir       string
@@ -82,6 +84,7 @@ Credentials: GITHUB_TOKEN or GH_TOKEN (bearer), or --auth.`,
 	f.DurationVar(&g.requestTimeout, "request-timeout", client.DefaultRequestTimeout, "timeout of one HTTP request")
 	f.DurationVar(&g.queryTimeout, "query-timeout", 120*time.Second, "timeout of one statement (0: none)")
 	f.Int64Var(&g.maxBodyBytes, "max-body-bytes", client.DefaultMaxBodyBytes, "largest response body accepted; a larger one is an error")
+	f.IntVar(&g.maxValueBytes, "max-value-bytes", store.DefaultMaxValueBytes, "longest value, stored row or result row of a statement in bytes (SQLite's length limit); a longer one is an SQL error")
 	f.DurationVar(&g.cacheTTL, "cache-ttl", httpcache.DefaultTTL, "serve cached responses this long without asking the provider (opt-in, may be stale; never used by check); 0: revalidate every cached response (If-None-Match, a 304 costs no rate limit)")
 	f.BoolVar(&g.noCache, "no-cache", false, "do not use the response cache for this run")
 	f.StringVar(&g.cacheDir, "cache-dir", "", "response cache directory; entries live in its engine-http-v1 subdirectory (default: the user cache dir, engine/http)")
@@ -178,8 +181,9 @@ func (g *globalFlags) engineOptions() (engine.Options, error) {
 			RequestTimeout:  g.requestTimeout,
 			MaxBodyBytes:    g.maxBodyBytes,
 		},
-		QueryTimeout: g.queryTimeout,
-		Store:        store,
+		QueryTimeout:  g.queryTimeout,
+		MaxValueBytes: g.maxValueBytes,
+		Store:         store,
 	}
 	if g.retryMax == 0 {
 		opts.Client.RetryMax = -1
