@@ -224,8 +224,12 @@ func (e *Engine) Query(ctx context.Context, text string, qo QueryOptions) (*resu
 	}
 	if err != nil {
 		ce := Classify(err)
+		msg := ce.Err.Error()
 		if s := e.Secrets(); len(s) > 0 {
-			ce.Err = redacted{ce.Err, providers.Redact(ce.Err.Error(), s...)}
+			msg = providers.Redact(msg, s...)
+		}
+		if bounded := BoundMessage(msg); bounded != ce.Err.Error() {
+			ce.Err = redacted{ce.Err, bounded} // redacted, then bounded
 		}
 		return nil, ce
 	}

@@ -1,6 +1,7 @@
 package mcpsurface
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -111,7 +112,7 @@ func (s *Server) fetchPage(ctx context.Context, _ *mcp.CallToolRequest, in pageI
 	}
 	if fr.cutCells > 0 {
 		out.TruncatedCells = fr.cutCells
-		out.Notice = cellsNotice(fr.cutCells, s.cfg.Caps.MaxCell, out.ResultURI)
+		out.Notice = cellsNotice(fr.cutCells, cmp.Or(fr.cellCap, s.cfg.Caps.MaxCell), out.ResultURI)
 		summary = out.Notice + " " + summary
 	}
 	if out.HasMore {

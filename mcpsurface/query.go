@@ -1,6 +1,7 @@
 package mcpsurface
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"strings"
@@ -151,7 +152,7 @@ func (s *Server) runSelect(ctx context.Context, req *mcp.CallToolRequest, in que
 		out.Notice = truncationNotice(out.ReturnedRows, out.RowCount, out.ResultID)
 	}
 	if fr.cutCells > 0 {
-		out.Notice = strings.TrimSpace(out.Notice + " " + cellsNotice(fr.cutCells, s.cfg.Caps.MaxCell, out.ResultURI))
+		out.Notice = strings.TrimSpace(out.Notice + " " + cellsNotice(fr.cutCells, cmp.Or(h.cellCap, s.cfg.Caps.MaxCell), out.ResultURI))
 	}
 	if out.Truncated && !kept && sp != nil && sp.TooLarge() {
 		out.Notice += fmt.Sprintf(" The whole result is larger than the server keeps for paging (over %d bytes encoded), so it has no result_id: narrow the query (WHERE, fewer columns, LIMIT) or aggregate in SQL to see the rest.", s.store.Options().MaxBytes)
@@ -176,11 +177,14 @@ func (s *Server) runSelect(ctx context.Context, req *mcp.CallToolRequest, in que
 // are kept already cut by the cell cap: a huge value is never held past
 // the row callback (the spool has written it by then).
 type head struct {
-	caps  Caps
-	rows  [][]any
-	cuts  []int // cells cut in each row
-	bytes int
-	count int
+	caps Caps
+	rows [][]any
+	cuts []int // cells cut in each row
+	// cellCap is the first row's smaller cell cap when it was cut at one
+	// (firstRowCellCap), else 0.
+	cellCap int
+	bytes   int
+	count   int
 }
 
 func (h *head) add(row []any) {
@@ -191,7 +195,14 @@ func (h *head) add(row []any) {
 	if h.caps.MaxBytes > 0 && len(h.rows) > 0 && h.bytes > h.caps.MaxBytes {
 		return
 	}
-	row, cut := result.CutRow(row, h.caps.MaxCell)
+	limit := h.caps.MaxCell
+	if len(h.rows) == 0 {
+		limit = firstRowCellCap(row, h.caps)
+	}
+	row, cut := result.CutRow(row, limit)
+	if cut > 0 && limit < h.caps.MaxCell {
+		h.cellCap = limit
+	}
 	h.rows = append(h.rows, row)
 	h.cuts = append(h.cuts, cut)
 	for _, v := range row {

@@ -51,6 +51,7 @@ type rendered struct {
 	rows     [][]any  // JSON-ready rows
 	tsvLines []string // one TSV line per row
 	cutCells int      // cells cut by Caps.MaxCell in these rows
+	cellCap  int      // the smallest cap a cut cell was cut at (firstRowCellCap), 0: MaxCell
 }
 
 // fit takes rows while the caps hold, always at least one. cuts, when
@@ -92,7 +93,14 @@ func (f *fitter) add(row []any, cut int) bool {
 		return false
 	}
 	if cut < 0 {
-		row, cut = result.CutRow(row, f.caps.MaxCell)
+		limit := f.caps.MaxCell
+		if len(f.r.rows) == 0 {
+			limit = firstRowCellCap(row, f.caps)
+		}
+		row, cut = result.CutRow(row, limit)
+		if cut > 0 && limit < f.caps.MaxCell {
+			f.r.cellCap = limit
+		}
 	}
 	jr := jsonRow(f.cols, row)
 	b, _ := json.Marshal(jr)
@@ -114,6 +122,56 @@ func (f *fitter) done() rendered {
 	}
 	return f.r
 }
+
+// firstRowCellCap is the cell cap of a result's first row, which is
+// always shown: MaxCell, or less when the row's cells cut at MaxCell
+// would still pass the byte cap (a row of many long cells), so that even
+// that row is within about MaxBytes (it is encoded twice, TSV and JSON).
+// It is the largest cap c whose cut row, sum(min(len(cell), c)), fits in
+// a third of MaxBytes; never under minCellCap. With MaxCell 0 (cells
+// not cut) the row is whole.
+func firstRowCellCap(row []any, caps Caps) int {
+	if caps.MaxBytes <= 0 || caps.MaxCell <= 0 {
+		return caps.MaxCell // no byte cap, or cells not cut (mcp_max_cell_bytes 0)
+	}
+	budget := caps.MaxBytes / 3
+	var lens []int
+	fixed := 0
+	for _, v := range row {
+		if s, ok := v.(string); ok {
+			lens = append(lens, len(s))
+		} else {
+			fixed += 8
+		}
+	}
+	c := caps.MaxCell
+	if c <= minCellCap {
+		return c
+	}
+	total := func(c int) int {
+		n := fixed
+		for _, l := range lens {
+			n += min(l, c)
+		}
+		return n
+	}
+	if total(c) <= budget {
+		return c
+	}
+	lo, hi := minCellCap, c // the largest cap whose total fits
+	for lo < hi {
+		mid := (lo + hi + 1) / 2
+		if total(mid) <= budget {
+			lo = mid
+		} else {
+			hi = mid - 1
+		}
+	}
+	return lo
+}
+
+// minCellCap is the smallest cell cap firstRowCellCap uses.
+const minCellCap = 64
 
 // tsvText is the text block: header, rows, then one summary line
 // starting with "# ".

@@ -298,7 +298,16 @@ func (c *Client) redact(s string) string {
 	return providers.Redact(s, secrets...)
 }
 
-func (c *Client) sanitize(rawURL string) string { return c.redact(sanitizeURL(rawURL)) }
+// sanitize is a URL as errors and debug lines show it: without userinfo,
+// fragment and secret query values, credentials redacted, then bounded to
+// MaxURLBytes (elided in the middle: a next link can carry a cursor of
+// megabytes).
+func (c *Client) sanitize(rawURL string) string {
+	return providers.ElideMiddle(c.redact(sanitizeURL(rawURL)), MaxURLBytes)
+}
+
+// MaxURLBytes bounds a URL in errors and debug lines.
+const MaxURLBytes = 1024
 
 // secretParam reports query parameters whose values are never shown.
 func secretParam(name string) bool {

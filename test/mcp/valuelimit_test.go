@@ -2,6 +2,7 @@ package mcp_test
 
 import (
 	"context"
+	"encoding/json"
 	"os/exec"
 	"strings"
 	"sync"
@@ -140,5 +141,33 @@ func TestResultResourceBounded(t *testing.T) {
 	got, err := c.S.ReadResource(context.Background(), &mcp.ReadResourceParams{URI: small.ResultURI + "?format=csv"})
 	if err != nil || got.Contents[0].Text != "n,s\n1,a\n" {
 		t.Fatalf("small resource: %v %+v", err, got)
+	}
+}
+
+// TestEveryResultBounded: the one row a result always shows is bounded
+// too: 60 cells of 200 KB each, cut at the cell cap, would still be 2 MB
+// of tool result (TSV and JSON); the first row's cells are cut shorter so
+// that the result stays near mcp_max_bytes, and the notice says at what
+// length. Before the fix only each cell was bounded.
+func TestEveryResultBounded(t *testing.T) {
+	fake := fakegithub.ForTest(t)
+	c, _ := stdioClient(t, fake, nil)
+	cols := make([]string, 60)
+	for i := range cols {
+		cols[i] = "hex(zeroblob(100000)) AS c" + strings.Repeat("x", i%3) + string(rune('a'+i%26)) + string(rune('a'+i/26))
+	}
+	res, err := c.S.CallTool(context.Background(), &mcp.CallToolParams{Name: "run_select_query", Arguments: map[string]any{"sql": "SELECT " + strings.Join(cols, ", ")}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	sc, _ := json.Marshal(res.StructuredContent)
+	text := res.Content[0].(*mcp.TextContent).Text
+	t.Logf("one row of 60 x 200 KB cells: %d bytes of text + %d of structuredContent", len(text), len(sc))
+	if len(text)+len(sc) > 300<<10 {
+		t.Fatalf("tool result of %d bytes, want near the 256 KiB byte cap", len(text)+len(sc))
+	}
+	r := c.Check(t, "run_select_query", res)
+	if r.IsError || len(r.Rows) != 1 || r.Raw["truncated_cells"] != float64(60) || !strings.Contains(r.Notice, "60 cells are longer than") {
+		t.Fatalf("%+v", r.Notice)
 	}
 }
