@@ -36,7 +36,8 @@ type Options struct {
 	// Concurrency bounds the concurrent requests of one fan-out.
 	Concurrency int
 	// MaxRequests refuses statements estimated to need more first-page
-	// requests (0: default 1000; negative: no bound).
+	// requests, and stops one whose requests actually sent (pages and
+	// retries included) reach it (0: default 1000; negative: no bound).
 	MaxRequests int
 	// QueryTimeout bounds one statement (0: none).
 	QueryTimeout time.Duration

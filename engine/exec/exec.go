@@ -60,6 +60,9 @@ func Run(ctx context.Context, p *plan.Plan, clients Clients, opts Options) (*res
 	if err := checkBudgets(ctx, p, clients); err != nil {
 		return nil, err
 	}
+	// The limit holds for the requests actually sent too (pages and
+	// retries), not only for the estimate checked at planning.
+	ctx = client.WithRequestLimit(ctx, p.MaxRequests)
 	var use budgetUse
 	for _, s := range p.Scans {
 		c, err := clients(s.Resource.Provider)

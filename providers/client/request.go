@@ -229,6 +229,9 @@ func (c *Client) send(ctx context.Context, call Call, rawURL string, stats *call
 			req.Header.Set("If-Modified-Since", lm)
 		}
 	}
+	if !takeRequest(ctx) {
+		return nil, &RequestLimitError{Provider: c.provider, URL: c.sanitize(rawURL), Limit: requestLimitOf(ctx)}
+	}
 	resp, err := c.rc.Do(req)
 	if resp != nil && resp.Body != nil {
 		resp.Body.Close()
@@ -237,6 +240,9 @@ func (c *Client) send(ctx context.Context, call Call, rawURL string, stats *call
 	c.requests.Add(int64(st.attempts))
 	if ctx.Err() != nil {
 		return nil, ctx.Err()
+	}
+	if st.limited {
+		return nil, &RequestLimitError{Provider: c.provider, URL: c.sanitize(rawURL), Limit: requestLimitOf(ctx), Retry: true}
 	}
 	if err == nil && st.readErr != nil {
 		err = st.readErr
