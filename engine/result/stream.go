@@ -52,6 +52,17 @@ func NewStream(w io.Writer, format string, width int) (*Stream, error) {
 	return newStream(w, f, EncodeOptions{Width: width}), nil
 }
 
+// NewStreamWith is NewStream with the encoder's options (o.HoldAll is
+// ignored: a Stream holds one row).
+func NewStreamWith(w io.Writer, format string, o EncodeOptions) (*Stream, error) {
+	f, err := LookupFormat(format)
+	if err != nil {
+		return nil, err
+	}
+	o.HoldAll = false
+	return newStream(w, f, o), nil
+}
+
 func newStream(w io.Writer, f *Format, o EncodeOptions) *Stream {
 	return &Stream{w: w, format: f, enc: f.NewEncoder(o)}
 }
@@ -160,17 +171,19 @@ func (e *jsonEncoder) End(b *bytes.Buffer) error {
 	return nil
 }
 
-// csvEncoder writes RFC 4180 CSV with a header line.
+// csvEncoder writes RFC 4180 CSV with a header line; safe applies
+// SpreadsheetSafe to the header and the text values.
 type csvEncoder struct {
-	csv *csv.Writer
-	rec []string
+	csv  *csv.Writer
+	rec  []string
+	safe bool
 }
 
 func (e *csvEncoder) Begin(b *bytes.Buffer, cols []Column) error {
 	e.csv = csv.NewWriter(b)
 	head := make([]string, len(cols))
 	for i, c := range cols {
-		head[i] = c.Name
+		head[i] = safeText(c.Name, e.safe)
 	}
 	e.rec = make([]string, len(cols))
 	return e.csv.Write(head)
@@ -178,7 +191,7 @@ func (e *csvEncoder) Begin(b *bytes.Buffer, cols []Column) error {
 
 func (e *csvEncoder) Row(b *bytes.Buffer, row []any) error {
 	for i, v := range row {
-		e.rec[i] = Text(v)
+		e.rec[i] = safeValue(v, e.safe)
 	}
 	if err := e.csv.Write(e.rec); err != nil {
 		return err
@@ -192,21 +205,27 @@ func (e *csvEncoder) End(b *bytes.Buffer) error {
 	return e.csv.Error()
 }
 
-// tsvEncoder writes a header line and one line per row (EscapeTSV).
-type tsvEncoder struct{}
+// tsvEncoder writes a header line and one line per row (EscapeTSV);
+// safe applies SpreadsheetSafe to the header and the text values.
+type tsvEncoder struct{ safe bool }
 
-func (tsvEncoder) Begin(b *bytes.Buffer, cols []Column) error {
-	b.WriteString(TSVHeader(cols))
+func (e tsvEncoder) Begin(b *bytes.Buffer, cols []Column) error {
+	for i, c := range cols {
+		if i > 0 {
+			b.WriteByte('\t')
+		}
+		b.WriteString(EscapeTSV(safeText(c.Name, e.safe)))
+	}
 	b.WriteByte('\n')
 	return nil
 }
 
-func (tsvEncoder) Row(b *bytes.Buffer, row []any) error {
+func (e tsvEncoder) Row(b *bytes.Buffer, row []any) error {
 	for i, v := range row {
 		if i > 0 {
 			b.WriteByte('\t')
 		}
-		b.WriteString(EscapeTSV(Text(v)))
+		b.WriteString(EscapeTSV(safeValue(v, e.safe)))
 	}
 	b.WriteByte('\n')
 	return nil
