@@ -65,6 +65,10 @@ var envTable = []envVar{
 	{"mcp", "keep-for", "ENGINE_MCP_KEEP_FOR", envValue},
 	{"mcp", "max-sessions", "ENGINE_MCP_MAX_SESSIONS", envValue},
 	{"mcp", "session-idle", "ENGINE_MCP_SESSION_IDLE", envValue},
+	{"mcp", "http-read-timeout", "ENGINE_MCP_HTTP_READ_TIMEOUT", envValue},
+	{"mcp", "http-write-timeout", "ENGINE_MCP_HTTP_WRITE_TIMEOUT", envValue},
+	{"mcp", "http-idle-timeout", "ENGINE_MCP_HTTP_IDLE_TIMEOUT", envValue},
+	{"mcp", "max-connections", "ENGINE_MCP_MAX_CONNECTIONS", envValue},
 	{"check", "allow-file-credentials", "ENGINE_ALLOW_FILE_CREDENTIALS", envPresence},
 }
 

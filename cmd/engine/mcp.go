@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"io"
 	"net"
-	"net/http"
 	"os"
 	"os/signal"
 	"syscall"
@@ -60,6 +59,11 @@ Logs go to stderr only. See docs/mcp.md for client configuration.`,
 				return nil
 			case "http":
 				httpOpts.MaxBody = maxBody
+				for _, d := range []*time.Duration{&httpOpts.ReadTimeout, &httpOpts.WriteTimeout, &httpOpts.IdleTimeout} {
+					if *d == 0 {
+						*d = -1 // the flag's 0: no bound
+					}
+				}
 				if httpOpts.SessionIdle == 0 {
 					httpOpts.SessionIdle = -1 // never
 				}
@@ -83,6 +87,10 @@ Logs go to stderr only. See docs/mcp.md for client configuration.`,
 	f.IntVar(&httpOpts.MaxSessions, "max-sessions", mcpsurface.DefaultMaxSessions, "HTTP: most sessions open at once; beyond it a new session gets 503 with Retry-After (-1: no bound)")
 	f.DurationVar(&httpOpts.SessionIdle, "session-idle", mcpsurface.DefaultSessionIdle, "HTTP: close a session after this long without a request (0: never)")
 	f.StringArrayVar(&httpOpts.AllowOrigins, "allow-origin", nil, "HTTP: a further browser origin (scheme://host:port) allowed to use the server (repeatable); loopback origins are allowed unless --strict-origin; requests with any other Origin header get 403")
+	f.DurationVar(&httpOpts.ReadTimeout, "http-read-timeout", mcpsurface.DefaultReadTimeout, "HTTP: longest time to read one request, body included; a client that stalls is disconnected (0: no bound)")
+	f.DurationVar(&httpOpts.WriteTimeout, "http-write-timeout", mcpsurface.DefaultWriteTimeout, "HTTP: longest time to write one response (a tool call's stream; keep it above --query-timeout); a GET event stream is closed after it and the client reconnects (0: no bound)")
+	f.DurationVar(&httpOpts.IdleTimeout, "http-idle-timeout", mcpsurface.DefaultIdleTimeout, "HTTP: close a kept-alive connection after this long without a request (0: no bound)")
+	f.IntVar(&httpOpts.MaxConnections, "max-connections", mcpsurface.DefaultMaxConnections, "HTTP: most connections served at once; further clients wait until one closes")
 	f.BoolVar(&httpOpts.StrictOrigin, "strict-origin", false, "HTTP: serve loopback browser origins (a page on localhost) only when listed with --allow-origin")
 	return cmd
 }
@@ -128,14 +136,17 @@ func serveMCPHTTP(ctx context.Context, log io.Writer, srv *mcpsurface.Server, li
 	if o.MaxSessions == 0 {
 		return usageError("--max-sessions 0 would refuse every client; use a positive bound, or -1 for none")
 	}
+	if o.MaxConnections <= 0 {
+		return usageError("--max-connections %d: give a positive number of connections served at once", o.MaxConnections)
+	}
 	ln, err := net.Listen("tcp", listen)
 	if err != nil {
 		return usageError("%v", err)
 	}
-	hs := &http.Server{Handler: srv.HTTPHandlerOpts(o), ReadHeaderTimeout: 10 * time.Second}
+	hs := srv.HTTPServer(o)
 	fmt.Fprintf(log, "engine mcp: listening on http://%s%s\n", ln.Addr(), mcpsurface.HTTPPath)
 	errc := make(chan error, 1)
-	go func() { errc <- hs.Serve(ln) }()
+	go func() { errc <- hs.Serve(mcpsurface.LimitListener(ln, o.MaxConnections)) }()
 	select {
 	case err := <-errc:
 		return &exitError{code: exitProvider, msg: "error: " + err.Error()}
