@@ -82,7 +82,7 @@ func (s *Server) fetchPage(ctx context.Context, _ *mcp.CallToolRequest, in pageI
 	}
 	// Rows are read one at a time and cut as they come; reading stops at
 	// the first that does not fit, so a page holds at most the byte cap
-	// plus one kept row (MaxKeptRowBytes), however large the rows are.
+	// plus one kept row (StoreOptions.MaxRowBytes), however large the rows are.
 	f := newFitter(k.Columns, Caps{MaxBytes: s.cfg.Caps.MaxBytes, MaxCell: s.cfg.Caps.MaxCell})
 	read, probe, full := 0, false, false
 	err = s.store.Each(ctx, k, in.Offset, limit+1, func(row []any) (bool, error) { // one more: has_more

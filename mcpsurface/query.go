@@ -155,7 +155,7 @@ func (s *Server) runSelect(ctx context.Context, req *mcp.CallToolRequest, in que
 		out.Notice = strings.TrimSpace(out.Notice + " " + cellsNotice(fr.cutCells, cmp.Or(h.cellCap, s.cfg.Caps.MaxCell), out.ResultURI))
 	}
 	if out.Truncated && !kept && sp != nil && sp.TooLarge() {
-		out.Notice += fmt.Sprintf(" The whole result is larger than the server keeps for paging (over %d bytes encoded), so it has no result_id: narrow the query (WHERE, fewer columns, LIMIT) or aggregate in SQL to see the rest.", s.store.Options().MaxBytes)
+		out.Notice += fmt.Sprintf(" The whole result is larger than the server keeps for paging (over %d bytes encoded, or a row over %d), so it has no result_id: narrow the query (WHERE, fewer columns, LIMIT) or aggregate in SQL to see the rest.", s.store.Options().MaxBytes, s.store.Options().MaxRowBytes)
 	}
 	if out.Notice != "" {
 		summary = out.Notice + " " + summary

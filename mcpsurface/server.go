@@ -49,6 +49,9 @@ func New(eng *engine.Engine, cfg Config) (*Server, error) {
 	if cfg.Version == "" {
 		cfg.Version = "dev"
 	}
+	if cfg.Store.MaxRowBytes <= 0 {
+		cfg.Store.MaxRowBytes = 2 * int64(eng.MaxValueBytes())
+	}
 	st, err := OpenStore(cfg.Store)
 	if err != nil {
 		return nil, err

@@ -30,6 +30,12 @@ type StoreOptions struct {
 	// MaxBytes bounds the encoded rows of all kept results (default 256 MiB);
 	// a larger single result is not kept.
 	MaxBytes int64
+	// MaxRowBytes bounds one kept row, encoded: a result with a longer row
+	// is not kept (like one past MaxBytes), so that reading a kept row back
+	// (fetch_result_page, the result resource) holds at most this much of
+	// it. Default DefaultMaxKeptRow; the server sets twice the engine's
+	// value limit, so that a row with one value at that limit is kept.
+	MaxRowBytes int64
 	// TTL is how long a result is kept after it was made (default 30m).
 	TTL time.Duration
 	// Now is the clock (default time.Now); tests move it.
@@ -67,6 +73,9 @@ func OpenStore(o StoreOptions) (*Store, error) {
 	}
 	if o.TTL <= 0 {
 		o.TTL = 30 * time.Minute
+	}
+	if o.MaxRowBytes <= 0 {
+		o.MaxRowBytes = DefaultMaxKeptRow
 	}
 	if o.Now == nil {
 		o.Now = time.Now
@@ -121,13 +130,14 @@ const keepBatchBytes = 1 << 20
 // MaxBytes the spool stops writing and drops what it has: the result is
 // too large to keep. Close removes the file.
 type Spool struct {
-	max   int64
-	f     *os.File
-	w     *bufio.Writer
-	bytes int64
-	rows  int
-	over  bool
-	err   error
+	max    int64
+	maxRow int64
+	f      *os.File
+	w      *bufio.Writer
+	bytes  int64
+	rows   int
+	over   bool
+	err    error
 }
 
 // NewSpool starts collecting one result.
@@ -136,15 +146,12 @@ func (s *Store) NewSpool() (*Spool, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Spool{max: s.opts.MaxBytes, f: f, w: bufio.NewWriterSize(f, 64<<10)}, nil
+	return &Spool{max: s.opts.MaxBytes, maxRow: s.opts.MaxRowBytes, f: f, w: bufio.NewWriterSize(f, 64<<10)}, nil
 }
 
-// MaxKeptRowBytes bounds one kept row, encoded: a result with a longer row
-// is not kept (like one past MaxBytes), so that reading a kept row back
-// (fetch_result_page, the result resource) holds at most this much of it.
-// It is twice the engine's default value limit (store.DefaultMaxValueBytes):
-// a row with one value at that limit is kept.
-const MaxKeptRowBytes = 2 * store.DefaultMaxValueBytes
+// DefaultMaxKeptRow is StoreOptions.MaxRowBytes when it is not set:
+// twice the engine's default value limit (store.DefaultMaxValueBytes).
+const DefaultMaxKeptRow = 2 * store.DefaultMaxValueBytes
 
 // Add appends one row (JSON array, one line, writeRow). The bounds are
 // checked before the row is encoded, on the bytes its text alone takes (a
@@ -154,7 +161,7 @@ func (sp *Spool) Add(row []any) {
 	if sp.over || sp.err != nil {
 		return
 	}
-	if est := int64(rowTextBytes(row)); est > MaxKeptRowBytes || sp.bytes+est > sp.max {
+	if est := int64(rowTextBytes(row)); est > sp.maxRow || sp.bytes+est > sp.max {
 		sp.drop()
 		return
 	}
@@ -164,7 +171,7 @@ func (sp *Spool) Add(row []any) {
 		return
 	}
 	sp.bytes += int64(n)
-	if sp.bytes > sp.max || n > MaxKeptRowBytes {
+	if sp.bytes > sp.max || int64(n) > sp.maxRow {
 		sp.drop()
 		return
 	}
@@ -258,12 +265,23 @@ func (s *Store) Keep(ctx context.Context, sp *Spool, columns []result.Column) (i
 		args, held = args[:0], 0
 		return nil
 	}
+	var line []byte // reused: a large row is read once and bound once
 	for i := 0; i < sp.rows; i++ {
-		line, err := r.ReadString('\n')
-		if err != nil {
+		if line, err = readSpoolLine(r, line[:0]); err != nil {
 			return "", false, fmt.Errorf("result store: reading the spool: %w", err)
 		}
-		args = append(args, id, i, line[:len(line)-1])
+		if len(line) > keepBatchBytes {
+			// A large row goes in alone, straight from the buffer
+			// (SQLite copies it), without a string copy of its own.
+			if err := flush(); err != nil {
+				return "", false, err
+			}
+			if _, err := one.Exec(id, i, line); err != nil {
+				return "", false, err
+			}
+			continue
+		}
+		args = append(args, id, i, string(line))
 		held += len(line)
 		if len(args) == cap(args) || held > keepBatchBytes {
 			if err := flush(); err != nil {
@@ -278,6 +296,22 @@ func (s *Store) Keep(ctx context.Context, sp *Spool, columns []result.Column) (i
 		return "", false, err
 	}
 	return id, true, tx.Commit()
+}
+
+// readSpoolLine appends the next line of r (without its newline) to buf.
+func readSpoolLine(r *bufio.Reader, buf []byte) ([]byte, error) {
+	for {
+		frag, err := r.ReadSlice('\n')
+		buf = append(buf, frag...)
+		switch err {
+		case nil:
+			return buf[:len(buf)-1], nil
+		case bufio.ErrBufferFull:
+			continue
+		default:
+			return buf, err
+		}
+	}
 }
 
 // evict drops expired results, then the least recently used until the

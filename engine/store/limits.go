@@ -9,14 +9,15 @@ import (
 )
 
 // DefaultMaxValueBytes bounds one value (a string or blob), one stored row
-// and one result row of a statement: 16 MiB. GitHub's largest inline
-// values are far smaller (a file's contents up to 1 MB, about 1.4 MB in
-// base64; a gist file is cut at 1 MB; an issue body is at most 65,536
-// characters), and a response body is bounded by max-body-bytes (64 MiB)
-// anyway. Without this bound SQLite accepts values of up to 1e9 bytes,
-// and one 36-character expression (hex(zeroblob(500000000))) took a
-// process past 1.5 GB (docs/reliability.md, "Memory per value").
-const DefaultMaxValueBytes = 16 << 20
+// and one result row of a statement: 8 MiB, eight times GitHub's largest
+// inline values (a file's contents up to 1 MB, about 1.4 MB in base64; a
+// gist file is cut at 1 MB; an issue body is at most 65,536 characters).
+// Without this bound SQLite accepts values of up to 1e9 bytes, and one
+// 36-character expression (hex(zeroblob(100000000))) took a process past
+// 1.4 GB. Memory at the bound is a few times the bound (SQLite's copy
+// while it computes the value, the Go copy, the output buffer):
+// docs/reliability.md, "Memory per value".
+const DefaultMaxValueBytes = 8 << 20
 
 // SettingMaxValueBytes is the setting a LimitError names.
 const SettingMaxValueBytes = "max-value-bytes"

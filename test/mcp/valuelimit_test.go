@@ -18,8 +18,8 @@ import (
 
 // TestValueLimitBoundsMemoryPerCell: a 36-character expression that
 // makes a 200 MB value is an SQL error naming max-value-bytes, and four
-// concurrent calls with values just under the default limit (16 MiB)
-// keep the server's peak RSS in the hundreds of MB, not GB. Before the
+// concurrent calls with values just under the default limit (8 MiB) keep
+// the server's peak RSS in the low hundreds of MB, not GB. Before the
 // fix SQLite's length limit was its 1e9 default, each cell was copied
 // whole into the tool's head rows and encoded whole by the spool before
 // its byte cap was checked: one call took the server from 24 MB to 1.5
@@ -33,20 +33,20 @@ func TestValueLimitBoundsMemoryPerCell(t *testing.T) {
 
 	r := c.Query(t, "SELECT hex(zeroblob(100000000))")
 	if !r.IsError || r.Error == nil || r.Error.Kind != engine.KindSQL ||
-		!strings.Contains(r.Error.Message, "max-value-bytes") || !strings.Contains(r.Error.Message, "16777216") {
+		!strings.Contains(r.Error.Message, "max-value-bytes") || !strings.Contains(r.Error.Message, "8388608") {
 		t.Fatalf("200 MB value: %+v\n%s", r.Error, stderr)
 	}
 	one := vmHWM(t, cmd.Process.Pid)
 	t.Logf("one 200 MB value refused: server peak RSS %d MB", one>>20)
 
-	// Just under the limit: 16,000,000 characters each, four at once.
+	// Just under the limit: 8,000,000 characters each, four at once.
 	var wg sync.WaitGroup
 	results := make([]mcptest.Result, 4)
 	for i := range results {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			results[i] = c.Query(t, "SELECT 'head' AS a, hex(zeroblob(8000000)) AS big")
+			results[i] = c.Query(t, "SELECT 'head' AS a, hex(zeroblob(4000000)) AS big")
 		}()
 	}
 	wg.Wait()
@@ -55,17 +55,17 @@ func TestValueLimitBoundsMemoryPerCell(t *testing.T) {
 		if len(r.Rows) == 1 {
 			big, _ = r.Rows[0][1].(string)
 		}
-		if r.IsError || !strings.HasSuffix(big, "…[cut: 16384 of 16000000 bytes shown]") {
+		if r.IsError || !strings.HasSuffix(big, "…[cut: 16384 of 8000000 bytes shown]") {
 			t.Fatalf("call %d: %+v", i, r.Error)
 		}
 	}
 	peak := vmHWM(t, cmd.Process.Pid)
-	t.Logf("four concurrent 16 MB values: server peak RSS %d MB", peak>>20)
+	t.Logf("four concurrent 8 MB values: server peak RSS %d MB", peak>>20)
 	if one > 200<<20 {
 		t.Fatalf("peak RSS %d MB after a refused 200 MB value, want under 200 MB", one>>20)
 	}
-	if peak > 600<<20 {
-		t.Fatalf("peak RSS %d MB for four concurrent 16 MB values, want under 600 MB", peak>>20)
+	if peak > 400<<20 {
+		t.Fatalf("peak RSS %d MB for four concurrent 8 MB values, want under 400 MB", peak>>20)
 	}
 }
 
@@ -145,7 +145,7 @@ func TestResultResourceBounded(t *testing.T) {
 }
 
 // TestEveryResultBounded: the one row a result always shows is bounded
-// too: 60 cells of 200 KB each, cut at the cell cap, would still be 2 MB
+// too: 60 cells of 100 KB each, cut at the cell cap, would still be 2 MB
 // of tool result (TSV and JSON); the first row's cells are cut shorter so
 // that the result stays near mcp_max_bytes, and the notice says at what
 // length. Before the fix only each cell was bounded.
@@ -154,7 +154,7 @@ func TestEveryResultBounded(t *testing.T) {
 	c, _ := stdioClient(t, fake, nil)
 	cols := make([]string, 60)
 	for i := range cols {
-		cols[i] = "hex(zeroblob(100000)) AS c" + strings.Repeat("x", i%3) + string(rune('a'+i%26)) + string(rune('a'+i/26))
+		cols[i] = "hex(zeroblob(50000)) AS c" + strings.Repeat("x", i%3) + string(rune('a'+i%26)) + string(rune('a'+i/26))
 	}
 	res, err := c.S.CallTool(context.Background(), &mcp.CallToolParams{Name: "run_select_query", Arguments: map[string]any{"sql": "SELECT " + strings.Join(cols, ", ")}})
 	if err != nil {
@@ -162,7 +162,7 @@ func TestEveryResultBounded(t *testing.T) {
 	}
 	sc, _ := json.Marshal(res.StructuredContent)
 	text := res.Content[0].(*mcp.TextContent).Text
-	t.Logf("one row of 60 x 200 KB cells: %d bytes of text + %d of structuredContent", len(text), len(sc))
+	t.Logf("one row of 60 x 100 KB cells: %d bytes of text + %d of structuredContent", len(text), len(sc))
 	if len(text)+len(sc) > 300<<10 {
 		t.Fatalf("tool result of %d bytes, want near the 256 KiB byte cap", len(text)+len(sc))
 	}
