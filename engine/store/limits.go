@@ -45,14 +45,14 @@ func (s *Store) SetMaxValueBytes(n int) error {
 // setting names the bound to raise.
 type LimitError struct {
 	Limit int
-	// Loading is the table being loaded when an API value was too long;
-	// empty when the query made it.
+	// Loading is the table being loaded when an API value was too long
+	// (the executor names the table); empty when the query made it.
 	Loading string
 }
 
 func (e *LimitError) Error() string {
 	if e.Loading != "" {
-		return fmt.Sprintf("a value or row of %s is longer than %d bytes, the value limit (%s); narrow the columns or rows the query reads, or raise the limit", e.Loading, e.Limit, SettingMaxValueBytes)
+		return fmt.Sprintf("a value or row of the API's answer is longer than %d bytes, the value limit (%s); select fewer columns of the table, or raise the limit", e.Limit, SettingMaxValueBytes)
 	}
 	return fmt.Sprintf("a value or result row is longer than %d bytes, the value limit (%s); select less (substr(), fewer columns) or raise the limit", e.Limit, SettingMaxValueBytes)
 }
