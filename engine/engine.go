@@ -36,10 +36,14 @@ type Options struct {
 	// Concurrency bounds the concurrent requests of one fan-out.
 	Concurrency int
 	// MaxRequests refuses statements estimated to need more first-page
-	// requests (0: default 1000; negative: no bound).
+	// requests, and stops one whose requests actually sent (pages and
+	// retries included) reach it (0: default 1000; negative: no bound).
 	MaxRequests int
 	// QueryTimeout bounds one statement (0: none).
 	QueryTimeout time.Duration
+	// MaxValueBytes bounds one value, stored row and result row of a
+	// statement (0: store.DefaultMaxValueBytes).
+	MaxValueBytes int
 	// Store keeps compiled indexes of OpenAPI documents (see compiled.go);
 	// nil compiles every document on each start.
 	Store *registry.Store
@@ -234,8 +238,12 @@ func (e *Engine) Query(ctx context.Context, text string, qo QueryOptions) (*resu
 	}
 	if err != nil {
 		ce := Classify(err)
+		msg := ce.Err.Error()
 		if s := e.Secrets(); len(s) > 0 {
-			ce.Err = redacted{ce.Err, providers.Redact(ce.Err.Error(), s...)}
+			msg = providers.Redact(msg, s...)
+		}
+		if bounded := BoundMessage(msg); bounded != ce.Err.Error() {
+			ce.Err = redacted{ce.Err, bounded} // redacted, then bounded
 		}
 		return nil, ce
 	}
@@ -297,7 +305,7 @@ func (e *Engine) query(ctx context.Context, text string, qo QueryOptions) (*resu
 		if err != nil {
 			return nil, err
 		}
-		return exec.Run(ctx, p, e.Client, exec.Options{Concurrency: e.opts.Concurrency, Progress: qo.Progress, Rows: qo.Rows, Columns: qo.Columns})
+		return exec.Run(ctx, p, e.Client, exec.Options{Concurrency: e.opts.Concurrency, Progress: qo.Progress, Rows: qo.Rows, Columns: qo.Columns, MaxValueBytes: e.opts.MaxValueBytes})
 	case sqlfront.KindExplain:
 		p, err := e.planWithin(ctx, st)
 		if err != nil {

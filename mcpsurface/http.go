@@ -47,6 +47,12 @@ type HTTPOptions struct {
 	// AllowOrigins (by default a page served from localhost, 127.0.0.0/8
 	// or [::1], on any port, is served).
 	StrictOrigin bool
+	// ReadTimeout, WriteTimeout and IdleTimeout are the HTTP server's
+	// (HTTPServer; 0: the defaults of listener.go, negative: none), and
+	// MaxConnections bounds the connections served at once
+	// (LimitListener; 0: DefaultMaxConnections).
+	ReadTimeout, WriteTimeout, IdleTimeout time.Duration
+	MaxConnections                         int
 }
 
 // HTTPHandlerOpts serves the streamable HTTP transport at HTTPPath.

@@ -1,6 +1,7 @@
 package mcpsurface
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -79,18 +80,30 @@ func (s *Server) fetchPage(ctx context.Context, _ *mcp.CallToolRequest, in pageI
 	if err != nil {
 		return reply[pageOutput]{}, err
 	}
-	rows, err := s.store.Rows(ctx, k, in.Offset, limit+1) // one more: has_more
+	// Rows are read one at a time and cut as they come; reading stops at
+	// the first that does not fit, so a page holds at most the byte cap
+	// plus one kept row (StoreOptions.MaxRowBytes), however large the rows are.
+	f := newFitter(k.Columns, Caps{MaxBytes: s.cfg.Caps.MaxBytes, MaxCell: s.cfg.Caps.MaxCell})
+	read, probe, full := 0, false, false
+	err = s.store.Each(ctx, k, in.Offset, limit+1, func(row []any) (bool, error) { // one more: has_more
+		if read == limit {
+			probe = true
+			return false, nil
+		}
+		if !f.add(row, -1) {
+			full = true
+			return false, nil
+		}
+		read++
+		return true, nil
+	})
 	if err != nil {
 		return reply[pageOutput]{}, err
 	}
-	probe := len(rows) > limit
-	if probe {
-		rows = rows[:limit]
-	}
-	fr := fit(k.Columns, rows, Caps{MaxBytes: s.cfg.Caps.MaxBytes, MaxCell: s.cfg.Caps.MaxCell})
+	fr := f.done()
 	out := &pageSuccess{
 		rowsOut: newRowsOut(k.Columns, fr.rows, k.RowCount),
-		Offset:  in.Offset, Limit: limit, HasMore: probe || len(fr.rows) < len(rows),
+		Offset:  in.Offset, Limit: limit, HasMore: probe || full,
 		ResultID: id, ResultURI: ResultURI(id),
 	}
 	summary := fmt.Sprintf("rows %d-%d of %d", in.Offset+1, in.Offset+len(fr.rows), k.RowCount)
@@ -99,7 +112,7 @@ func (s *Server) fetchPage(ctx context.Context, _ *mcp.CallToolRequest, in pageI
 	}
 	if fr.cutCells > 0 {
 		out.TruncatedCells = fr.cutCells
-		out.Notice = cellsNotice(fr.cutCells, s.cfg.Caps.MaxCell, out.ResultURI)
+		out.Notice = cellsNotice(fr.cutCells, cmp.Or(fr.cellCap, s.cfg.Caps.MaxCell), out.ResultURI)
 		summary = out.Notice + " " + summary
 	}
 	if out.HasMore {

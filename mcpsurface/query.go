@@ -1,6 +1,7 @@
 package mcpsurface
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"strings"
@@ -136,7 +137,7 @@ func (s *Server) runSelect(ctx context.Context, req *mcp.CallToolRequest, in que
 	if !kept {
 		id = ""
 	}
-	fr := fit(r.Columns, h.rows, s.cfg.Caps)
+	fr := fit(r.Columns, h.rows, h.cuts, s.cfg.Caps)
 	out := &querySuccess{
 		rowsOut:   newRowsOut(r.Columns, fr.rows, h.count),
 		Truncated: len(fr.rows) < h.count || fr.cutCells > 0, TruncatedCells: fr.cutCells,
@@ -154,10 +155,10 @@ func (s *Server) runSelect(ctx context.Context, req *mcp.CallToolRequest, in que
 		out.Notice = truncationNotice(out.ReturnedRows, out.RowCount, out.ResultID)
 	}
 	if fr.cutCells > 0 {
-		out.Notice = strings.TrimSpace(out.Notice + " " + cellsNotice(fr.cutCells, s.cfg.Caps.MaxCell, out.ResultURI))
+		out.Notice = strings.TrimSpace(out.Notice + " " + cellsNotice(fr.cutCells, cmp.Or(h.cellCap, s.cfg.Caps.MaxCell), out.ResultURI))
 	}
 	if out.Truncated && !kept && sp != nil && sp.TooLarge() {
-		out.Notice += fmt.Sprintf(" The whole result is larger than the server keeps for paging (over %d bytes encoded), so it has no result_id: narrow the query (WHERE, fewer columns, LIMIT) or aggregate in SQL to see the rest.", s.store.Options().MaxBytes)
+		out.Notice += fmt.Sprintf(" The whole result is larger than the server keeps for paging (over %d bytes encoded, or a row over %d), so it has no result_id: narrow the query (WHERE, fewer columns, LIMIT) or aggregate in SQL to see the rest.", s.store.Options().MaxBytes, s.store.Options().MaxRowBytes)
 	}
 	if out.Notice != "" {
 		summary = out.Notice + " " + summary
@@ -175,12 +176,18 @@ func (s *Server) runSelect(ctx context.Context, req *mcp.CallToolRequest, in que
 }
 
 // head keeps the first rows of a streamed result, as many as the caps
-// could show (fit then takes its exact share), and counts them all.
+// could show (fit then takes its exact share), and counts them all. Rows
+// are kept already cut by the cell cap: a huge value is never held past
+// the row callback (the spool has written it by then).
 type head struct {
-	caps  Caps
-	rows  [][]any
-	bytes int
-	count int
+	caps Caps
+	rows [][]any
+	cuts []int // cells cut in each row
+	// cellCap is the first row's smaller cell cap when it was cut at one
+	// (firstRowCellCap), else 0.
+	cellCap int
+	bytes   int
+	count   int
 }
 
 func (h *head) add(row []any) {
@@ -191,14 +198,20 @@ func (h *head) add(row []any) {
 	if h.caps.MaxBytes > 0 && len(h.rows) > 0 && h.bytes > h.caps.MaxBytes {
 		return
 	}
+	limit := h.caps.MaxCell
+	if len(h.rows) == 0 {
+		limit = firstRowCellCap(row, h.caps)
+	}
+	row, cut := result.CutRow(row, limit)
+	if cut > 0 && limit < h.caps.MaxCell {
+		h.cellCap = limit
+	}
 	h.rows = append(h.rows, row)
+	h.cuts = append(h.cuts, cut)
 	for _, v := range row {
 		n := 8
 		if s, ok := v.(string); ok {
 			n = len(s)
-			if h.caps.MaxCell > 0 {
-				n = min(n, h.caps.MaxCell)
-			}
 		}
 		h.bytes += n
 	}

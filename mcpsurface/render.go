@@ -51,35 +51,127 @@ type rendered struct {
 	rows     [][]any  // JSON-ready rows
 	tsvLines []string // one TSV line per row
 	cutCells int      // cells cut by Caps.MaxCell in these rows
+	cellCap  int      // the smallest cap a cut cell was cut at (firstRowCellCap), 0: MaxCell
 }
 
-// fit takes rows while the caps hold, always at least one.
-func fit(cols []result.Column, rows [][]any, caps Caps) rendered {
-	var r rendered
-	colJSON, _ := json.Marshal(cols)
-	used := fixedOverhead + len(result.TSVHeader(cols)) + len(colJSON)
-	for _, row := range rows {
-		if caps.MaxRows > 0 && len(r.rows) >= caps.MaxRows {
+// fit takes rows while the caps hold, always at least one. cuts, when
+// not nil, says the rows were cut by Caps.MaxCell already (result.CutRow)
+// and how many cells of each; nil: fit cuts them.
+func fit(cols []result.Column, rows [][]any, cuts []int, caps Caps) rendered {
+	f := newFitter(cols, caps)
+	for i, row := range rows {
+		cut := -1
+		if cuts != nil {
+			cut = cuts[i]
+		}
+		if !f.add(row, cut) {
 			break
 		}
-		row, cut := result.CutRow(row, caps.MaxCell)
-		jr := jsonRow(cols, row)
-		b, _ := json.Marshal(jr)
-		line := result.TSVRow(cols, row)
-		cost := len(b) + 1 + len(line) + 1
-		if caps.MaxBytes > 0 && len(r.rows) > 0 && used+cost > caps.MaxBytes {
-			break
-		}
-		used += cost
-		r.cutCells += cut
-		r.rows = append(r.rows, jr)
-		r.tsvLines = append(r.tsvLines, line)
 	}
-	if r.rows == nil {
-		r.rows = [][]any{}
-	}
-	return r
+	return f.done()
 }
+
+// fitter takes rows one at a time while the caps hold (always at least
+// one), so that a caller reading rows from disk holds only those that fit.
+type fitter struct {
+	cols []result.Column
+	caps Caps
+	used int
+	r    rendered
+}
+
+func newFitter(cols []result.Column, caps Caps) *fitter {
+	colJSON, _ := json.Marshal(cols)
+	return &fitter{cols: cols, caps: caps, used: fixedOverhead + len(result.TSVHeader(cols)) + len(colJSON)}
+}
+
+// add takes row unless a cap is reached (then it reports false). cut < 0:
+// the row is whole and is cut here; else it was cut already, cut cells.
+// Cells are cut before anything is encoded.
+func (f *fitter) add(row []any, cut int) bool {
+	if f.caps.MaxRows > 0 && len(f.r.rows) >= f.caps.MaxRows {
+		return false
+	}
+	if cut < 0 {
+		limit := f.caps.MaxCell
+		if len(f.r.rows) == 0 {
+			limit = firstRowCellCap(row, f.caps)
+		}
+		row, cut = result.CutRow(row, limit)
+		if cut > 0 && limit < f.caps.MaxCell {
+			f.r.cellCap = limit
+		}
+	}
+	jr := jsonRow(f.cols, row)
+	b, _ := json.Marshal(jr)
+	line := result.TSVRow(f.cols, row)
+	cost := len(b) + 1 + len(line) + 1
+	if f.caps.MaxBytes > 0 && len(f.r.rows) > 0 && f.used+cost > f.caps.MaxBytes {
+		return false
+	}
+	f.used += cost
+	f.r.cutCells += cut
+	f.r.rows = append(f.r.rows, jr)
+	f.r.tsvLines = append(f.r.tsvLines, line)
+	return true
+}
+
+func (f *fitter) done() rendered {
+	if f.r.rows == nil {
+		f.r.rows = [][]any{}
+	}
+	return f.r
+}
+
+// firstRowCellCap is the cell cap of a result's first row, which is
+// always shown: MaxCell, or less when the row's cells cut at MaxCell
+// would still pass the byte cap (a row of many long cells), so that even
+// that row is within about MaxBytes (it is encoded twice, TSV and JSON).
+// It is the largest cap c whose cut row, sum(min(len(cell), c)), fits in
+// a third of MaxBytes; never under minCellCap. With MaxCell 0 (cells
+// not cut) the row is whole.
+func firstRowCellCap(row []any, caps Caps) int {
+	if caps.MaxBytes <= 0 || caps.MaxCell <= 0 {
+		return caps.MaxCell // no byte cap, or cells not cut (mcp_max_cell_bytes 0)
+	}
+	budget := caps.MaxBytes / 3
+	var lens []int
+	fixed := 0
+	for _, v := range row {
+		if s, ok := v.(string); ok {
+			lens = append(lens, len(s))
+		} else {
+			fixed += 8
+		}
+	}
+	c := caps.MaxCell
+	if c <= minCellCap {
+		return c
+	}
+	total := func(c int) int {
+		n := fixed
+		for _, l := range lens {
+			n += min(l, c)
+		}
+		return n
+	}
+	if total(c) <= budget {
+		return c
+	}
+	lo, hi := minCellCap, c // the largest cap whose total fits
+	for lo < hi {
+		mid := (lo + hi + 1) / 2
+		if total(mid) <= budget {
+			lo = mid
+		} else {
+			hi = mid - 1
+		}
+	}
+	return lo
+}
+
+// minCellCap is the smallest cell cap firstRowCellCap uses.
+const minCellCap = 64
 
 // tsvText is the text block: header, rows, then one summary line
 // starting with "# ".

@@ -3,6 +3,8 @@ package mcpsurface
 import (
 	"bytes"
 	"context"
+	"errors"
+	"fmt"
 	"net/url"
 	"slices"
 	"strconv"
@@ -13,6 +15,25 @@ import (
 
 	"github.com/enginehq/engine/engine/result"
 )
+
+// DefaultMaxResourceBytes bounds the rendering of one result resource
+// (8 MiB, about two million tokens: more than any model's context).
+const DefaultMaxResourceBytes = 8 << 20
+
+var errResourceTooLarge = errors.New("result resource too large")
+
+// cappedBuffer is a buffer that refuses to grow past max bytes.
+type cappedBuffer struct {
+	bytes.Buffer
+	max int
+}
+
+func (c *cappedBuffer) Write(p []byte) (int, error) {
+	if c.Len()+len(p) > c.max {
+		return 0, errResourceTooLarge
+	}
+	return c.Buffer.Write(p)
+}
 
 // Results are served in result's machine formats (Format.Exact), TSV by
 // default; otherFormats lists the rest by name ("csv|json", "csv or json").
@@ -62,12 +83,31 @@ func (s *Server) readResult(ctx context.Context, req *mcp.ReadResourceRequest) (
 	if err != nil {
 		return nil, mcp.ResourceNotFoundError(uri)
 	}
-	rows, err := s.store.Rows(ctx, k, 0, -1)
+	// The rendering streams from the kept rows into a buffer bounded by
+	// MaxResourceBytes: a result that renders longer is refused (the SDK
+	// sends a resource as one string, so it cannot be streamed to the
+	// client), pointing to fetch_result_page; memory is the bound plus one
+	// row, whatever the size of the result.
+	b := &cappedBuffer{max: s.cfg.MaxResourceBytes}
+	st, err := result.NewStream(b, format, 0)
 	if err != nil {
 		return nil, err
 	}
-	var b bytes.Buffer
-	if err := result.Write(&b, &result.Result{Columns: k.Columns, Rows: rows}, format, 0); err != nil {
+	err = st.Begin(k.Columns)
+	if err == nil {
+		err = s.store.Each(ctx, k, 0, -1, func(row []any) (bool, error) {
+			return true, st.Row(row)
+		})
+	}
+	if err == nil {
+		err = st.End()
+	}
+	if errors.Is(err, errResourceTooLarge) {
+		return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: fmt.Sprintf(
+			"result %s (%d rows) renders longer than %d bytes, the resource bound (mcp_max_resource_bytes); read it in pages with fetch_result_page(result_id=%q, offset=0), or narrow the query (fewer columns, WHERE, aggregate in SQL)",
+			k.ID, k.RowCount, b.max, k.ID)}
+	}
+	if err != nil {
 		return nil, err
 	}
 	s.logMu.Lock()

@@ -15,6 +15,10 @@ import (
 type Config struct {
 	Caps  Caps
 	Store StoreOptions
+	// MaxResourceBytes bounds the rendering of one result resource
+	// (engine://results/{id}); a longer one is refused with a pointer to
+	// fetch_result_page (0: DefaultMaxResourceBytes).
+	MaxResourceBytes int
 	// Log receives one line per tool result (never stdout; default discard).
 	Log io.Writer
 	// Version is reported to clients.
@@ -39,8 +43,14 @@ func New(eng *engine.Engine, cfg Config) (*Server, error) {
 	if cfg.Log == nil {
 		cfg.Log = io.Discard
 	}
+	if cfg.MaxResourceBytes <= 0 {
+		cfg.MaxResourceBytes = DefaultMaxResourceBytes
+	}
 	if cfg.Version == "" {
 		cfg.Version = "dev"
+	}
+	if cfg.Store.MaxRowBytes <= 0 {
+		cfg.Store.MaxRowBytes = 2 * int64(eng.MaxValueBytes())
 	}
 	st, err := OpenStore(cfg.Store)
 	if err != nil {

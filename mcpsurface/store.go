@@ -20,6 +20,7 @@ import (
 	_ "modernc.org/sqlite" // the store's database driver
 
 	"github.com/enginehq/engine/engine/result"
+	"github.com/enginehq/engine/engine/store"
 )
 
 // StoreOptions bound the kept results.
@@ -29,6 +30,12 @@ type StoreOptions struct {
 	// MaxBytes bounds the encoded rows of all kept results (default 256 MiB);
 	// a larger single result is not kept.
 	MaxBytes int64
+	// MaxRowBytes bounds one kept row, encoded: a result with a longer row
+	// is not kept (like one past MaxBytes), so that reading a kept row back
+	// (fetch_result_page, the result resource) holds at most this much of
+	// it. Default DefaultMaxKeptRow; the server sets twice the engine's
+	// value limit, so that a row with one value at that limit is kept.
+	MaxRowBytes int64
 	// TTL is how long a result is kept after it was made (default 30m).
 	TTL time.Duration
 	// Now is the clock (default time.Now); tests move it.
@@ -66,6 +73,9 @@ func OpenStore(o StoreOptions) (*Store, error) {
 	}
 	if o.TTL <= 0 {
 		o.TTL = 30 * time.Minute
+	}
+	if o.MaxRowBytes <= 0 {
+		o.MaxRowBytes = DefaultMaxKeptRow
 	}
 	if o.Now == nil {
 		o.Now = time.Now
@@ -111,19 +121,23 @@ func newID() string {
 // each, well under SQLite's 32766).
 const keepBatch = 200
 
+// keepBatchBytes bounds the rows Keep holds for one INSERT.
+const keepBatchBytes = 1 << 20
+
 // Spool collects the rows of one result for keeping while the result is
 // produced: each row is encoded and appended to a file in the store's
 // private directory, never held in memory. Once the encoded rows pass
 // MaxBytes the spool stops writing and drops what it has: the result is
 // too large to keep. Close removes the file.
 type Spool struct {
-	max   int64
-	f     *os.File
-	w     *bufio.Writer
-	bytes int64
-	rows  int
-	over  bool
-	err   error
+	max    int64
+	maxRow int64
+	f      *os.File
+	w      *bufio.Writer
+	bytes  int64
+	rows   int
+	over   bool
+	err    error
 }
 
 // NewSpool starts collecting one result.
@@ -132,29 +146,56 @@ func (s *Store) NewSpool() (*Spool, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Spool{max: s.opts.MaxBytes, f: f, w: bufio.NewWriterSize(f, 64<<10)}, nil
+	return &Spool{max: s.opts.MaxBytes, maxRow: s.opts.MaxRowBytes, f: f, w: bufio.NewWriterSize(f, 64<<10)}, nil
 }
 
-// Add appends one row (JSON array, one line).
+// DefaultMaxKeptRow is StoreOptions.MaxRowBytes when it is not set:
+// twice the engine's default value limit (store.DefaultMaxValueBytes).
+const DefaultMaxKeptRow = 2 * store.DefaultMaxValueBytes
+
+// Add appends one row (JSON array, one line, writeRow). The bounds are
+// checked before the row is encoded, on the bytes its text alone takes (a
+// lower bound of its encoding), and again once it is written: a row that
+// cannot be kept is never encoded, and no row is encoded in memory.
 func (sp *Spool) Add(row []any) {
 	if sp.over || sp.err != nil {
 		return
 	}
-	b, err := json.Marshal(row)
+	if est := int64(rowTextBytes(row)); est > sp.maxRow || sp.bytes+est > sp.max {
+		sp.drop()
+		return
+	}
+	n, err := writeRow(sp.w, row)
 	if err != nil {
 		sp.err = err
 		return
 	}
-	sp.bytes += int64(len(b))
-	if sp.bytes > sp.max {
-		sp.over = true
-		sp.w.Reset(sp.f)
-		sp.err = sp.f.Truncate(0) // free the disk at once
+	sp.bytes += int64(n)
+	if sp.bytes > sp.max || int64(n) > sp.maxRow {
+		sp.drop()
 		return
 	}
-	sp.w.Write(b)        //nolint:errcheck // the first error sticks in w
-	sp.w.WriteByte('\n') //nolint:errcheck
+	sp.w.WriteByte('\n') //nolint:errcheck // the first error sticks in w
 	sp.rows++
+}
+
+// drop gives up keeping the result: the rows are too large.
+func (sp *Spool) drop() {
+	sp.over = true
+	sp.w.Reset(sp.f)
+	sp.err = sp.f.Truncate(0) // free the disk at once
+}
+
+// rowTextBytes is the bytes of a row's text values (their encoding takes
+// at least that much).
+func rowTextBytes(row []any) int {
+	n := 0
+	for _, v := range row {
+		if s, ok := v.(string); ok {
+			n += len(s)
+		}
+	}
+	return n
 }
 
 // TooLarge reports whether the rows passed MaxBytes.
@@ -208,28 +249,69 @@ func (s *Store) Keep(ctx context.Context, sp *Spool, columns []result.Column) (i
 	defer one.Close()
 	r := bufio.NewReaderSize(sp.f, 64<<10)
 	args := make([]any, 0, 3*keepBatch)
-	for i := 0; i < sp.rows; i++ {
-		line, err := r.ReadString('\n')
-		if err != nil {
-			return "", false, fmt.Errorf("result store: reading the spool: %w", err)
-		}
-		args = append(args, id, i, line[:len(line)-1])
+	held := 0 // bytes of the rows in args: a batch of large rows goes in early
+	flush := func() error {
 		if len(args) == cap(args) {
 			if _, err := batch.Exec(args...); err != nil {
+				return err
+			}
+		} else {
+			for k := 0; k < len(args); k += 3 {
+				if _, err := one.Exec(args[k : k+3]...); err != nil {
+					return err
+				}
+			}
+		}
+		args, held = args[:0], 0
+		return nil
+	}
+	var line []byte // reused: a large row is read once and bound once
+	for i := 0; i < sp.rows; i++ {
+		if line, err = readSpoolLine(r, line[:0]); err != nil {
+			return "", false, fmt.Errorf("result store: reading the spool: %w", err)
+		}
+		if len(line) > keepBatchBytes {
+			// A large row goes in alone, straight from the buffer
+			// (SQLite copies it), without a string copy of its own.
+			if err := flush(); err != nil {
 				return "", false, err
 			}
-			args = args[:0]
+			if _, err := one.Exec(id, i, line); err != nil {
+				return "", false, err
+			}
+			continue
+		}
+		args = append(args, id, i, string(line))
+		held += len(line)
+		if len(args) == cap(args) || held > keepBatchBytes {
+			if err := flush(); err != nil {
+				return "", false, err
+			}
 		}
 	}
-	for k := 0; k < len(args); k += 3 {
-		if _, err := one.Exec(args[k : k+3]...); err != nil {
-			return "", false, err
-		}
+	if err := flush(); err != nil {
+		return "", false, err
 	}
 	if err := s.evict(tx, id); err != nil {
 		return "", false, err
 	}
 	return id, true, tx.Commit()
+}
+
+// readSpoolLine appends the next line of r (without its newline) to buf.
+func readSpoolLine(r *bufio.Reader, buf []byte) ([]byte, error) {
+	for {
+		frag, err := r.ReadSlice('\n')
+		buf = append(buf, frag...)
+		switch err {
+		case nil:
+			return buf[:len(buf)-1], nil
+		case bufio.ErrBufferFull:
+			continue
+		default:
+			return buf, err
+		}
+	}
 }
 
 // evict drops expired results, then the least recently used until the
@@ -306,24 +388,37 @@ func (s *Store) Info(ctx context.Context, id string) (*KeptInfo, error) {
 
 // Rows returns up to limit rows from offset (limit < 0: all).
 func (s *Store) Rows(ctx context.Context, k *KeptInfo, offset, limit int) ([][]any, error) {
+	var out [][]any
+	err := s.Each(ctx, k, offset, limit, func(row []any) (bool, error) {
+		out = append(out, row)
+		return true, nil
+	})
+	return out, err
+}
+
+// Each hands up to limit rows from offset (limit < 0: all) to f, one at
+// a time, holding only the row f is given; f returns false to stop.
+func (s *Store) Each(ctx context.Context, k *KeptInfo, offset, limit int, f func(row []any) (bool, error)) error {
 	rows, err := s.db.QueryContext(ctx, `SELECT data FROM rows WHERE rid = ? AND idx >= ? ORDER BY idx LIMIT ?`, k.ID, offset, limit)
 	if err != nil {
-		return nil, err
+		return err
 	}
 	defer rows.Close()
-	var out [][]any
 	for rows.Next() {
 		var data string
 		if err := rows.Scan(&data); err != nil {
-			return nil, err
+			return err
 		}
 		row, err := decodeRow(data, k.Columns)
 		if err != nil {
-			return nil, err
+			return err
 		}
-		out = append(out, row)
+		more, err := f(row)
+		if err != nil || !more {
+			return err
+		}
 	}
-	return out, rows.Err()
+	return rows.Err()
 }
 
 // decodeRow restores the result value types (int64, float64, string,

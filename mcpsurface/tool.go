@@ -10,6 +10,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/enginehq/engine/engine"
+	"github.com/enginehq/engine/engine/result"
 	"github.com/enginehq/engine/providers"
 )
 
@@ -61,6 +62,12 @@ func addTool[In any, Out output[Out]](s *Server, t *mcp.Tool, h handler[In, Out]
 func addTextTool[In any](s *Server, t *mcp.Tool, h func(context.Context, In) (string, error)) {
 	register(s, t, func(ctx context.Context, _ *mcp.CallToolRequest, in In) (reply[any], error) {
 		text, err := h(ctx, in)
+		if max := s.cfg.Caps.MaxBytes; max > 0 && len(text) > max {
+			// Text answers (the catalog's descriptions, which a provider's
+			// document writes) are bounded by the byte cap like results.
+			text, _ = result.CutCell(text, max)
+			text += "\n# cut at the server's byte cap (mcp_max_bytes); narrow the request (a provider, a service, compact)"
+		}
 		return reply[any]{Text: text}, err
 	}, func(b engine.ErrorBody) any { return failure{Error: b} })
 }
@@ -75,7 +82,7 @@ func register[In, Out any](s *Server, t *mcp.Tool, h handler[In, Out], fail func
 		r, err := h(ctx, req, in)
 		if err != nil {
 			b := engine.Classify(err).Body()
-			b.Message = providers.Redact(b.Message, s.eng.Secrets()...)
+			b.Message = engine.BoundMessage(providers.Redact(b.Message, s.eng.Secrets()...))
 			out := fail(b)
 			j, _ := json.Marshal(out)
 			res := &mcp.CallToolResult{IsError: true, Content: []mcp.Content{&mcp.TextContent{Text: string(j)}}}

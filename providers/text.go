@@ -1,6 +1,7 @@
 package providers
 
 import (
+	"strconv"
 	"strings"
 	"unicode/utf8"
 )
@@ -25,4 +26,22 @@ func TruncateUTF8(s string, n int) string {
 		n--
 	}
 	return s[:n]
+}
+
+// ElideMiddle bounds s to about max bytes by cutting out its middle, at
+// character boundaries, and marking the cut: "head…[N bytes elided]…tail".
+// The head keeps two thirds of the bound, the tail one third, so that a
+// long URL keeps its origin and path and the end of its query. Text of at
+// most max bytes, or max <= 0, is returned as is. Callers redact secrets
+// first: a secret cut in two would no longer be found.
+func ElideMiddle(s string, max int) string {
+	if max <= 0 || len(s) <= max {
+		return s
+	}
+	head := TruncateUTF8(s, max*2/3)
+	t := len(s) - (max - len(head))
+	for t < len(s) && !utf8.RuneStart(s[t]) {
+		t++
+	}
+	return head + "…[" + strconv.Itoa(len(s)-len(head)-(len(s)-t)) + " bytes elided]…" + s[t:]
 }

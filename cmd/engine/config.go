@@ -27,9 +27,10 @@ import (
 
 // configAliases maps the setting names of docs/mcp.md to flag names.
 var configAliases = map[string]string{
-	"mcp_max_rows":       "max-rows",
-	"mcp_max_bytes":      "max-bytes",
-	"mcp_max_cell_bytes": "max-cell-bytes",
+	"mcp_max_rows":           "max-rows",
+	"mcp_max_bytes":          "max-bytes",
+	"mcp_max_cell_bytes":     "max-cell-bytes",
+	"mcp_max_resource_bytes": "max-resource-bytes",
 }
 
 // defaultConfigPath is the config file in the user config dir, or "" when

@@ -20,7 +20,7 @@ import (
 
 func newExecCmd(g *globalFlags) *cobra.Command {
 	var output, file string
-	var showStats bool
+	var showStats, csvSafe bool
 	cmd := &cobra.Command{
 		Use:   `exec [-o ` + result.FormatNames("|") + `] "SQL" | -f FILE`,
 		Short: "Run one statement and print the result (exit 0 ok, 1 usage/SQL/plan error, 2 provider or network error)",
@@ -35,6 +35,9 @@ func newExecCmd(g *globalFlags) *cobra.Command {
 			if err != nil {
 				return err
 			}
+			if csvSafe && format.Name != "csv" && format.Name != "tsv" {
+				return usageError("--csv-safe applies to -o csv and -o tsv, not %s", format.Name)
+			}
 			ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 			defer stop()
 			width := 0
@@ -43,7 +46,7 @@ func newExecCmd(g *globalFlags) *cobra.Command {
 			}
 			// Rows stream from SQLite to stdout (a table holds its first
 			// result.TableBufferRows rows, at most result.TableBufferBytes, to size its columns).
-			out, err := result.NewStream(cmd.OutOrStdout(), format.Name, width)
+			out, err := result.NewStreamWith(cmd.OutOrStdout(), format.Name, result.EncodeOptions{Width: width, SpreadsheetSafe: csvSafe})
 			if err != nil {
 				return usageError("%v", err)
 			}
@@ -72,9 +75,13 @@ func newExecCmd(g *globalFlags) *cobra.Command {
 	}
 	cmd.Flags().StringVarP(&output, "output", "o", result.DefaultFormat, "output format: "+result.FormatHelp())
 	cmd.Flags().StringVarP(&file, "file", "f", "", "read the statement from FILE (- for stdin)")
+	cmd.Flags().BoolVar(&csvSafe, "csv-safe", false, csvSafeHelp)
 	cmd.Flags().BoolVar(&showStats, "stats", false, `print what the statement cost to stderr: rows, HTTP requests, pages fetched, revalidated (304) or served from the cache, time and rate-limit budget (with -o json as {"stats":{...}}; also with --debug)`)
 	return cmd
 }
+
+// csvSafeHelp is the help of exec's and the shell's --csv-safe.
+const csvSafeHelp = "for -o csv and tsv opened in a spreadsheet: a text value starting with =, +, -, @, tab or carriage return gets a leading ' so that it is not run as a formula (OWASP's rule; default: values exact)"
 
 func statementText(args []string, file string, stdin io.Reader) (string, error) {
 	switch {

@@ -7,6 +7,7 @@ import (
 
 	"github.com/enginehq/engine/engine"
 	"github.com/enginehq/engine/engine/result"
+	"github.com/enginehq/engine/providers"
 )
 
 // Exit codes of exec and the shell (docs/exec.md): 0 success (zero rows
@@ -60,10 +61,15 @@ func exitStatus(w io.Writer, err error) int {
 	var ex *exitError
 	if errors.As(err, &ex) {
 		if ex.msg != "" {
-			fmt.Fprintln(w, result.SanitizeText(ex.msg))
+			fmt.Fprintln(w, boundText(result.SanitizeText(ex.msg)))
 		}
 		return ex.code
 	}
-	fmt.Fprintln(w, "error:", result.SanitizeText(err.Error()))
+	fmt.Fprintln(w, "error:", boundText(result.SanitizeText(err.Error())))
 	return exitUsage
 }
+
+// boundText bounds what exitStatus prints: an error message
+// (engine.MaxMessageBytes, bounded where the engine made it) plus the
+// CLI's advice lines.
+func boundText(s string) string { return providers.ElideMiddle(s, 2*engine.MaxMessageBytes) }

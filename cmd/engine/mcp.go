@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"io"
 	"net"
-	"net/http"
 	"os"
 	"os/signal"
 	"syscall"
@@ -22,6 +21,7 @@ func newMCPCmd(g *globalFlags) *cobra.Command {
 		transport, listen string
 		allowRemote       bool
 		caps              mcpsurface.Caps
+		maxResource       int
 		store             mcpsurface.StoreOptions
 		maxBody           int64
 		httpOpts          mcpsurface.HTTPOptions
@@ -40,7 +40,7 @@ Logs go to stderr only. See docs/mcp.md for client configuration.`,
 			if err != nil {
 				return err
 			}
-			srv, err := mcpsurface.New(eng, mcpsurface.Config{Caps: caps, Store: store, Log: g.io.Err})
+			srv, err := mcpsurface.New(eng, mcpsurface.Config{Caps: caps, Store: store, MaxResourceBytes: maxResource, Log: g.io.Err})
 			if err != nil {
 				return usageError("%v", err)
 			}
@@ -59,6 +59,11 @@ Logs go to stderr only. See docs/mcp.md for client configuration.`,
 				return nil
 			case "http":
 				httpOpts.MaxBody = maxBody
+				for _, d := range []*time.Duration{&httpOpts.ReadTimeout, &httpOpts.WriteTimeout, &httpOpts.IdleTimeout} {
+					if *d == 0 {
+						*d = -1 // the flag's 0: no bound
+					}
+				}
 				if httpOpts.SessionIdle == 0 {
 					httpOpts.SessionIdle = -1 // never
 				}
@@ -74,6 +79,7 @@ Logs go to stderr only. See docs/mcp.md for client configuration.`,
 	f.IntVar(&caps.MaxRows, "max-rows", mcpsurface.DefaultMaxRows, "mcp_max_rows: most rows in one tool result (0: no cap)")
 	f.IntVar(&caps.MaxCell, "max-cell-bytes", mcpsurface.DefaultMaxCell, "mcp_max_cell_bytes: longest cell in a tool result; a longer one is cut with a marker and a notice, whole in the kept result (0: no cap)")
 	f.IntVar(&caps.MaxBytes, "max-bytes", mcpsurface.DefaultMaxBytes, "mcp_max_bytes: approximate bytes of one tool result, at least one row kept (0: no cap)")
+	f.IntVar(&maxResource, "max-resource-bytes", mcpsurface.DefaultMaxResourceBytes, "mcp_max_resource_bytes: longest rendering of a result resource (engine://results/{id}); a longer one is refused with a pointer to fetch_result_page")
 	f.IntVar(&store.MaxResults, "keep-results", 64, "most results kept for fetch_result_page and engine://results/{id}")
 	f.Int64Var(&store.MaxBytes, "keep-bytes", 256<<20, "most bytes of kept results (least recently used are dropped)")
 	f.DurationVar(&store.TTL, "keep-for", 30*time.Minute, "how long a result is kept")
@@ -81,6 +87,10 @@ Logs go to stderr only. See docs/mcp.md for client configuration.`,
 	f.IntVar(&httpOpts.MaxSessions, "max-sessions", mcpsurface.DefaultMaxSessions, "HTTP: most sessions open at once; beyond it a new session gets 503 with Retry-After (-1: no bound)")
 	f.DurationVar(&httpOpts.SessionIdle, "session-idle", mcpsurface.DefaultSessionIdle, "HTTP: close a session after this long without a request (0: never)")
 	f.StringArrayVar(&httpOpts.AllowOrigins, "allow-origin", nil, "HTTP: a further browser origin (scheme://host:port) allowed to use the server (repeatable); loopback origins are allowed unless --strict-origin; requests with any other Origin header get 403")
+	f.DurationVar(&httpOpts.ReadTimeout, "http-read-timeout", mcpsurface.DefaultReadTimeout, "HTTP: longest time to read one request, body included; a client that stalls is disconnected (0: no bound)")
+	f.DurationVar(&httpOpts.WriteTimeout, "http-write-timeout", mcpsurface.DefaultWriteTimeout, "HTTP: longest time to write one response (a tool call's stream; keep it above --query-timeout); a GET event stream is closed after it and the client reconnects (0: no bound)")
+	f.DurationVar(&httpOpts.IdleTimeout, "http-idle-timeout", mcpsurface.DefaultIdleTimeout, "HTTP: close a kept-alive connection after this long without a request (0: no bound)")
+	f.IntVar(&httpOpts.MaxConnections, "max-connections", mcpsurface.DefaultMaxConnections, "HTTP: most connections served at once; further clients wait until one closes")
 	f.BoolVar(&httpOpts.StrictOrigin, "strict-origin", false, "HTTP: serve loopback browser origins (a page on localhost) only when listed with --allow-origin")
 	return cmd
 }
@@ -126,14 +136,17 @@ func serveMCPHTTP(ctx context.Context, log io.Writer, srv *mcpsurface.Server, li
 	if o.MaxSessions == 0 {
 		return usageError("--max-sessions 0 would refuse every client; use a positive bound, or -1 for none")
 	}
+	if o.MaxConnections <= 0 {
+		return usageError("--max-connections %d: give a positive number of connections served at once", o.MaxConnections)
+	}
 	ln, err := net.Listen("tcp", listen)
 	if err != nil {
 		return usageError("%v", err)
 	}
-	hs := &http.Server{Handler: srv.HTTPHandlerOpts(o), ReadHeaderTimeout: 10 * time.Second}
+	hs := srv.HTTPServer(o)
 	fmt.Fprintf(log, "engine mcp: listening on http://%s%s\n", ln.Addr(), mcpsurface.HTTPPath)
 	errc := make(chan error, 1)
-	go func() { errc <- hs.Serve(ln) }()
+	go func() { errc <- hs.Serve(mcpsurface.LimitListener(ln, o.MaxConnections)) }()
 	select {
 	case err := <-errc:
 		return &exitError{code: exitProvider, msg: "error: " + err.Error()}

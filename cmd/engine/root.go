@@ -14,6 +14,7 @@ import (
 
 	"github.com/enginehq/engine/engine"
 	"github.com/enginehq/engine/engine/result"
+	"github.com/enginehq/engine/engine/store"
 	"github.com/enginehq/engine/providers"
 	"github.com/enginehq/engine/providers/client"
 	"github.com/enginehq/engine/providers/httpcache"
@@ -37,6 +38,7 @@ type globalFlags struct {
 	requestTimeout time.Duration
 	queryTimeout   time.Duration
 	maxBodyBytes   int64
+	maxValueBytes  int
 	cacheTTL       time.Duration
 	noCache        bool
 	cacheDir       string
@@ -77,12 +79,13 @@ Credentials: GITHUB_TOKEN or GH_TOKEN (bearer), or --auth.`,
 	f.IntVar(&g.maxPages, "max-pages", client.DefaultMaxPages, "most pages one request may follow; hitting it is an error, never a silent cut")
 	f.IntVar(&g.pageConc, "page-concurrency", client.DefaultPageConcurrency, "concurrent page requests when the last page is known")
 	f.IntVar(&g.concurrency, "concurrency", 8, "concurrent requests of one IN (...) fan-out")
-	f.IntVar(&g.maxRequests, "max-requests", 1000, "refuse statements estimated to need more requests (-1: no bound)")
+	f.IntVar(&g.maxRequests, "max-requests", 1000, "most requests one statement may send, pages and retries included: a statement estimated to need more is refused before any request, and one that reaches it is stopped (-1: no bound)")
 	f.IntVar(&g.retryMax, "retry-max", client.DefaultRetryMax, "retries of a retryable failure (429, 5xx, rate limit, reset)")
 	f.DurationVar(&g.maxRetryWait, "max-retry-wait", client.DefaultMaxRetryWait, "total time one request may spend waiting to retry")
 	f.DurationVar(&g.requestTimeout, "request-timeout", client.DefaultRequestTimeout, "timeout of one HTTP request")
 	f.DurationVar(&g.queryTimeout, "query-timeout", 120*time.Second, "timeout of one statement (0: none)")
 	f.Int64Var(&g.maxBodyBytes, "max-body-bytes", client.DefaultMaxBodyBytes, "largest response body accepted; a larger one is an error")
+	f.IntVar(&g.maxValueBytes, "max-value-bytes", store.DefaultMaxValueBytes, "longest value, stored row or result row of a statement in bytes (SQLite's length limit); a longer one is an SQL error")
 	f.DurationVar(&g.cacheTTL, "cache-ttl", httpcache.DefaultTTL, "serve cached responses this long without asking the provider (opt-in, may be stale; never used by check); 0: revalidate every cached response (If-None-Match, a 304 costs no rate limit)")
 	f.BoolVar(&g.noCache, "no-cache", false, "do not use the response cache for this run")
 	f.StringVar(&g.cacheDir, "cache-dir", "", "response cache directory; entries live in its engine-http-v1 subdirectory (default: the user cache dir, engine/http)")
@@ -179,8 +182,9 @@ func (g *globalFlags) engineOptions() (engine.Options, error) {
 			RequestTimeout:  g.requestTimeout,
 			MaxBodyBytes:    g.maxBodyBytes,
 		},
-		QueryTimeout: g.queryTimeout,
-		Store:        store,
+		QueryTimeout:  g.queryTimeout,
+		MaxValueBytes: g.maxValueBytes,
+		Store:         store,
 	}
 	if g.retryMax == 0 {
 		opts.Client.RetryMax = -1

@@ -12,6 +12,7 @@ import (
 
 func newShellCmd(g *globalFlags) *cobra.Command {
 	var mode string
+	var csvSafe bool
 	cmd := &cobra.Command{
 		Use:   "shell [-o " + result.FormatNames("|") + "]",
 		Short: "Interactive SQL shell (history, completion, .help); with stdin not a terminal, run its statements and stop at the first error (exit 1)",
@@ -27,11 +28,12 @@ func newShellCmd(g *globalFlags) *cobra.Command {
 			interactive := x.IsTerminal(x.In)
 			stdoutTTY := x.IsTerminal(x.Out)
 			so := shell.Options{
-				Engine:   eng,
-				Stdout:   x.Out,
-				Stderr:   x.Err,
-				Mode:     format.Name,
-				Progress: interactive && x.IsTerminal(x.Err),
+				Engine:          eng,
+				Stdout:          x.Out,
+				Stderr:          x.Err,
+				Mode:            format.Name,
+				SpreadsheetSafe: csvSafe,
+				Progress:        interactive && x.IsTerminal(x.Err),
 				Width: func() int {
 					if !stdoutTTY {
 						return 0
@@ -60,5 +62,6 @@ func newShellCmd(g *globalFlags) *cobra.Command {
 		},
 	}
 	cmd.Flags().StringVarP(&mode, "output", "o", result.DefaultFormat, "initial output mode (.mode changes it): "+result.FormatHelp())
+	cmd.Flags().BoolVar(&csvSafe, "csv-safe", false, csvSafeHelp)
 	return cmd
 }

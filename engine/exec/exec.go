@@ -35,6 +35,9 @@ type Options struct {
 	// Columns, when set with Rows, receives the result's columns before
 	// the first row (see store.QueryRows).
 	Columns func(cols []result.Column) error
+	// MaxValueBytes bounds one value, stored row and result row of the
+	// statement's database (store.SetMaxValueBytes; 0: the default).
+	MaxValueBytes int
 }
 
 // Run executes p and returns its result.
@@ -48,12 +51,18 @@ func Run(ctx context.Context, p *plan.Plan, clients Clients, opts Options) (*res
 		return nil, err
 	}
 	defer st.Close()
+	if err := st.SetMaxValueBytes(opts.MaxValueBytes); err != nil {
+		return nil, err
+	}
 	var stats result.Stats
 	var pages atomic.Int64
 	planned := 0 // first-page requests of the statement so far
 	if err := checkBudgets(ctx, p, clients); err != nil {
 		return nil, err
 	}
+	// The limit holds for the requests actually sent too (pages and
+	// retries), not only for the estimate checked at planning.
+	ctx = client.WithRequestLimit(ctx, p.MaxRequests)
 	var use budgetUse
 	for _, s := range p.Scans {
 		c, err := clients(s.Resource.Provider)

@@ -35,6 +35,9 @@ type EncodeOptions struct {
 	// sizes its columns may look at all of them, and the declared column
 	// types are kept.
 	HoldAll bool
+	// SpreadsheetSafe makes the csv and tsv formats safe to open in a
+	// spreadsheet (SpreadsheetSafe); other formats ignore it.
+	SpreadsheetSafe bool
 }
 
 // Encoder renders one result into b, the Stream's buffer; the Stream
@@ -56,9 +59,9 @@ var formats = []*Format{
 	{Name: "json", Description: "an array of objects", MIMEType: "application/json", Exact: true,
 		NewEncoder: func(EncodeOptions) Encoder { return &jsonEncoder{} }},
 	{Name: "csv", Description: "RFC 4180 with a header line", MIMEType: "text/csv", Exact: true,
-		NewEncoder: func(EncodeOptions) Encoder { return &csvEncoder{} }},
+		NewEncoder: func(o EncodeOptions) Encoder { return &csvEncoder{safe: o.SpreadsheetSafe} }},
 	{Name: "tsv", Description: `tab separated, \t \n \\ escaped`, MIMEType: "text/tab-separated-values", Exact: true,
-		NewEncoder: func(EncodeOptions) Encoder { return &tsvEncoder{} }},
+		NewEncoder: func(o EncodeOptions) Encoder { return &tsvEncoder{safe: o.SpreadsheetSafe} }},
 	{Name: "line", Description: `one "column = value" line per cell`, MIMEType: "text/plain; charset=utf-8",
 		NewEncoder: func(EncodeOptions) Encoder { return &lineEncoder{} }},
 }

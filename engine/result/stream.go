@@ -52,6 +52,17 @@ func NewStream(w io.Writer, format string, width int) (*Stream, error) {
 	return newStream(w, f, EncodeOptions{Width: width}), nil
 }
 
+// NewStreamWith is NewStream with the encoder's options (o.HoldAll is
+// ignored: a Stream holds one row).
+func NewStreamWith(w io.Writer, format string, o EncodeOptions) (*Stream, error) {
+	f, err := LookupFormat(format)
+	if err != nil {
+		return nil, err
+	}
+	o.HoldAll = false
+	return newStream(w, f, o), nil
+}
+
 func newStream(w io.Writer, f *Format, o EncodeOptions) *Stream {
 	return &Stream{w: w, format: f, enc: f.NewEncoder(o)}
 }
@@ -160,11 +171,13 @@ func (e *jsonEncoder) End(b *bytes.Buffer) error {
 	return nil
 }
 
-// csvEncoder writes RFC 4180 CSV with a header line.
+// csvEncoder writes RFC 4180 CSV with a header line; safe applies
+// SpreadsheetSafe to the header and the text values.
 type csvEncoder struct {
 	csv  *csv.Writer
 	cols []Column
 	rec  []string
+	safe bool
 }
 
 func (e *csvEncoder) Begin(b *bytes.Buffer, cols []Column) error {
@@ -172,7 +185,7 @@ func (e *csvEncoder) Begin(b *bytes.Buffer, cols []Column) error {
 	e.cols = cols
 	head := make([]string, len(cols))
 	for i, c := range cols {
-		head[i] = c.Name
+		head[i] = safeText(c.Name, e.safe)
 	}
 	e.rec = make([]string, len(cols))
 	return e.csv.Write(head)
@@ -180,7 +193,7 @@ func (e *csvEncoder) Begin(b *bytes.Buffer, cols []Column) error {
 
 func (e *csvEncoder) Row(b *bytes.Buffer, row []any) error {
 	for i, v := range row {
-		e.rec[i] = cellText(e.cols, i, v)
+		e.rec[i] = safeCell(e.cols, i, v, e.safe)
 	}
 	if err := e.csv.Write(e.rec); err != nil {
 		return err
@@ -194,12 +207,21 @@ func (e *csvEncoder) End(b *bytes.Buffer) error {
 	return e.csv.Error()
 }
 
-// tsvEncoder writes a header line and one line per row (EscapeTSV).
-type tsvEncoder struct{ cols []Column }
+// tsvEncoder writes a header line and one line per row (EscapeTSV);
+// safe applies SpreadsheetSafe to the header and the text values.
+type tsvEncoder struct {
+	cols []Column
+	safe bool
+}
 
 func (e *tsvEncoder) Begin(b *bytes.Buffer, cols []Column) error {
 	e.cols = cols
-	b.WriteString(TSVHeader(cols))
+	for i, c := range cols {
+		if i > 0 {
+			b.WriteByte('\t')
+		}
+		b.WriteString(EscapeTSV(safeText(c.Name, e.safe)))
+	}
 	b.WriteByte('\n')
 	return nil
 }
@@ -209,7 +231,7 @@ func (e *tsvEncoder) Row(b *bytes.Buffer, row []any) error {
 		if i > 0 {
 			b.WriteByte('\t')
 		}
-		b.WriteString(EscapeTSV(cellText(e.cols, i, v)))
+		b.WriteString(EscapeTSV(safeCell(e.cols, i, v, e.safe)))
 	}
 	b.WriteByte('\n')
 	return nil

@@ -30,6 +30,7 @@ type Store struct {
 	conn     *sql.Conn
 	path     string
 	unlinked bool
+	maxValue int // SetMaxValueBytes (limits.go); 0: SQLite's default
 }
 
 // CacheKiB is SQLite's page cache per store. Each cached page costs
@@ -263,6 +264,9 @@ func (t *Table) insert(ctx context.Context, fixed map[string]any) error {
 	}
 	t.Key = 0
 	if _, err := t.stmt.ExecContext(ctx, args...); err != nil {
+		if le := t.s.limitError(err, t.name); le != err {
+			return le
+		}
 		return fmt.Errorf("materialise %s: %w", t.name, err)
 	}
 	t.Rows++
@@ -291,6 +295,9 @@ func (s *Store) readOnlyQuery(ctx context.Context, text string) (*sql.Rows, []*s
 	}
 	rows, err := s.conn.QueryContext(ctx, text)
 	if err != nil {
+		if le := s.limitError(err, ""); le != err {
+			return nil, nil, le
+		}
 		return nil, nil, queryError(err, auth)
 	}
 	cts, err := rows.ColumnTypes()
@@ -312,6 +319,9 @@ func (s *Store) Values(ctx context.Context, text string) ([][]any, error) {
 	defer rows.Close()
 	out, err := scanRows(rows, len(cts), nil)
 	if err != nil {
+		if le := s.limitError(err, ""); le != err {
+			return nil, le
+		}
 		return nil, &QueryError{Err: err}
 	}
 	return out, nil
@@ -416,6 +426,10 @@ func (s *Store) QueryRows(ctx context.Context, text string, begin func(cols []re
 			}
 			k++
 		}
+		if s.maxValue > 0 && rowBytes(row) > s.maxValue {
+			emitErr = &LimitError{Limit: s.maxValue}
+			return emitErr
+		}
 		if err := emit(row); err != nil {
 			emitErr = err
 			return err
@@ -426,6 +440,9 @@ func (s *Store) QueryRows(ctx context.Context, text string, begin func(cols []re
 		return nil, emitErr
 	}
 	if err != nil {
+		if le := s.limitError(err, ""); le != err {
+			return nil, le
+		}
 		return nil, &QueryError{Err: err}
 	}
 	for _, i := range untyped {

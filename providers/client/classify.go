@@ -71,6 +71,9 @@ type attemptState struct {
 	tooBig   bool
 	// redirected is set when a redirect was followed (checkRedirect).
 	redirected bool
+	// limited is set when a retry was not sent: the statement's request
+	// limit was reached (reqlimit.go).
+	limited bool
 }
 
 func stateFrom(ctx context.Context) *attemptState {
@@ -137,6 +140,10 @@ func (c *Client) checkRetry(ctx context.Context, resp *http.Response, err error)
 	}
 	if remaining := c.opts.MaxRetryWait - st.waited; account > remaining {
 		c.logf("GET %s: not retrying: wait %s exceeds the remaining retry budget %s (%s)", st.url, wait, remaining.Round(time.Millisecond), d.message)
+		return false, nil
+	}
+	if !takeRequest(ctx) {
+		st.limited = true // the statement's request limit (reqlimit.go)
 		return false, nil
 	}
 	st.waited += account

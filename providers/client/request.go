@@ -236,6 +236,9 @@ func (c *Client) send(ctx context.Context, call Call, rawURL string, stats *call
 			req.Header.Set("If-Modified-Since", lm)
 		}
 	}
+	if !takeRequest(ctx) {
+		return nil, &RequestLimitError{Provider: c.provider, URL: c.sanitize(rawURL), Limit: requestLimitOf(ctx)}
+	}
 	resp, err := c.rc.Do(req)
 	if resp != nil && resp.Body != nil {
 		resp.Body.Close()
@@ -244,6 +247,9 @@ func (c *Client) send(ctx context.Context, call Call, rawURL string, stats *call
 	c.requests.Add(int64(st.attempts))
 	if ctx.Err() != nil {
 		return nil, ctx.Err()
+	}
+	if st.limited {
+		return nil, &RequestLimitError{Provider: c.provider, URL: c.sanitize(rawURL), Limit: requestLimitOf(ctx), Retry: true}
 	}
 	if err == nil && st.readErr != nil {
 		err = st.readErr
@@ -305,7 +311,16 @@ func (c *Client) redact(s string) string {
 	return providers.Redact(s, secrets...)
 }
 
-func (c *Client) sanitize(rawURL string) string { return c.redact(sanitizeURL(rawURL)) }
+// sanitize is a URL as errors and debug lines show it: without userinfo,
+// fragment and secret query values, credentials redacted, then bounded to
+// MaxURLBytes (elided in the middle: a next link can carry a cursor of
+// megabytes).
+func (c *Client) sanitize(rawURL string) string {
+	return providers.ElideMiddle(c.redact(sanitizeURL(rawURL)), MaxURLBytes)
+}
+
+// MaxURLBytes bounds a URL in errors and debug lines.
+const MaxURLBytes = 1024
 
 // secretParam reports query parameters whose values are never shown.
 func secretParam(name string) bool {

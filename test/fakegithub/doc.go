@@ -102,7 +102,9 @@
 // link_elsewhere (next link bent to
 // "location", another path), redirect ("status" 3xx to "location"),
 // incomplete_results (search answers "incomplete_results": true) (see the
-// Kind constants), huge_number, deep_nesting. "reset" sets rate_limit's X-RateLimit-Reset verbatim.
+// Kind constants), huge_number, deep_nesting, link_endless (rel="next"
+// to the following page, forever), link_huge_cursor (a next link with a
+// "size"-byte cursor, default 8 MiB). "reset" sets rate_limit's X-RateLimit-Reset verbatim.
 //
 // # Dataset
 //

@@ -1,6 +1,7 @@
 package fakegithub
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"net"
@@ -50,6 +51,14 @@ const (
 	// Location (a path on this server; default /orgs/tiny/repos): same
 	// host, another path, e.g. another org's list.
 	KindLinkElsewhere FaultKind = "link_elsewhere"
+	// KindLinkEndless serves the normal page with Link rel="next" always
+	// pointing at the following page number and no rel="last": a server
+	// that never stops sending next (pages past the end are empty).
+	KindLinkEndless FaultKind = "link_endless"
+	// KindLinkHugeCursor serves the normal page with Link rel="next"
+	// carrying a cursor of Size bytes (default 8 MiB) in its query: the
+	// next request is too long for the server, which answers 431.
+	KindLinkHugeCursor FaultKind = "link_huge_cursor"
 	// KindRedirect answers Status (default 302) with Location (an absolute
 	// URL or a path on this server) and no body.
 	KindRedirect FaultKind = "redirect"
@@ -132,6 +141,7 @@ var knownKinds = map[FaultKind]bool{
 	KindBody:          true,
 	KindLinkElsewhere: true, KindRedirect: true, KindIncompleteResults: true,
 	KindHugeNumber: true, KindDeepNesting: true,
+	KindLinkEndless: true, KindLinkHugeCursor: true,
 }
 
 type faultRule struct {
@@ -292,6 +302,14 @@ func (s *Server) applyFault(w *recorder, r *http.Request, f *Fault) *http.Reques
 		return r.WithContext(withLinkElsewhere(r.Context(), to))
 	case KindIncompleteResults:
 		return r.WithContext(withIncomplete(r.Context()))
+	case KindLinkEndless:
+		return r.WithContext(context.WithValue(r.Context(), linkEndlessKey, true))
+	case KindLinkHugeCursor:
+		n := f.Size
+		if n <= 0 {
+			n = 8 << 20
+		}
+		return r.WithContext(context.WithValue(r.Context(), hugeCursorKey, int(n)))
 	case KindRedirect:
 		st := f.Status
 		if st == 0 {

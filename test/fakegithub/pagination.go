@@ -54,6 +54,12 @@ func linkElsewhere(r *http.Request) string {
 	return v
 }
 
+// Keys of the link_endless and link_huge_cursor faults.
+const (
+	linkEndlessKey ctxKey = 10
+	hugeCursorKey  ctxKey = 11
+)
+
 func isLinkLoop(r *http.Request) bool {
 	v, _ := r.Context().Value(linkLoopKey).(bool)
 	return v
@@ -157,6 +163,10 @@ func (s *Server) writeListServed(w http.ResponseWriter, r *http.Request, total, 
 	s.setHeaders(w)
 	if isLinkLoop(r) {
 		w.Header().Set("Link", fmt.Sprintf("<%s>; rel=\"next\"", pageURL(r, page)))
+	} else if n, _ := r.Context().Value(hugeCursorKey).(int); n > 0 {
+		w.Header().Set("Link", fmt.Sprintf("<%s&cursor=%s>; rel=\"next\"", pageURL(r, page+1), strings.Repeat("A", n)))
+	} else if endless, _ := r.Context().Value(linkEndlessKey).(bool); endless {
+		w.Header().Set("Link", fmt.Sprintf("<%s>; rel=\"next\"", pageURL(r, page+1)))
 	} else if other := linkElsewhere(r); other != "" && page < last {
 		w.Header().Set("Link", fmt.Sprintf("<%s>; rel=\"next\"", pageURLOnPath(r, other, page+1)))
 	} else if l := linkHeader(r, page, last); l != "" {

@@ -94,10 +94,11 @@ func TestResultTooLargeToKeep(t *testing.T) {
 // ends with an explicit marker, the result says truncated with
 // truncated_cells 1 and a notice naming the resource, and the kept
 // result still holds the whole value. Before the fix the tool result
-// carried the cell twice: about 60 MB.
+// carried the cell twice: about 60 MB. The value is past the default
+// value limit (16 MiB), which --max-value-bytes raises.
 func TestHugeCellIsCutWithMarker(t *testing.T) {
 	fake := fakegithub.ForTest(t)
-	c, _ := stdioClient(t, fake, nil)
+	c, _ := stdioClient(t, fake, nil, "--max-value-bytes", "40000000")
 	sql := "SELECT 'head' AS a, hex(zeroblob(15000000)) AS big, 7 AS n"
 	res, err := c.S.CallTool(context.Background(), &mcp.CallToolParams{Name: "run_select_query", Arguments: map[string]any{"sql": sql}})
 	if err != nil {

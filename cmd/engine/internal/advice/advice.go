@@ -62,11 +62,12 @@ func Explain(e *engine.Error, cred Credentials, now time.Time) string {
 // the CLI's flags: the library's messages name no flags (an MCP agent has
 // none), so the CLI adds them here, as cli/cli's FlagError does.
 var settingAdvice = map[string]string{
-	"max-requests": "the limit is --max-requests; raise it only if the statement really needs more.",
-	"max-pages":    "the limit is --max-pages; raise it only if the statement really needs more.",
-	"provider":     "add a provider with --provider NAME=PATH.",
-	"base-url":     "base URLs are given with --base-url NAME=URL (or ENGINE_BASE_URL_NAME).",
-	"auth":         "credentials are given with --auth (a JSON object keyed by provider name).",
+	"max-requests":    "the limit is --max-requests; raise it only if the statement really needs more.",
+	"max-pages":       "the limit is --max-pages; raise it only if the statement really needs more.",
+	"max-value-bytes": "the limit is --max-value-bytes (ENGINE_MAX_VALUE_BYTES); raise it only for data that really holds such values.",
+	"provider":        "add a provider with --provider NAME=PATH.",
+	"base-url":        "base URLs are given with --base-url NAME=URL (or ENGINE_BASE_URL_NAME).",
+	"auth":            "credentials are given with --auth (a JSON object keyed by provider name).",
 }
 
 // SettingAdvice is the CLI's advice for an error about setting (the flag

@@ -7,13 +7,15 @@ import (
 	"strings"
 
 	"github.com/enginehq/engine/engine/result"
+	"github.com/enginehq/engine/providers"
 )
 
-// mdCell makes text safe inside a markdown table cell: one line, pipes
-// and HTML escaped.
+// mdCell makes text (API data, error messages, the control file's words)
+// inert inside a markdown table cell: one line, and result.MarkdownText
+// (no HTML, links, images, mentions or issue references); backticks
+// become quotes.
 func mdCell(s string) string {
-	s = oneLine(s)
-	return strings.NewReplacer("|", `\|`, "<", "&lt;", ">", "&gt;", "&", "&amp;", "`", "'").Replace(s)
+	return result.MarkdownText(strings.ReplaceAll(providers.OneLine(s, 0), "`", "'"))
 }
 
 // WriteStepSummary writes the markdown job summary (for

@@ -33,6 +33,9 @@ type Options struct {
 	Stderr io.Writer
 	// Mode is the initial output mode, a result format (result.Formats).
 	Mode string
+	// SpreadsheetSafe makes the csv and tsv modes safe to open in a
+	// spreadsheet (result.SpreadsheetSafe; --csv-safe).
+	SpreadsheetSafe bool
 	// Width returns the terminal width for tables on stdout (0: no limit).
 	Width func() int
 	// Progress shows "fetched N pages…" on Stderr while a query runs.
@@ -186,5 +189,5 @@ func (s *Shell) stream() (*result.Stream, error) {
 	if s.outFile == nil && format == "table" {
 		width = s.opts.Width()
 	}
-	return result.NewStream(s.out, format, width)
+	return result.NewStreamWith(s.out, format, result.EncodeOptions{Width: width, SpreadsheetSafe: s.opts.SpreadsheetSafe})
 }

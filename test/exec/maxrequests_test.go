@@ -1,0 +1,61 @@
+package exec_test
+
+import (
+	"encoding/json"
+	"strings"
+	"testing"
+
+	"github.com/enginehq/engine/engine"
+	"github.com/enginehq/engine/test/fakegithub"
+	"github.com/enginehq/engine/test/testutil"
+)
+
+// TestMaxRequestsBoundsRequestsSent: --max-requests bounds the requests a
+// statement actually sends, pages and retries included, not only its
+// estimate. A server that keeps sending rel="next" gets 5 requests under
+// --max-requests 5 (before the fix: 1,000, the max-pages of the call),
+// and a page that keeps failing with 502 is retried only within the
+// limit. The error is the estimate's refusal's kind (plan, exit 1) and
+// names the setting.
+func TestMaxRequestsBoundsRequestsSent(t *testing.T) {
+	s := fakegithub.ForTest(t)
+	s.Inject(fakegithub.Fault{Path: "^/orgs/tiny/repos$", Kind: fakegithub.KindLinkEndless})
+	s.Inject(fakegithub.Fault{Path: "^/orgs/scale-10/repos$", Kind: fakegithub.KindStatus, Status: 502})
+	cases := []struct {
+		name, sql string
+		limit     string
+		want      int
+	}{
+		{"endless next links", "SELECT name FROM github.repos.repos WHERE org = 'tiny'", "5", 5},
+		{"retries of a failing page", "SELECT name FROM github.repos.repos WHERE org = 'scale-10'", "3", 3},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			s.ResetRequests()
+			env := execEnvOn(t, s, "ENGINE_RETRY_MAX=5")
+			r := testutil.Run(t, env, "", "exec", "-o", "json", "--max-requests", c.limit, c.sql)
+			var body struct{ Error engine.ErrorBody }
+			if r.Code != 1 || json.Unmarshal([]byte(r.Stderr), &body) != nil {
+				t.Fatalf("exit %d, want 1: %.500s", r.Code, r.Stderr)
+			}
+			if body.Error.Kind != engine.KindPlan || !strings.Contains(body.Error.Message, "max-requests") ||
+				!strings.Contains(body.Error.Message, "sent "+c.limit+" requests") {
+				t.Fatalf("%+v", body.Error)
+			}
+			if n := len(s.Requests()); n != c.want {
+				t.Fatalf("%d requests sent under --max-requests %s, want %d", n, c.limit, c.want)
+			}
+			if r.Stdout != "" {
+				t.Fatalf("stdout: %.200s", r.Stdout)
+			}
+		})
+	}
+	// Within the limit the statement answers (the estimate is 1 request;
+	// tiny's one page, then nothing more).
+	s.ClearFaults()
+	s.ResetRequests()
+	r := testutil.Run(t, execEnvOn(t, s), "", "exec", "-o", "json", "--max-requests", "1", "SELECT name FROM github.repos.repos WHERE org = 'tiny'")
+	if r.Code != 0 || len(s.Requests()) != 1 {
+		t.Fatalf("exit %d, %d requests: %.300s", r.Code, len(s.Requests()), r.Stderr)
+	}
+}
