@@ -65,6 +65,30 @@ type RateLimit struct {
 	// SecondaryWaitSeconds is the wait after a rate limit that names no
 	// reset time (default 60).
 	SecondaryWaitSeconds int `json:"secondary_wait_seconds,omitempty"`
+	// Windows are the provider's request budgets per window, which the
+	// governor spends and never exceeds: Bucket "" counts every request
+	// (GitHub: 900 per minute), a named bucket only its own requests in
+	// addition (GitHub: search 30, code_search 10 per minute). Flags
+	// (--rate, ...) override them; none: the governor's defaults.
+	Windows []RateWindow `json:"windows,omitempty"`
+}
+
+// RateWindow is one entry of RateLimit.Windows: at most Limit requests
+// of Bucket in any Seconds.
+type RateWindow struct {
+	Bucket  string `json:"bucket,omitempty"`
+	Limit   int    `json:"limit"`
+	Seconds int    `json:"seconds"`
+}
+
+// WindowOf returns the window of bucket ("" for every request).
+func (r RateLimit) WindowOf(bucket string) (RateWindow, bool) {
+	for _, w := range r.Windows {
+		if w.Bucket == bucket && w.Limit > 0 && w.Seconds > 0 {
+			return w, true
+		}
+	}
+	return RateWindow{}, false
 }
 
 // DefaultErrorMessage is the generic list of error-message fields, tried

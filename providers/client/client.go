@@ -89,7 +89,10 @@ type Options struct {
 	// MaxPages bounds the pages of one call (default 1000). Hitting it is a
 	// ProviderError of Kind "limit", never a silent cut.
 	MaxPages int
-	// PageConcurrency bounds concurrent page requests (default 4).
+	// PageConcurrency bounds the concurrent page requests of one call once
+	// its last page is known (default: the governor's MaxConcurrency, the
+	// credential's budget of requests in flight; ungoverned
+	// DefaultMaxConcurrency).
 	PageConcurrency int
 	// RetryMax is the number of retries of a retryable failure (0 means the
 	// default 4; negative means no retries).
@@ -126,7 +129,6 @@ type Options struct {
 const (
 	DefaultPerPage         = 100
 	DefaultMaxPages        = 1000
-	DefaultPageConcurrency = 4
 	DefaultRetryMax        = 4
 	DefaultMaxRetryWait    = 60 * time.Second
 	DefaultRetryWaitMin    = 200 * time.Millisecond
@@ -191,10 +193,24 @@ func New(p *providers.Provider, opts Options) (*Client, error) {
 		headers:  p.Headers,
 		prof:     p.Profile,
 	}
+	if opts.Governor != nil {
+		gopts := *opts.Governor
+		if gopts.RateLimit == nil {
+			rl := p.Profile.RateLimitOf()
+			gopts.RateLimit = &rl
+		}
+		c.gov = SharedGovernor(governorKey(base, opts.Credentials.Identity()), gopts, opts.Logf)
+	}
+	if c.opts.PageConcurrency <= 0 {
+		c.opts.PageConcurrency = DefaultMaxConcurrency
+		if c.gov != nil && c.gov.MaxConcurrency() > 0 {
+			c.opts.PageConcurrency = c.gov.MaxConcurrency()
+		}
+	}
 	transport := opts.Transport
 	if transport == nil {
 		t := http.DefaultTransport.(*http.Transport).Clone()
-		t.MaxIdleConnsPerHost = max(opts.PageConcurrency*2, 8)
+		t.MaxIdleConnsPerHost = max(c.opts.PageConcurrency*2, 2*DefaultMaxConcurrency)
 		transport = t
 	}
 	c.hc = &http.Client{Transport: transport, Timeout: opts.RequestTimeout, CheckRedirect: c.checkRedirect}
@@ -213,14 +229,6 @@ func New(p *providers.Provider, opts Options) (*Client, error) {
 		c.app = sharedAppTokens(governorKey(base, opts.Credentials.Identity()), app)
 		c.rc.PrepareRetry = c.prepareRetry
 	}
-	if opts.Governor != nil {
-		gopts := *opts.Governor
-		if gopts.RateLimit == nil {
-			rl := p.Profile.RateLimitOf()
-			gopts.RateLimit = &rl
-		}
-		c.gov = SharedGovernor(governorKey(base, opts.Credentials.Identity()), gopts, opts.Logf)
-	}
 	return c, nil
 }
 
@@ -234,7 +242,6 @@ func orDefault[T ~int | ~int64](v *T, d T) {
 func setDefaults(o *Options) {
 	orDefault(&o.PerPage, DefaultPerPage)
 	orDefault(&o.MaxPages, DefaultMaxPages)
-	orDefault(&o.PageConcurrency, DefaultPageConcurrency)
 	if o.RetryMax < 0 {
 		o.RetryMax = 0
 	} else if o.RetryMax == 0 {

@@ -96,6 +96,11 @@ func (o *Overrides) checkProfile() error {
 				return fmt.Errorf("overrides: rate_limit.buckets: contains and bucket are required")
 			}
 		}
+		for _, w := range rl.Windows {
+			if w.Limit <= 0 || w.Seconds <= 0 {
+				return fmt.Errorf("overrides: rate_limit.windows: limit and seconds must be positive (e.g. {\"limit\": 900, \"seconds\": 60}: at most 900 requests in any minute)")
+			}
+		}
 	}
 	if e := o.Errors; e != nil && e.In200 != nil {
 		r := e.In200
