@@ -127,16 +127,16 @@ type Options struct {
 
 // Defaults.
 const (
-	DefaultPerPage         = 100
-	DefaultMaxPages        = 1000
-	DefaultRetryMax        = 4
-	DefaultMaxRetryWait    = 60 * time.Second
-	DefaultRetryWaitMin    = 200 * time.Millisecond
-	DefaultRetryWaitMax    = 5 * time.Second
-	DefaultRequestTimeout  = 30 * time.Second
-	DefaultMaxBodyBytes    = 64 << 20
-	DefaultUserAgent       = "engine"
-	maxRedirects           = 10
+	DefaultPerPage        = 100
+	DefaultMaxPages       = 1000
+	DefaultRetryMax       = 4
+	DefaultMaxRetryWait   = 60 * time.Second
+	DefaultRetryWaitMin   = 200 * time.Millisecond
+	DefaultRetryWaitMax   = 5 * time.Second
+	DefaultRequestTimeout = 30 * time.Second
+	DefaultMaxBodyBytes   = 64 << 20
+	DefaultUserAgent      = "engine"
+	maxRedirects          = 10
 )
 
 // Stats count the work of one call (Do) or of a client's lifetime (Totals).
