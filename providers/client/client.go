@@ -148,16 +148,17 @@ type Stats struct{ Requests, Pages, CacheHits, Revalidated int }
 
 // Client executes methods of one provider. It is safe for concurrent use.
 type Client struct {
-	provider string
-	opts     Options
-	base     *url.URL
-	baseStr  string // without trailing slash
-	headers  map[string]string
-	prof     *providers.Profile // error fields, rate limits, errors in a 200
-	hc       *http.Client
-	rc       *retryablehttp.Client
-	gov      *Governor
-	app      *appTokens // GitHub App installation tokens
+	provider  string
+	opts      Options
+	base      *url.URL
+	baseStr   string // without trailing slash
+	headers   map[string]string
+	prof      *providers.Profile // error fields, rate limits, errors in a 200
+	hc        *http.Client
+	rc        *retryablehttp.Client
+	gov       *Governor
+	app       *appTokens    // GitHub App installation tokens
+	pageSlots chan struct{} // pages in flight or waiting to be emitted (paginate.go)
 
 	requests    atomic.Int64
 	pages       atomic.Int64
@@ -207,6 +208,7 @@ func New(p *providers.Provider, opts Options) (*Client, error) {
 			c.opts.PageConcurrency = c.gov.MaxConcurrency()
 		}
 	}
+	c.pageSlots = make(chan struct{}, c.opts.PageConcurrency)
 	transport := opts.Transport
 	if transport == nil {
 		t := http.DefaultTransport.(*http.Transport).Clone()
