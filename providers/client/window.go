@@ -69,9 +69,3 @@ func (w *window) done(now time.Time) {
 	}
 	w.ends = append(w.ends, now)
 }
-
-// used is the count the window holds at now.
-func (w *window) used(now time.Time) int {
-	w.prune(now)
-	return w.inflight + len(w.ends)
-}
