@@ -89,9 +89,10 @@ type Options struct {
 	// MaxPages bounds the pages of one call (default 1000). Hitting it is a
 	// ProviderError of Kind "limit", never a silent cut.
 	MaxPages int
-	// PageConcurrency bounds the concurrent page requests of one call once
-	// its last page is known (default: the governor's MaxConcurrency, the
-	// credential's budget of requests in flight; ungoverned
+	// PageConcurrency bounds the page requests in flight or waiting to be
+	// emitted once a call's last page is known, for all the client's
+	// calls together (default: the governor's MaxConcurrency, the
+	// credential's budget of requests in flight; ungoverned or uncapped
 	// DefaultMaxConcurrency).
 	PageConcurrency int
 	// RetryMax is the number of retries of a retryable failure (0 means the
