@@ -73,7 +73,7 @@ Credentials: GITHUB_TOKEN or GH_TOKEN (bearer), or --auth.`,
 	f.StringArrayVar(&g.baseURLs, "base-url", nil, "override a provider's base URL: NAME=URL (repeatable; env ENGINE_BASE_URL_<NAME>)")
 	f.StringVar(&g.auth, "auth", "", `auth per provider, stackql style: '{"github":{"type":"bearer","credentialsenvvar":"GITHUB_TOKEN"}}' or '{"github":{"type":"null_auth"}}'`)
 	f.IntVar(&g.maxPages, "max-pages", client.DefaultMaxPages, "most pages one request may follow; hitting it is an error, never a silent cut")
-	f.IntVar(&g.pageConc, "page-concurrency", 0, "concurrent page requests of one call when the last page is known (0: as many as --max-concurrency)")
+	f.IntVar(&g.pageConc, "page-concurrency", 0, "page requests in flight or waiting to be loaded once a list's last page is known, all lists together (0: as many as --max-concurrency)")
 	f.IntVar(&g.concurrency, "concurrency", 0, "concurrent requests of one IN (...) fan-out (0: as many as --max-concurrency)")
 	f.IntVar(&g.maxRequests, "max-requests", 1000, "refuse statements estimated to need more requests (-1: no bound)")
 	f.IntVar(&g.retryMax, "retry-max", client.DefaultRetryMax, "retries of a retryable failure (429, 5xx, rate limit, reset)")
