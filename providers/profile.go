@@ -41,27 +41,22 @@ type Profile struct {
 	Buckets []PathBucket `json:"buckets,omitempty"`
 }
 
-// PathBucket is one entry of Profile.Buckets. WindowSeconds, when set,
-// is the bucket's refill period as the provider documents it (GitHub:
-// search 30 per minute, 60): how far a statement can count on the
-// bucket's refills before its deadline (a split search, see
-// providers/client).
+// PathBucket is one entry of Profile.Buckets.
 type PathBucket struct {
-	Contains      string `json:"contains"`
-	Bucket        string `json:"bucket"`
-	WindowSeconds int    `json:"window_seconds,omitempty"`
+	Contains string `json:"contains"`
+	Bucket   string `json:"bucket"`
 }
 
-// BucketWindow returns the documented refill period of a bucket, 0 when
-// the profile does not say.
+// BucketWindow returns the window of a bucket's budget as the profile's
+// rate_limit.windows declare it (GitHub: search 30 per minute, 60 s): how
+// far a statement can count on the bucket's refills before its deadline
+// (a split search, see providers/client); 0 when the profile does not say.
 func (p *Profile) BucketWindow(bucket string) time.Duration {
-	if p == nil {
+	if p == nil || p.RateLimit == nil {
 		return 0
 	}
-	for _, b := range p.Buckets {
-		if b.Bucket == bucket && b.WindowSeconds > 0 {
-			return time.Duration(b.WindowSeconds) * time.Second
-		}
+	if w, ok := p.RateLimit.WindowOf(bucket); ok {
+		return time.Duration(w.Seconds) * time.Second
 	}
 	return 0
 }
@@ -86,6 +81,30 @@ type RateLimit struct {
 	// SecondaryWaitSeconds is the wait after a rate limit that names no
 	// reset time (default 60).
 	SecondaryWaitSeconds int `json:"secondary_wait_seconds,omitempty"`
+	// Windows are the provider's request budgets per window, which the
+	// governor spends and never exceeds: Bucket "" counts every request
+	// (GitHub: 900 per minute), a named bucket only its own requests in
+	// addition (GitHub: search 30, code_search 10 per minute). Flags
+	// (--rate, ...) override them; none: the governor's defaults.
+	Windows []RateWindow `json:"windows,omitempty"`
+}
+
+// RateWindow is one entry of RateLimit.Windows: at most Limit requests
+// of Bucket in any Seconds.
+type RateWindow struct {
+	Bucket  string `json:"bucket,omitempty"`
+	Limit   int    `json:"limit"`
+	Seconds int    `json:"seconds"`
+}
+
+// WindowOf returns the window of bucket ("" for every request).
+func (r RateLimit) WindowOf(bucket string) (RateWindow, bool) {
+	for _, w := range r.Windows {
+		if w.Bucket == bucket && w.Limit > 0 && w.Seconds > 0 {
+			return w, true
+		}
+	}
+	return RateWindow{}, false
 }
 
 // DefaultErrorMessage is the generic list of error-message fields, tried

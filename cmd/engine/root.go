@@ -5,7 +5,6 @@ import (
 	"github.com/enginehq/engine/cmd/engine/internal/advice"
 	"os"
 	"runtime/pprof"
-	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -77,8 +76,8 @@ Credentials: GITHUB_TOKEN or GH_TOKEN (bearer), or --auth.`,
 	f.StringArrayVar(&g.baseURLs, "base-url", nil, "override a provider's base URL: NAME=URL (repeatable; env ENGINE_BASE_URL_<NAME>)")
 	f.StringVar(&g.auth, "auth", "", `auth per provider, stackql style: '{"github":{"type":"bearer","credentialsenvvar":"GITHUB_TOKEN"}}' or '{"github":{"type":"null_auth"}}'`)
 	f.IntVar(&g.maxPages, "max-pages", client.DefaultMaxPages, "most pages one request may follow; hitting it is an error, never a silent cut")
-	f.IntVar(&g.pageConc, "page-concurrency", client.DefaultPageConcurrency, "concurrent page requests when the last page is known")
-	f.IntVar(&g.concurrency, "concurrency", 8, "concurrent requests of one IN (...) fan-out")
+	f.IntVar(&g.pageConc, "page-concurrency", 0, "page requests in flight or waiting to be loaded once a list's last page is known, all lists together (0: as many as --max-concurrency)")
+	f.IntVar(&g.concurrency, "concurrency", 0, "concurrent requests of one IN (...) fan-out (0: as many as --max-concurrency)")
 	f.IntVar(&g.maxRequests, "max-requests", 1000, "most requests one statement may send, pages and retries included: a statement estimated to need more is refused before any request, and one that reaches it is stopped (-1: no bound)")
 	f.IntVar(&g.retryMax, "retry-max", client.DefaultRetryMax, "retries of a retryable failure (429, 5xx, rate limit, reset)")
 	f.DurationVar(&g.maxRetryWait, "max-retry-wait", client.DefaultMaxRetryWait, "total time one request may spend waiting to retry")
@@ -90,9 +89,9 @@ Credentials: GITHUB_TOKEN or GH_TOKEN (bearer), or --auth.`,
 	f.BoolVar(&g.noCache, "no-cache", false, "do not use the response cache for this run")
 	f.StringVar(&g.cacheDir, "cache-dir", "", "response cache directory; entries live in its engine-http-v1 subdirectory (default: the user cache dir, engine/http)")
 	f.Int64Var(&g.cacheMaxBytes, "cache-max-bytes", httpcache.DefaultMaxBytes, "bound of the response cache's entries in bytes; the least recently used go first")
-	f.StringVar(&g.rate, "rate", strconv.Itoa(client.DefaultRate), "requests per minute of one credential across the process (GitHub's secondary limit is 900 points/min), or N/DURATION (e.g. 60/1s); 0 turns pacing off")
-	f.StringVar(&g.searchRate, "search-rate", strconv.Itoa(client.DefaultSearchRate), "search requests per minute (GitHub: 30), or N/DURATION")
-	f.StringVar(&g.codeSearchRate, "code-search-rate", strconv.Itoa(client.DefaultCodeSearchRate), "code search requests per minute (GitHub: 10), or N/DURATION")
+	f.StringVar(&g.rate, "rate", "", "requests of one credential in any minute across the process, or N/DURATION (e.g. 60/1s); sent at once while the window has room; default: the provider profile's (GitHub: 900/min, its secondary limit); 0 turns pacing off")
+	f.StringVar(&g.searchRate, "search-rate", "", "search requests in any minute, or N/DURATION (default: the profile's; GitHub: 30)")
+	f.StringVar(&g.codeSearchRate, "code-search-rate", "", "code search requests in any minute, or N/DURATION (default: the profile's; GitHub: 10)")
 	f.BoolVar(&g.governor, "governor", true, "pace and bound requests per credential under the provider's rate limits (--rate, --max-concurrency), pause every request after a secondary limit, refuse statements the budget cannot cover; off only for tests and private APIs without limits")
 	f.IntVar(&g.maxConc, "max-concurrency", client.DefaultMaxConcurrency, "requests in flight per credential across the process (all fan-outs, pages, sessions); -1: no cap")
 	f.BoolVar(&g.debug, "debug", false, "log requests (never credentials) to stderr")
@@ -189,6 +188,14 @@ func (g *globalFlags) engineOptions() (engine.Options, error) {
 	if g.retryMax == 0 {
 		opts.Client.RetryMax = -1
 	}
+	if opts.Concurrency <= 0 {
+		// A fan-out may use the credential's whole budget of requests in
+		// flight; the governor holds the process to it.
+		opts.Concurrency = client.DefaultMaxConcurrency
+		if g.governor && g.maxConc > 0 {
+			opts.Concurrency = g.maxConc
+		}
+	}
 	gov, err := g.governorOptions()
 	if err != nil {
 		return engine.Options{}, err
@@ -263,6 +270,9 @@ func (g *globalFlags) governorOptions() (*client.GovernorOptions, error) {
 		flag, v string
 		r       *client.Rate
 	}{{"--rate", g.rate, &o.Rate}, {"--search-rate", g.searchRate, &o.SearchRate}, {"--code-search-rate", g.codeSearchRate, &o.CodeSearchRate}} {
+		if strings.TrimSpace(x.v) == "" {
+			continue // the provider profile's window
+		}
 		r, err := client.ParseRate(x.v)
 		if err != nil {
 			return nil, fmt.Errorf("%s: %v", x.flag, err)

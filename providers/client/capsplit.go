@@ -274,7 +274,7 @@ func (p *pager) capError(cur *response, total int, why string) error {
 // and the reset is further than the retry budget (Client.CheckBudget), or
 // when the bucket cannot give that many before the statement's deadline:
 // what remains until the reset plus, with the refill period the profile
-// documents (window_seconds), its limit at each refill before the
+// declares (rate_limit.windows), its limit at each refill before the
 // deadline. exact says whether need is the count once the parts are known
 // (else the lower bound of the first page).
 func (p *pager) checkSplitBudget(ctx context.Context, cur *response, total, need int, exact bool) error {

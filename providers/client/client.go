@@ -95,7 +95,11 @@ type Options struct {
 	// MaxPages bounds the pages of one call (default 1000). Hitting it is a
 	// ProviderError of Kind "limit", never a silent cut.
 	MaxPages int
-	// PageConcurrency bounds concurrent page requests (default 4).
+	// PageConcurrency bounds the page requests in flight or waiting to be
+	// emitted once a call's last page is known, for all the client's
+	// calls together (default: the governor's MaxConcurrency, the
+	// credential's budget of requests in flight; ungoverned or uncapped
+	// DefaultMaxConcurrency).
 	PageConcurrency int
 	// RetryMax is the number of retries of a retryable failure (0 means the
 	// default 4; negative means no retries).
@@ -130,17 +134,16 @@ type Options struct {
 
 // Defaults.
 const (
-	DefaultPerPage         = 100
-	DefaultMaxPages        = 1000
-	DefaultPageConcurrency = 4
-	DefaultRetryMax        = 4
-	DefaultMaxRetryWait    = 60 * time.Second
-	DefaultRetryWaitMin    = 200 * time.Millisecond
-	DefaultRetryWaitMax    = 5 * time.Second
-	DefaultRequestTimeout  = 30 * time.Second
-	DefaultMaxBodyBytes    = 64 << 20
-	DefaultUserAgent       = "engine"
-	maxRedirects           = 10
+	DefaultPerPage        = 100
+	DefaultMaxPages       = 1000
+	DefaultRetryMax       = 4
+	DefaultMaxRetryWait   = 60 * time.Second
+	DefaultRetryWaitMin   = 200 * time.Millisecond
+	DefaultRetryWaitMax   = 5 * time.Second
+	DefaultRequestTimeout = 30 * time.Second
+	DefaultMaxBodyBytes   = 64 << 20
+	DefaultUserAgent      = "engine"
+	maxRedirects          = 10
 )
 
 // Stats count the work of one call (Do) or of a client's lifetime (Totals).
@@ -154,16 +157,17 @@ type Stats struct{ Requests, Pages, CacheHits, Revalidated, Parts int }
 
 // Client executes methods of one provider. It is safe for concurrent use.
 type Client struct {
-	provider string
-	opts     Options
-	base     *url.URL
-	baseStr  string // without trailing slash
-	headers  map[string]string
-	prof     *providers.Profile // error fields, rate limits, errors in a 200
-	hc       *http.Client
-	rc       *retryablehttp.Client
-	gov      *Governor
-	app      *appTokens // GitHub App installation tokens
+	provider  string
+	opts      Options
+	base      *url.URL
+	baseStr   string // without trailing slash
+	headers   map[string]string
+	prof      *providers.Profile // error fields, rate limits, errors in a 200
+	hc        *http.Client
+	rc        *retryablehttp.Client
+	gov       *Governor
+	app       *appTokens    // GitHub App installation tokens
+	pageSlots chan struct{} // pages in flight or waiting to be emitted (paginate.go)
 
 	requests    atomic.Int64
 	pages       atomic.Int64
@@ -199,10 +203,25 @@ func New(p *providers.Provider, opts Options) (*Client, error) {
 		headers:  p.Headers,
 		prof:     p.Profile,
 	}
+	if opts.Governor != nil {
+		gopts := *opts.Governor
+		if gopts.RateLimit == nil {
+			rl := p.Profile.RateLimitOf()
+			gopts.RateLimit = &rl
+		}
+		c.gov = SharedGovernor(governorKey(base, opts.Credentials.Identity()), gopts, opts.Logf)
+	}
+	if c.opts.PageConcurrency <= 0 {
+		c.opts.PageConcurrency = DefaultMaxConcurrency
+		if c.gov != nil && c.gov.MaxConcurrency() > 0 {
+			c.opts.PageConcurrency = c.gov.MaxConcurrency()
+		}
+	}
+	c.pageSlots = make(chan struct{}, c.opts.PageConcurrency)
 	transport := opts.Transport
 	if transport == nil {
 		t := http.DefaultTransport.(*http.Transport).Clone()
-		t.MaxIdleConnsPerHost = max(opts.PageConcurrency*2, 8)
+		t.MaxIdleConnsPerHost = max(c.opts.PageConcurrency*2, 2*DefaultMaxConcurrency)
 		transport = t
 	}
 	c.hc = &http.Client{Transport: transport, Timeout: opts.RequestTimeout, CheckRedirect: c.checkRedirect}
@@ -221,14 +240,6 @@ func New(p *providers.Provider, opts Options) (*Client, error) {
 		c.app = sharedAppTokens(governorKey(base, opts.Credentials.Identity()), app)
 		c.rc.PrepareRetry = c.prepareRetry
 	}
-	if opts.Governor != nil {
-		gopts := *opts.Governor
-		if gopts.RateLimit == nil {
-			rl := p.Profile.RateLimitOf()
-			gopts.RateLimit = &rl
-		}
-		c.gov = SharedGovernor(governorKey(base, opts.Credentials.Identity()), gopts, opts.Logf)
-	}
 	return c, nil
 }
 
@@ -242,7 +253,6 @@ func orDefault[T ~int | ~int64](v *T, d T) {
 func setDefaults(o *Options) {
 	orDefault(&o.PerPage, DefaultPerPage)
 	orDefault(&o.MaxPages, DefaultMaxPages)
-	orDefault(&o.PageConcurrency, DefaultPageConcurrency)
 	if o.RetryMax < 0 {
 		o.RetryMax = 0
 	} else if o.RetryMax == 0 {

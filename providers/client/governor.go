@@ -8,39 +8,47 @@ import (
 	"sync"
 	"time"
 
-	"golang.org/x/time/rate"
-
 	"github.com/enginehq/engine/providers"
 )
 
-// The governor keeps one credential's requests within GitHub's documented
-// limits, for the whole process: every fan-out, page worker, MCP session
-// and check control that uses the credential shares it.
+// The governor keeps one credential's requests within the provider's
+// documented limits, for the whole process: every fan-out, page worker,
+// MCP session and check control that uses the credential shares it.
+// docs/performance.md ("Rate-limit governor") explains the choices.
 //
-//   - Pacing: a token bucket per rate: all requests ("points", default 900
-//     per minute, GitHub's secondary limit for REST), and in addition the
-//     search bucket (30 per minute) and the code_search bucket (10 per
-//     minute). The bucket's burst is 2% of the window's budget and its rate
-//     the other 98% spread over the window, so that no window of that
-//     length ever holds more than the budget.
-//   - Concurrency: at most MaxConcurrency requests in flight (default 16;
-//     GitHub allows 100 and asks for serial requests where possible).
-//     --concurrency stays the bound of one fan-out, under this cap.
+//   - Windows: a sliding-window log per rate: all requests ("points",
+//     GitHub: 900 per minute, its secondary limit for REST), and in
+//     addition the search bucket (30 per minute) and the code_search
+//     bucket (10 per minute); the rates are the provider profile's data
+//     (rate_limit.windows) unless --rate and friends override them. A
+//     credential may spend a window's whole budget at once; only when the
+//     window is full does the next request wait, until the oldest answer
+//     leaves it (window.go).
+//   - Concurrency: additive increase, multiplicative decrease. The cap on
+//     requests in flight starts at StartConcurrency (default 4) and grows
+//     while requests fill it and succeed: by one per success up to the
+//     slow-start threshold (MaxConcurrency at first), then by one per cap's
+//     worth of successes, never above MaxConcurrency (default 16; GitHub
+//     allows 100). --concurrency stays the bound of one fan-out.
 //   - Pause: a response with Retry-After, or a 403/429 secondary rate limit,
 //     stops every request of the credential until the wait is over (Retry-
 //     After, else at least a minute, doubled for each further limit hit
 //     after a pause: exponential backoff). Requests already in flight when
 //     the pause began do not count as new hits. A bucket reported spent
 //     (x-ratelimit-remaining: 0) holds its requests until its reset.
-//   - Adaptive: each new secondary limit halves the concurrency cap and the
-//     rate for the rest of the run; after each quiet RecoverAfter (default
-//     a minute) an eighth of the configured values comes back.
+//   - Adaptive: a new secondary limit (one per congestion event: answers
+//     to requests sent before it join it) halves the requests in flight and
+//     caps growth below the level that met it; only a limit met with no
+//     other request in flight, which concurrency cannot explain, halves
+//     the rate budgets. After each quiet RecoverAfter (default a minute)
+//     the cap may grow to MaxConcurrency again and the rates double back
+//     towards the configured ones.
 //   - Budget: x-ratelimit-* headers of every response are recorded per
 //     bucket (core, search, code_search, ...), so that a statement that
 //     needs more requests than its bucket has left before the reset can be
 //     refused before it starts (Client.CheckBudget).
 //
-// /rate_limit requests are free on GitHub and bypass the governor.
+// Requests to the profile's free probe (/rate_limit) bypass the governor.
 
 // Bucket is what the provider last said about one primary rate-limit
 // bucket (x-ratelimit-resource).
@@ -57,11 +65,14 @@ type Bucket struct {
 type GovernorStats struct {
 	// SecondaryLimits counts secondary-limit responses; Pauses the pauses
 	// they started (responses to requests sent before a pause began join
-	// that pause).
-	SecondaryLimits, Pauses int
-	// Concurrency and Rate are the current (possibly halved) bounds.
+	// that pause); Cuts the concurrency cuts (one per congestion event).
+	SecondaryLimits, Pauses, Cuts int
+	// Concurrency is the current cap on requests in flight (0: none).
 	Concurrency int
-	Rate        float64 // requests per second
+	// Rate is the current points budget per second (0: no pacing);
+	// Budget the same per window.
+	Rate   float64 // requests per second
+	Budget int
 }
 
 // Governor paces and bounds the requests of one credential. See the
@@ -74,19 +85,24 @@ type Governor struct {
 	mu         sync.Mutex
 	inflight   int
 	limit      int           // current concurrency cap (<=0: none)
-	changed    chan struct{} // closed when a slot frees or the cap changes
+	ssthresh   int           // slow start below it, additive growth above
+	ceiling    int           // growth stops here until a quiet period
+	acked      int           // successes towards the next additive step
+	lastFull   time.Time     // last admission that filled the cap
+	changed    chan struct{} // closed when a slot frees or a bound changes
 	pauseUntil time.Time
 	pauseStart time.Time
 	backoff    time.Duration // last secondary pause (for doubling)
 	lastLimit  time.Time     // last new secondary limit
 	lastGrow   time.Time
-	factor     float64 // current fraction of the configured rate
-	points     *rate.Limiter
-	search     *rate.Limiter
-	codeSearch *rate.Limiter
+	factor     float64 // current fraction of the configured rates
+	points     *window
+	search     *window
+	codeSearch *window
 	buckets    map[string]Bucket
 	secondary  int
 	pauses     int
+	cuts       int
 	probedAt   time.Time
 }
 
@@ -95,30 +111,14 @@ type Governor struct {
 func NewGovernor(opts GovernorOptions) *Governor {
 	opts.setDefaults()
 	g := &Governor{opts: opts, now: time.Now, changed: make(chan struct{}), factor: 1, buckets: map[string]Bucket{}}
-	g.limit = opts.MaxConcurrency
-	g.points = newLimiter(opts.Rate, 1)
-	g.search = newLimiter(opts.SearchRate, 1)
-	g.codeSearch = newLimiter(opts.CodeSearchRate, 1)
+	if opts.MaxConcurrency > 0 {
+		g.limit = min(opts.StartConcurrency, opts.MaxConcurrency)
+		g.ssthresh, g.ceiling = opts.MaxConcurrency, opts.MaxConcurrency
+	}
+	g.points = newWindow(opts.Rate)
+	g.search = newWindow(opts.SearchRate)
+	g.codeSearch = newWindow(opts.CodeSearchRate)
 	return g
-}
-
-// newLimiter returns a token bucket that never lets more than r.N requests
-// into any window of r.Window (burst 2%, rate 98% of the budget), or nil
-// when pacing is off.
-func newLimiter(r Rate, factor float64) *rate.Limiter {
-	if r.N <= 0 {
-		return nil
-	}
-	burst := max(1, r.N/50)
-	return rate.NewLimiter(limitOf(r, burst, factor), burst)
-}
-
-func limitOf(r Rate, burst int, factor float64) rate.Limit {
-	per := float64(r.N-burst) / r.Window.Seconds()
-	if per <= 0 {
-		per = float64(r.N) / r.Window.Seconds()
-	}
-	return rate.Limit(per * factor)
 }
 
 var (
@@ -140,11 +140,36 @@ func SharedGovernor(key string, opts GovernorOptions, logf func(string, ...any))
 	return g
 }
 
+// MaxConcurrency is the most requests the credential may have in flight
+// (0: no cap): what one call's page workers may use.
+func (g *Governor) MaxConcurrency() int {
+	return max(g.opts.MaxConcurrency, 0)
+}
+
+// windows returns the windows a request of bucket counts against.
+func (g *Governor) windows(bucket string) []*window {
+	ws := make([]*window, 0, 2)
+	if g.points != nil {
+		ws = append(ws, g.points)
+	}
+	switch bucket {
+	case "search":
+		if g.search != nil {
+			ws = append(ws, g.search)
+		}
+	case "code_search":
+		if g.codeSearch != nil {
+			ws = append(ws, g.codeSearch)
+		}
+	}
+	return ws
+}
+
 // Acquire waits until a request of bucket may be sent: no pause, a free
-// concurrency slot, and a token of every rate that applies. It returns
-// the time the request was admitted and a release function that must be
-// called once when the response (or failure) is in. A bucket of "" (free
-// requests) is admitted at once.
+// concurrency slot, and room in every window that applies; slot and
+// windows are taken at once. It returns the time the request was
+// admitted; Done must be called once when the response (or failure) is
+// in. A bucket of "" (free requests) is admitted at once.
 func (g *Governor) Acquire(ctx context.Context, bucket string) (time.Time, error) {
 	if bucket == "" {
 		return g.now(), nil
@@ -156,47 +181,56 @@ func (g *Governor) Acquire(ctx context.Context, bucket string) (time.Time, error
 		if err := g.waitSpent(ctx, bucket); err != nil {
 			return time.Time{}, err
 		}
-		if err := g.acquireSlot(ctx); err != nil {
-			return time.Time{}, err
-		}
-		var err error
-		switch bucket {
-		case "search":
-			err = wait(ctx, g.limiter(&g.search))
-		case "code_search":
-			err = wait(ctx, g.limiter(&g.codeSearch))
-		}
-		if err == nil {
-			err = wait(ctx, g.limiter(&g.points))
-		}
-		if err != nil {
-			g.releaseSlot()
-			return time.Time{}, err
-		}
-		// A pause may have begun while waiting for a token: wait it out
-		// without sending.
 		g.mu.Lock()
 		now := g.now()
-		paused := now.Before(g.pauseUntil)
-		g.mu.Unlock()
-		if !paused {
+		if now.Before(g.pauseUntil) {
+			g.mu.Unlock()
+			continue
+		}
+		ok := g.limit <= 0 || g.inflight < g.limit
+		var free time.Time
+		ws := g.windows(bucket)
+		for _, w := range ws {
+			if room, f := w.room(now, g.factor); !room {
+				ok = false
+				if f.After(free) {
+					free = f
+				}
+			}
+		}
+		if ok {
+			g.inflight++
+			if g.limit > 0 && g.inflight >= g.limit {
+				g.lastFull = now
+			}
+			for _, w := range ws {
+				w.inflight++
+			}
+			g.mu.Unlock()
 			return now, nil
 		}
-		g.releaseSlot()
+		ch := g.changed
+		g.mu.Unlock()
+		var timer <-chan time.Time
+		var t *time.Timer
+		if !free.IsZero() {
+			t = time.NewTimer(free.Sub(now))
+			timer = t.C
+		}
+		var err error
+		select {
+		case <-ch:
+		case <-timer:
+		case <-ctx.Done():
+			err = ctx.Err()
+		}
+		if t != nil {
+			t.Stop()
+		}
+		if err != nil {
+			return time.Time{}, err
+		}
 	}
-}
-
-func (g *Governor) limiter(l **rate.Limiter) *rate.Limiter {
-	g.mu.Lock()
-	defer g.mu.Unlock()
-	return *l
-}
-
-func wait(ctx context.Context, l *rate.Limiter) error {
-	if l == nil {
-		return nil
-	}
-	return l.Wait(ctx)
 }
 
 func (g *Governor) waitPause(ctx context.Context) error {
@@ -246,32 +280,6 @@ func (g *Governor) SpentUntil(bucket string) time.Time {
 	return b.Reset
 }
 
-func (g *Governor) acquireSlot(ctx context.Context) error {
-	for {
-		g.mu.Lock()
-		if g.limit <= 0 || g.inflight < g.limit {
-			g.inflight++
-			g.mu.Unlock()
-			return nil
-		}
-		ch := g.changed
-		g.mu.Unlock()
-		select {
-		case <-ch:
-		case <-ctx.Done():
-			return ctx.Err()
-		}
-	}
-}
-
-// releaseSlot frees a slot; callers hold no lock.
-func (g *Governor) releaseSlot() {
-	g.mu.Lock()
-	g.inflight--
-	g.signalLocked()
-	g.mu.Unlock()
-}
-
 func (g *Governor) signalLocked() {
 	close(g.changed)
 	g.changed = make(chan struct{})
@@ -287,9 +295,14 @@ func (g *Governor) Done(bucket string, sent time.Time, status int, h http.Header
 	}
 	g.mu.Lock()
 	defer g.mu.Unlock()
-	g.inflight--
-	defer g.signalLocked()
 	now := g.now()
+	inflight := g.inflight // this request included
+	g.inflight--
+	full := !g.lastFull.Before(sent) // the cap was in use while it was out
+	for _, w := range g.windows(bucket) {
+		w.done(now)
+	}
+	defer g.signalLocked()
 	if h != nil {
 		g.recordLocked(h, now)
 	}
@@ -304,6 +317,9 @@ func (g *Governor) Done(bucket string, sent time.Time, status int, h http.Header
 			return
 		}
 		g.recoverLocked(now)
+		if status > 0 && status < 400 && full {
+			g.growLocked()
+		}
 		return
 	}
 	g.secondary++
@@ -325,41 +341,59 @@ func (g *Governor) Done(bucket string, sent time.Time, status int, h http.Header
 	}
 	g.backoff = wait
 	g.lastLimit = now
-	g.lastGrow = now
 	g.pauseStart = now
 	g.pauseUntil = now.Add(wait)
+	g.lastGrow = g.pauseUntil // the quiet period starts after the pause
 	g.pauses++
-	// Adapt: halve concurrency and rate for the rest of the run.
-	if g.opts.MaxConcurrency > 0 {
-		g.limit = max(1, g.limit/2)
-	}
-	g.factor = max(g.factor/2, 1.0/64)
-	g.setRatesLocked()
+	g.cutLocked(inflight)
 	g.logfLocked("governor: secondary rate limit: pausing every request of this credential for %s; concurrency now %d, rate %.3g/s", wait.Round(time.Millisecond), g.limit, g.rateLocked())
 }
 
-// recoverLocked gives back an eighth of the configured bounds after each
-// quiet RecoverAfter since the last secondary limit.
+// growLocked is the increase after a success of a request out while the
+// cap was full: only a cap in use grows.
+func (g *Governor) growLocked() {
+	if g.limit <= 0 || g.limit >= g.ceiling {
+		return
+	}
+	if g.limit < g.ssthresh {
+		g.limit++ // slow start: doubles per round trip
+		return
+	}
+	if g.acked++; g.acked >= g.limit {
+		g.acked = 0
+		g.limit++
+	}
+}
+
+// cutLocked is the multiplicative decrease of a new congestion event met
+// with inflight requests out (this one included): half of what was in
+// flight, and no growth to that level again before a quiet period. With
+// no other request in flight concurrency cannot explain the limit: the
+// rates are halved instead.
+func (g *Governor) cutLocked(inflight int) {
+	g.cuts++
+	if g.limit > 0 {
+		used := max(1, min(g.limit, inflight))
+		g.ceiling = max(1, used-1)
+		g.limit = max(1, used/2)
+		g.ssthresh, g.acked = g.limit, 0
+	}
+	if inflight <= 1 {
+		g.factor = max(g.factor/2, 1.0/64)
+	}
+}
+
+// recoverLocked lifts the ceiling and doubles the rates back (up to the
+// configured ones) after each quiet RecoverAfter since the last secondary
+// limit.
 func (g *Governor) recoverLocked(now time.Time) {
-	if g.factor >= 1 || now.Sub(g.lastGrow) < g.opts.RecoverAfter {
+	if (g.factor >= 1 && g.ceiling >= g.opts.MaxConcurrency) || now.Sub(g.lastGrow) < g.opts.RecoverAfter {
 		return
 	}
 	g.lastGrow = now
-	g.factor = min(1, g.factor+1.0/8)
+	g.factor = min(1, g.factor*2)
 	if g.opts.MaxConcurrency > 0 {
-		g.limit = min(g.opts.MaxConcurrency, g.limit+max(1, g.opts.MaxConcurrency/8))
-	}
-	g.setRatesLocked()
-}
-
-func (g *Governor) setRatesLocked() {
-	for _, x := range []struct {
-		l *rate.Limiter
-		r Rate
-	}{{g.points, g.opts.Rate}, {g.search, g.opts.SearchRate}, {g.codeSearch, g.opts.CodeSearchRate}} {
-		if x.l != nil {
-			x.l.SetLimit(limitOf(x.r, x.l.Burst(), g.factor))
-		}
+		g.ceiling = g.opts.MaxConcurrency
 	}
 }
 
@@ -367,7 +401,7 @@ func (g *Governor) rateLocked() float64 {
 	if g.points == nil {
 		return 0
 	}
-	return float64(g.points.Limit())
+	return float64(g.points.budget(g.factor)) / g.points.length.Seconds()
 }
 
 func (g *Governor) logfLocked(format string, args ...any) {
@@ -465,7 +499,11 @@ func (g *Governor) startProbe() bool {
 func (g *Governor) Stats() GovernorStats {
 	g.mu.Lock()
 	defer g.mu.Unlock()
-	return GovernorStats{SecondaryLimits: g.secondary, Pauses: g.pauses, Concurrency: g.limit, Rate: g.rateLocked()}
+	st := GovernorStats{SecondaryLimits: g.secondary, Pauses: g.pauses, Cuts: g.cuts, Concurrency: max(g.limit, 0), Rate: g.rateLocked()}
+	if g.points != nil {
+		st.Budget = g.points.budget(g.factor)
+	}
+	return st
 }
 
 // PausedUntil returns the end of the current pause (zero when none).

@@ -9,15 +9,20 @@ import (
 	"github.com/enginehq/engine/providers"
 )
 
-// Governor defaults.
+// Governor defaults, for providers whose profile declares no windows
+// (rate_limit.windows; GitHub's declares these same figures).
 const (
 	DefaultRate           = 900 // requests per DefaultRateWindow
 	DefaultRateWindow     = time.Minute
 	DefaultSearchRate     = 30
 	DefaultCodeSearchRate = 10
 	DefaultMaxConcurrency = 16
-	// DefaultRecoverAfter is the quiet time after which an eighth of the
-	// configured rate and concurrency come back after a secondary limit.
+	// DefaultStartConcurrency is the cap on requests in flight a
+	// credential starts with; it grows while requests succeed.
+	DefaultStartConcurrency = 4
+	// DefaultRecoverAfter is the quiet time after which the concurrency
+	// may grow to its maximum again and the rates double back after a
+	// secondary limit.
 	DefaultRecoverAfter = time.Minute
 )
 
@@ -57,36 +62,49 @@ func (r Rate) String() string {
 // the defaults; a Rate with N < 0 or MaxConcurrency < 0 turns that
 // control off.
 type GovernorOptions struct {
+	// Rate bounds every request of the credential, SearchRate and
+	// CodeSearchRate in addition those of the search and code_search
+	// buckets; zero values take the profile's windows.
 	Rate           Rate
 	SearchRate     Rate
 	CodeSearchRate Rate
 	MaxConcurrency int
-	RecoverAfter   time.Duration
+	// StartConcurrency is the first cap on requests in flight (default
+	// DefaultStartConcurrency, at most MaxConcurrency).
+	StartConcurrency int
+	RecoverAfter     time.Duration
 	// RateLimit names the provider's rate-limit headers and secondary-
 	// limit phrases (its profile); nil means providers.DefaultRateLimit.
 	RateLimit *providers.RateLimit
 }
 
 func (o *GovernorOptions) setDefaults() {
-	def := func(r *Rate, n int) {
+	if o.RateLimit == nil {
+		rl := (*providers.Profile)(nil).RateLimitOf()
+		o.RateLimit = &rl
+	}
+	def := func(r *Rate, bucket string, n int) {
 		if r.N == 0 && r.Window == 0 {
-			r.N = n
+			if w, ok := o.RateLimit.WindowOf(bucket); ok {
+				*r = Rate{N: w.Limit, Window: time.Duration(w.Seconds) * time.Second}
+			} else {
+				r.N = n
+			}
 		}
 		if r.Window <= 0 {
 			r.Window = DefaultRateWindow
 		}
 	}
-	def(&o.Rate, DefaultRate)
-	def(&o.SearchRate, DefaultSearchRate)
-	def(&o.CodeSearchRate, DefaultCodeSearchRate)
+	def(&o.Rate, "", DefaultRate)
+	def(&o.SearchRate, "search", DefaultSearchRate)
+	def(&o.CodeSearchRate, "code_search", DefaultCodeSearchRate)
 	if o.MaxConcurrency == 0 {
 		o.MaxConcurrency = DefaultMaxConcurrency
 	}
+	if o.StartConcurrency <= 0 {
+		o.StartConcurrency = DefaultStartConcurrency
+	}
 	if o.RecoverAfter <= 0 {
 		o.RecoverAfter = DefaultRecoverAfter
-	}
-	if o.RateLimit == nil {
-		rl := (*providers.Profile)(nil).RateLimitOf()
-		o.RateLimit = &rl
 	}
 }

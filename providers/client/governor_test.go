@@ -30,14 +30,14 @@ func TestBucketOf(t *testing.T) {
 	}
 }
 
-// A secondary limit pauses every request, halves the concurrency cap and
-// the rate once per episode (responses to requests sent before the pause
-// join it), and the pause doubles when the limit comes back right after.
+// A secondary limit pauses every request and cuts the concurrency cap once
+// per episode (responses to requests sent before the pause join it), and
+// the pause doubles when the limit comes back right after.
 func TestGovernorSecondaryLimit(t *testing.T) {
-	g := NewGovernor(GovernorOptions{Rate: Rate{600, time.Second}, MaxConcurrency: 8})
+	g := NewGovernor(GovernorOptions{Rate: Rate{600, time.Second}, MaxConcurrency: 8, StartConcurrency: 8})
 	ctx := context.Background()
 	var sent []time.Time
-	for i := 0; i < 3; i++ {
+	for i := 0; i < 6; i++ {
 		at, err := g.Acquire(ctx, "core")
 		if err != nil {
 			t.Fatal(err)
@@ -47,10 +47,15 @@ func TestGovernorSecondaryLimit(t *testing.T) {
 	h := http.Header{"Retry-After": []string{"1"}}
 	g.Done("core", sent[0], 403, h, []byte(`{"message":"You have exceeded a secondary rate limit"}`))
 	g.Done("core", sent[1], 403, h, nil)
-	g.Done("core", sent[2], 200, nil, nil)
+	for _, at := range sent[2:] {
+		g.Done("core", at, 200, nil, nil)
+	}
 	st := g.Stats()
-	if st.Pauses != 1 || st.SecondaryLimits != 2 || st.Concurrency != 4 {
-		t.Fatalf("stats %+v, want one pause, two limits, concurrency 4", st)
+	if st.Pauses != 1 || st.SecondaryLimits != 2 || st.Cuts != 1 || st.Concurrency != 3 {
+		t.Fatalf("stats %+v, want one pause, two limits, one cut to 3 (half of the 6 in flight)", st)
+	}
+	if st.Budget != 600 {
+		t.Fatalf("rate budget %d after a limit met with 6 in flight, want 600 (a concurrency limit does not lower the rate)", st.Budget)
 	}
 	if until := g.PausedUntil(); time.Until(until) < 900*time.Millisecond {
 		t.Fatalf("pause ends in %s, want about 1s", time.Until(until))
@@ -63,13 +68,132 @@ func TestGovernorSecondaryLimit(t *testing.T) {
 	if waited := time.Since(start); waited < 900*time.Millisecond {
 		t.Fatalf("admitted after %s during a 1s pause", waited)
 	}
-	// Limited again right after the pause: a new episode, twice as long.
+	// Limited again right after the pause, with nothing else in flight: a
+	// new episode, twice as long, and concurrency cannot explain it, so
+	// the rate is halved.
 	g.Done("core", at, 429, http.Header{"Retry-After": []string{"1"}}, nil)
 	if d := time.Until(g.PausedUntil()); d < 1500*time.Millisecond {
 		t.Fatalf("second pause %s, want about 2s (exponential backoff)", d)
 	}
-	if st := g.Stats(); st.Concurrency != 2 || st.Pauses != 2 {
-		t.Fatalf("stats %+v", st)
+	if st := g.Stats(); st.Concurrency != 1 || st.Pauses != 2 || st.Budget != 300 {
+		t.Fatalf("stats %+v, want concurrency 1, 2 pauses, rate budget 300", st)
+	}
+}
+
+// A window's budget may be spent at once; the next request waits until
+// the oldest answer leaves the window, not a pace of budget/window.
+func TestGovernorWindowBurstThenSlide(t *testing.T) {
+	g := NewGovernor(GovernorOptions{Rate: Rate{50, 500 * time.Millisecond}, MaxConcurrency: -1})
+	ctx := context.Background()
+	start := time.Now()
+	for i := 0; i < 50; i++ {
+		at, err := g.Acquire(ctx, "core")
+		if err != nil {
+			t.Fatal(err)
+		}
+		g.Done("core", at, 200, nil, nil)
+	}
+	if d := time.Since(start); d > 100*time.Millisecond {
+		t.Fatalf("50 requests of a 50-per-500ms budget took %s, want at once", d)
+	}
+	answered := time.Now()
+	at, err := g.Acquire(ctx, "core")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if d := time.Since(answered); d < 350*time.Millisecond {
+		t.Fatalf("51st request admitted after %s, want when the first answer leaves the window (about 500ms)", d)
+	}
+	g.Done("core", at, 200, nil, nil)
+	// Requests in flight count: a full window of unanswered requests
+	// holds the next one until an answer comes and leaves the window.
+	g = NewGovernor(GovernorOptions{Rate: Rate{3, 200 * time.Millisecond}, MaxConcurrency: -1})
+	var sent []time.Time
+	for i := 0; i < 3; i++ {
+		at, _ := g.Acquire(ctx, "core")
+		sent = append(sent, at)
+	}
+	short, cancel := context.WithTimeout(ctx, 300*time.Millisecond)
+	defer cancel()
+	if _, err := g.Acquire(short, "core"); err == nil {
+		t.Fatal("admitted a 4th request while 3 of a budget of 3 were in flight")
+	}
+	g.Done("core", sent[0], 200, nil, nil)
+	done := time.Now()
+	if _, err := g.Acquire(ctx, "core"); err != nil {
+		t.Fatal(err)
+	}
+	if d := time.Since(done); d < 150*time.Millisecond {
+		t.Fatalf("admitted %s after the first answer, want a window length (200ms) later", d)
+	}
+}
+
+// The concurrency cap grows while requests fill it and succeed: by one
+// per success (doubling per round trip) up to MaxConcurrency; an idle cap
+// does not grow. After a cut it grows back only to below the level that
+// met the limit, until a quiet period lifts that ceiling.
+func TestGovernorConcurrencyAIMD(t *testing.T) {
+	g := NewGovernor(GovernorOptions{Rate: Rate{-1, time.Minute}, MaxConcurrency: 16, RecoverAfter: 300 * time.Millisecond})
+	ctx := context.Background()
+	if c := g.Stats().Concurrency; c != DefaultStartConcurrency {
+		t.Fatalf("starts at %d in flight, want %d", c, DefaultStartConcurrency)
+	}
+	for i := 0; i < 10; i++ { // one at a time: the cap is not in use
+		at, _ := g.Acquire(ctx, "core")
+		g.Done("core", at, 200, nil, nil)
+	}
+	if c := g.Stats().Concurrency; c != DefaultStartConcurrency {
+		t.Fatalf("cap %d after serial requests, want %d (unused, not grown)", c, DefaultStartConcurrency)
+	}
+	round := func() int { // fill the cap, answer every request
+		n := g.Stats().Concurrency
+		var sent []time.Time
+		for i := 0; i < n; i++ {
+			at, err := g.Acquire(ctx, "core")
+			if err != nil {
+				t.Fatal(err)
+			}
+			sent = append(sent, at)
+		}
+		for _, at := range sent {
+			g.Done("core", at, 200, nil, nil)
+		}
+		return g.Stats().Concurrency
+	}
+	if c := round(); c != 8 {
+		t.Fatalf("cap %d after a full round of 4, want 8 (slow start)", c)
+	}
+	if c := round(); c != 16 {
+		t.Fatalf("cap %d, want 16", c)
+	}
+	if c := round(); c != 16 {
+		t.Fatalf("cap %d, want MaxConcurrency 16", c)
+	}
+	// A limit met with 6 in flight: cut to 3, growth up to 5 only.
+	var sent []time.Time
+	for i := 0; i < 6; i++ {
+		at, _ := g.Acquire(ctx, "core")
+		sent = append(sent, at)
+	}
+	g.Done("core", sent[5], 403, http.Header{"Retry-After": []string{"1"}}, []byte("You have exceeded a secondary rate limit"))
+	for _, at := range sent[:5] {
+		g.Done("core", at, 200, nil, nil)
+	}
+	if st := g.Stats(); st.Concurrency != 3 || st.Cuts != 1 {
+		t.Fatalf("stats %+v after a limit with 6 in flight, want cap 3, one cut", st)
+	}
+	for i := 0; i < 10; i++ {
+		round()
+	}
+	if c := g.Stats().Concurrency; c != 5 {
+		t.Fatalf("cap %d after the pause and 10 rounds, want 5 (below the 6 that met the limit)", c)
+	}
+	time.Sleep(350 * time.Millisecond)
+	for i := 0; i < 30; i++ {
+		round()
+	}
+	if c := g.Stats().Concurrency; c <= 6 {
+		t.Fatalf("cap %d after a quiet period and 30 rounds, want it past 6 again", c)
 	}
 }
 
@@ -78,10 +202,12 @@ func TestGovernorSecondaryLimit(t *testing.T) {
 func TestGovernorSearchPacedSeparately(t *testing.T) {
 	g := NewGovernor(GovernorOptions{Rate: Rate{6000, time.Minute}, SearchRate: Rate{2, time.Second}, MaxConcurrency: -1})
 	ctx := context.Background()
-	for i := 0; i < 2; i++ { // the burst, then one per second
-		if _, err := g.Acquire(ctx, "search"); err != nil {
+	for i := 0; i < 2; i++ { // the budget at once, then when the first answer leaves the window
+		at, err := g.Acquire(ctx, "search")
+		if err != nil {
 			t.Fatal(err)
 		}
+		g.Done("search", at, 200, nil, nil)
 	}
 	done := make(chan time.Duration)
 	go func() {
@@ -137,7 +263,7 @@ func TestGovernorRetryAfterAndSpentBucket(t *testing.T) {
 	g := NewGovernor(GovernorOptions{MaxConcurrency: 8})
 	at, _ := g.Acquire(context.Background(), "core")
 	g.Done("core", at, 503, http.Header{"Retry-After": []string{"2"}}, nil)
-	if st := g.Stats(); st.Pauses != 1 || st.SecondaryLimits != 0 || st.Concurrency != 8 || time.Until(g.PausedUntil()) < 1500*time.Millisecond {
+	if st := g.Stats(); st.Pauses != 1 || st.SecondaryLimits != 0 || st.Cuts != 0 || st.Concurrency != DefaultStartConcurrency || time.Until(g.PausedUntil()) < 1500*time.Millisecond {
 		t.Fatalf("stats %+v, pause %s", st, time.Until(g.PausedUntil()))
 	}
 	h := http.Header{}

@@ -218,9 +218,13 @@ func (p *pager) limitError(u string, total int) error {
 }
 
 // concurrent fetches pages from..to (URLs made from tmpl by setting page)
-// with at most PageConcurrency requests in flight or waiting to be emitted,
-// and emits them in order. It returns the last page's response, whose Link
-// header may still point further (the list grew meanwhile).
+// in page order and emits them in order. The pages in flight or waiting
+// to be emitted take slots of the client's page budget (PageConcurrency,
+// by default the credential's --max-concurrency), shared by every call of
+// the client: one call may use the credential's whole concurrency, and
+// the calls of a fan-out together hold no more pages than one. It returns
+// the last page's response, whose Link header may still point further
+// (the list grew meanwhile).
 func (p *pager) concurrent(parent context.Context, tmpl *url.URL, from, to int) (*response, error) {
 	n := to - from + 1
 	urls := make([]string, n)
@@ -239,16 +243,23 @@ func (p *pager) concurrent(parent context.Context, tmpl *url.URL, from, to int) 
 		results[i] = make(chan result, 1)
 	}
 	ctx, cancel := context.WithCancel(parent)
+	slots := p.c.pageSlots
+	var held atomic.Int64 // slots taken and not given back
+	defer func() {        // runs last, when no goroutine is left
+		for ; held.Load() > 0; held.Add(-1) {
+			<-slots
+		}
+	}()
 	var wg sync.WaitGroup
 	defer wg.Wait() // runs after cancel: no goroutine outlives Do
 	defer cancel()
-	slots := make(chan struct{}, p.c.opts.PageConcurrency)
 	wg.Add(1)
 	go func() { // dispatcher
 		defer wg.Done()
 		for i := range n {
 			select {
 			case slots <- struct{}{}:
+				held.Add(1)
 			case <-ctx.Done():
 				return
 			}
@@ -272,6 +283,7 @@ func (p *pager) concurrent(parent context.Context, tmpl *url.URL, from, to int) 
 			return nil, res.err
 		}
 		<-slots
+		held.Add(-1)
 		if err := p.emitPage(res.items); err != nil {
 			return nil, err
 		}

@@ -98,8 +98,10 @@ func (o *Overrides) checkProfile() error {
 			if b.Contains == "" || b.Bucket == "" {
 				return fmt.Errorf("overrides: rate_limit.buckets: contains and bucket are required")
 			}
-			if b.WindowSeconds < 0 {
-				return fmt.Errorf("overrides: rate_limit.buckets %s: window_seconds must not be negative", b.Bucket)
+		}
+		for _, w := range rl.Windows {
+			if w.Limit <= 0 || w.Seconds <= 0 {
+				return fmt.Errorf("overrides: rate_limit.windows: limit and seconds must be positive (e.g. {\"limit\": 900, \"seconds\": 60}: at most 900 requests in any minute)")
 			}
 		}
 	}

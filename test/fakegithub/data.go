@@ -128,6 +128,16 @@ func (s *Server) org(login string) (*orgSpec, bool) {
 	return nil, false
 }
 
+// RepoName is the name of the i-th repository of org (0-based), "" for
+// an unknown org or index.
+func (s *Server) RepoName(org string, i int) string {
+	o, ok := s.org(org)
+	if !ok || i < 0 || i >= o.repos {
+		return ""
+	}
+	return o.repoName(i)
+}
+
 func (o *orgSpec) repoName(i int) string {
 	if o.names != nil {
 		return o.names[i]

@@ -25,8 +25,13 @@ import (
 //   - /rate_limit costs nothing, and a 304 does not count.
 type Limits struct {
 	// TripConcurrent > 0: the TripConcurrent-th request in flight at once
-	// trips a secondary limit.
+	// trips a secondary limit (a penalty for every request).
 	TripConcurrent int
+	// MaxConcurrent > 0: a server that serves at most MaxConcurrent
+	// requests at once and answers each request beyond them at once with
+	// a secondary-limit 403 and Retry-After, without a penalty for the
+	// others (GitHub's limit of 100 concurrent requests, scaled down).
+	MaxConcurrent int
 	// Points > 0: more than Points requests within any Window trip a
 	// secondary limit (GitHub: 900 per minute; tests scale the window).
 	Points int
@@ -52,10 +57,10 @@ type BucketLimit struct {
 // LimiterStats count what the limiter did.
 type LimiterStats struct {
 	// Trips are secondary limits started (each begins a penalty);
-	// SecondaryResponses every 403 answered for a secondary limit (trips
-	// and requests during a penalty); PrimaryResponses 403s of a spent
-	// bucket.
-	Trips, SecondaryResponses, PrimaryResponses int
+	// SecondaryResponses every 403 answered for a secondary limit (trips,
+	// requests during a penalty and over MaxConcurrent); ConcurrentResponses
+	// those over MaxConcurrent; PrimaryResponses 403s of a spent bucket.
+	Trips, SecondaryResponses, ConcurrentResponses, PrimaryResponses int
 	// MaxInFlight is the most requests in flight at once.
 	MaxInFlight int
 	// Used is the requests counted per bucket.
@@ -84,6 +89,7 @@ type limiter struct {
 	arrivals    []time.Time // of admitted requests, for the points window
 	penaltyEnd  time.Time
 	trips       int
+	concurrent  int // answers of MaxConcurrent
 	secondary   int
 	primary     int
 	buckets     map[string]*bucketState
@@ -151,6 +157,10 @@ func (s *Server) limit(w http.ResponseWriter, r *http.Request) (ok bool, done fu
 		}
 	}
 	secondary := now.Before(l.penaltyEnd)
+	if !secondary && l.cfg.MaxConcurrent > 0 && l.inflight > l.cfg.MaxConcurrent {
+		l.concurrent++
+		secondary = true
+	}
 	if !secondary {
 		trip := l.cfg.TripConcurrent > 0 && l.inflight >= l.cfg.TripConcurrent
 		if !trip && l.cfg.Points > 0 {
@@ -234,7 +244,7 @@ func (s *Server) LimiterStats() LimiterStats {
 	l := s.lim
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	st := LimiterStats{Trips: l.trips, SecondaryResponses: l.secondary, PrimaryResponses: l.primary, MaxInFlight: l.maxInflight, Used: map[string]int{}}
+	st := LimiterStats{Trips: l.trips, SecondaryResponses: l.secondary, ConcurrentResponses: l.concurrent, PrimaryResponses: l.primary, MaxInFlight: l.maxInflight, Used: map[string]int{}}
 	for name, b := range l.buckets {
 		st.Used[name] = b.used
 	}

@@ -62,6 +62,47 @@ func TestLimiterConcurrency(t *testing.T) {
 	}
 }
 
+// MaxConcurrent answers only the requests beyond it, at once, and
+// starts no penalty: the next request is served.
+func TestLimiterMaxConcurrent(t *testing.T) {
+	s := New(WithLatency(300*time.Millisecond), WithLimits(Limits{MaxConcurrent: 2}))
+	defer s.Close()
+	var wg sync.WaitGroup
+	type answer struct {
+		code int
+		took time.Duration
+	}
+	answers := make(chan answer, 3)
+	for i := 0; i < 3; i++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			start := time.Now()
+			resp, err := http.Get(s.URL() + "/orgs/acme")
+			if err == nil {
+				resp.Body.Close()
+				answers <- answer{resp.StatusCode, time.Since(start)}
+			}
+		}()
+		time.Sleep(50 * time.Millisecond)
+	}
+	wg.Wait()
+	close(answers)
+	for a := range answers {
+		if a.code == 403 && a.took > 200*time.Millisecond {
+			t.Errorf("the refusal took %s, want at once", a.took)
+		}
+	}
+	resp, err := http.Get(s.URL() + "/orgs/acme")
+	if err != nil || resp.StatusCode != 200 {
+		t.Fatalf("after the burst: %v %v, want 200 (no penalty)", err, resp)
+	}
+	resp.Body.Close()
+	if st := s.LimiterStats(); st.ConcurrentResponses != 1 || st.SecondaryResponses != 1 || st.Trips != 0 || st.MaxInFlight != 3 {
+		t.Fatalf("stats %+v; want the third concurrent request refused, no trip", st)
+	}
+}
+
 func TestLimiterPrimaryBuckets(t *testing.T) {
 	one := 1
 	s := New(WithLimits(Limits{Buckets: map[string]BucketLimit{
