@@ -11,9 +11,19 @@ import (
 	"github.com/enginehq/engine/providers"
 )
 
-// paginationParams are the numbered-page parameters; they are not listed as
-// method parameters, their presence marks the method Paginated.
+// paginationParams are the numbered-page parameters of Link paging: when
+// a method declares per_page they are not listed as method parameters and
+// the method is Paginated (GitHub). A page without per_page is left to
+// inferPaging (paging.go): the engine sends only parameters a method
+// declares.
 var paginationParams = map[string]bool{"page": true, "per_page": true}
+
+// transportHeaders are header parameters the client sets itself (or that
+// describe the transport): they are never WHERE parameters.
+var transportHeaders = map[string]bool{"authorization": true, "accept": true, "accept-encoding": true,
+	"accept-language": true, "content-type": true, "content-length": true, "user-agent": true, "host": true,
+	"connection": true, "cookie": true, "if-none-match": true, "if-modified-since": true, "if-match": true,
+	"if-unmodified-since": true, "cache-control": true}
 
 // Derive turns the GET operations of doc into resources of the provider
 // name, following the rule in the package documentation. The header's
@@ -250,7 +260,9 @@ func deriveMethod(path string, item *openapi3.PathItem, op *openapi3.Operation) 
 }
 
 // deriveParams merges path-item and operation parameters (the operation's
-// win), keeps path and query ones, drops page/per_page.
+// win), keeps path, query and header ones (not the transport's own
+// headers), and drops page and per_page when per_page is declared (Link
+// paging).
 func deriveParams(path string, itemParams, opParams openapi3.Parameters) ([]providers.Param, bool) {
 	type key struct{ name, in string }
 	merged := map[key]*openapi3.Parameter{}
@@ -261,7 +273,10 @@ func deriveParams(path string, itemParams, opParams openapi3.Parameters) ([]prov
 				continue
 			}
 			p := ref.Value
-			if p.In != openapi3.ParameterInPath && p.In != openapi3.ParameterInQuery {
+			if p.In != openapi3.ParameterInPath && p.In != openapi3.ParameterInQuery && p.In != openapi3.ParameterInHeader {
+				continue
+			}
+			if p.In == openapi3.ParameterInHeader && transportHeaders[strings.ToLower(p.Name)] {
 				continue
 			}
 			k := key{p.Name, p.In}
@@ -271,12 +286,11 @@ func deriveParams(path string, itemParams, opParams openapi3.Parameters) ([]prov
 			merged[k] = p
 		}
 	}
-	paged := false
+	_, paged := merged[key{"per_page", openapi3.ParameterInQuery}]
 	var pathParams, queryParams []providers.Param
 	for _, k := range keys {
 		p := merged[k]
-		if k.in == openapi3.ParameterInQuery && paginationParams[p.Name] {
-			paged = true
+		if paged && k.in == openapi3.ParameterInQuery && paginationParams[p.Name] {
 			continue
 		}
 		typ := providers.TypeText
