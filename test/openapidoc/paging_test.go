@@ -128,7 +128,7 @@ func TestCursorNamedLikeItsField(t *testing.T) {
 	item := obj(`"id": {"type": "string"}`, `"topic": {"type": "string"}`)
 	schema := obj(`"meetings": `+arr(item), `"next_page_token": {"type": "string"}`, `"page_size": {"type": "integer"}`, `"total_records": {"type": "integer"}`)
 	a := fakeapis.NewFixed(t, map[string]string{
-		"/users/me/meetings":                     `{"meetings": [{"id": "1", "topic": "a"}], "next_page_token": "tok2", "page_size": 1, "total_records": 2}`,
+		"/users/me/meetings":                      `{"meetings": [{"id": "1", "topic": "a"}], "next_page_token": "tok2", "page_size": 1, "total_records": 2}`,
 		"/users/me/meetings?next_page_token=tok2": `{"meetings": [{"id": "2", "topic": "b"}], "next_page_token": "", "page_size": 1, "total_records": 2}`,
 	})
 	doc := writeDoc(t, a.URL, `{"/users/{userId}/meetings": `+get("meetings", "meetings", pathParam("userId")+`, `+intParam("page_size", `"maximum": 300`)+`, `+queryParam("next_page_token"), schema)+`}`)

@@ -84,7 +84,7 @@ func TestListnessFromTheOperation(t *testing.T) {
 			`{"from": "2024-01-01", "to": "2024-01-31", "next_page_token": "", "page_count": 1, "users": ` + items + `}`,
 			"SELECT id, name FROM %s ORDER BY id", "[map[id:a name:one] map[id:b name:two]]"},
 		{"nested list", "/browse/categories", intParam("limit", "") + `, ` + intParam("offset", ""),
-			obj(`"categories": `+obj(`"href": {"type": "string"}`, `"items": `+arr(item), `"limit": {"type": "integer"}`,
+			obj(`"categories": ` + obj(`"href": {"type": "string"}`, `"items": `+arr(item), `"limit": {"type": "integer"}`,
 				`"next": {"type": "string", "nullable": true}`, `"offset": {"type": "integer"}`, `"total": {"type": "integer"}`)),
 			`{"categories": {"href": "h", "items": ` + items + `, "limit": 20, "next": null, "offset": 0, "total": 2}}`,
 			"SELECT id, name FROM %s ORDER BY id", "[map[id:a name:one] map[id:b name:two]]"},
