@@ -64,8 +64,19 @@ func DeriveTables(doc *openapi3.T, name string, tn *TableNames) (providers.Heade
 	var order []*group
 	anyPaged := false
 	nGet := 0
+	unresolved := unresolvedOps(doc)
 	for _, path := range paths {
 		item := pathMap[path]
+		if why, ok := unresolved[path]; ok {
+			// a $ref to a file the document does not include (extrefs.go)
+			nGet++
+			id := ""
+			if item != nil && item.Get != nil {
+				id = item.Get.OperationID
+			}
+			h.Skipped = append(h.Skipped, providers.SkippedMethod{OperationID: id, Path: path, Reason: why})
+			continue
+		}
 		if item == nil || item.Get == nil {
 			continue
 		}
