@@ -765,17 +765,6 @@ func isObject(s *openapi3.Schema) bool {
 	return !isArray(s) && properties(s, 0) != nil
 }
 
-func isScalar(alts []*openapi3.Schema) bool {
-	for _, s := range alts {
-		switch columnType(s) {
-		case providers.TypeText, providers.TypeInteger, providers.TypeReal, providers.TypeBoolean:
-		default:
-			return false
-		}
-	}
-	return true
-}
-
 // columnType maps a property schema to a column type.
 func columnType(s *openapi3.Schema) string {
 	return scalarType(s, 0)
