@@ -118,6 +118,15 @@ func reach(root map[string]any, v any, seen, refs map[string]bool) {
 			}
 			return
 		}
+		if d, ok := x["discriminator"].(map[string]any); ok {
+			if m, ok := d["mapping"].(map[string]any); ok {
+				for _, ref := range m {
+					if s, ok := ref.(string); ok && (mappingFile(s) || strings.HasPrefix(s, "#")) {
+						reach(root, map[string]any{"$ref": s}, seen, refs)
+					}
+				}
+			}
+		}
 		for _, e := range x {
 			reach(root, e, seen, refs)
 		}
@@ -142,12 +151,23 @@ func pointer(root map[string]any, ref string) any {
 	return cur
 }
 
-// strip replaces every external $ref object by an empty object.
+// strip replaces every external $ref object by an empty object, and
+// drops external references from discriminator mappings.
 func strip(v any) any {
 	switch x := v.(type) {
 	case map[string]any:
 		if ref, ok := x["$ref"].(string); ok && !strings.HasPrefix(ref, "#") {
 			return map[string]any{}
+		}
+		if d, ok := x["discriminator"].(map[string]any); ok {
+			// a discriminator's mapping names schemas by reference too
+			if m, ok := d["mapping"].(map[string]any); ok {
+				for k, ref := range m {
+					if s, ok := ref.(string); ok && mappingFile(s) {
+						delete(m, k)
+					}
+				}
+			}
 		}
 		for k, e := range x {
 			x[k] = strip(e)
@@ -158,6 +178,12 @@ func strip(v any) any {
 		}
 	}
 	return v
+}
+
+// mappingFile reports a discriminator mapping value naming another file
+// (a bare word names a schema of the document).
+func mappingFile(s string) bool {
+	return !strings.HasPrefix(s, "#") && strings.ContainsAny(s, "/.")
 }
 
 // stringKeys turns YAML mappings with non-string keys (200: ...) into
