@@ -25,11 +25,21 @@ import (
 //     page size);
 //   - offset: a startAt parameter (Jira) with total or isLast in the
 //     response, or an offset parameter with a limit parameter and a total,
-//     total_count or count in the response.
+//     total_count or count in the response;
+//   - a cursor parameter named like the response field feeding it (Zoom's
+//     next_page_token in both);
+//   - a page token: a string page parameter and a next_page string in the
+//     response (Stripe's search);
+//   - numbered pages: an integer page parameter without per_page on a
+//     list (Slack's files.list: page and count); the size is the declared
+//     per_page, limit, count, page_size, pagelen, size or maxResults, and
+//     the last page is told by pages/total_pages/page_count, total,
+//     has_more or isLast in the response (at its top or one object down:
+//     paging.pages), else by an empty or short page.
 //
 // The page-size parameter (limit, maxResults, page_size, pageSize,
 // max_results) is sent with the client's page size, at most the
-// parameter's documented maximum. The parameters a paging owns are no
+// parameter's documented maximum and at least its documented minimum. The parameters a paging owns are no
 // longer method parameters. A response that is an object with exactly one
 // array of objects beside the paging fields is a list envelope: its rows
 // are that array's items. Anything else is declared in the provider's
