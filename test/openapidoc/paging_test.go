@@ -160,7 +160,11 @@ func TestQueryTwinAndHeaderParameters(t *testing.T) {
 	if h := a.Headers(); len(h) != 1 || h[0].Get("X-Api-Version") != "2024-01" {
 		t.Fatalf("X-Api-Version header %v", h)
 	}
-	r := testutil.Run(t, testutil.Env(t), "", "exec", "--provider", "acme="+doc, "SELECT id FROM acme.tokens.tokens WHERE token = 'T1'")
+	r := testutil.Run(t, testutil.Env(t), "", "exec", "--provider", "acme="+doc, "DESCRIBE acme.tokens.tokens")
+	if r.Code != 0 || !strings.Contains(r.Stdout, "Sent as a request header.") {
+		t.Fatalf("DESCRIBE: exit %d\n%s%s", r.Code, r.Stdout, r.Stderr)
+	}
+	r = testutil.Run(t, testutil.Env(t), "", "exec", "--provider", "acme="+doc, "SELECT id FROM acme.tokens.tokens WHERE token = 'T1'")
 	if r.Code != 1 || !strings.Contains(r.Stderr, "X-Api-Version") || len(a.Requests()) != 1 {
 		t.Fatalf("unbound required header: exit %d, %d requests\n%s", r.Code, len(a.Requests()), r.Stderr)
 	}
