@@ -39,8 +39,8 @@ import (
 //
 // The page-size parameter (limit, maxResults, page_size, pageSize,
 // max_results) is sent with the client's page size, at most the
-// parameter's documented maximum and at least its documented minimum. The parameters a paging owns are no
-// longer method parameters. A response that is an object with exactly one
+// parameter's documented maximum and at least its documented minimum.
+// The parameters a paging owns are no longer method parameters. A response that is an object with exactly one
 // array of objects beside the paging fields is a list envelope: its rows
 // are that array's items. Anything else is declared in the provider's
 // profile ("pagination"), and an answer that says there is more without a
