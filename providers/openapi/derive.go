@@ -431,7 +431,9 @@ func deriveShape(op *openapi3.Operation, hints listHint) (shape providers.Shape,
 	}
 	if len(inner) == 1 && !strings.ContainsAny(inner[0], ".@") {
 		if alts := props.byName[inner[0]]; len(alts) == 1 && alts[0] != nil && !isArray(alts[0]) {
-			if in := properties(alts[0], 0); in != nil {
+			// The inner object holds more than its array (a bare {limits:
+			// [...]} is an item's part, Kubernetes' LimitRange spec).
+			if in := properties(alts[0], 0); in != nil && len(in.names) > 1 {
 				if key := listKey(alts[0], in, hints); key != "" && !strings.ContainsAny(key, ".@") {
 					return providers.ShapeWrapped, inner[0] + "." + key, columnsOf(itemsOf(in.byName[key][0]))
 				}
@@ -549,12 +551,15 @@ func listKey(s *openapi3.Schema, props *propSet, h listHint) string {
 	return ""
 }
 
-// nestedSignal reports a paging field f in an object property beside the
-// item array (response_metadata.next_cursor, paging.pages, meta.total).
+// nestedSignal reports a paging field f in a metadata object beside the
+// item array (response_metadata.next_cursor, paging.pages, meta.total,
+// page_info.has_next_page): not in any object, since an item may hold a
+// list of its own (a Stripe subscription's items: {data, has_more}).
 func nestedSignal(props *propSet, key, f string) bool {
 	for _, name := range props.names {
 		alts := props.byName[name]
-		if name == key || len(alts) != 1 || alts[0] == nil || isArray(alts[0]) || strings.ContainsAny(name, ".@") {
+		if name == key || len(alts) != 1 || alts[0] == nil || isArray(alts[0]) || strings.ContainsAny(name, ".@") ||
+			!(isEnvelopeField(name) || strings.EqualFold(strings.ReplaceAll(name, "_", ""), "pageinfo")) {
 			continue
 		}
 		if in := properties(alts[0], 0); in != nil {
