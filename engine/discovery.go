@@ -211,6 +211,7 @@ func describeResult(r *providers.Resource, target []string) *result.Result {
 	type paramInfo struct {
 		typ           string
 		api           string
+		note          string
 		required, opt []string
 	}
 	params := map[string]*paramInfo{}
@@ -224,6 +225,9 @@ func describeResult(r *providers.Resource, target []string) *result.Result {
 					t = providers.TypeText
 				}
 				pi = &paramInfo{typ: t, api: p.API}
+				if p.In == providers.InHeader {
+					pi.note = "Sent as a request header."
+				}
 				params[p.Name] = pi
 				paramNames = append(paramNames, p.Name)
 			}
@@ -245,10 +249,10 @@ func describeResult(r *providers.Resource, target []string) *result.Result {
 	for _, n := range paramNames {
 		pi := params[n]
 		if len(pi.required) > 0 {
-			res.Rows = append(res.Rows, []any{n, pi.typ, "required key", strings.Join(pi.required, ", "), APINote(pi.api, "")})
+			res.Rows = append(res.Rows, []any{n, pi.typ, "required key", strings.Join(pi.required, ", "), APINote(pi.api, pi.note)})
 		}
 		if len(pi.opt) > 0 {
-			res.Rows = append(res.Rows, []any{n, pi.typ, "optional key", strings.Join(pi.opt, ", "), APINote(pi.api, "")})
+			res.Rows = append(res.Rows, []any{n, pi.typ, "optional key", strings.Join(pi.opt, ", "), APINote(pi.api, pi.note)})
 		}
 	}
 	return res

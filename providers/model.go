@@ -21,6 +21,9 @@ const (
 const (
 	InPath  = "path"
 	InQuery = "query"
+	// InHeader: a request header the method declares (X-Api-Version);
+	// bound from WHERE like a query parameter.
+	InHeader = "header"
 )
 
 // Column is one top-level property of a method's items.
@@ -49,6 +52,10 @@ type Param struct {
 	// template and the query string), when it differs from Name, the SQL
 	// name (only when a suffix told apart two names equal ignoring case).
 	API string `json:"a,omitempty"`
+	// AlsoQuery marks a path parameter whose value is also sent as the
+	// query parameter of the same name, which the method declares too
+	// (Trello's /tokens/{token}?token=).
+	AlsoQuery bool `json:"q,omitempty"`
 }
 
 // Key is the parameter's name for the API.

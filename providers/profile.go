@@ -221,6 +221,9 @@ type Paging struct {
 	// with SizeValue (default the client's page size, at most SizeMax).
 	Size    string `json:"size,omitempty"`
 	SizeMax int    `json:"size_max,omitempty"`
+	// SizeMin is the parameter's documented minimum: a page size below it
+	// is refused by the API (YouTube's liveChat maxResults >= 200).
+	SizeMin int `json:"size_min,omitempty"`
 	// Next is the body path of the next URL (next_url) or cursor (cursor).
 	Next string `json:"next,omitempty"`
 	// HasMore is the body path of a boolean "there is more".
@@ -229,9 +232,11 @@ type Paging struct {
 	// page, is the cursor of the next (Stripe "id").
 	LastItem string `json:"last_item,omitempty"`
 	// Total is the body path of the total number of items; IsLast of a
-	// boolean "this is the last page".
+	// boolean "this is the last page"; Pages (page style) of the number
+	// of pages (Slack's paging.pages).
 	Total  string `json:"total,omitempty"`
 	IsLast string `json:"is_last,omitempty"`
+	Pages  string `json:"pages,omitempty"`
 }
 
 // Params returns the request parameters the paging owns.

@@ -385,7 +385,7 @@ func (n *node) missingError() error {
 	}
 	first := "..."
 	if len(all[0].missingNames) > 0 {
-		first = all[0].missingNames[0]
+		first = sqlfront.Ident(all[0].missingNames[0]) // `api-version`: backticks where the parser needs them
 	}
 	e.Msg = fmt.Sprintf("%s cannot be read without binding required parameters in WHERE or JOIN ... ON (e.g. WHERE %s = '...'): %s", ref.Name(), first, strings.Join(parts, "; "))
 	return e

@@ -46,12 +46,28 @@ func checkColumns(s *Scan, cat Catalog) error {
 		}
 		name := s.Ref.Name()
 		if p := s.Method.Param(ref.Name); p != nil {
-			return errorf(name, "%s: %s is a parameter of the API method %s, not a column of its rows, and this query does not bind it; bind it at the top level of WHERE (%s = '...' or %s IN (...)) or leave it out",
-				ref.Written, ref.Name, s.Method.Name, ref.Name, ref.Name)
+			msg := fmt.Sprintf("%s: %s is a parameter of the API method %s, not a column of its rows, and this query does not bind it; bind it at the top level of WHERE (%s = '...' or %s IN (...)) or leave it out",
+				ref.Written, ref.Name, s.Method.Name, sqlfront.Ident(p.Name), sqlfront.Ident(p.Name))
+			if c := renamedColumn(s.Method, ref.Name); c != nil {
+				msg += fmt.Sprintf("; the rows' property %s is the column %s (renamed: its name differs from the parameter %s only in case)", c.Key(), sqlfront.Ident(c.Name), p.Name)
+			}
+			return errorf(name, "%s", msg)
 		}
 		msg := fmt.Sprintf("no such column: %s: the rows of %s (method %s) have no column %s", ref.Written, name, s.Method.Name, ref.Name)
-		if near := nearest(ref.Name, names, 3); len(near) > 0 {
+		if c := renamedColumn(s.Method, ref.Name); c != nil {
+			msg += fmt.Sprintf("; the rows' property %s is the column %s", c.Key(), sqlfront.Ident(c.Name))
+		} else if near := nearest(ref.Name, names, 3); len(near) > 0 {
+			for i, n := range near {
+				near[i] = sqlfront.Ident(n)
+			}
 			msg += "; nearest: " + strings.Join(near, ", ")
+		}
+		all := append([]string(nil), names...)
+		for _, p := range s.Method.Params {
+			all = append(all, p.Name)
+		}
+		if h := hyphenated(ref.Name, all); h != "" {
+			msg += fmt.Sprintf("; %s must be written in backticks, `%s` (without them it reads as a subtraction)", h, h)
 		}
 		if m := keyOfOtherMethod(s, ref.Name); m != nil {
 			msg += fmt.Sprintf("; %s is a WHERE key of method %s (GET %s), which needs %s: bind %s too", ref.Name, m.Name, m.Path, needs(m), strings.Join(unbound(s, m), ", "))
@@ -69,6 +85,29 @@ func checkColumns(s *Scan, cat Catalog) error {
 		return errorf(name, "%s", msg)
 	}
 	return nil
+}
+
+// renamedColumn returns the column whose API name is name (ignoring
+// case) but whose SQL name differs (sid read as sid_2 beside a parameter
+// Sid), or nil.
+func renamedColumn(m *providers.Method, name string) *providers.Column {
+	for i := range m.Columns {
+		if c := &m.Columns[i]; c.API != "" && strings.EqualFold(c.API, name) && !strings.EqualFold(c.Name, name) {
+			return c
+		}
+	}
+	return nil
+}
+
+// hyphenated returns the name among names that the reference name
+// begins when the parser split it at a hyphen (api of api-version), or "".
+func hyphenated(name string, names []string) string {
+	for _, n := range names {
+		if i := strings.IndexAny(n, "-"); i > 0 && strings.EqualFold(n[:i], name) {
+			return n
+		}
+	}
+	return ""
 }
 
 // keyOfOtherMethod returns the table's first other method that takes the

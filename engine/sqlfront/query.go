@@ -73,8 +73,12 @@ func parseQuery(text string, toks []token, isProvider func(string) bool) (*Query
 		if i := strings.Index(msg, "syntax error"); i >= 0 {
 			msg = msg[i:]
 		}
+		hint := reservedHint(vtext, msg)
+		if hint == "" {
+			hint = hintFor(vtext)
+		}
 		msg = strings.TrimSpace(unplaceholder(msg))
-		return nil, &Error{Pos: -1, Msg: msg + hintFor(vtext)}
+		return nil, &Error{Pos: -1, Msg: msg + hint}
 	}
 	sel, ok := ast.(sqlparser.SelectStatement)
 	if !ok {

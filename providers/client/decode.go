@@ -64,7 +64,7 @@ func decodeItems(m *providers.Method, status int, body []byte, contentType strin
 			return nil, fmt.Errorf("expected a JSON object with key %q, got %s", m.ItemKey, jsonKind(b))
 		}
 		// The body is valid JSON (checked above): find the key in one pass.
-		raw, typ, _, err := jsonparser.Get(b, m.ItemKey)
+		raw, typ, _, err := jsonparser.Get(b, pathParts(m.ItemKey)...) // "categories.items": one level down
 		if err != nil || typ == jsonparser.NotExist {
 			if tc, _, _, err := jsonparser.Get(b, "total_count"); err == nil && string(tc) == "0" {
 				return nil, nil

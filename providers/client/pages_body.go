@@ -102,8 +102,13 @@ func intAt(body []byte, path string) (int, bool) {
 var (
 	moreTrue    = []string{"has_more", "hasMore"}
 	moreStrings = []string{"response_metadata.next_cursor", "next_cursor", "nextCursor", "metadata.continue", "next_page_token", "nextPageToken",
-		"next_page_uri", "next_page_url", "links.pages.next", "links.next", "_links.next.href", "@odata.nextLink", "nextLink"}
+		"next_page_uri", "next_page_url", "links.pages.next", "links.next", "_links.next.href", "@odata.nextLink", "nextLink", "next_page"}
 	moreFalse = []string{"isLast", "is_last"}
+	// pageCounts are the (current page, number of pages) pairs by which
+	// an answer says there are more pages (Slack's paging).
+	pageCounts = [][2]string{{"paging.page", "paging.pages"}, {"page", "pages"}, {"page", "total_pages"},
+		{"pagination.page", "pagination.pages"}, {"pagination.page", "pagination.total_pages"}, {"meta.page", "meta.pages"},
+		{"meta.page", "meta.total_pages"}, {"page_number", "page_count"}}
 )
 
 // moreSignal returns a description of the field saying there is more
@@ -130,6 +135,13 @@ func moreSignal(m *providers.Method, body []byte, n int) string {
 	for _, p := range moreFalse {
 		if v, ok := boolAt(body, p); ok && !v {
 			return fmt.Sprintf("%q is false", p)
+		}
+	}
+	for _, c := range pageCounts {
+		if page, ok := intAt(body, c[0]); ok {
+			if pages, ok := intAt(body, c[1]); ok && page < pages {
+				return fmt.Sprintf("%q %d < %q %d", c[0], page, c[1], pages)
+			}
 		}
 	}
 	if start, ok := intAt(body, "startAt"); ok {
@@ -210,6 +222,18 @@ func (p *pager) nextFromBody(cur *response, items []json.RawMessage) (next *url.
 		nextAt, seen := start+n, start+n
 		if pg.Style == providers.PagingPage {
 			nextAt, seen = start+1, start*max(size, n)
+			if pages, ok := intAt(body, pg.Pages); ok {
+				if start >= pages {
+					return nil, true, nil
+				}
+				return withParam(cur.url, pg.Param, strconv.Itoa(nextAt)), false, nil
+			}
+		}
+		if more, ok := boolAt(body, pg.HasMore); ok {
+			if !more {
+				return nil, true, nil
+			}
+			return withParam(cur.url, pg.Param, strconv.Itoa(nextAt)), false, nil
 		}
 		if total, ok := intAt(body, pg.Total); ok {
 			if seen >= total {

@@ -325,3 +325,53 @@ func TestErrorIn200NotCached(t *testing.T) {
 		t.Fatalf("second call: %d items, %d requests, err %v (the error was served from the cache)", len(all), calls, err)
 	}
 }
+
+// Numbered pages end at the answer's number of pages (Slack's
+// paging.pages) or at has_more false, even when a page is full.
+func TestPageNumbersEndAtPagesOrHasMore(t *testing.T) {
+	for _, c := range []struct {
+		name string
+		pg   *providers.Paging
+		body func(page int) string
+	}{
+		{"pages", &providers.Paging{Style: providers.PagingPage, Param: "page", Size: "count", Pages: "paging.pages"},
+			func(page int) string {
+				return fmt.Sprintf(`{"files":%s,"paging":{"page":%d,"pages":3}}`, ids(2*page-2, 2*page), page)
+			}},
+		{"has_more", &providers.Paging{Style: providers.PagingPage, Param: "page", Size: "count", HasMore: "has_more"},
+			func(page int) string {
+				return fmt.Sprintf(`{"files":%s,"has_more":%v}`, ids(2*page-2, 2*page), page < 3)
+			}},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			srv, n := bodyServer(t, func(r *http.Request) string {
+				page := 1
+				if p := r.URL.Query().Get("page"); p != "" {
+					page, _ = strconv.Atoi(p)
+				}
+				if r.URL.Query().Get("count") == "" || r.URL.Query().Has("per_page") {
+					return `{"files": [], "error": "bad size"}`
+				}
+				return c.body(page)
+			})
+			cl := newTestClient(t, srv, nil)
+			all, _, err := collect(t, cl, Call{Method: wrappedMethod("files", c.pg)})
+			if err != nil || items(t, all, "id") != "x0,x1,x2,x3,x4,x5" || *n != 3 {
+				t.Fatalf("items %s, %d requests, err %v", items(t, all, "id"), *n, err)
+			}
+		})
+	}
+}
+
+// Without a known paging, "page < pages" in the answer is a "more"
+// signal: an error, never the first page as the whole.
+func TestPagesSignalIsMore(t *testing.T) {
+	srv, _ := bodyServer(t, func(r *http.Request) string {
+		return `{"files":[{"id":"a"}],"paging":{"page":1,"pages":2}}`
+	})
+	cl := newTestClient(t, srv, nil)
+	_, _, err := collect(t, cl, Call{Method: wrappedMethod("files", nil)})
+	if err == nil || !strings.Contains(err.Error(), `"paging.page" 1 < "paging.pages" 2`) {
+		t.Fatalf("err %v", err)
+	}
+}

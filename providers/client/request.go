@@ -59,8 +59,11 @@ func (c *Client) buildURL(call Call) (string, error) {
 		if p == nil {
 			return "", fmt.Errorf("%s: unknown parameter %q", m.OperationID, name)
 		}
-		if p.In == providers.InQuery {
+		switch {
+		case p.In == providers.InQuery:
 			query.Set(p.Key(), call.Params[name]) // the API's spelling
+		case p.In == providers.InPath && p.AlsoQuery:
+			query.Set(p.Key(), call.Params[name]) // declared in both places
 		}
 	}
 
@@ -106,6 +109,9 @@ func (c *Client) buildURL(call Call) (string, error) {
 			if pg.SizeMax > 0 && n > pg.SizeMax {
 				n = pg.SizeMax
 			}
+			if pg.SizeMin > 0 && n < pg.SizeMin {
+				n = pg.SizeMin
+			}
 			query.Set(pg.Size, strconv.Itoa(n))
 		}
 	case pg == nil && m.Paginated && !query.Has("per_page"):
@@ -116,6 +122,24 @@ func (c *Client) buildURL(call Call) (string, error) {
 		u += "?" + query.Encode()
 	}
 	return u, nil
+}
+
+// callHeaders returns the header parameters of a call (Param.In
+// "header"), by the API's name.
+func callHeaders(call Call) map[string]string {
+	var out map[string]string
+	if call.Method == nil {
+		return nil
+	}
+	for _, p := range call.Method.Params {
+		if v, ok := call.Params[p.Name]; ok && p.In == providers.InHeader {
+			if out == nil {
+				out = map[string]string{}
+			}
+			out[p.Key()] = v
+		}
+	}
+	return out
 }
 
 // response is one page as received: final status, headers, body and the URL
@@ -145,7 +169,7 @@ func (c *Client) fetch(ctx context.Context, call Call, rawURL string, stats *cal
 	if cache == nil {
 		return c.send(ctx, call, rawURL, stats, nil)
 	}
-	key := c.cacheKey(rawURL)
+	key := c.cacheKey(call, rawURL)
 	var cached *httpcache.Entry
 	if e, ok := cache.Get(key); ok && c.reusable(e) {
 		if cache.Fresh(e) && !noCache(e.Header) {
@@ -186,10 +210,14 @@ func (c *Client) fetch(ctx context.Context, call Call, rawURL string, stats *cal
 
 // cacheKey identifies a request: URL, the headers that shape the answer,
 // and the credentials' identity (a hash, never the secret).
-func (c *Client) cacheKey(rawURL string) string {
+func (c *Client) cacheKey(call Call, rawURL string) string {
 	parts := []string{"GET", rawURL, c.opts.Credentials.Identity()}
 	for _, k := range sortedKeys(c.headers) {
 		parts = append(parts, k+": "+c.headers[k])
+	}
+	hs := callHeaders(call)
+	for _, k := range sortedKeys(hs) {
+		parts = append(parts, "param "+k+": "+hs[k])
 	}
 	return httpcache.Key(parts...)
 }
@@ -222,6 +250,9 @@ func (c *Client) send(ctx context.Context, call Call, rawURL string, stats *call
 		// would be refused (406) by a method that answers only, say,
 		// application/jwk-set+json or text/plain.
 		req.Header.Set("Accept", call.Method.Accept)
+	}
+	for k, v := range callHeaders(call) {
+		req.Header.Set(k, v)
 	}
 	if sameOrigin(req.URL, c.base) {
 		if err := c.authorize(ctx, req.Request); err != nil {

@@ -12,9 +12,19 @@ import (
 	"github.com/enginehq/engine/providers"
 )
 
-// paginationParams are the numbered-page parameters; they are not listed as
-// method parameters, their presence marks the method Paginated.
+// paginationParams are the numbered-page parameters of Link paging: when
+// a method declares per_page they are not listed as method parameters and
+// the method is Paginated (GitHub). A page without per_page is left to
+// inferPaging (paging.go): the engine sends only parameters a method
+// declares.
 var paginationParams = map[string]bool{"page": true, "per_page": true}
+
+// transportHeaders are header parameters the client sets itself (or that
+// describe the transport): they are never WHERE parameters.
+var transportHeaders = map[string]bool{"authorization": true, "accept": true, "accept-encoding": true,
+	"accept-language": true, "content-type": true, "content-length": true, "user-agent": true, "host": true,
+	"connection": true, "cookie": true, "if-none-match": true, "if-modified-since": true, "if-match": true,
+	"if-unmodified-since": true, "cache-control": true}
 
 // Derive turns the GET operations of doc into resources of the provider
 // name, following the rule in the package documentation. The header's
@@ -60,8 +70,19 @@ func DeriveTables(doc *openapi3.T, name string, tn *TableNames) (providers.Heade
 	var order []*group
 	anyPaged := false
 	nGet := 0
+	unresolved := unresolvedOps(doc)
 	for _, path := range paths {
 		item := pathMap[path]
+		if why, ok := unresolved[path]; ok {
+			// a $ref to a file the document does not include (extrefs.go)
+			nGet++
+			id := ""
+			if item != nil && item.Get != nil {
+				id = item.Get.OperationID
+			}
+			h.Skipped = append(h.Skipped, providers.SkippedMethod{OperationID: id, Path: path, Reason: why})
+			continue
+		}
 		if item == nil || item.Get == nil {
 			continue
 		}
@@ -85,6 +106,9 @@ func DeriveTables(doc *openapi3.T, name string, tn *TableNames) (providers.Heade
 		m, err := deriveMethod(path, item, op)
 		if err != nil {
 			return h, nil, fmt.Errorf("provider %s: GET %s: %w", name, path, err)
+		}
+		if err := tn.applyRows(op, m); err != nil {
+			return h, nil, fmt.Errorf("provider %s: %w", name, err)
 		}
 		anyPaged = anyPaged || (m.Paginated && m.Paging == nil)
 		key := service + "." + resource
@@ -245,7 +269,7 @@ func deriveMethod(path string, item *openapi3.PathItem, op *openapi3.Operation) 
 	}
 	params, paged := deriveParams(path, item.Parameters, op.Parameters)
 	m.Params, m.Paginated = params, paged
-	m.Shape, m.ItemKey, m.Columns = deriveShape(op)
+	m.Shape, m.ItemKey, m.Columns = deriveShape(op, listHints(path, item, op))
 	inferPaging(item, op, m) // paging.go
 	if m.Shape == providers.ShapeNone && textMedia(op) != nil {
 		m.Shape = providers.ShapeText
@@ -256,7 +280,9 @@ func deriveMethod(path string, item *openapi3.PathItem, op *openapi3.Operation) 
 }
 
 // deriveParams merges path-item and operation parameters (the operation's
-// win), keeps path and query ones, drops page/per_page.
+// win), keeps path, query and header ones (not the transport's own
+// headers), and drops page and per_page when per_page is declared (Link
+// paging).
 func deriveParams(path string, itemParams, opParams openapi3.Parameters) ([]providers.Param, bool) {
 	type key struct{ name, in string }
 	merged := map[key]*openapi3.Parameter{}
@@ -267,7 +293,10 @@ func deriveParams(path string, itemParams, opParams openapi3.Parameters) ([]prov
 				continue
 			}
 			p := ref.Value
-			if p.In != openapi3.ParameterInPath && p.In != openapi3.ParameterInQuery {
+			if p.In != openapi3.ParameterInPath && p.In != openapi3.ParameterInQuery && p.In != openapi3.ParameterInHeader {
+				continue
+			}
+			if p.In == openapi3.ParameterInHeader && transportHeaders[strings.ToLower(p.Name)] {
 				continue
 			}
 			k := key{p.Name, p.In}
@@ -277,12 +306,11 @@ func deriveParams(path string, itemParams, opParams openapi3.Parameters) ([]prov
 			merged[k] = p
 		}
 	}
-	paged := false
+	_, paged := merged[key{"per_page", openapi3.ParameterInQuery}]
 	var pathParams, queryParams []providers.Param
 	for _, k := range keys {
 		p := merged[k]
-		if k.in == openapi3.ParameterInQuery && paginationParams[p.Name] {
-			paged = true
+		if paged && k.in == openapi3.ParameterInQuery && paginationParams[p.Name] {
 			continue
 		}
 		typ := providers.TypeText
@@ -457,7 +485,7 @@ func jsonMedia(c openapi3.Content) *openapi3.MediaType {
 	return c[names[0]]
 }
 
-func deriveShape(op *openapi3.Operation) (shape providers.Shape, itemKey string, cols []providers.Column) {
+func deriveShape(op *openapi3.Operation, hints listHint) (shape providers.Shape, itemKey string, cols []providers.Column) {
 	s, ok := responseSchema(op)
 	if !ok {
 		return providers.ShapeNone, "", nil
@@ -480,29 +508,28 @@ func deriveShape(op *openapi3.Operation) (shape providers.Shape, itemKey string,
 	if props == nil {
 		return providers.ShapeObject, "", nil
 	}
-	var arrays, arrayOfObjects []string
-	scalarsOnly := true
+	if key := listKey(s, props, hints); key != "" {
+		return providers.ShapeWrapped, key, columnsOf(itemsOf(props.byName[key][0]))
+	}
+	// A list one level down ({"categories": {"items": [...], "next": ...}}):
+	// the only property beside the envelope fields is an object that is a
+	// list itself.
+	var inner []string
 	for _, name := range props.names {
-		alts := props.byName[name]
-		single := len(alts) == 1
-		switch {
-		case single && isArray(alts[0]):
-			arrays = append(arrays, name)
-			if it := itemsOf(alts[0]); it != nil && isObject(it) {
-				arrayOfObjects = append(arrayOfObjects, name)
-			}
-		case !isScalar(alts):
-			scalarsOnly = false
+		if !isEnvelopeField(name) {
+			inner = append(inner, name)
 		}
 	}
-	_, hasTotal := props.byName["total_count"]
-	others := len(props.names) - 1
-	if len(arrayOfObjects) == 1 && (hasTotal || (len(arrays) == 1 && scalarsOnly && others <= maxWrapperScalars)) {
-		key := arrayOfObjects[0]
-		return providers.ShapeWrapped, key, columnsOf(itemsOf(props.byName[key][0]))
-	}
-	if key := envelopeKey(props.names, arrayOfObjects); key != "" {
-		return providers.ShapeWrapped, key, columnsOf(itemsOf(props.byName[key][0]))
+	if len(inner) == 1 && !strings.ContainsAny(inner[0], ".@") {
+		if alts := props.byName[inner[0]]; len(alts) == 1 && alts[0] != nil && !isArray(alts[0]) {
+			// The inner object holds more than its array (a bare {limits:
+			// [...]} is an item's part, Kubernetes' LimitRange spec).
+			if in := properties(alts[0], 0); in != nil && len(in.names) > 1 {
+				if key := listKey(alts[0], in, hints); key != "" && !strings.ContainsAny(key, ".@") {
+					return providers.ShapeWrapped, inner[0] + "." + key, columnsOf(itemsOf(in.byName[key][0]))
+				}
+			}
+		}
 	}
 	return providers.ShapeObject, "", props.columns()
 }
@@ -542,11 +569,133 @@ func valueType(op *openapi3.Operation, m *providers.Method) string {
 	return ""
 }
 
-// maxWrapperScalars bounds the scalar siblings of the item array in a
-// wrapper without total_count (counts, flags, a sha): an object with more
-// scalars is one item that happens to hold an array (e.g. a runner and its
-// labels), not a wrapper.
-const maxWrapperScalars = 3
+// listHint is what an operation says about whether it reads a list,
+// beside its response schema: its path's last segment (a collection, or
+// "" when the path ends with a parameter: one item) and whether it
+// declares a paging parameter.
+type listHint struct {
+	collection string // the last segment when it is not a parameter
+	named      string // the last segment that is not a parameter
+	paged      bool   // a paging parameter, or an operation named list
+}
+
+// pagingParamNames are the request parameters that only a list takes.
+var pagingParamNames = map[string]bool{"page": true, "per_page": true, "limit": true, "offset": true, "cursor": true,
+	"page_token": true, "pagetoken": true, "next_page_token": true, "starting_after": true, "ending_before": true,
+	"startat": true, "maxresults": true, "max_results": true, "page_size": true, "pagesize": true, "pagelen": true,
+	"continue": true, "after": true, "before": true, "skip": true, "top": true, "$top": true, "$skip": true, "count": true}
+
+// listHints reads the operation's hints for listKey.
+func listHints(path string, item *openapi3.PathItem, op *openapi3.Operation) listHint {
+	var h listHint
+	segs := strings.Split(strings.TrimRight(path, "/"), "/")
+	for i := len(segs) - 1; i >= 0; i-- {
+		if seg := segs[i]; seg != "" && !strings.HasPrefix(seg, "{") {
+			h.named = SnakeCase(trimFormat(seg))
+			if i == len(segs)-1 {
+				h.collection = h.named
+			}
+			break
+		}
+	}
+	for _, list := range []openapi3.Parameters{item.Parameters, op.Parameters} {
+		for _, ref := range list {
+			if ref != nil && ref.Value != nil && ref.Value.In == openapi3.ParameterInQuery && pagingParamNames[strings.ToLower(ref.Value.Name)] {
+				h.paged = true
+			}
+		}
+	}
+	// The operation's name says list: /conversations.list, listUsers,
+	// users/list-for-org.
+	last := strings.ToLower(segs[len(segs)-1])
+	id := SnakeCase(op.OperationID[strings.LastIndexAny(op.OperationID, "/.")+1:])
+	if strings.HasSuffix(last, ".list") || id == "list" || strings.HasPrefix(id, "list_") {
+		h.paged = true
+	}
+	return h
+}
+
+// listKeys are the names of an item array that say "the rows" whatever
+// the path names.
+var listKeys = map[string]bool{"items": true, "data": true, "results": true, "result": true, "values": true,
+	"value": true, "records": true, "entries": true, "list": true, "elements": true, "content": true, "rows": true,
+	"objects": true, "resources": true, "hits": true, "nodes": true, "edges": true}
+
+// pagingSignals are the response fields that say a list goes on (the
+// "more" signals), read at the top of the answer or one level down. Only
+// names no single item uses for something else: not total, page or
+// offset (an order's total, a document's page).
+var pagingSignals = []string{"has_more", "hasMore", "has_next", "hasNext", "has_next_page", "hasNextPage", "next_cursor",
+	"nextCursor", "next_page_token", "nextPageToken", "next_page_uri", "next_page_url", "nextLink", "@odata.nextLink",
+	"isLast", "is_last", "total_pages", "totalPages", "total_records", "totalRecords", "total_results", "totalResults"}
+
+// listKey returns the item array of an object response when the object is
+// a list of that array's items, else "". The object must hold exactly one
+// array of objects; it is a list when the operation says so (a paging
+// parameter; a name that says list: /conversations.list, listUsers; the path's last named segment naming the array, singular or
+// plural: /git/trees/{sha} and its tree; or a path ending in a name, not
+// a parameter, with an array named like rows: items, data, results ...),
+// when the answer carries a paging field (has_more, next_cursor,
+// total_pages ..., at its top or one level down), when it has a
+// total_count, or when every other property is paging or metadata
+// (envelopeFields). Otherwise it is one item holding an array: a category
+// at /categories/{id} with its icons, a branch's status-check policy and
+// its checks. The counts of sibling scalars do not decide.
+func listKey(s *openapi3.Schema, props *propSet, h listHint) string {
+	key := ""
+	for _, name := range props.names {
+		alts := props.byName[name]
+		if len(alts) == 1 && isArray(alts[0]) {
+			if it := itemsOf(alts[0]); it != nil && isObject(it) {
+				if key != "" {
+					return "" // two lists: one object holding both
+				}
+				key = name
+			}
+		}
+	}
+	if key == "" {
+		return ""
+	}
+	if _, ok := props.byName["total_count"]; ok || envelopeKey(props.names, []string{key}) != "" {
+		return key
+	}
+	if h.paged {
+		return key
+	}
+	for _, f := range pagingSignals {
+		if f != key && (schemaAt(s, f, "string") || schemaAt(s, f, "integer") || schemaAt(s, f, "boolean") || nestedSignal(props, key, f)) {
+			return key
+		}
+	}
+	if h.named != "" && sameWord(SnakeCase(key), h.named) {
+		return key // the array of the entity the path names (/git/trees/{sha}: tree)
+	}
+	if h.collection != "" && listKeys[strings.ToLower(key)] {
+		return key
+	}
+	return ""
+}
+
+// nestedSignal reports a paging field f in a metadata object beside the
+// item array (response_metadata.next_cursor, paging.pages, meta.total,
+// page_info.has_next_page): not in any object, since an item may hold a
+// list of its own (a Stripe subscription's items: {data, has_more}).
+func nestedSignal(props *propSet, key, f string) bool {
+	for _, name := range props.names {
+		alts := props.byName[name]
+		if name == key || len(alts) != 1 || alts[0] == nil || isArray(alts[0]) || strings.ContainsAny(name, ".@") ||
+			!(isEnvelopeField(name) || strings.EqualFold(strings.ReplaceAll(name, "_", ""), "pageinfo")) {
+			continue
+		}
+		if in := properties(alts[0], 0); in != nil {
+			if schemaAt(alts[0], f, "string") || schemaAt(alts[0], f, "integer") || schemaAt(alts[0], f, "boolean") {
+				return true
+			}
+		}
+	}
+	return false
+}
 
 // arrayAlternatives returns the alternatives of a type-less top-level
 // oneOf/anyOf when every one of them is an array, else nil.
@@ -616,6 +765,9 @@ func properties(s *openapi3.Schema, depth int) *propSet {
 		if s.Type.Is(openapi3.TypeObject) || len(s.Properties) > 0 {
 			found = true
 		}
+		if tupleForm(s) {
+			walk(s.Items.Value, depth+1) // one value of the alternatives
+		}
 		names := make([]string, 0, len(s.Properties))
 		for n := range s.Properties {
 			names = append(names, n)
@@ -678,7 +830,7 @@ func isArrayAt(s *openapi3.Schema, depth int) bool {
 	if len(ts) == 1 {
 		return ts[0] == openapi3.TypeArray
 	}
-	if len(ts) == 0 && s.Items != nil && len(s.Properties) == 0 {
+	if len(ts) == 0 && s.Items != nil && !objectKeywords(s) && !tupleForm(s) {
 		return true
 	}
 	if len(ts) == 0 && len(s.AllOf) > 0 {
@@ -689,6 +841,42 @@ func isArrayAt(s *openapi3.Schema, depth int) bool {
 		}
 	}
 	return false
+}
+
+// A schema without a type is read by its keywords: properties,
+// additionalProperties or required make it an object (an items beside
+// them is ignored); items alone makes it an array, except when its items
+// are alternatives of objects (items: {anyOf: [A, B]}), which is how
+// converters write Swagger 2's items: [A, B], a list of the shapes one
+// value takes (Slack's objs_conversation): that schema is one value, A or
+// B, not an array.
+
+// objectKeywords reports the object keywords of a schema.
+func objectKeywords(s *openapi3.Schema) bool {
+	ap := s.AdditionalProperties
+	return len(s.Properties) > 0 || len(s.Required) > 0 || ap.Schema != nil || (ap.Has != nil && *ap.Has)
+}
+
+// tupleForm reports a type-less schema whose items are alternatives of
+// objects (see above): one value, not an array.
+func tupleForm(s *openapi3.Schema) bool {
+	if s == nil || len(nonNullTypes(s)) > 0 || s.Items == nil || s.Items.Value == nil {
+		return false
+	}
+	it := s.Items.Value
+	if t := nonNullTypes(it); len(t) > 0 && !(len(t) == 1 && t[0] == openapi3.TypeObject) {
+		return false
+	}
+	alts := append(append(openapi3.SchemaRefs{}, it.AnyOf...), it.OneOf...)
+	if len(alts) == 0 {
+		return false
+	}
+	for _, ref := range alts {
+		if ref == nil || ref.Value == nil || len(ref.Value.Properties) == 0 || isArray(ref.Value) {
+			return false
+		}
+	}
+	return true
 }
 
 func itemsOf(s *openapi3.Schema) *openapi3.Schema {
@@ -708,17 +896,6 @@ func itemsOf(s *openapi3.Schema) *openapi3.Schema {
 
 func isObject(s *openapi3.Schema) bool {
 	return !isArray(s) && properties(s, 0) != nil
-}
-
-func isScalar(alts []*openapi3.Schema) bool {
-	for _, s := range alts {
-		switch columnType(s) {
-		case providers.TypeText, providers.TypeInteger, providers.TypeReal, providers.TypeBoolean:
-		default:
-			return false
-		}
-	}
-	return true
 }
 
 // columnType maps a property schema to a column type.

@@ -146,9 +146,12 @@
 // DESCRIBE and the MCP describe_resource tool say "API name: ...". A
 // parameter and a column spelled exactly alike stay one name (the bound
 // value is the column). A query parameter spelled like a path parameter
-// of the same method is dropped: the path's value is the one the API
-// needs. Names that are not plain SQL identifiers (2fa, full-name, key)
-// are read with backticks.
+// of the same method is one name with it: the value goes in the path and
+// in the query (Trello's /tokens/{token}?token=). Names that are not
+// plain SQL identifiers (2fa, full-name) and reserved words (key, ssl)
+// are read with backticks; the engine's hints and errors write them so
+// (WHERE `api-version` = '...'), and a syntax error at a reserved word
+// says to.
 //
 // # Methods
 //
@@ -156,11 +159,15 @@
 // snake_case ("repos/list-for-org" gives "list_for_org"); without an
 // operationId it is "get_" plus the path's segments, parameters written as
 // "by_<name>". Clashes within one resource get suffixes _2, _3, ... in path
-// order. Parameters are the path and query parameters (path-item level ones
-// included, operation-level ones winning); path parameters are always
-// required. page and per_page are not listed: their presence sets
-// Paginated. Cursor parameters (before, after, cursor) stay ordinary
-// optional parameters. Parameter types: string TEXT, integer INTEGER,
+// order. Parameters are the path, query and header parameters (path-item
+// level ones included, operation-level ones winning; not the transport's
+// own headers such as Accept or Authorization); path parameters are
+// always required; header parameters are bound from WHERE like query
+// parameters and sent as headers. page and per_page together are not
+// listed: they set Paginated (Link headers). A page without per_page is
+// left to the paging inference (paging.go): the engine sends only
+// parameters the method declares. Cursor parameters (before, after,
+// cursor) stay ordinary optional parameters unless a paging owns them. Parameter types: string TEXT, integer INTEGER,
 // number REAL, boolean BOOLEAN, anything else TEXT.
 //
 // # Shapes and columns
@@ -174,26 +181,45 @@
 //     whole text in the value column (TEXT);
 //   - an array, or a oneOf/anyOf whose alternatives are all arrays:
 //     ShapeArray, columns from the item schema(s);
-//   - an object with exactly one array-of-objects property and either a
-//     total_count property, or no other array property and at most three
-//     other properties, all scalars: ShapeWrapped with ItemKey = that
-//     property, columns from its items (an object with more scalars, such
-//     as a runner with its labels, is one item, not a wrapper);
-//   - a list envelope: an object whose only array-of-objects property sits
-//     beside paging and metadata properties only (links, meta, metadata,
-//     response_metadata, ok, kind, apiVersion, object, has_more, url, uri,
-//     self, isLast, startAt, maxResults, total, count, next/previous page
-//     URIs and tokens, page, page_size, start, end, offset, limit, cursor,
-//     ...: see envelopeFields): ShapeWrapped with ItemKey = that property.
-//     DigitalOcean {droplets, links, meta}, Slack {ok, channels,
-//     response_metadata}, Kubernetes {items, metadata, kind, apiVersion},
-//     Jira {values, isLast, startAt, maxResults, total}, Stripe {object,
-//     data, has_more, url}, Twilio {calls, page, page_size, uri,
-//     next_page_uri, ...} all give one row per item;
+//   - an object with exactly one array-of-objects property that the
+//     operation shows to be a list (listKey in derive.go): a paging
+//     parameter (page, per_page, limit, offset, cursor, page_token,
+//     starting_after, maxResults, ...); an operation named list
+//     (/users.list, listUsers, users/list-for-org); the path's last named
+//     segment naming the array, singular or plural (/git/trees/{sha} and
+//     its tree); a path ending in a name, not a parameter, with the array
+//     named like rows (items, data, results, values, records, entries,
+//     ...); a paging field in the answer (has_more, next_cursor,
+//     next_page_token, nextLink, isLast, total_pages, total_records, ...,
+//     at its top or in an object beside the array: Slack's
+//     response_metadata.next_cursor); a total_count; or nothing but
+//     paging and metadata beside the array (links, meta, metadata,
+//     response_metadata, ok, kind, apiVersion, object, url, self, total,
+//     count, page, page_size, start, end, offset, limit, ...: see
+//     envelopeFields). ShapeWrapped with ItemKey = that property, columns
+//     from its items. DigitalOcean {droplets, links, meta}, Slack {ok,
+//     members, cache_ts, response_metadata}, Kubernetes {items, metadata,
+//     kind, apiVersion}, Jira {values, isLast, startAt, maxResults,
+//     total}, Stripe {object, data, has_more, url}, Twilio {calls, page,
+//     page_size, uri, next_page_uri, ...}, Zoom {from, to,
+//     next_page_token, users} all give one row per item. The counts of
+//     sibling scalars do not decide: an item at /categories/{id} with its
+//     icons and a name, or a branch's status-check policy with its
+//     checks, is one row;
+//   - an object whose only property beside envelope fields is an object
+//     that is a list by the rule above: ShapeWrapped with a dotted ItemKey
+//     (Spotify {categories: {items, next, total, ...}} gives
+//     "categories.items");
+//   - an operation named in the profile's tables.rows: the shape given
+//     there (object, array, or wrapped with a dotted key);
 //   - any other object: ShapeObject.
 //
 // allOf is merged; a top-level oneOf/anyOf contributes the union of its
-// alternatives' properties. Column types: string TEXT, integer INTEGER,
+// alternatives' properties. A schema without a type is read by its
+// keywords: properties, additionalProperties or required make an object;
+// items alone an array, except items holding alternatives of objects
+// (items: {anyOf: [A, B]}, Swagger 2's items: [A, B] as converters write
+// it, Slack's objs_conversation), which is one value, A or B. Column types: string TEXT, integer INTEGER,
 // number REAL, boolean BOOLEAN, and JSON for objects, arrays, mixed or
 // unknown types (a property whose alternatives disagree is JSON). Columns
 // are sorted by name and unique. Items that are not objects (e.g. arrays of
@@ -235,11 +261,18 @@
 // # Pagination
 //
 // page and per_page make a method Paginated (Link headers). Other styles
-// (providers.Paging: cursor, next URL, offset) are inferred where the
-// document shows a request parameter and the response property feeding it
-// (paging.go), or declared in the profile per operation or as a default;
-// their parameters are then sent by the client, not listed as method
-// parameters.
+// (providers.Paging: cursor, next URL, offset, numbered pages) are
+// inferred where the document shows a request parameter and the response
+// property feeding it (paging.go), or declared in the profile per
+// operation or as a default; their parameters are then sent by the
+// client, not listed as method parameters.
+//
+// # External references
+//
+// A $ref to a file the document does not include is not followed; the
+// GETs whose parameters or success answers reach one are left out and
+// listed in the header's Skipped with the reference (extrefs.go), and the
+// rest of the document loads.
 //
 // # Compiling at run time
 //

@@ -403,6 +403,12 @@ type TableNames struct {
 	Main     map[string]MainOverride `json:"main,omitempty"`
 	Entities map[string]NameOverride `json:"entities,omitempty"`
 	Names    map[string]NameOverride `json:"names,omitempty"`
+	// Rows says, per operationId, what the rows of an answer are when the
+	// shape rule (package documentation, "Shapes and columns") reads it
+	// wrong: "object" (the answer is one row), "array" (its items) or
+	// "wrapped" with Key, the dotted path of the item array
+	// ("categories.items").
+	Rows map[string]RowsOverride `json:"rows,omitempty"`
 
 	used map[string]bool
 }
@@ -414,6 +420,58 @@ type MainOverride struct {
 	// without a schema name).
 	Operation string `json:"operation,omitempty"`
 	Reason    string `json:"reason"`
+}
+
+// RowsOverride is the shape of one operation's answer, with the reason.
+type RowsOverride struct {
+	Shape  providers.Shape `json:"shape"`
+	Key    string          `json:"key,omitempty"`
+	Reason string          `json:"reason"`
+}
+
+// applyRows sets the shape the overrides give op's method m, with the
+// columns of its rows; an override the response schema cannot hold is an
+// error.
+func (tn *TableNames) applyRows(op *openapi3.Operation, m *providers.Method) error {
+	if tn == nil || op.OperationID == "" {
+		return nil
+	}
+	o, ok := tn.Rows[op.OperationID]
+	if !ok {
+		return nil
+	}
+	tn.use("rows " + op.OperationID)
+	s, ok := responseSchema(op)
+	if !ok {
+		return fmt.Errorf("overrides: tables.rows %s: the operation has no JSON success answer", op.OperationID)
+	}
+	switch o.Shape {
+	case providers.ShapeObject:
+		m.Shape, m.ItemKey, m.Columns = o.Shape, "", nil
+		if ps := properties(s, 0); ps != nil {
+			m.Columns = ps.columns()
+		}
+	case providers.ShapeArray:
+		if !isArray(s) {
+			return fmt.Errorf("overrides: tables.rows %s: shape array, but the answer's schema is not an array", op.OperationID)
+		}
+		m.Shape, m.ItemKey, m.Columns = o.Shape, "", columnsOf(itemsOf(s))
+	case providers.ShapeWrapped:
+		cur := s
+		for _, part := range strings.Split(o.Key, ".") {
+			ps := properties(cur, 0)
+			if ps == nil || len(ps.byName[part]) != 1 {
+				cur = nil
+				break
+			}
+			cur = ps.byName[part][0]
+		}
+		if cur == nil || !isArray(cur) {
+			return fmt.Errorf("overrides: tables.rows %s: the answer's schema has no array at %q", op.OperationID, o.Key)
+		}
+		m.Shape, m.ItemKey, m.Columns = o.Shape, o.Key, columnsOf(itemsOf(cur))
+	}
+	return nil
 }
 
 // NameOverride is a table (or entity base) name with its reason.
@@ -482,6 +540,16 @@ func (tn *TableNames) check() error {
 			return fmt.Errorf("overrides: tables.main %s: a reason and at most one of entity and operation are required", k)
 		}
 	}
+	for op, o := range tn.Rows {
+		switch {
+		case o.Reason == "":
+			return fmt.Errorf("overrides: tables.rows %s: a reason is required", op)
+		case o.Shape != providers.ShapeObject && o.Shape != providers.ShapeArray && o.Shape != providers.ShapeWrapped:
+			return fmt.Errorf("overrides: tables.rows %s: shape %q: give object (one row), array or wrapped (with key)", op, o.Shape)
+		case (o.Shape == providers.ShapeWrapped) != (o.Key != ""):
+			return fmt.Errorf("overrides: tables.rows %s: a key (the dotted path of the item array) goes with shape wrapped, and only with it", op)
+		}
+	}
 	for what, m := range map[string]map[string]NameOverride{"entities": tn.Entities, "names": tn.Names} {
 		for k, o := range m {
 			if o.Reason == "" || o.Name == "" || SnakeCase(o.Name) != o.Name {
@@ -511,6 +579,11 @@ func (tn *TableNames) unused() []string {
 	for k := range tn.Names {
 		if !tn.used["names "+k] {
 			out = append(out, "names "+k)
+		}
+	}
+	for k := range tn.Rows {
+		if !tn.used["rows "+k] {
+			out = append(out, "rows "+k)
 		}
 	}
 	sort.Strings(out)

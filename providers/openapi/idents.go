@@ -21,8 +21,9 @@ import (
 // column spelled exactly alike stay one name (the bound value is the
 // column). The API spelling is kept in Param.API / Column.API when it
 // differs from the SQL name, and Resource.Docs is keyed by SQL name. A
-// query parameter spelled like a path parameter of the same method is
-// dropped (the path's value is the one the API needs).
+// query (or header) parameter spelled like a path parameter of the same
+// method is one SQL name with it: the value is sent in the path and, for
+// a query parameter, in the query too (Param.AlsoQuery).
 func AssignSQLNames(resources []*providers.Resource) {
 	for _, r := range resources {
 		assignResource(r)
@@ -114,22 +115,30 @@ func assignResource(r *providers.Resource) {
 }
 
 // dropShadowedQuery removes a query parameter spelled like a path
-// parameter of the same method (a document declaring {id} in the path and
-// ?id= too): one SQL name cannot bind two parameters, and the path's
-// value is the one the API needs.
+// parameter of the same method (a document declaring {token} in the path
+// and ?token= too, as Trello's /tokens/{token} does): one SQL name binds
+// both, so the path parameter keeps the name and its value is sent in the
+// query as well (Param.AlsoQuery).
 func dropShadowedQuery(m *providers.Method) {
-	inPath := map[string]bool{}
-	for _, p := range m.Params {
+	inPath := map[string]int{}
+	for i, p := range m.Params {
 		if p.In == providers.InPath {
-			inPath[p.Key()] = true
+			inPath[p.Key()] = i
 		}
 	}
+	var also []int
 	kept := m.Params[:0]
 	for _, p := range m.Params {
-		if p.In == providers.InQuery && inPath[p.Key()] {
+		if i, ok := inPath[p.Key()]; ok && p.In != providers.InPath {
+			if p.In == providers.InQuery {
+				also = append(also, i)
+			}
 			continue
 		}
 		kept = append(kept, p)
 	}
 	m.Params = kept
+	for _, i := range also {
+		m.Params[i].AlsoQuery = true // path parameters come first: i is unchanged
+	}
 }

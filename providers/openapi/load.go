@@ -132,6 +132,13 @@ func ParseDocument(path string, data []byte) (*openapi3.T, error) {
 	loader := openapi3.NewLoader()
 	loader.IsExternalRefsAllowed = false
 	doc, err := loader.LoadFromData(data)
+	if isExternalRefError(err) {
+		// $refs to files the document does not include: load the rest
+		// (extrefs.go).
+		if d, err2 := loadWithoutExternalRefs(data); err2 == nil {
+			doc, err = d, nil
+		}
+	}
 	if err != nil {
 		return nil, fmt.Errorf("%s: not a loadable OpenAPI 3 document: %w", path, err)
 	}

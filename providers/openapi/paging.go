@@ -1,6 +1,7 @@
 package openapi
 
 import (
+	"math"
 	"strings"
 
 	"github.com/getkin/kin-openapi/openapi3"
@@ -24,12 +25,22 @@ import (
 //     page size);
 //   - offset: a startAt parameter (Jira) with total or isLast in the
 //     response, or an offset parameter with a limit parameter and a total,
-//     total_count or count in the response.
+//     total_count or count in the response;
+//   - a cursor parameter named like the response field feeding it (Zoom's
+//     next_page_token in both);
+//   - a page token: a string page parameter and a next_page string in the
+//     response (Stripe's search);
+//   - numbered pages: an integer page parameter without per_page on a
+//     list (Slack's files.list: page and count); the size is the declared
+//     per_page, limit, count, page_size, pagelen, size or maxResults, and
+//     the last page is told by pages/total_pages/page_count, total,
+//     has_more or isLast in the response (at its top or one object down:
+//     paging.pages), else by an empty or short page.
 //
 // The page-size parameter (limit, maxResults, page_size, pageSize,
 // max_results) is sent with the client's page size, at most the
-// parameter's documented maximum. The parameters a paging owns are no
-// longer method parameters. A response that is an object with exactly one
+// parameter's documented maximum and at least its documented minimum.
+// The parameters a paging owns are no longer method parameters. A response that is an object with exactly one
 // array of objects beside the paging fields is a list envelope: its rows
 // are that array's items. Anything else is declared in the provider's
 // profile ("pagination"), and an answer that says there is more without a
@@ -41,6 +52,15 @@ var (
 	cursorParams = []string{"cursor", "continue", "page_token", "pageToken"}
 	nextURLs     = []string{"next_page_uri", "next_page_url", "links.pages.next", "links.next", "@odata.nextLink", "nextLink", "next"}
 	sizeParams   = []string{"limit", "maxResults", "page_size", "pageSize", "max_results"}
+	// Beside a page parameter, these name the page size (Slack count,
+	// Bitbucket pagelen).
+	pageSizeParams = []string{"per_page", "perPage", "limit", "count", "page_size", "pageSize", "pagesize", "pagelen", "size", "maxResults", "max_results"}
+	// The "more" signals of numbered pages, at the top of the answer or
+	// in one object beside the items (Slack paging.pages).
+	pagesFields   = []string{"pages", "total_pages", "totalPages", "page_count", "pageCount", "num_pages", "numPages"}
+	totalFields   = []string{"total", "total_count", "totalCount", "total_results", "totalResults", "total_items", "totalItems", "totalElements", "total_records", "totalRecords"}
+	hasMoreFields = []string{"has_more", "hasMore", "has_next", "hasNext", "has_next_page", "hasNextPage"}
+	isLastFields  = []string{"isLast", "is_last", "last", "last_page", "lastPage"}
 )
 
 // inferPaging sets m.Paging when the document shows the style (see above).
@@ -56,7 +76,7 @@ func inferPaging(item *openapi3.PathItem, op *openapi3.Operation, m *providers.M
 		// page/per_page: Link headers, unless the body holds the next
 		// page's URL (DigitalOcean links.pages.next).
 		if next := firstPath(func(p, t string) bool { return schemaAt(s, p, t) }, nextURLs, "string"); next != "" && m.Shape != providers.ShapeArray {
-			setPaging(m, &providers.Paging{Style: providers.PagingNextURL, Next: next, Size: "per_page", SizeMax: maxOf(item, op, "per_page")})
+			setPaging(m, &providers.Paging{Style: providers.PagingNextURL, Next: next, Size: "per_page", SizeMax: maxOf(item, op, "per_page"), SizeMin: minOf(item, op, "per_page")})
 			envelope(s, m)
 		}
 		return
@@ -77,26 +97,97 @@ func inferPaging(item *openapi3.PathItem, op *openapi3.Operation, m *providers.M
 		return ""
 	}
 	size := param(sizeParams...)
+	page := param("page")
+	if page != "" && size == "" {
+		size = param(pageSizeParams...)
+	}
+	// A cursor parameter, or a parameter named like the response field
+	// that feeds it (Zoom's next_page_token in both).
+	cursorParam, cursorField := param(cursorParams...), firstPath(has, cursorNext, "string")
+	if cursorParam == "" {
+		for _, n := range cursorNext {
+			if p := n[strings.LastIndex(n, ".")+1:]; query[p] != nil && has(n, "string") {
+				cursorParam, cursorField = p, n
+				break
+			}
+		}
+	}
 	var pg *providers.Paging
 	switch {
 	case has("has_more", "boolean") && param("starting_after") != "":
 		pg = &providers.Paging{Style: providers.PagingCursor, Param: "starting_after", HasMore: "has_more", LastItem: "id", Size: size}
-	case param(cursorParams...) != "" && firstPath(has, cursorNext, "string") != "":
-		pg = &providers.Paging{Style: providers.PagingCursor, Param: param(cursorParams...), Next: firstPath(has, cursorNext, "string"), Size: size}
+	case cursorParam != "" && cursorField != "":
+		pg = &providers.Paging{Style: providers.PagingCursor, Param: cursorParam, Next: cursorField, Size: size}
+	case page != "" && query[page].Type == providers.TypeText && has("next_page", "string"):
+		// A page token sent back as page (Stripe's search).
+		pg = &providers.Paging{Style: providers.PagingCursor, Param: page, Next: "next_page", Size: size}
 	case firstPath(has, nextURLs, "string") != "" && m.Shape != providers.ShapeArray:
 		pg = &providers.Paging{Style: providers.PagingNextURL, Next: firstPath(has, nextURLs, "string"), Size: size}
 	case param("startAt") != "" && (has("total", "integer") || has("isLast", "boolean")):
 		pg = &providers.Paging{Style: providers.PagingOffset, Param: "startAt", Size: param("maxResults"), Total: firstPath(has, []string{"total"}, "integer"), IsLast: firstPath(has, []string{"isLast"}, "boolean")}
 	case param("offset") != "" && size != "" && firstPath(has, []string{"total", "total_count", "count"}, "integer") != "":
 		pg = &providers.Paging{Style: providers.PagingOffset, Param: "offset", Size: size, Total: firstPath(has, []string{"total", "total_count", "count"}, "integer")}
+	case page != "" && query[page].Type != providers.TypeText && (m.Shape != providers.ShapeObject || itemArray(s) != ""):
+		// Numbered pages without per_page (Slack files.list: page and
+		// count, paging.pages in the answer).
+		pg = &providers.Paging{Style: providers.PagingPage, Param: page, Size: size,
+			Pages: pagingField(s, pagesFields, "integer"), Total: pagingField(s, totalFields, "integer"),
+			HasMore: pagingField(s, hasMoreFields, "boolean"), IsLast: pagingField(s, isLastFields, "boolean")}
 	default:
 		return
 	}
 	if pg.Size != "" {
-		pg.SizeMax = maxOf(item, op, pg.Size)
+		pg.SizeMax, pg.SizeMin = maxOf(item, op, pg.Size), minOf(item, op, pg.Size)
 	}
 	setPaging(m, pg)
 	envelope(s, m)
+}
+
+// pagingField returns the first of names the response declares with type
+// typ, at its top level or in one object property beside the items
+// (paging.pages), as a dotted path; "" when none.
+func pagingField(s *openapi3.Schema, names []string, typ string) string {
+	if p := firstPath(func(p, t string) bool { return schemaAt(s, p, t) }, names, typ); p != "" {
+		return p
+	}
+	props := properties(s, 0)
+	if props == nil {
+		return ""
+	}
+	for _, name := range props.names {
+		alts := props.byName[name]
+		if len(alts) != 1 || alts[0] == nil || isArray(alts[0]) || !isObject(alts[0]) || strings.ContainsAny(name, ".@") {
+			continue
+		}
+		for _, n := range names {
+			if schemaAt(alts[0], n, typ) {
+				return name + "." + n
+			}
+		}
+	}
+	return ""
+}
+
+// itemArray returns the one array-of-objects property of an object
+// schema, or "" when it has none or several.
+func itemArray(s *openapi3.Schema) string {
+	props := properties(s, 0)
+	if props == nil {
+		return ""
+	}
+	key := ""
+	for _, name := range props.names {
+		alts := props.byName[name]
+		if len(alts) == 1 && isArray(alts[0]) {
+			if it := itemsOf(alts[0]); it != nil && isObject(it) {
+				if key != "" {
+					return ""
+				}
+				key = name
+			}
+		}
+	}
+	return key
 }
 
 // envelope turns an object response holding exactly one array of objects
@@ -105,26 +196,11 @@ func envelope(s *openapi3.Schema, m *providers.Method) {
 	if m.Shape != providers.ShapeObject {
 		return
 	}
-	props := properties(s, 0)
-	if props == nil {
-		return
-	}
-	key := ""
-	for _, name := range props.names {
-		alts := props.byName[name]
-		if len(alts) == 1 && isArray(alts[0]) {
-			if it := itemsOf(alts[0]); it != nil && isObject(it) {
-				if key != "" {
-					return // two lists: not an envelope
-				}
-				key = name
-			}
-		}
-	}
+	key := itemArray(s)
 	if key == "" {
-		return
+		return // no list, or two lists: not an envelope
 	}
-	m.Shape, m.ItemKey, m.Columns = providers.ShapeWrapped, key, columnsOf(itemsOf(props.byName[key][0]))
+	m.Shape, m.ItemKey, m.Columns = providers.ShapeWrapped, key, columnsOf(itemsOf(properties(s, 0).byName[key][0]))
 }
 
 func firstPath(has func(string, string) bool, paths []string, typ string) string {
@@ -172,16 +248,34 @@ func schemaAt(s *openapi3.Schema, path, typ string) bool {
 
 // maxOf returns the documented maximum of a query parameter, or 0.
 func maxOf(item *openapi3.PathItem, op *openapi3.Operation, name string) int {
+	if sc := querySchema(item, op, name); sc != nil && sc.Max != nil && *sc.Max >= 1 {
+		return int(*sc.Max)
+	}
+	return 0
+}
+
+// minOf returns the documented minimum of a query parameter when it is
+// above 1 (a page size the API refuses below it), or 0.
+func minOf(item *openapi3.PathItem, op *openapi3.Operation, name string) int {
+	if sc := querySchema(item, op, name); sc != nil && sc.Min != nil && *sc.Min > 1 && *sc.Min < 1<<30 {
+		return int(math.Ceil(*sc.Min))
+	}
+	return 0
+}
+
+// querySchema returns the schema of a query parameter (the operation's
+// winning over the path item's), or nil.
+func querySchema(item *openapi3.PathItem, op *openapi3.Operation, name string) *openapi3.Schema {
 	for _, list := range []openapi3.Parameters{op.Parameters, item.Parameters} {
 		for _, ref := range list {
 			if ref == nil || ref.Value == nil || ref.Value.Name != name || ref.Value.In != openapi3.ParameterInQuery {
 				continue
 			}
-			if sc := ref.Value.Schema; sc != nil && sc.Value != nil && sc.Value.Max != nil && *sc.Value.Max >= 1 {
-				return int(*sc.Value.Max)
+			if sc := ref.Value.Schema; sc != nil && sc.Value != nil {
+				return sc.Value
 			}
-			return 0
+			return nil
 		}
 	}
-	return 0
+	return nil
 }

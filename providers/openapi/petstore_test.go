@@ -84,11 +84,13 @@ func TestPetstoreMethods(t *testing.T) {
 	if list.OperationID != "listPets" || list.Path != "/v1/pets" || list.Shape != providers.ShapeArray || !list.Paginated {
 		t.Errorf("list_pets = %+v", list)
 	}
-	if list.Param("page") != nil {
-		t.Error("page must not be a parameter")
+	if list.Param("page") != nil || list.Param("limit") != nil {
+		t.Error("page and limit must not be parameters: the paging sends them")
 	}
-	if pr := list.Param("limit"); pr == nil || pr.Required || pr.In != providers.InQuery || pr.Type != providers.TypeInteger {
-		t.Errorf("limit (from a $ref) = %+v", pr)
+	// page without per_page: numbered pages of the declared size (limit,
+	// from a $ref), never an undeclared per_page.
+	if pg := list.Paging; pg == nil || pg.Style != providers.PagingPage || pg.Param != "page" || pg.Size != "limit" {
+		t.Errorf("list_pets paging = %+v, want page style with size limit", pg)
 	}
 	if got := list.Required(); !reflect.DeepEqual(got, []string{"status"}) {
 		t.Errorf("list_pets required = %v", got)
@@ -116,8 +118,8 @@ func TestPetstoreMethods(t *testing.T) {
 	if pr := show.Param("petId"); pr == nil || pr.In != providers.InPath || pr.Type != providers.TypeInteger {
 		t.Errorf("petId = %+v", pr)
 	}
-	if show.Param("X-Request-Id") != nil {
-		t.Error("header parameters must not be listed")
+	if pr := show.Param("X-Request-Id"); pr == nil || pr.In != providers.InHeader || pr.Required {
+		t.Errorf("header parameter X-Request-Id = %+v, want an optional header parameter", pr)
 	}
 	if pr := show.Param("verbose"); pr == nil || pr.Type != providers.TypeBoolean || pr.Required {
 		t.Errorf("verbose = %+v", pr)

@@ -4,20 +4,25 @@ import (
 	"fmt"
 	"net/http"
 	"net/http/httptest"
+	"net/url"
+	"strings"
 	"sync"
 )
 
 // Fixed is a loopback API that answers fixed bodies by path, for tests
 // of a provider described by a document of their own: a body answers 200
 // as JSON, an empty body 204, a path it lacks 404 {"message": "not
-// found"}. It records the URI and the Authorization header of every
-// request. It is safe for concurrent use.
+// found"}. A key with a query ("/files.list?page=2") answers the requests
+// to that path carrying those query values, the key with most of them
+// winning over the bare path (numbered pages). It records the URI and the
+// headers of every request. It is safe for concurrent use.
 type Fixed struct {
 	URL string // base URL, for the document's servers[0]
 
-	mu    sync.Mutex
-	uris  []string
-	auths []string
+	mu      sync.Mutex
+	uris    []string
+	auths   []string
+	headers []http.Header
 }
 
 // NewFixed starts a Fixed answering bodies (by URL path) and stops it
@@ -28,8 +33,9 @@ func NewFixed(t interface{ Cleanup(func()) }, bodies map[string]string) *Fixed {
 		f.mu.Lock()
 		f.uris = append(f.uris, r.URL.RequestURI())
 		f.auths = append(f.auths, r.Header.Get("Authorization"))
+		f.headers = append(f.headers, r.Header.Clone())
 		f.mu.Unlock()
-		body, ok := bodies[r.URL.Path]
+		body, ok := match(bodies, r.URL)
 		if !ok {
 			http.Error(w, `{"message": "not found"}`, http.StatusNotFound)
 			return
@@ -44,6 +50,41 @@ func NewFixed(t interface{ Cleanup(func()) }, bodies map[string]string) *Fixed {
 	t.Cleanup(srv.Close)
 	f.URL = srv.URL
 	return f
+}
+
+// match returns the body of the most specific key matching u: its path,
+// and every query value the key names.
+func match(bodies map[string]string, u *url.URL) (string, bool) {
+	body, ok := bodies[u.Path]
+	best := 0
+	q := u.Query()
+	for k, b := range bodies {
+		path, raw, found := strings.Cut(k, "?")
+		if !found || path != u.Path {
+			continue
+		}
+		want, err := url.ParseQuery(raw)
+		if err != nil {
+			continue
+		}
+		all := true
+		for name := range want {
+			if q.Get(name) != want.Get(name) {
+				all = false
+			}
+		}
+		if all && len(want) > best {
+			body, ok, best = b, true, len(want)
+		}
+	}
+	return body, ok
+}
+
+// Headers returns the headers of each request received, in order.
+func (f *Fixed) Headers() []http.Header {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return append([]http.Header(nil), f.headers...)
 }
 
 // Requests returns the request URIs received, in order.

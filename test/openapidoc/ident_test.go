@@ -91,7 +91,8 @@ func TestRefusedDocumentIsAClearError(t *testing.T) {
 
 // A document declaring the same name as a path and a query parameter: the
 // name binds the path (it was "used both as an API parameter and as a row
-// filter").
+// filter"), and the value is sent in the query too, which the method
+// declares.
 func TestQueryParameterShadowedByPathParameter(t *testing.T) {
 	a := fakeapis.NewFixed(t, map[string]string{"/connections/7/logs": `[{"id": 1, "id_connection": 7}]`})
 	op := `{"get": {"operationId": "getLogs", "tags": ["connections"],
@@ -103,7 +104,7 @@ func TestQueryParameterShadowedByPathParameter(t *testing.T) {
 	if fmt.Sprint(rows) != "[map[id:1 id_connection:7]]" {
 		t.Fatalf("rows %v", rows)
 	}
-	if reqs := a.Requests(); len(reqs) != 1 || reqs[0] != "/connections/7/logs" {
+	if reqs := a.Requests(); len(reqs) != 1 || reqs[0] != "/connections/7/logs?id_connection=7" {
 		t.Fatalf("requests %v", reqs)
 	}
 }

@@ -115,6 +115,8 @@ func explainProvider(e *engine.Error, cred Credentials, now time.Time, advice fu
 		advice("retryable: a temporary failure; running the statement again may work.")
 	case p.Kind == "pagination":
 		advice("not retryable: the rows would be incomplete; declare the method's pagination in the provider's profile as the message says (docs/providers.md).")
+	case p.Kind == "decode" && p.Status >= 200 && p.Status <= 299:
+		advice("not retryable: the provider answered, but not in the shape its description declares for this method, so its rows cannot be read; the description is wrong here: declare what the rows are in the provider's profile (tables.rows, docs/providers.md).")
 	case p.Status >= 200 && p.Status <= 299:
 		advice("not retryable: the provider said in its answer that the request failed; the message says why and what to do.")
 	case p.Kind == "redirect":
