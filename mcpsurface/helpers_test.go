@@ -83,7 +83,7 @@ func newEnv(t *testing.T, o envOpts) *env {
 		BaseURLs: map[string]string{"github": base},
 		Auth:     map[string]providers.AuthConfig{"github": {Type: "null_auth"}},
 		Getenv:   func(string) string { return "" },
-		Client:   client.Options{RetryMax: -1, MaxRetryWait: 2 * time.Second, RequestTimeout: 3 * time.Second, MaxBodyBytes: 8 << 20},
+		Client:   client.Options{RetryMax: -1, MaxRetryWait: 2 * time.Second, RequestTimeout: 8 * time.Second, MaxBodyBytes: 8 << 20},
 	})
 	if err != nil {
 		t.Fatal(err)
