@@ -5,19 +5,25 @@ BIN     ?= bin/engine
 ADDR    ?= 127.0.0.1:8099
 PKGS    := ./...
 
-.PHONY: build test test-race bench run demo lint generate fuzz conformance corpus clean
+.PHONY: build test test-fast test-race bench run demo lint generate fuzz conformance corpus clean
 
 build:
 	$(GO) build -o $(BIN) ./cmd/engine
 
 # Everything under the race detector (the engine binary that end-to-end
-# tests drive is built without it), except the two packages that derive
-# GitHub's whole description in one goroutine: nothing concurrent to check
-# there, and the detector makes them seven times slower.
+# tests drive is built once, without it, and shared through ENGINE_BIN),
+# except the two packages that derive GitHub's whole description in one
+# goroutine: nothing concurrent to check there, and the detector makes
+# them seven times slower.
 NORACE_PKGS := ./cmd/indexgen ./providers/openapi
-test: lint
-	$(GO) test -count=1 -race -timeout 15m $$($(GO) list $(PKGS) | grep -v -e '/cmd/indexgen$$' -e '/providers/openapi$$')
+test: lint build
+	ENGINE_BIN=$(abspath $(BIN)) $(GO) test -count=1 -race -timeout 15m $$($(GO) list $(PKGS) | grep -v -e '/cmd/indexgen$$' -e '/providers/openapi$$')
 	$(GO) test -count=1 -timeout 15m $(NORACE_PKGS)
+
+# The quick tier: the packages' own tests (no suite that drives the built
+# binary, no race detector), for the edit-test loop.
+test-fast:
+	$(GO) test -count=1 -timeout 5m $$($(GO) list $(PKGS) | grep -v '/test/')
 
 # Prints one table of figures measured against the fake server (docs/performance.md).
 bench:
