@@ -1,10 +1,13 @@
 package mcpsurface
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"fmt"
 	"reflect"
+	"slices"
+	"strings"
 
 	"github.com/google/jsonschema-go/jsonschema"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -78,6 +81,14 @@ func addTextTool[In any](s *Server, t *mcp.Tool, h func(context.Context, In) (st
 // structured output; each result writes one log line.
 func register[In, Out any](s *Server, t *mcp.Tool, h handler[In, Out], fail func(engine.ErrorBody) Out) {
 	name := t.Name
+	// The input schema is the SDK's inference from In, made here to name
+	// the arguments in the error of a call that breaks it (argumentErrors).
+	in, err := jsonschema.For[In](&jsonschema.ForOptions{})
+	if err != nil {
+		panic(fmt.Sprintf("input schema of %s: %v", name, err))
+	}
+	t.InputSchema = in
+	s.args[name] = argsOf(in)
 	mcp.AddTool(s.mcp, t, func(ctx context.Context, req *mcp.CallToolRequest, in In) (*mcp.CallToolResult, Out, error) {
 		r, err := h(ctx, req, in)
 		if err != nil {
@@ -116,6 +127,13 @@ func outputSchema[Out any]() *jsonschema.Schema {
 		panic(fmt.Sprintf("output schema of %T: %v", *new(Out), err))
 	}
 	s.Required = nil
+	if p := s.Properties["rows"]; p != nil && p.Items != nil {
+		// A row is an array of cells; a cell is any JSON value. The
+		// inferred schema of [][]any says so with the boolean schema true,
+		// which strict validators (the MCP Inspector's --strict) refuse:
+		// the cell types are named instead.
+		p.Items = &jsonschema.Schema{Type: "array", Description: "one row: a cell per column", Items: cellSchema()}
+	}
 	for _, name := range optionalObjects {
 		if p := s.Properties[name]; p != nil {
 			p.Required = nil
@@ -124,5 +142,68 @@ func outputSchema[Out any]() *jsonschema.Schema {
 	return s
 }
 
+// cellSchema is a result cell: TEXT is a string, INTEGER an integer,
+// REAL a number, BOOLEAN a boolean, NULL null, and a JSON column any JSON
+// value.
+func cellSchema() *jsonschema.Schema {
+	return &jsonschema.Schema{Types: []string{"string", "number", "integer", "boolean", "null", "object", "array"},
+		Description: "a cell: string, number, boolean or null; a JSON column's value may be an object or array"}
+}
+
 // optionalObjects are the output objects whose fields are all optional.
 var optionalObjects = []string{"stats"}
+
+// argsOf describes a tool's arguments from its input schema, in their
+// order: "result_id (string, required), offset (integer), limit (integer)".
+func argsOf(in *jsonschema.Schema) string {
+	var parts []string
+	for _, name := range in.PropertyOrder {
+		p := in.Properties[name]
+		if p == nil {
+			continue
+		}
+		d := name + " (" + cmp.Or(p.Type, strings.Join(p.Types, "|"))
+		if slices.Contains(in.Required, name) {
+			d += ", required"
+		}
+		parts = append(parts, d+")")
+	}
+	if len(parts) == 0 {
+		return "none"
+	}
+	return strings.Join(parts, ", ")
+}
+
+// argumentErrors makes a tool call whose arguments break the tool's input
+// schema (checked by the SDK before the handler runs, and answered by it
+// with a text-only error) an error result of the wire contract like any
+// other: kind usage, structuredContent {"error": ...}, a message that
+// names the arguments the tool takes. Every other error result of a tool
+// already carries structuredContent (register).
+func (s *Server) argumentErrors(next mcp.MethodHandler) mcp.MethodHandler {
+	return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
+		res, err := next(ctx, method, req)
+		call, ok := req.(*mcp.CallToolRequest)
+		if err != nil || !ok || call.Params == nil {
+			return res, err
+		}
+		r, ok := res.(*mcp.CallToolResult)
+		if !ok || !r.IsError || r.StructuredContent != nil {
+			return res, err
+		}
+		name := call.Params.Name
+		detail := "arguments do not decode"
+		if len(r.Content) > 0 {
+			if t, ok := r.Content[0].(*mcp.TextContent); ok {
+				detail = strings.TrimPrefix(strings.TrimPrefix(t.Text, `validating "arguments": `), "validating root: ")
+			}
+		}
+		b := engine.Classify(usageErrorf("%s: invalid arguments (%s); it takes %s", name, detail, s.args[name])).Body()
+		b.Message = engine.BoundMessage(providers.Redact(b.Message, s.eng.Secrets()...))
+		out := failure{Error: b}
+		j, _ := json.Marshal(out)
+		fixed := &mcp.CallToolResult{IsError: true, Content: []mcp.Content{&mcp.TextContent{Text: string(j)}}, StructuredContent: out}
+		s.logResult(name, fixed, out, "kind="+string(b.Kind))
+		return fixed, nil
+	}
+}

@@ -1,0 +1,36 @@
+package mcpsurface
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// The server declares the capabilities tools and resources, and serves
+// nothing else. The SDK answers some methods whatever a server declares
+// (prompts/list with an empty list, logging/setLevel, which would set a
+// level no message is ever sent at): undeclared carries those methods,
+// which declaredOnly answers "method not found" (-32601), as for any
+// method a server does not serve (docs/mcp.md, "Protocol").
+var undeclared = map[string]string{
+	"prompts/list":          "prompts",
+	"prompts/get":           "prompts",
+	"logging/setLevel":      "logging",
+	"completion/complete":   "completions",
+	"resources/subscribe":   "resources.subscribe",
+	"resources/unsubscribe": "resources.subscribe",
+}
+
+// declaredOnly refuses the methods of capabilities the server does not
+// declare.
+func declaredOnly(next mcp.MethodHandler) mcp.MethodHandler {
+	return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
+		if capability, ok := undeclared[method]; ok {
+			return nil, &jsonrpc.Error{Code: jsonrpc.CodeMethodNotFound,
+				Message: fmt.Sprintf("method %q is not served: this server does not declare the %s capability (it serves tools and resources)", method, capability)}
+		}
+		return next(ctx, method, req)
+	}
+}
