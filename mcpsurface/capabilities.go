@@ -8,6 +8,14 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
+// declared is what the server declares: tools and resources, whose lists
+// never change while it runs (no listChanged: no notification is ever
+// sent, and a 2026-07-28 client opens no subscriptions/listen stream for
+// them).
+func declared() *mcp.ServerCapabilities {
+	return &mcp.ServerCapabilities{Tools: &mcp.ToolCapabilities{}, Resources: &mcp.ResourceCapabilities{}}
+}
+
 // The server declares the capabilities tools and resources, and serves
 // nothing else. The SDK answers some methods whatever a server declares
 // (prompts/list with an empty list, logging/setLevel, which would set a

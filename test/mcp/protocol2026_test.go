@@ -51,9 +51,9 @@ func transports(t *testing.T, fake *fakegithub.Server, opts *mcp.ClientOptions, 
 }
 
 // TestDeclaresExactlyWhatItServes: the server declares tools and
-// resources, and the methods of capabilities it does not declare are
-// "method not found" (-32601), on both transports and both protocol
-// generations. Before the fix prompts/list answered an empty list and
+// resources (without listChanged: the lists never change), and the
+// methods of capabilities it does not declare are "method not found"
+// (-32601), on both transports and both protocol generations. Before the fix prompts/list answered an empty list and
 // logging/setLevel succeeded with neither capability declared (the
 // conformance suite: "server handles prompts but did not declare prompts
 // capability").
@@ -71,7 +71,7 @@ func TestDeclaresExactlyWhatItServes(t *testing.T) {
 				if caps == nil || caps.Tools == nil || caps.Resources == nil {
 					t.Fatalf("capabilities %+v: want tools and resources", caps)
 				}
-				if caps.Prompts != nil || caps.Logging != nil || caps.Completions != nil || caps.Resources.Subscribe {
+				if caps.Prompts != nil || caps.Logging != nil || caps.Completions != nil || caps.Resources.Subscribe || caps.Tools.ListChanged || caps.Resources.ListChanged {
 					t.Fatalf("capabilities %+v declare more than tools and resources", caps)
 				}
 				_, err := c.S.ListPrompts(ctx, nil)
