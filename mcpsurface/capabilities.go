@@ -3,6 +3,7 @@ package mcpsurface
 import (
 	"context"
 	"fmt"
+	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -41,4 +42,23 @@ func declaredOnly(next mcp.MethodHandler) mcp.MethodHandler {
 		}
 		return next(ctx, method, req)
 	}
+}
+
+// catalogTTL is how long a client may cache the server's answers that
+// never change while it runs (a restart with other settings may change
+// them).
+const catalogTTL = 10 * time.Minute
+
+// cacheable sets the cache hints (ttlMs, cacheScope) of the results that
+// carry them under protocol 2026-07-28. server/discover, tools/list,
+// resources/list and resources/templates/list never change while the
+// server runs: catalogTTL, public. A kept result (resources/read) never
+// changes either, but it is what one client's query read with the
+// server's credential: private, for as long as results are kept.
+func (s *Server) cacheable(_ context.Context, req mcp.Request, c *mcp.Cacheable) {
+	if _, ok := req.(*mcp.ReadResourceRequest); ok {
+		c.TTLMs, c.CacheScope = int(s.store.Options().TTL.Milliseconds()), "private"
+		return
+	}
+	c.TTLMs, c.CacheScope = int(catalogTTL.Milliseconds()), "public"
 }

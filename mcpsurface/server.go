@@ -65,7 +65,7 @@ func New(eng *engine.Engine, cfg Config) (*Server, error) {
 	}
 	s := &Server{eng: eng, cfg: cfg, store: st, args: map[string]string{}}
 	s.mcp = mcp.NewServer(&mcp.Implementation{Name: "engine", Version: cfg.Version},
-		&mcp.ServerOptions{Instructions: fmt.Sprintf(instructions, cap), Capabilities: declared()})
+		&mcp.ServerOptions{Instructions: fmt.Sprintf(instructions, cap), Capabilities: declared(), SetCacheable: s.cacheable})
 	s.addQueryTools()
 	s.addDiscoveryTools()
 	s.addResources()

@@ -109,7 +109,8 @@ func wantNotFound(t *testing.T, method string, err error) {
 // server/discover, which lists it), and a client that asks for 2026-07-28
 // gets it over stdio too, statelessly: each request carries its protocol
 // version in _meta, and a result_id made by one request is the handle
-// another passes to fetch_result_page.
+// another passes to fetch_result_page. Results that carry cache hints
+// have the server's (before the fix: ttlMs 0, public, for all).
 func TestProtocol20260728(t *testing.T) {
 	fake := fakegithub.ForTest(t)
 	meta := `"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientInfo":{"name":"raw","version":"1"},"io.modelcontextprotocol/clientCapabilities":{}}`
@@ -163,6 +164,17 @@ func TestProtocol20260728(t *testing.T) {
 	p := c.Call(t, mcptest.Context(t), "fetch_result_page", map[string]any{"result_id": r.ResultID, "offset": 248})
 	if p.IsError || fmt.Sprint(p.Rows) != "[[repo-248] [repo-249]]" {
 		t.Fatalf("page: %+v", p)
+	}
+
+	// The cache hints of 2026-07-28: the catalog is public and lasts 10
+	// minutes; a kept result is private to its client, for --keep-for.
+	lt, err := cs.ListTools(mcptest.Context(t), nil)
+	if err != nil || lt.TTLMs != 600000 || lt.CacheScope != "public" {
+		t.Fatalf("tools/list cache hints: %v %d %q", err, lt.TTLMs, lt.CacheScope)
+	}
+	rr, err := cs.ReadResource(mcptest.Context(t), &mcp.ReadResourceParams{URI: r.ResultURI})
+	if err != nil || rr.TTLMs != 1800000 || rr.CacheScope != "private" {
+		t.Fatalf("resources/read cache hints: %v %+v", err, rr)
 	}
 }
 
