@@ -71,18 +71,14 @@ func TestDeclaresExactlyWhatItServes(t *testing.T) {
 				if caps == nil || caps.Tools == nil || caps.Resources == nil {
 					t.Fatalf("capabilities %+v: want tools and resources", caps)
 				}
-				if caps.Prompts != nil || caps.Logging != nil || caps.Completions != nil || caps.Resources.Subscribe || caps.Tools.ListChanged || caps.Resources.ListChanged {
-					t.Fatalf("capabilities %+v declare more than tools and resources", caps)
+				b, _ := json.Marshal(caps)
+				if string(b) != `{"resources":{},"tools":{}}` {
+					t.Fatalf("capabilities %s; want tools and resources only", b)
 				}
 				_, err := c.S.ListPrompts(ctx, nil)
 				wantNotFound(t, "prompts/list", err)
 				_, err = c.S.GetPrompt(ctx, &mcp.GetPromptParams{Name: "x"})
 				wantNotFound(t, "prompts/get", err)
-				if version < "2026-07-28" {
-					// logging/setLevel is gone from 2026-07-28 (the SDK
-					// refuses it there itself).
-					wantNotFound(t, "logging/setLevel", c.S.SetLoggingLevel(ctx, &mcp.SetLoggingLevelParams{Level: "info"}))
-				}
 				// What is declared is served.
 				if r := c.Query(t, "SELECT count(*) AS n FROM github.repos.repos WHERE org = 'tiny'"); r.IsError || fmt.Sprint(r.Rows) != "[[3]]" {
 					t.Fatalf("%+v", r)
@@ -106,7 +102,9 @@ func wantNotFound(t *testing.T, method string, err error) {
 // TestProtocol20260728 pins how the versions are negotiated, as the go-sdk
 // does it: the legacy initialize handshake asking for 2026-07-28 is
 // answered 2025-11-25 (2026-07-28 has no initialize: it is reached through
-// server/discover, which lists it), and a client that asks for 2026-07-28
+// server/discover, which lists it); logging/setLevel and
+// completion/complete are "method not found" (no logging or completions
+// capability); and a client that asks for 2026-07-28
 // gets it over stdio too, statelessly: each request carries its protocol
 // version in _meta, and a result_id made by one request is the handle
 // another passes to fetch_result_page. Results that carry cache hints
@@ -117,6 +115,9 @@ func TestProtocol20260728(t *testing.T) {
 	lines := []string{
 		`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2026-07-28","capabilities":{},"clientInfo":{"name":"raw","version":"1"}}}`,
 		`{"jsonrpc":"2.0","id":2,"method":"server/discover","params":{` + meta + `}}`,
+		`{"jsonrpc":"2.0","method":"notifications/initialized"}`,
+		`{"jsonrpc":"2.0","id":3,"method":"logging/setLevel","params":{"level":"info"}}`,
+		`{"jsonrpc":"2.0","id":4,"method":"completion/complete","params":{"ref":{"type":"ref/prompt","name":"x"},"argument":{"name":"a","value":"b"}}}`,
 	}
 	cmd := exec.Command(testutil.EngineBinary(t), serverArgs...)
 	cmd.Env = testutil.FakeEnv(t, fake.URL())
@@ -125,16 +126,23 @@ func TestProtocol20260728(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	got := map[string]json.RawMessage{}
+	got, codes := map[string]json.RawMessage{}, map[string]int64{}
 	for _, l := range strings.Split(strings.TrimSpace(string(out)), "\n") {
 		var m struct {
 			ID     json.RawMessage `json:"id"`
 			Result json.RawMessage `json:"result"`
+			Error  *jsonrpc.Error  `json:"error"`
 		}
 		if err := json.Unmarshal([]byte(l), &m); err != nil {
 			t.Fatalf("%v: %s", err, l)
 		}
 		got[string(m.ID)] = m.Result
+		if m.Error != nil {
+			codes[string(m.ID)] = m.Error.Code
+		}
+	}
+	if codes["3"] != jsonrpc.CodeMethodNotFound || codes["4"] != jsonrpc.CodeMethodNotFound {
+		t.Fatalf("logging/setLevel and completion/complete without their capabilities: %s", out)
 	}
 	var init struct {
 		ProtocolVersion string `json:"protocolVersion"`
