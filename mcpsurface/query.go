@@ -108,7 +108,7 @@ func progress(ctx context.Context, req *mcp.CallToolRequest) (onPage func(int), 
 		defer mu.Unlock()
 		msg := result.Plural(pages, "page") + " fetched"
 		if total > 0 && pages <= total {
-			msg = fmt.Sprintf("%d of at least %d pages fetched", pages, total)
+			msg = fmt.Sprintf("%d of %d planned pages fetched", pages, total)
 		}
 		notify(pages, msg)
 	}
@@ -119,7 +119,7 @@ func progress(ctx context.Context, req *mcp.CallToolRequest) (onPage func(int), 
 			return
 		}
 		total = n
-		notify(0, fmt.Sprintf("planned: at least %s", result.Plural(n, "request")))
+		notify(0, fmt.Sprintf("planned: %s", result.Plural(n, "first-page request")))
 	}
 	return onPage, onEstimate
 }
