@@ -126,14 +126,17 @@ func outputSchema[Out any]() *jsonschema.Schema {
 	if err != nil {
 		panic(fmt.Sprintf("output schema of %T: %v", *new(Out), err))
 	}
-	s.Required = nil
+	// Portable schemas (the MCP Inspector's --strict): a field that is
+	// never null on the wire has one type, not ["null", "array"] as Go's
+	// nil slices and pointers are inferred; and no boolean schemas.
+	nonNull(s, neverNull...)
 	if p := s.Properties["rows"]; p != nil && p.Items != nil {
 		// A row is an array of cells; a cell is any JSON value. The
 		// inferred schema of [][]any says so with the boolean schema true,
-		// which strict validators (the MCP Inspector's --strict) refuse:
-		// the cell types are named instead.
+		// which strict validators refuse: the cell types are named instead.
 		p.Items = &jsonschema.Schema{Type: "array", Description: "one row: a cell per column", Items: cellSchema()}
 	}
+	s.Required = nil
 	for _, name := range optionalObjects {
 		if p := s.Properties[name]; p != nil {
 			p.Required = nil
@@ -142,12 +145,42 @@ func outputSchema[Out any]() *jsonschema.Schema {
 	return s
 }
 
-// cellSchema is a result cell: TEXT is a string, INTEGER an integer,
-// REAL a number, BOOLEAN a boolean, NULL null, and a JSON column any JSON
-// value.
+// cellSchema is a result cell: TEXT is a string, INTEGER and REAL a
+// number, BOOLEAN a boolean, NULL null, and a JSON column any JSON value.
+// Each type is a branch of its own (one type per schema ports to the
+// single-type dialects some hosts map tool schemas onto).
 func cellSchema() *jsonschema.Schema {
-	return &jsonschema.Schema{Types: []string{"string", "number", "integer", "boolean", "null", "object", "array"},
-		Description: "a cell: string, number, boolean or null; a JSON column's value may be an object or array"}
+	s := &jsonschema.Schema{Description: "a cell: string, number, boolean or null; a JSON column's value may be an object or array"}
+	for _, t := range []string{"string", "number", "boolean", "null", "object", "array"} {
+		s.AnyOf = append(s.AnyOf, &jsonschema.Schema{Type: t})
+	}
+	return s
+}
+
+// neverNull are the top-level output fields that are always present and
+// never null on a success (newRowsOut makes them non-nil).
+var neverNull = []string{"columns", "rows"}
+
+// nonNull gives one type to the properties of s, at any depth, that are
+// never null on the wire although their Go type is nilable: those that
+// are omitted when empty (not required: encoding/json leaves a nil slice
+// or pointer out) and those named in names (top level only).
+func nonNull(s *jsonschema.Schema, names ...string) {
+	if s == nil {
+		return
+	}
+	for name, p := range s.Properties {
+		if p == nil {
+			continue
+		}
+		if !slices.Contains(s.Required, name) || slices.Contains(names, name) {
+			if i := slices.Index(p.Types, "null"); i >= 0 && len(p.Types) == 2 {
+				p.Type, p.Types = p.Types[1-i], nil
+			}
+		}
+		nonNull(p)
+		nonNull(p.Items)
+	}
 }
 
 // optionalObjects are the output objects whose fields are all optional.

@@ -343,11 +343,15 @@ func TestReadUnknownResultIsInvalidParams(t *testing.T) {
 	})
 }
 
-// TestSchemasArePortable: no tool schema uses a boolean schema where a
-// schema describes values (items, properties), which strict validators
-// (the MCP Inspector's --strict) refuse: every such schema names its
-// type. Before the fix the rows of run_select_query and fetch_result_page
-// had "items": true.
+// TestSchemasArePortable: every schema in a tool's input and output
+// schema that describes values (an items or a property schema) names one
+// type, or is an anyOf of branches that each name one: no boolean
+// schemas, which strict validators refuse, and no type arrays such as
+// ["null", "array"], which single-type dialects cannot take (the MCP
+// Inspector's --strict reports both; with this it reports nothing, on
+// both transports). Before the fix the rows of run_select_query and
+// fetch_result_page had "items": true, and their columns and rows were
+// ["null", "array"].
 func TestSchemasArePortable(t *testing.T) {
 	fake := fakegithub.ForTest(t)
 	c, _ := stdioClient(t, fake, nil)
@@ -364,14 +368,24 @@ func TestSchemasArePortable(t *testing.T) {
 			var v any
 			json.Unmarshal(b, &v) //nolint:errcheck
 			if bad := unportable(v, "#"); bad != "" {
-				t.Errorf("%s %s schema: %s has no named type", tool.Name, which, bad)
+				t.Errorf("%s %s schema: %s", tool.Name, which, bad)
 			}
 		}
 	}
+	// An empty result has [] rows, as the schema says (mcptest validates
+	// every structuredContent against it).
+	r := c.Query(t, "SELECT name FROM github.repos.repos WHERE org = 'tiny' AND name = 'none'")
+	if rows, ok := r.Raw["rows"].([]any); r.IsError || !ok || len(rows) != 0 || r.ResultID == "" {
+		t.Fatalf("empty result: %+v", r)
+	}
+	if p := c.Call(t, mcptest.Context(t), "fetch_result_page", map[string]any{"result_id": r.ResultID}); p.IsError {
+		t.Fatalf("page of an empty result: %+v", p)
+	}
 }
 
-// unportable returns the path of the first value schema (an items or a
-// property) that is not an object naming its type, or "".
+// unportable describes the first value schema under v (an items, a
+// property or an anyOf branch) that does not name exactly one type, or
+// returns "".
 func unportable(v any, path string) string {
 	m, ok := v.(map[string]any)
 	if !ok {
@@ -379,8 +393,23 @@ func unportable(v any, path string) string {
 	}
 	typed := func(s any, at string) string {
 		o, ok := s.(map[string]any)
-		if !ok || o["type"] == nil {
-			return at
+		if !ok {
+			return at + " is not a schema object"
+		}
+		if branches, ok := o["anyOf"].([]any); ok && o["type"] == nil {
+			for i, b := range branches {
+				bo, ok := b.(map[string]any)
+				if !ok {
+					return fmt.Sprintf("%s/anyOf/%d is not a schema object", at, i)
+				}
+				if _, one := bo["type"].(string); !one {
+					return fmt.Sprintf("%s/anyOf/%d names no single type", at, i)
+				}
+			}
+			return ""
+		}
+		if _, one := o["type"].(string); !one {
+			return fmt.Sprintf("%s has type %v, not one named type", at, o["type"])
 		}
 		return unportable(o, at)
 	}
