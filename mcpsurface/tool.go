@@ -229,6 +229,8 @@ func (s *Server) argumentErrors(next mcp.MethodHandler) mcp.MethodHandler {
 		if len(r.Content) > 0 {
 			if t, ok := r.Content[0].(*mcp.TextContent); ok {
 				detail = strings.TrimPrefix(strings.TrimPrefix(t.Text, `validating "arguments": `), "validating root: ")
+				// The validator names a JSON null so.
+				detail = strings.ReplaceAll(detail, "<invalid reflect.Value>", "null")
 			}
 		}
 		b := engine.Classify(usageErrorf("%s: invalid arguments (%s); it takes %s", name, detail, s.args[name])).Body()
