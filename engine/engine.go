@@ -183,6 +183,11 @@ func (e *Engine) Client(name string) (*client.Client, error) {
 type QueryOptions struct {
 	// Progress is called after each page with the pages fetched so far.
 	Progress func(pages int)
+	// Estimate, when set, is called once before the first request of a
+	// SELECT whose first-page requests are known from its plan
+	// (plan.Plan.FirstPages: no scan depends on another's rows), with
+	// their number. Further pages come on top.
+	Estimate func(firstPages int)
 	// Rows, when set, receives every row of the result in order, as it is
 	// produced (a SELECT's rows stream out of SQLite; other statements'
 	// rows follow their computation), credentials already redacted, and
@@ -304,6 +309,11 @@ func (e *Engine) query(ctx context.Context, text string, qo QueryOptions) (*resu
 		p, err := e.planWithin(ctx, st)
 		if err != nil {
 			return nil, err
+		}
+		if qo.Estimate != nil {
+			if n, ok := p.FirstPages(); ok {
+				qo.Estimate(n)
+			}
 		}
 		return exec.Run(ctx, p, e.Client, exec.Options{Concurrency: e.opts.Concurrency, Progress: qo.Progress, Rows: qo.Rows, Columns: qo.Columns, MaxValueBytes: e.opts.MaxValueBytes})
 	case sqlfront.KindExplain:

@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"context"
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 
@@ -154,6 +155,18 @@ func (s *Server) listResources(ctx context.Context, in resourcesInput) (string, 
 
 func (s *Server) describe(ctx context.Context, in describeInput) (string, error) {
 	parts := providers.SplitName(in.Resource)
+	if len(parts) == 2 && slices.Contains(s.eng.ProviderNames(), parts[0]) {
+		// provider.service: a service, not a table.
+		p, err := s.provider(ctx, parts[0])
+		if err != nil {
+			return "", err
+		}
+		next := fmt.Sprintf("list_resources(provider=%q, service=%q) lists its tables", p.Provider, parts[1])
+		if !slices.Contains(p.Services(), parts[1]) {
+			next = fmt.Sprintf("%s has no service %q: list_services(provider=%q) lists them", p.Provider, parts[1], p.Provider)
+		}
+		return "", usageErrorf("resource %q names a service, not a table: a table name has three parts, provider.service.resource (e.g. github.repos.repos); %s", in.Resource, next)
+	}
 	if len(parts) == 2 {
 		parts = append([]string{""}, parts...)
 	}
@@ -169,7 +182,10 @@ func (s *Server) describe(ctx context.Context, in describeInput) (string, error)
 		return "", err
 	}
 	if r == nil {
-		return "", planErrorf("unknown table %s.%s.%s; list_resources(service=%q) lists them", p.Provider, parts[1], parts[2], parts[1])
+		if !slices.Contains(p.Services(), parts[1]) {
+			return "", planErrorf("unknown table %s.%s.%s: provider %s has no service %q; list_services(provider=%q) lists its services", p.Provider, parts[1], parts[2], p.Provider, parts[1], p.Provider)
+		}
+		return "", planErrorf("unknown table %s.%s.%s; list_resources(provider=%q, service=%q) lists the tables of %s.%s", p.Provider, parts[1], parts[2], p.Provider, parts[1], p.Provider, parts[1])
 	}
 	var b strings.Builder
 	if r.Summary != "" {

@@ -28,7 +28,15 @@
 // results and logs each result. Handlers take the request's context and
 // return (reply, error). Adding a tool is its handler and one add call in
 // one file, plus its schema snapshot in testdata/toolsnaps (go test
-// ./mcpsurface -run TestToolSnaps -update). Bad arguments are kind usage.
+// ./mcpsurface -run TestToolSnaps -update). Bad arguments are kind usage,
+// those the input schema refuses included (argumentErrors, a receiving
+// middleware: the SDK checks the schema before the handler runs).
+//
+// The server declares the tools and resources capabilities and serves
+// nothing else (capabilities.go answers the methods the SDK would serve
+// regardless, prompts and logging, "method not found"). Progress
+// notifications carry a total when the plan knows the first-page
+// requests (engine.QueryOptions.Estimate). See docs/mcp.md, "Protocol".
 //
 // mcpsurface imports engine (and engine/result, providers for discovery);
 // it must not import cmd, and engine must never import it.

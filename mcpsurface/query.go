@@ -75,29 +75,53 @@ func (s *Server) addQueryTools() {
 	}, s.fetchPage)
 }
 
-// progress returns the engine's progress callback for a request that
-// carries a progress token (nil otherwise): one notification per page.
-func progress(ctx context.Context, req *mcp.CallToolRequest) func(int) {
+// progress returns the engine's callbacks for a request that carries a
+// progress token (nil otherwise): one notifications/progress per page,
+// and, when the plan knows the statement's first-page requests before it
+// runs (engine.QueryOptions.Estimate), one at 0 with that number as the
+// total, which the notifications then carry while the pages fetched are
+// within it (further pages of a paginated list come on top of the
+// estimate; past it the total is unknown and left out).
+func progress(ctx context.Context, req *mcp.CallToolRequest) (onPage func(int), onEstimate func(int)) {
 	if req == nil || req.Params == nil || req.Session == nil {
-		return nil
+		return nil, nil
 	}
 	tok := req.Params.GetProgressToken()
 	if tok == nil {
-		return nil
+		return nil, nil
 	}
 	var mu sync.Mutex
-	last := 0
-	return func(pages int) {
-		mu.Lock()
-		defer mu.Unlock()
+	last, total := -1, 0
+	notify := func(pages int, msg string) {
 		if pages <= last {
 			return
 		}
 		last = pages
-		req.Session.NotifyProgress(ctx, &mcp.ProgressNotificationParams{ //nolint:errcheck // best effort
-			ProgressToken: tok, Progress: float64(pages), Message: result.Plural(pages, "page") + " fetched",
-		})
+		p := &mcp.ProgressNotificationParams{ProgressToken: tok, Progress: float64(pages), Message: msg}
+		if total > 0 && pages <= total {
+			p.Total = float64(total)
+		}
+		req.Session.NotifyProgress(ctx, p) //nolint:errcheck // best effort
 	}
+	onPage = func(pages int) {
+		mu.Lock()
+		defer mu.Unlock()
+		msg := result.Plural(pages, "page") + " fetched"
+		if total > 0 && pages <= total {
+			msg = fmt.Sprintf("%d of %d planned pages fetched", pages, total)
+		}
+		notify(pages, msg)
+	}
+	onEstimate = func(n int) {
+		mu.Lock()
+		defer mu.Unlock()
+		if n <= 0 || last >= 0 {
+			return
+		}
+		total = n
+		notify(0, fmt.Sprintf("planned: %s", result.Plural(n, "first-page request")))
+	}
+	return onPage, onEstimate
 }
 
 func (s *Server) runSelect(ctx context.Context, req *mcp.CallToolRequest, in queryInput) (reply[queryOutput], error) {
@@ -116,7 +140,8 @@ func (s *Server) runSelect(ctx context.Context, req *mcp.CallToolRequest, in que
 	}
 	var h head
 	h.caps = s.cfg.Caps
-	r, err := s.eng.Query(ctx, in.SQL, engine.QueryOptions{Progress: progress(ctx, req), Rows: func(row []any) error {
+	onPage, onEstimate := progress(ctx, req)
+	r, err := s.eng.Query(ctx, in.SQL, engine.QueryOptions{Progress: onPage, Estimate: onEstimate, Rows: func(row []any) error {
 		h.add(row)
 		if sp != nil {
 			sp.Add(row)

@@ -223,5 +223,13 @@ type rowsOut struct {
 }
 
 func newRowsOut(cols []result.Column, rows [][]any, total int) rowsOut {
+	// Never null on the wire (the output schema says array): an empty
+	// result is [].
+	if cols == nil {
+		cols = []result.Column{}
+	}
+	if rows == nil {
+		rows = [][]any{}
+	}
 	return rowsOut{Columns: cols, Rows: rows, RowCount: total, ReturnedRows: len(rows)}
 }

@@ -3,6 +3,7 @@ package mcpsurface
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"net/url"
@@ -63,11 +64,22 @@ func (s *Server) addResources() {
 	}, s.readResult)
 }
 
+// resultNotFound answers resources/read of a result the server does not
+// keep (unknown, evicted or expired): invalid params, -32602, the code the
+// MCP specification gives "resource not found" (SEP-2164) and the go-sdk
+// sends since 1.7.0 (it was -32002 before), with the URI as data, and a
+// message that says what to do.
+func resultNotFound(uri string) error {
+	data, _ := json.Marshal(map[string]string{"uri": uri})
+	return &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Data: data,
+		Message: "resource not found: " + uri + " is no result this server keeps (unknown, evicted or expired); re-run the query with run_select_query for a new result_id"}
+}
+
 func (s *Server) readResult(ctx context.Context, req *mcp.ReadResourceRequest) (*mcp.ReadResourceResult, error) {
 	uri := req.Params.URI
 	u, err := url.Parse(uri)
 	if err != nil || u.Scheme != "engine" || u.Host != "results" {
-		return nil, mcp.ResourceNotFoundError(uri)
+		return nil, resultNotFound(uri)
 	}
 	format := u.Query().Get("format")
 	if format == "" {
@@ -81,7 +93,7 @@ func (s *Server) readResult(ctx context.Context, req *mcp.ReadResourceRequest) (
 	mime := f.MIMEType
 	k, err := s.store.Info(ctx, resultID(u.Path[1:]))
 	if err != nil {
-		return nil, mcp.ResourceNotFoundError(uri)
+		return nil, resultNotFound(uri)
 	}
 	// The rendering streams from the kept rows into a buffer bounded by
 	// MaxResourceBytes: a result that renders longer is refused (the SDK

@@ -33,6 +33,9 @@ type Server struct {
 	store *Store
 	mcp   *mcp.Server
 	logMu sync.Mutex
+	// args describes each tool's arguments (argsOf), for the error of a
+	// call whose arguments its input schema refuses.
+	args map[string]string
 }
 
 // instructions are sent once at initialisation; every word costs context.
@@ -60,12 +63,13 @@ func New(eng *engine.Engine, cfg Config) (*Server, error) {
 	if cfg.Caps.MaxRows > 0 {
 		cap = fmt.Sprint(cfg.Caps.MaxRows)
 	}
-	s := &Server{eng: eng, cfg: cfg, store: st}
+	s := &Server{eng: eng, cfg: cfg, store: st, args: map[string]string{}}
 	s.mcp = mcp.NewServer(&mcp.Implementation{Name: "engine", Version: cfg.Version},
-		&mcp.ServerOptions{Instructions: fmt.Sprintf(instructions, cap), Capabilities: &mcp.ServerCapabilities{}})
+		&mcp.ServerOptions{Instructions: fmt.Sprintf(instructions, cap), Capabilities: declared(), SetCacheable: s.cacheable})
 	s.addQueryTools()
 	s.addDiscoveryTools()
 	s.addResources()
+	s.mcp.AddReceivingMiddleware(s.argumentErrors, declaredOnly)
 	return s, nil
 }
 

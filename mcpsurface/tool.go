@@ -1,10 +1,13 @@
 package mcpsurface
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"fmt"
 	"reflect"
+	"slices"
+	"strings"
 
 	"github.com/google/jsonschema-go/jsonschema"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -78,6 +81,14 @@ func addTextTool[In any](s *Server, t *mcp.Tool, h func(context.Context, In) (st
 // structured output; each result writes one log line.
 func register[In, Out any](s *Server, t *mcp.Tool, h handler[In, Out], fail func(engine.ErrorBody) Out) {
 	name := t.Name
+	// The input schema is the SDK's inference from In, made here to name
+	// the arguments in the error of a call that breaks it (argumentErrors).
+	in, err := jsonschema.For[In](&jsonschema.ForOptions{})
+	if err != nil {
+		panic(fmt.Sprintf("input schema of %s: %v", name, err))
+	}
+	t.InputSchema = in
+	s.args[name] = argsOf(in)
 	mcp.AddTool(s.mcp, t, func(ctx context.Context, req *mcp.CallToolRequest, in In) (*mcp.CallToolResult, Out, error) {
 		r, err := h(ctx, req, in)
 		if err != nil {
@@ -115,6 +126,16 @@ func outputSchema[Out any]() *jsonschema.Schema {
 	if err != nil {
 		panic(fmt.Sprintf("output schema of %T: %v", *new(Out), err))
 	}
+	// Portable schemas (the MCP Inspector's --strict): a field that is
+	// never null on the wire has one type, not ["null", "array"] as Go's
+	// nil slices and pointers are inferred; and no boolean schemas.
+	nonNull(s, neverNull...)
+	if p := s.Properties["rows"]; p != nil && p.Items != nil {
+		// A row is an array of cells; a cell is any JSON value. The
+		// inferred schema of [][]any says so with the boolean schema true,
+		// which strict validators refuse: the cell types are named instead.
+		p.Items = &jsonschema.Schema{Type: "array", Description: "one row: a cell per column", Items: cellSchema()}
+	}
 	s.Required = nil
 	for _, name := range optionalObjects {
 		if p := s.Properties[name]; p != nil {
@@ -124,5 +145,100 @@ func outputSchema[Out any]() *jsonschema.Schema {
 	return s
 }
 
+// cellSchema is a result cell: TEXT is a string, INTEGER and REAL a
+// number, BOOLEAN a boolean, NULL null, and a JSON column any JSON value.
+// Each type is a branch of its own (one type per schema ports to the
+// single-type dialects some hosts map tool schemas onto).
+func cellSchema() *jsonschema.Schema {
+	s := &jsonschema.Schema{Description: "a cell: string, number, boolean or null; a JSON column's value may be an object or array"}
+	for _, t := range []string{"string", "number", "boolean", "null", "object", "array"} {
+		s.AnyOf = append(s.AnyOf, &jsonschema.Schema{Type: t})
+	}
+	return s
+}
+
+// neverNull are the top-level output fields that are always present and
+// never null on a success (newRowsOut makes them non-nil).
+var neverNull = []string{"columns", "rows"}
+
+// nonNull gives one type to the properties of s, at any depth, that are
+// never null on the wire although their Go type is nilable: those that
+// are omitted when empty (not required: encoding/json leaves a nil slice
+// or pointer out) and those named in names (top level only).
+func nonNull(s *jsonschema.Schema, names ...string) {
+	if s == nil {
+		return
+	}
+	for name, p := range s.Properties {
+		if p == nil {
+			continue
+		}
+		if !slices.Contains(s.Required, name) || slices.Contains(names, name) {
+			if i := slices.Index(p.Types, "null"); i >= 0 && len(p.Types) == 2 {
+				p.Type, p.Types = p.Types[1-i], nil
+			}
+		}
+		nonNull(p)
+		nonNull(p.Items)
+	}
+}
+
 // optionalObjects are the output objects whose fields are all optional.
 var optionalObjects = []string{"stats"}
+
+// argsOf describes a tool's arguments from its input schema, in their
+// order: "result_id (string, required), offset (integer), limit (integer)".
+func argsOf(in *jsonschema.Schema) string {
+	var parts []string
+	for _, name := range in.PropertyOrder {
+		p := in.Properties[name]
+		if p == nil {
+			continue
+		}
+		d := name + " (" + cmp.Or(p.Type, strings.Join(p.Types, "|"))
+		if slices.Contains(in.Required, name) {
+			d += ", required"
+		}
+		parts = append(parts, d+")")
+	}
+	if len(parts) == 0 {
+		return "none"
+	}
+	return strings.Join(parts, ", ")
+}
+
+// argumentErrors makes a tool call whose arguments break the tool's input
+// schema (checked by the SDK before the handler runs, and answered by it
+// with a text-only error) an error result of the wire contract like any
+// other: kind usage, structuredContent {"error": ...}, a message that
+// names the arguments the tool takes. Every other error result of a tool
+// already carries structuredContent (register).
+func (s *Server) argumentErrors(next mcp.MethodHandler) mcp.MethodHandler {
+	return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
+		res, err := next(ctx, method, req)
+		call, ok := req.(*mcp.CallToolRequest)
+		if err != nil || !ok || call.Params == nil {
+			return res, err
+		}
+		r, ok := res.(*mcp.CallToolResult)
+		if !ok || !r.IsError || r.StructuredContent != nil {
+			return res, err
+		}
+		name := call.Params.Name
+		detail := "arguments do not decode"
+		if len(r.Content) > 0 {
+			if t, ok := r.Content[0].(*mcp.TextContent); ok {
+				detail = strings.TrimPrefix(strings.TrimPrefix(t.Text, `validating "arguments": `), "validating root: ")
+				// The validator names a JSON null so.
+				detail = strings.ReplaceAll(detail, "<invalid reflect.Value>", "null")
+			}
+		}
+		b := engine.Classify(usageErrorf("%s: invalid arguments (%s); it takes %s", name, detail, s.args[name])).Body()
+		b.Message = engine.BoundMessage(providers.Redact(b.Message, s.eng.Secrets()...))
+		out := failure{Error: b}
+		j, _ := json.Marshal(out)
+		fixed := &mcp.CallToolResult{IsError: true, Content: []mcp.Content{&mcp.TextContent{Text: string(j)}}, StructuredContent: out}
+		s.logResult(name, fixed, out, "kind="+string(b.Kind))
+		return fixed, nil
+	}
+}

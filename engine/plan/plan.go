@@ -245,6 +245,20 @@ func (s *Scan) EstimatedRequests() int {
 	return n
 }
 
+// FirstPages is the number of first-page requests the plan makes, when
+// it is known before the statement runs: no scan takes its bindings from
+// another's rows (known is false otherwise). Further pages, retries and
+// the date ranges of split searches come on top.
+func (p *Plan) FirstPages() (n int, known bool) {
+	for _, s := range p.Scans {
+		if s.Dependent() {
+			return 0, false
+		}
+		n = AddSat(n, s.EstimatedRequests())
+	}
+	return n, true
+}
+
 // MulSat multiplies two non-negative counts, saturating at math.MaxInt.
 func MulSat(a, b int) int {
 	if a == 0 || b == 0 {

@@ -172,3 +172,26 @@ func TestEstimatedRequestsByArithmetic(t *testing.T) {
 		t.Fatalf("AddSat %d", got)
 	}
 }
+
+// FirstPages is known, as the sum of the scans' estimates, only when no
+// scan takes its bindings from another's rows.
+func TestFirstPages(t *testing.T) {
+	cat := github(t)
+	for _, c := range []struct {
+		q     string
+		n     int
+		known bool
+	}{
+		{"SELECT name FROM github.repos.repos WHERE org IN ('a', 'b', 'c', 'a')", 3, true},
+		{"SELECT r.name FROM github.repos.repos r, github.repos.repos s WHERE r.org = 'a' AND s.org IN ('b', 'c')", 3, true},
+		{"SELECT b.name FROM github.repos.repos r JOIN github.branches.branches b ON b.owner = json_extract(r.owner, '$.login') AND b.repo = r.name WHERE r.org = 'a'", 0, false},
+	} {
+		p, err := build(t, cat, c.q)
+		if err != nil {
+			t.Fatalf("%s: %v", c.q, err)
+		}
+		if n, known := p.FirstPages(); n != c.n || known != c.known {
+			t.Errorf("%s: FirstPages %d, %t; want %d, %t", c.q, n, known, c.n, c.known)
+		}
+	}
+}
