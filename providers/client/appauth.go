@@ -295,7 +295,6 @@ func (c *Client) listInstallations(ctx context.Context) error {
 		next = ParseLink(resp.Header.Get("Link"))["next"]
 	}
 	t.mu.Lock()
-	defer t.mu.Unlock()
 	for acct, fi := range found {
 		if old, ok := t.insts[fi.id]; ok {
 			t.byAcct[acct] = old // keep its token
@@ -306,6 +305,7 @@ func (c *Client) listInstallations(ctx context.Context) error {
 		t.byAcct[acct] = fi
 	}
 	t.listed = time.Now()
+	t.mu.Unlock() // before logging: the log line is redacted with t's secrets
 	c.logf("auth: GitHub App %s has %d installations", t.app.AppID, len(found))
 	return nil
 }
