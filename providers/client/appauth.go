@@ -220,7 +220,7 @@ func (c *Client) installationFor(ctx context.Context, u string, path string) (*i
 	default:
 		msg = fmt.Sprintf("this request names no account (organisation or user), so a GitHub App over every installation needs a default: set \"default_installation\" in --auth (or %s) to the account whose installation serves it (%s)", providers.EnvDefaultInstallation, have)
 	}
-	pe := c.newError(Call{}, u, "auth", msg)
+	pe := c.newError(Call{}, u, "auth", "not sent: "+msg)
 	pe.Retryable = false
 	return nil, pe
 }
