@@ -233,8 +233,20 @@ func AccountOfPath(path string) string {
 }
 
 // AppJWTPath reports whether path (relative to the API's base URL) is an
-// endpoint of the app itself (/app, /app/installations, ...), which GitHub
-// authenticates with the app's JWT rather than an installation token.
+// endpoint that GitHub authenticates with the app's JWT rather than an
+// installation token: the app's own (/app, /app/installations, ...) and
+// the installation of an account (/orgs/{org}/installation,
+// /repos/{owner}/{repo}/installation, /users/{username}/installation).
 func AppJWTPath(path string) bool {
-	return path == "/app" || strings.HasPrefix(path, "/app/")
+	if path == "/app" || strings.HasPrefix(path, "/app/") {
+		return true
+	}
+	parts := strings.Split(strings.TrimPrefix(path, "/"), "/")
+	switch {
+	case len(parts) == 3 && (parts[0] == "orgs" || parts[0] == "users"):
+		return parts[1] != "" && parts[2] == "installation"
+	case len(parts) == 4 && parts[0] == "repos":
+		return parts[1] != "" && parts[2] != "" && parts[3] == "installation"
+	}
+	return false
 }

@@ -106,7 +106,9 @@ func TestAccountOfPath(t *testing.T) {
 			t.Errorf("AccountOfPath(%q) = %q, want %q", path, got, want)
 		}
 	}
-	if !AppJWTPath("/app/installations") || !AppJWTPath("/app") || AppJWTPath("/apps/x") || AppJWTPath("/application") {
+	if !AppJWTPath("/app/installations") || !AppJWTPath("/app") || AppJWTPath("/apps/x") || AppJWTPath("/application") ||
+		!AppJWTPath("/orgs/acme/installation") || !AppJWTPath("/repos/a/b/installation") || !AppJWTPath("/users/u/installation") ||
+		AppJWTPath("/orgs/acme/installations") || AppJWTPath("/repos/a/installation") {
 		t.Error("AppJWTPath")
 	}
 }

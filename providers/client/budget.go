@@ -67,12 +67,19 @@ func (c *Client) CheckBudget(ctx context.Context, path string, n int) error {
 	return pe
 }
 
-// Budget returns what is known of path's bucket (ok false when unknown).
+// Budget returns what is known of path's bucket (ok false when unknown,
+// or, for a GitHub App over every installation, when path is not served
+// by one known installation: each installation has its own budget).
 func (c *Client) Budget(path string) (BucketBudget, bool) {
 	bucket := c.BucketOf(path)
 	gov := c.govFor(path)
 	if gov == nil || bucket == "" {
 		return BucketBudget{}, false
+	}
+	if c.app != nil && c.app.app.Multi() && c.knownInstallation(path) == nil {
+		// Over several installations (a path template, or the app's own
+		// endpoints counted with them): no one remaining budget applies.
+		return BucketBudget{Bucket: bucket}, false
 	}
 	b, ok := gov.Bucket(bucket)
 	if !ok {

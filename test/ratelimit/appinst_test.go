@@ -67,6 +67,7 @@ func TestAppEveryInstallationOneStatement(t *testing.T) {
 		{`SELECT login FROM github.orgs.orgs WHERE org IN ('acme', 'TINY', 'sprawl') ORDER BY login`, "login\nacme\nsprawl\ntiny\n"},
 		{`SELECT o.login, count(*) AS teams FROM github.orgs.orgs o JOIN github.teams.teams t ON t.org = o.login WHERE o.org IN ('acme', 'tiny', 'sprawl') GROUP BY o.login ORDER BY o.login`, "login,teams\nacme,8\ntiny,1\n"},
 		{`SELECT login FROM github.orgs.orgs WHERE org IN (SELECT json_extract(account, '$.login') FROM github.apps.list_installations) ORDER BY login`, "login\nacme\nsprawl\ntiny\n"},
+		{`SELECT org, count(*) AS repos FROM github.repos.repos WHERE org IN (SELECT json_extract(account, '$.login') FROM github.apps.list_installations) GROUP BY org ORDER BY org`, "org,repos\nacme,250\nsprawl,2500\ntiny,3\n"},
 	}
 	for _, q := range queries {
 		r := testutil.Run(t, e, "", "exec", "--debug", "--auth", auth, "-o", "csv", q.sql)
