@@ -55,19 +55,19 @@ func TestAppInstallationsHaveTheirOwnBudgets(t *testing.T) {
 		switch {
 		case r.URL.Path == "/app/installations":
 			if !strings.HasPrefix(auth, "Bearer ey") {
-				http.Error(w, `{"message":"A JSON web token is required"}`, 401)
+				http.Error(w, `{"message":"A JSON web token is required"}`, http.StatusUnauthorized)
 				return
 			}
 			fmt.Fprint(w, `[{"id":1,"account":{"login":"Acme"}},{"id":2,"account":{"login":"tiny"}}]`)
 		case strings.HasSuffix(r.URL.Path, "/access_tokens"):
 			id := strings.Split(r.URL.Path, "/")[3]
-			w.WriteHeader(201)
+			w.WriteHeader(http.StatusCreated)
 			fmt.Fprintf(w, `{"token":"ghs_installation%sSECRET","expires_at":%q}`, id, time.Now().Add(time.Hour).Format(time.RFC3339))
 		case strings.HasPrefix(r.URL.Path, "/orgs/"):
 			org := strings.Split(r.URL.Path, "/")[2]
 			want := map[string]string{"acme": "1", "tiny": "2"}[org]
 			if auth != "Bearer ghs_installation"+want+"SECRET" {
-				http.Error(w, `{"message":"Not Found"}`, 404)
+				http.Error(w, `{"message":"Not Found"}`, http.StatusNotFound)
 				return
 			}
 			w.Header().Set("X-Ratelimit-Limit", "5000")
@@ -76,7 +76,7 @@ func TestAppInstallationsHaveTheirOwnBudgets(t *testing.T) {
 			w.Header().Set("X-Ratelimit-Resource", "core")
 			fmt.Fprint(w, `[]`)
 		default:
-			http.Error(w, `{"message":"Not Found"}`, 404)
+			http.Error(w, `{"message":"Not Found"}`, http.StatusNotFound)
 		}
 	}))
 	defer srv.Close()
