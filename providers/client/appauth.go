@@ -125,10 +125,15 @@ func sharedAppTokens(key string, app *providers.AppCredentials) *appTokens {
 // multi-installation app: its own budgets, keyed by the credential and
 // the installation ID.
 func (c *Client) installationGovernor(id string) *Governor {
-	if c.govOpts == nil {
+	if c.opts.Governor == nil {
 		return nil
 	}
-	return SharedGovernor(c.app.key+"\x00installation "+id, *c.govOpts, c.opts.Logf)
+	gopts := *c.opts.Governor // as New makes the credential's
+	if gopts.RateLimit == nil {
+		rl := c.prof.RateLimitOf()
+		gopts.RateLimit = &rl
+	}
+	return SharedGovernor(c.app.key+"\x00installation "+id, gopts, c.opts.Logf)
 }
 
 // relPath is a request path relative to the base URL's path.

@@ -165,8 +165,7 @@ type Client struct {
 	hc       *http.Client
 	rc       *retryablehttp.Client
 	gov      *Governor
-	govOpts  *GovernorOptions // of every governor of this client's credential
-	app      *appTokens       // GitHub App installation tokens
+	app      *appTokens // GitHub App installation tokens
 
 	requests    atomic.Int64
 	pages       atomic.Int64
@@ -230,7 +229,6 @@ func New(p *providers.Provider, opts Options) (*Client, error) {
 			rl := p.Profile.RateLimitOf()
 			gopts.RateLimit = &rl
 		}
-		c.govOpts = &gopts
 		c.gov = SharedGovernor(governorKey(base, opts.Credentials.Identity()), gopts, opts.Logf)
 	}
 	return c, nil
