@@ -242,15 +242,15 @@ func (c *Client) listInstallations(ctx context.Context) error {
 	found := map[string]*installation{}
 	for page := 0; next != ""; page++ {
 		if page == appMaxListPage {
-			return c.appError(next, 0, fmt.Sprintf("GET /app/installations has more than %d pages; not read", appMaxListPage))
+			return c.listError(next, 0, fmt.Sprintf("GET /app/installations has more than %d pages; not read", appMaxListPage))
 		}
 		u, err := url.Parse(next)
 		if err != nil || !sameOrigin(u, c.base) || u.Path != first.Path {
-			return c.appError(next, 0, "the installations list points its next page elsewhere; not followed")
+			return c.listError(next, 0, "the installations list points its next page elsewhere; not followed")
 		}
 		req, err := http.NewRequestWithContext(ctx, http.MethodGet, next, nil)
 		if err != nil {
-			return c.appError(next, 0, err.Error())
+			return c.listError(next, 0, err.Error())
 		}
 		signed, err := c.appJWT()
 		if err != nil {
@@ -263,7 +263,9 @@ func (c *Client) listInstallations(ctx context.Context) error {
 			if ctx.Err() != nil && ctx.Err() != context.DeadlineExceeded {
 				return ctx.Err()
 			}
-			return c.appError(next, 0, "listing the GitHub App's installations: "+c.redact(err.Error()))
+			pe := c.appError(next, 0, "listing the GitHub App's installations: "+c.redact(err.Error()))
+			pe.Method = http.MethodGet // a transport failure: retryable
+			return pe
 		}
 		body, _ := io.ReadAll(io.LimitReader(resp.Body, 8<<20))
 		resp.Body.Close()
@@ -276,9 +278,7 @@ func (c *Client) listInstallations(ctx context.Context) error {
 			if resp.StatusCode == http.StatusUnauthorized {
 				msg += "; check app_id and that the private key belongs to this app (and that this machine's clock is right)"
 			}
-			pe := c.appError(next, resp.StatusCode, "could not list the GitHub App's installations: "+msg)
-			pe.Method = http.MethodGet
-			return pe
+			return c.listError(next, resp.StatusCode, "could not list the GitHub App's installations: "+msg)
 		}
 		var items []struct {
 			ID      json.Number `json:"id"`
@@ -287,9 +287,7 @@ func (c *Client) listInstallations(ctx context.Context) error {
 			} `json:"account"`
 		}
 		if err := json.Unmarshal(body, &items); err != nil {
-			pe := c.appError(next, resp.StatusCode, "the installations list is not a JSON array of installations")
-			pe.Method = http.MethodGet
-			return pe
+			return c.listError(next, resp.StatusCode, "the installations list is not a JSON array of installations")
 		}
 		for _, it := range items {
 			if it.ID.String() == "" || it.Account.Login == "" {
@@ -509,6 +507,15 @@ func (c *Client) mintAppToken(ctx context.Context, i *installation) (string, tim
 		out.ExpiresAt = now.Add(time.Hour)
 	}
 	return out.Token, out.ExpiresAt, nil
+}
+
+// listError is an error of GET /app/installations: retryable only for
+// a server error (or 429); a refusal or a list that cannot be read is not.
+func (c *Client) listError(u string, status int, msg string) *providers.ProviderError {
+	pe := c.appError(u, status, msg)
+	pe.Method = http.MethodGet
+	pe.Retryable = status >= 500 || status == http.StatusTooManyRequests
+	return pe
 }
 
 func (c *Client) appError(u string, status int, msg string) *providers.ProviderError {

@@ -120,7 +120,8 @@ func TestAppInstallationsListStaysOnOrigin(t *testing.T) {
 	defer srv.Close()
 	c := newTestClient(t, srv, func(o *Options) { o.Credentials = appCredentials(t, "") })
 	_, _, err := collect(t, c, Call{Method: listMethod(), Params: map[string]string{"org": "acme"}})
-	if err == nil || !strings.Contains(err.Error(), "next page elsewhere") || elsewhere.Load() != 0 {
+	var pe *providers.ProviderError
+	if !errors.As(err, &pe) || !strings.Contains(pe.Message, "next page elsewhere") || pe.Retryable || elsewhere.Load() != 0 {
 		t.Fatalf("err %v, %d requests to the other host", err, elsewhere.Load())
 	}
 }
