@@ -21,12 +21,14 @@ func TestParseAuthFlagApp(t *testing.T) {
 		t.Fatalf("%+v %v", cfg, err)
 	}
 	for in, want := range map[string]string{
-		`{"github":{"type":"app","installation_id":1,"private_key_path":"x"}}`:                                  "needs app_id",
-		`{"github":{"type":"app","app_id":"x1","installation_id":1,"private_key_path":"x"}}`:                    "needs app_id",
-		`{"github":{"type":"app","app_id":1,"private_key_path":"x"}}`:                                           "needs installation_id",
-		`{"github":{"type":"app","app_id":1,"installation_id":1}}`:                                              "exactly one of private_key_path",
-		`{"github":{"type":"app","app_id":1,"installation_id":1,"private_key_path":"x","private_key_env":"Y"}}`: "exactly one of private_key_path",
-		`{"github":{"type":"app","app_id":[1],"installation_id":1,"private_key_path":"x"}}`:                     "number or a string",
+		`{"github":{"type":"app","installation_id":1,"private_key_path":"x"}}`:                                          "needs app_id",
+		`{"github":{"type":"app","app_id":"x1","installation_id":1,"private_key_path":"x"}}`:                            "needs app_id",
+		`{"github":{"type":"app","app_id":1,"installation_id":1,"default_installation":"acme","private_key_path":"x"}}`: "give one of them",
+		`{"github":{"type":"app","app_id":1,"default_installation":"no/such","private_key_path":"x"}}`:                  "must be the login",
+		`{"github":{"type":"app","app_id":1,"installation_id":"x","private_key_path":"x"}}`:                             "or left out",
+		`{"github":{"type":"app","app_id":1,"installation_id":1}}`:                                                      "exactly one of private_key_path",
+		`{"github":{"type":"app","app_id":1,"installation_id":1,"private_key_path":"x","private_key_env":"Y"}}`:         "exactly one of private_key_path",
+		`{"github":{"type":"app","app_id":[1],"installation_id":1,"private_key_path":"x"}}`:                             "number or a string",
 	} {
 		if _, err := ParseAuthFlag(in); err == nil || !strings.Contains(err.Error(), want) {
 			t.Errorf("%s: %v, want %q", in, err, want)
@@ -72,7 +74,7 @@ func TestAppFromEnv(t *testing.T) {
 		t.Fatalf("other provider: %v %v", c, err)
 	}
 	delete(env, EnvAppKeyPath)
-	if _, err := ResolveCredentials(nil, []string{"GITHUB_TOKEN"}, getenv); err == nil || !strings.Contains(err.Error(), "must all be set") {
+	if _, err := ResolveCredentials(nil, []string{"GITHUB_TOKEN"}, getenv); err == nil || !strings.Contains(err.Error(), "must be set for GitHub App auth") {
 		t.Fatalf("partial: %v", err)
 	}
 	env[EnvAppKey] = pemText
@@ -92,5 +94,21 @@ func TestCheckProbePath(t *testing.T) {
 		if err := CheckProbePath(bad); err == nil {
 			t.Errorf("%q accepted", bad)
 		}
+	}
+}
+
+func TestAccountOfPath(t *testing.T) {
+	for path, want := range map[string]string{
+		"/orgs/Acme/repos": "Acme", "/orgs/acme": "acme", "/repos/acme/r/issues": "acme", "/repos/acme": "",
+		"/users/octo/repos": "octo", "/user": "", "/search/repositories": "", "/rate_limit": "", "/orgs/": "",
+	} {
+		if got := AccountOfPath(path); got != want {
+			t.Errorf("AccountOfPath(%q) = %q, want %q", path, got, want)
+		}
+	}
+	if !AppJWTPath("/app/installations") || !AppJWTPath("/app") || AppJWTPath("/apps/x") || AppJWTPath("/application") ||
+		!AppJWTPath("/orgs/acme/installation") || !AppJWTPath("/repos/a/b/installation") || !AppJWTPath("/users/u/installation") ||
+		AppJWTPath("/orgs/acme/installations") || AppJWTPath("/repos/a/installation") {
+		t.Error("AppJWTPath")
 	}
 }

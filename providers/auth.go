@@ -24,6 +24,9 @@ type AuthConfig struct {
 	InstallationID FlexID `json:"installation_id,omitempty"`
 	PrivateKeyPath string `json:"private_key_path,omitempty"`
 	PrivateKeyEnv  string `json:"private_key_env,omitempty"`
+	// DefaultInstallation (without InstallationID) is the account login
+	// whose installation serves requests that name no account.
+	DefaultInstallation string `json:"default_installation,omitempty"`
 }
 
 // ParseAuthFlag parses the --auth JSON object keyed by provider name.
@@ -146,7 +149,7 @@ func (c Credentials) String() string {
 		return "anonymous"
 	}
 	if c.app != nil {
-		return fmt.Sprintf("github app %s installation %s (%s)", c.app.AppID, c.app.InstallationID, c.source)
+		return fmt.Sprintf("%s (%s)", c.app, c.source)
 	}
 	return string(c.kind) + " (" + c.source + ")"
 }

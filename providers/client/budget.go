@@ -34,13 +34,17 @@ type BucketBudget struct {
 // Without a governor, or for free requests, it returns nil.
 func (c *Client) CheckBudget(ctx context.Context, path string, n int) error {
 	bucket := c.BucketOf(path)
-	if c.gov == nil || bucket == "" || n <= 0 {
+	gov := c.govFor(path)
+	if gov == nil || bucket == "" || n <= 0 {
 		return nil
 	}
-	b, ok := c.gov.Bucket(bucket)
-	if !ok && n >= BudgetProbeMin && c.prof != nil && c.prof.RateLimitProbe != "" {
+	if c.app != nil && c.app.app.Multi() && c.knownInstallation(path) == nil {
+		return nil // a path template over several installations: each has its own budget
+	}
+	b, ok := gov.Bucket(bucket)
+	if !ok && n >= BudgetProbeMin && c.prof != nil && c.prof.RateLimitProbe != "" && gov == c.govFor(c.prof.RateLimitProbe) {
 		c.probeRateLimit(ctx)
-		b, ok = c.gov.Bucket(bucket)
+		b, ok = gov.Bucket(bucket)
 	}
 	if !ok || n <= b.Remaining {
 		return nil
@@ -63,13 +67,21 @@ func (c *Client) CheckBudget(ctx context.Context, path string, n int) error {
 	return pe
 }
 
-// Budget returns what is known of path's bucket (ok false when unknown).
+// Budget returns what is known of path's bucket (ok false when unknown,
+// or, for a GitHub App over every installation, when path is not served
+// by one known installation: each installation has its own budget).
 func (c *Client) Budget(path string) (BucketBudget, bool) {
 	bucket := c.BucketOf(path)
-	if c.gov == nil || bucket == "" {
+	gov := c.govFor(path)
+	if gov == nil || bucket == "" {
 		return BucketBudget{}, false
 	}
-	b, ok := c.gov.Bucket(bucket)
+	if c.app != nil && c.app.app.Multi() && c.knownInstallation(path) == nil {
+		// Over several installations (a path template, or the app's own
+		// endpoints counted with them): no one remaining budget applies.
+		return BucketBudget{Bucket: bucket}, false
+	}
+	b, ok := gov.Bucket(bucket)
 	if !ok {
 		return BucketBudget{Bucket: bucket}, false
 	}
@@ -80,7 +92,8 @@ func (c *Client) Budget(path string) (BucketBudget, bool) {
 // /rate_limit) and records its buckets. Failures are ignored (providers without the
 // endpoint answer 404): the statement then runs unchecked.
 func (c *Client) probeRateLimit(ctx context.Context) {
-	if !c.gov.startProbe() {
+	gov := c.govFor(c.prof.RateLimitProbe)
+	if gov == nil || !gov.startProbe() {
 		return
 	}
 	ctx, cancel := context.WithTimeout(ctx, c.opts.RequestTimeout)
@@ -131,6 +144,6 @@ func (c *Client) probeRateLimit(ctx context.Context) {
 		return
 	}
 	for name, r := range body.Resources {
-		c.gov.Record(Bucket{Name: name, Limit: r.Limit, Remaining: r.Remaining, Used: r.Used, Reset: time.Unix(r.Reset, 0)})
+		gov.Record(Bucket{Name: name, Limit: r.Limit, Remaining: r.Remaining, Used: r.Used, Reset: time.Unix(r.Reset, 0)})
 	}
 }

@@ -67,7 +67,9 @@
 //   - With Options.Governor, every attempt of the credential, process-wide,
 //     is paced, bounded and paused by one Governor (governor.go); budget.go
 //     refuses statements the rate-limit bucket cannot cover; appauth.go
-//     mints GitHub App installation tokens.
+//     mints GitHub App installation tokens and, for an app over every
+//     installation, routes each request to its account's installation,
+//     which has its own governor.
 package client
 
 import (

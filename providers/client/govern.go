@@ -19,6 +19,7 @@ import (
 // admitted is the governor's record of one attempt, keyed by the request's
 // attemptState (one per send).
 type admitted struct {
+	gov    *Governor
 	bucket string
 	at     time.Time
 }
@@ -29,15 +30,16 @@ var admissions sync.Map // *attemptState -> admitted
 func (c *Client) beforeAttempt(l retryablehttp.Logger, req *http.Request, retry int) {
 	countAttempt(l, req, retry)
 	st := stateFrom(req.Context())
-	if c.gov == nil || st == nil {
+	gov := c.govFor(req.URL.Path)
+	if gov == nil || st == nil {
 		return
 	}
 	bucket := c.BucketOf(req.URL.Path)
-	at, err := c.gov.Acquire(req.Context(), bucket)
+	at, err := gov.Acquire(req.Context(), bucket)
 	if err != nil {
 		return // the context is done: the attempt fails at once
 	}
-	admissions.Store(st, admitted{bucket: bucket, at: at})
+	admissions.Store(st, admitted{gov: gov, bucket: bucket, at: at})
 }
 
 // afterAttempt is the CheckRetry policy: checkRetry's decision, after which
@@ -55,7 +57,7 @@ func (c *Client) afterAttempt(ctx context.Context, resp *http.Response, err erro
 			c.logf("auth: the GitHub App installation token was refused; retrying with a new one")
 		}
 	}
-	if st == nil || c.gov == nil {
+	if st == nil {
 		return retry, cerr
 	}
 	v, ok := admissions.LoadAndDelete(st)
@@ -64,9 +66,9 @@ func (c *Client) afterAttempt(ctx context.Context, resp *http.Response, err erro
 	}
 	a := v.(admitted)
 	if resp != nil {
-		c.gov.Done(a.bucket, a.at, resp.StatusCode, resp.Header, st.body)
+		a.gov.Done(a.bucket, a.at, resp.StatusCode, resp.Header, st.body)
 	} else {
-		c.gov.Done(a.bucket, a.at, 0, nil, nil)
+		a.gov.Done(a.bucket, a.at, 0, nil, nil)
 	}
 	return retry, cerr
 }
@@ -80,10 +82,11 @@ func (c *Client) Governor() *Governor { return c.gov }
 // retryable after the pause.
 func (c *Client) pausedError(req *http.Request) error {
 	bucket := c.BucketOf(req.URL.Path)
-	if c.gov == nil || bucket == "" {
+	gov := c.govFor(req.URL.Path)
+	if gov == nil || bucket == "" {
 		return nil
 	}
-	if reset := c.gov.SpentUntil(bucket); time.Until(reset) > c.opts.MaxRetryWait {
+	if reset := gov.SpentUntil(bucket); time.Until(reset) > c.opts.MaxRetryWait {
 		wait := time.Until(reset)
 		pe := c.newError(Call{}, req.URL.String(), "budget", fmt.Sprintf(
 			"not sent: the %q rate-limit bucket of this credential is spent until its reset at %s (in %s); retry after the reset, or use another credential (e.g. a GitHub App installation)",
@@ -91,7 +94,7 @@ func (c *Client) pausedError(req *http.Request) error {
 		pe.Retryable, pe.RateLimited, pe.RetryAfter = true, true, wait
 		return pe
 	}
-	until := c.gov.PausedUntil()
+	until := gov.PausedUntil()
 	wait := time.Until(until)
 	if until.IsZero() || wait <= c.opts.MaxRetryWait {
 		return nil

@@ -114,9 +114,13 @@ func builtinOrgs() map[string]*orgSpec {
 	return map[string]*orgSpec{"acme": acme, "tiny": tiny, "sprawl": sprawl}
 }
 
-// org resolves an org login (built-in, WithRepos or scale-N).
+// org resolves an org login (built-in, WithRepos or scale-N); a built-in
+// login matches in any case, as GitHub's do.
 func (s *Server) org(login string) (*orgSpec, bool) {
 	if o, ok := s.orgs[login]; ok {
+		return o, true
+	}
+	if o, ok := s.orgs[strings.ToLower(login)]; ok {
 		return o, true
 	}
 	if rest, ok := strings.CutPrefix(login, "scale-"); ok {

@@ -46,7 +46,12 @@
 //
 // WithApp requires GitHub App installation tokens (app.go): POST
 // /app/installations/{id}/access_tokens verifies the app's RS256 JWT with
-// its public key and issues tokens that expire after TokenTTL.
+// its public key and issues tokens that expire after TokenTTL. With
+// App.Installations the app is installed on several accounts: GET
+// /app/installations lists them (JWT, paginated), each token serves only
+// its installation's account (another account's /orgs, /repos or /users
+// path answers 404), and AppServed counts the requests of each
+// installation by account.
 //
 // # Endpoints (GET)
 //
@@ -89,6 +94,7 @@
 //	                                   first 1000 search results are available", and
 //	                                   total_count counts every match
 //	POST /app/installations/{id}/access_tokens   WithApp only
+//	/app/installations                           WithApp only (JWT)
 //
 // # Admin (out of process; never logged or faulted)
 //

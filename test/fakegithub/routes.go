@@ -15,6 +15,7 @@ func (s *Server) routes() {
 	h("/users/{username}", s.handleUser)
 	h("/users/{username}/repos", s.handleUserRepos)
 	s.mux.HandleFunc("POST /app/installations/{id}/access_tokens", s.handleAccessTokens)
+	h("/app/installations", s.handleListInstallations)
 
 	h("/orgs/{org}", s.withOrg(s.handleOrg))
 	h("/orgs/{org}/repos", s.withOrg(s.handleOrgRepos))

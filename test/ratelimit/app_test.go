@@ -100,7 +100,8 @@ func TestAppAuthBadSettings(t *testing.T) {
 		want string
 	}{
 		{`{"github":{"type":"app","installation_id":777,"private_key_path":"` + path + `"}}`, 1, "needs app_id"},
-		{`{"github":{"type":"app","app_id":424242,"private_key_path":"` + path + `"}}`, 1, "needs installation_id"},
+		{`{"github":{"type":"app","app_id":424242,"installation_id":"x","private_key_path":"` + path + `"}}`, 1, "or left out to use every installation"},
+		{`{"github":{"type":"app","app_id":424242,"installation_id":777,"default_installation":"acme","private_key_path":"` + path + `"}}`, 1, "give one of them"},
 		{`{"github":{"type":"app","app_id":424242,"installation_id":777}}`, 1, "private_key_path"},
 		{appAuth(notKey), 1, "is not an RSA private key"},
 		{appAuth(filepath.Join(t.TempDir(), "missing.pem")), 1, "PEM file"},

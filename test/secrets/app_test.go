@@ -127,3 +127,68 @@ func TestGitHubAppKeyReadableByOthersWarnedOnce(t *testing.T) {
 		}
 	}
 }
+
+// An app over every installation (no installation_id): the JWT that lists
+// the installations and the token of each installation are scrubbed from
+// every output, including an error that echoes one, and a listing
+// refused with the JWT echoed (a key of another app) shows none of it.
+func TestGitHubAppEveryInstallationSecretsNeverPrinted(t *testing.T) {
+	t.Parallel()
+	key, keyPath, pemText := testutil.RSAKey(t)
+	_, wrongKey, _ := testutil.RSAKey(t)
+	fake := fakegithub.ForTest(t, fakegithub.WithApp(fakegithub.App{AppID: 99, PublicKey: &key.PublicKey, EchoPath: echoPath, EchoJWT: true,
+		Installations: []fakegithub.Installation{{ID: 5, Account: "acme"}, {ID: 6, Account: "tiny"}, {ID: 7, Account: "sprawl"}}}))
+	auth := func(path string) string {
+		return `{"github":{"type":"app","app_id":99,"private_key_path":"` + path + `","default_installation":"tiny"}}`
+	}
+	e := testutil.FakeEnv(t, fake.URL())
+	three := `SELECT login FROM github.orgs.orgs WHERE org IN ('acme', 'tiny', 'sprawl')`
+	search := `SELECT full_name FROM github.search.repos WHERE q = 'org:tiny'`
+	var out outputs
+	for _, args := range [][]string{
+		{"--auth", auth(keyPath), "exec", "--debug", three},
+		{"--auth", auth(keyPath), "exec", "-o", "json", search},
+		{"--auth", auth(keyPath), "exec", "--debug", echoSQL},
+		{"--auth", auth(keyPath), "exec", "-o", "json", echoSQL},
+		{"--auth", auth(wrongKey), "exec", "--debug", three},
+		{"--auth", auth(wrongKey), "exec", "-o", "json", three},
+	} {
+		label := strings.Join(args[2:], " ")
+		if strings.Contains(args[1], wrongKey) {
+			label = "wrong key " + label
+		}
+		r := out.run(label, testutil.Run(t, e, "", args...))
+		wantErr := strings.Contains(label, "members") || strings.HasPrefix(label, "wrong key")
+		if (r.Code != 0) != wantErr {
+			t.Fatalf("%s: exit %d\n%.1000s", label, r.Code, r.Stdout+r.Stderr)
+		}
+	}
+	c, cs, stderr := mcptest.Stdio(t, e, "--debug", "--auth", auth(keyPath), "mcp")
+	for _, sql := range []string{three, search, echoSQL} {
+		c.Check(t, "run_select_query", out.callTool(t, cs, "mcp "+sql, "run_select_query", map[string]any{"sql": sql}))
+	}
+	cs.Close()
+	out.add("mcp stderr", stderr.String())
+
+	secrets := fake.AppSecrets()
+	for _, id := range []int64{5, 6, 7} {
+		if fake.AppTokensMintedFor(id) < 2 {
+			t.Fatalf("installation %d minted %d tokens: the scan would be vacuous", id, fake.AppTokensMintedFor(id))
+		}
+	}
+	for _, line := range strings.Split(pemText, "\n") {
+		if len(line) > 20 && !strings.HasPrefix(line, "-----") {
+			secrets = append(secrets, line)
+		}
+	}
+	for label, text := range out.items {
+		for _, s := range secrets {
+			if strings.Contains(text, s) {
+				t.Errorf("a GitHub App secret (token, JWT or key) in %s", label)
+			}
+		}
+	}
+	testutil.Contains(t, "exec echo", out.items["exec --debug "+echoSQL+" stderr"], "Resource not accessible by integration", "[REDACTED]")
+	testutil.Contains(t, "wrong key", out.items["wrong key exec --debug "+three+" stderr"], "could not list the GitHub App's installations", "[REDACTED]")
+	t.Logf("scanned %d outputs for %d secrets", len(out.items), len(secrets))
+}
