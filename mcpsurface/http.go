@@ -55,6 +55,10 @@ type HTTPOptions struct {
 	// (LimitListener; 0: DefaultMaxConnections).
 	ReadTimeout, WriteTimeout, IdleTimeout time.Duration
 	MaxConnections                         int
+	// Auth, when set, requires a bearer token on every request of the
+	// MCP endpoint (auth.go) and serves the Protected Resource Metadata;
+	// kept results are then served only to the principal that made them.
+	Auth *Auth
 }
 
 // HTTPHandlerOpts serves the streamable HTTP transport at HTTPPath.
@@ -71,6 +75,9 @@ type HTTPOptions struct {
 //     not browsers send no Origin.
 //   - Host: on loopback connections the SDK refuses non-loopback Host
 //     headers (DNS rebinding).
+//   - With Auth, every request needs a bearer token (401 with a
+//     WWW-Authenticate challenge otherwise), checked before a session is
+//     opened or looked up.
 //   - Bodies are bounded by MaxBody (413).
 //   - Sessions are bounded by MaxSessions (the least recently used idle
 //     one is closed to make room; 503 + Retry-After when all are busy)
@@ -113,7 +120,12 @@ func (s *Server) HTTPHandlerOpts(o HTTPOptions) http.Handler {
 		h = newSessionLimit(h, s.mcp, o.MaxSessions, retryAfterFor(o.SessionIdle), s.logf)
 	}
 	mux := http.NewServeMux()
-	mux.Handle(HTTPPath, originGuard(byProtocol(h, stateless), o.AllowOrigins, !o.StrictOrigin))
+	endpoint := byProtocol(h, stateless)
+	if o.Auth != nil {
+		endpoint = o.Auth.wrap(endpoint)
+		o.Auth.metadata(mux)
+	}
+	mux.Handle(HTTPPath, originGuard(endpoint, o.AllowOrigins, !o.StrictOrigin))
 	mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
 		http.Error(w, "engine mcp: the MCP endpoint is "+HTTPPath, http.StatusNotFound)
 	})
@@ -209,10 +221,14 @@ func (l *sessionLimit) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 }
 
 // touch records a request of session id starting (delta 1) or ending
-// (-1); POSTs in flight make the session busy.
+// (-1); POSTs in flight make the session busy. Ids of no session opened
+// here (made up, or closed) are not recorded.
 func (l *sessionLimit) touch(id string, post bool, delta int) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
+	if _, ok := l.used[id]; !ok {
+		return
+	}
 	l.used[id] = time.Now()
 	if post {
 		if l.busy[id] += delta; l.busy[id] <= 0 {
@@ -227,6 +243,8 @@ func (l *sessionLimit) touch(id string, post bool, delta int) {
 func (l *sessionLimit) reserve() bool {
 	l.mu.Lock()
 	defer l.mu.Unlock()
+	// The open sessions are those opened here whose initialize has been
+	// answered (in used); those being opened are counted by opening.
 	open := map[string]*mcp.ServerSession{}
 	for ss := range l.srv.Sessions() {
 		if id := ss.ID(); id != "" {
@@ -234,8 +252,14 @@ func (l *sessionLimit) reserve() bool {
 		}
 	}
 	for id := range l.used { // forget sessions closed meanwhile
-		if open[id] == nil && l.busy[id] == 0 {
+		if open[id] == nil {
 			delete(l.used, id)
+			delete(l.busy, id)
+		}
+	}
+	for id := range open {
+		if _, ok := l.used[id]; !ok {
+			delete(open, id)
 		}
 	}
 	for len(open)+l.opening >= l.max {

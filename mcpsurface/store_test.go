@@ -34,7 +34,7 @@ func TestStoreBounds(t *testing.T) {
 		return id
 	}
 	a, b := put(1), put(1)
-	k, err := st.Info(ctx, a) // a is now the most recently used
+	k, err := st.Info(ctx, a, "") // a is now the most recently used
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -44,17 +44,17 @@ func TestStoreBounds(t *testing.T) {
 	}
 	put(1)
 	put(1) // 4 > MaxResults: b (least recently used) goes
-	if _, err := st.Info(ctx, b); !errors.Is(err, mcpsurface.ErrUnknownResult) {
+	if _, err := st.Info(ctx, b, ""); !errors.Is(err, mcpsurface.ErrUnknownResult) {
 		t.Fatalf("LRU victim still kept: %v", err)
 	}
-	if _, err := st.Info(ctx, a); err != nil {
+	if _, err := st.Info(ctx, a, ""); err != nil {
 		t.Fatalf("recently used result evicted: %v", err)
 	}
 	if _, kept, _ := st.Put(ctx, res(50)); kept {
 		t.Fatal("a result over MaxBytes was kept")
 	}
 	now = now.Add(2 * time.Minute)
-	if _, err := st.Info(ctx, a); !errors.Is(err, mcpsurface.ErrUnknownResult) {
+	if _, err := st.Info(ctx, a, ""); !errors.Is(err, mcpsurface.ErrUnknownResult) {
 		t.Fatalf("expired result served: %v", err)
 	}
 }
