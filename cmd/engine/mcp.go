@@ -73,6 +73,9 @@ Logs go to stderr only. See docs/mcp.md for client configuration.`,
 					if err != nil {
 						return usageError("%v", err)
 					}
+					if fi, err := os.Stat(authOpts.TokensFile); authOpts.TokensFile != "" && err == nil && fi.Mode().Perm()&0o077 != 0 {
+						fmt.Fprintf(g.io.Err, "warning: the tokens file %s is accessible to other users (mode %04o): anyone who can read it can use this server; make it private with chmod 600 %s\n", authOpts.TokensFile, fi.Mode().Perm(), authOpts.TokensFile)
+					}
 					httpOpts.Auth = a
 				}
 				return serveMCPHTTP(ctx, g.io.Err, srv, listen, allowRemote, httpOpts)

@@ -9,6 +9,7 @@ import (
 	"math/big"
 	"net/http"
 	"net/http/httptest"
+	"os"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -294,6 +295,9 @@ func TestHTTPStaticTokens(t *testing.T) {
 	fake := fakegithub.ForTest(t)
 	alice, bob := strings.Repeat("a1", 20), strings.Repeat("b2", 20)
 	file := testutil.TempFile(t, "tokens", "# principal token\nalice "+alice+"\n\nbob   "+bob+"\n")
+	if err := os.Chmod(file, 0o640); err != nil {
+		t.Fatal(err)
+	}
 	endpoint, log := httpServerLog(t, fake, "--tokens-file", file)
 	for _, tok := range []string{alice, bob} {
 		for _, v := range []string{"2025-11-25", ""} {
@@ -318,6 +322,9 @@ func TestHTTPStaticTokens(t *testing.T) {
 	if strings.Contains(log.String(), alice) || strings.Contains(log.String(), bob) {
 		t.Error("a token appears in the log")
 	}
+	if !strings.Contains(log.String(), "tokens file "+file+" is accessible to other users (mode 0640)") {
+		t.Errorf("no warning about the tokens file's mode:\n%s", log)
+	}
 	if !strings.Contains(log.String(), "authorization: 2 static tokens") {
 		t.Errorf("the log does not say how clients are authorized:\n%s", log)
 	}
@@ -341,6 +348,12 @@ func TestHTTPResultsPerPrincipal(t *testing.T) {
 		return c
 	}
 	ca, cb := conn(alice), conn(bob)
+	// A session belongs to its principal: bob cannot use alice's.
+	if resp, body := rawPost(t, endpoint, `{"jsonrpc":"2.0","id":2,"method":"ping"}`, map[string]string{
+		"Mcp-Session-Id": ca.S.ID(), "MCP-Protocol-Version": "2025-11-25", "Authorization": "Bearer " + bob,
+	}); resp.StatusCode != http.StatusForbidden {
+		t.Fatalf("bob on alice's session: %d %s, want 403", resp.StatusCode, body)
+	}
 	// An OAuth subject named like a static principal is another principal.
 	cAliceOAuth, cCarol := conn(is.token(t, "alice", nil)), conn(is.token(t, "carol", nil))
 	ra := ca.Query(t, acme+" LIMIT 3")

@@ -192,11 +192,27 @@ func TestHTTPSessionsAllBusyRefused(t *testing.T) {
 	}
 	resp, body := rawPost(t, endpoint, rawInit, nil)
 	assertRefused(t, resp, body)
+	// Sessions are a 2025-11-25 (and earlier) notion; a 2026-07-28 client
+	// keeps none and is served regardless (TestHTTPServes20260728Statelessly).
+	if c := mcptest.ConnectHTTP(t, endpoint); c.S.InitializeResult().ProtocolVersion != "2026-07-28" {
+		t.Fatal("a 2026-07-28 client was not served while the sessions are full")
+	} else if r := c.Query(t, acme+" LIMIT 1"); r.IsError || r.RowCount != 1 {
+		t.Fatalf("2026-07-28 call while the sessions are full: %+v", r)
+	}
 	if r := <-done; r.IsError || r.RowCount != 1 {
 		t.Fatalf("the running call: %+v", r)
 	}
-	if resp, body := rawPost(t, endpoint, rawInit, nil); resp.StatusCode != http.StatusOK {
-		t.Fatalf("initialize once the call ended: %d %s", resp.StatusCode, body)
+	// The call's POST ends just after its answer reached the client: a
+	// refusal in between is still the running call's.
+	for i := 0; ; i++ {
+		resp, body := rawPost(t, endpoint, rawInit, nil)
+		if resp.StatusCode == http.StatusOK {
+			break
+		}
+		if resp.StatusCode != http.StatusServiceUnavailable || i == 100 {
+			t.Fatalf("initialize once the call ended: %d %s", resp.StatusCode, body)
+		}
+		time.Sleep(20 * time.Millisecond)
 	}
 }
 
