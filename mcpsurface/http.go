@@ -204,7 +204,7 @@ func (l *sessionLimit) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Retry-After", strconv.Itoa(l.retryAfter))
 		w.Header().Set("Content-Type", "application/json")
 		w.WriteHeader(http.StatusServiceUnavailable)
-		msg := fmt.Sprintf("engine mcp: too many open sessions (%d, the --max-sessions bound), each with a call running; retry after %d s, or close sessions you no longer use (HTTP DELETE)", l.max, l.retryAfter)
+		msg := fmt.Sprintf("engine mcp: too many open sessions (%d, the --max-sessions bound), each with a request running; retry after %d s, or close sessions you no longer use (HTTP DELETE)", l.max, l.retryAfter)
 		b, _ := json.Marshal(map[string]any{"jsonrpc": "2.0", "id": nil, "error": map[string]any{"code": -32000, "message": msg}})
 		w.Write(b) //nolint:errcheck
 		return
