@@ -27,7 +27,7 @@ import (
 func b64(b []byte) string { return base64.RawURLEncoding.EncodeToString(b) }
 
 // jwkOf is the public JWK of a private key.
-func jwkOf(t *testing.T, kid string, key crypto.Signer) map[string]string {
+func jwkOf(t testing.TB, kid string, key crypto.Signer) map[string]string {
 	t.Helper()
 	switch k := key.Public().(type) {
 	case *ecdsa.PublicKey:
@@ -48,7 +48,7 @@ func jwkOf(t *testing.T, kid string, key crypto.Signer) map[string]string {
 
 // testIssuer serves OpenID discovery only (no RFC 8414 metadata) and a
 // key set.
-func testIssuer(t *testing.T, keys ...map[string]string) (*httptest.Server, *atomic.Int32) {
+func testIssuer(t testing.TB, keys ...map[string]string) (*httptest.Server, *atomic.Int32) {
 	t.Helper()
 	var fetches atomic.Int32
 	var srv *httptest.Server
@@ -183,5 +183,35 @@ func TestAuthDiscoveryRefusals(t *testing.T) {
 		if _, err := NewAuth(c.o); err != nil && strings.Contains(err.Error(), long) {
 			t.Errorf("%+v: the error shows a token: %v", c.o, err)
 		}
+	}
+}
+
+// BenchmarkAuthVerify: the cost of checking one bearer token per request,
+// an RS256 JWT (key set cached) and a static token among 100.
+func BenchmarkAuthVerify(b *testing.B) {
+	key, _ := rsa.GenerateKey(rand.Reader, 2048)
+	srv, _ := testIssuer(b, jwkOf(b, "r", key))
+	var lines []string
+	for i := 0; i < 100; i++ {
+		lines = append(lines, "p"+strings.Repeat("0", i%10)+string(rune('a'+i%26))+string(rune('a'+i/26))+" "+strings.Repeat(string(rune('a'+i%26)), 20)+string(rune('A'+i/26))+strings.Repeat("z", 10))
+	}
+	file := filepath.Join(b.TempDir(), "tokens")
+	os.WriteFile(file, []byte(strings.Join(lines, "\n")), 0o600) //nolint:errcheck
+	a, err := NewAuth(AuthOptions{Issuer: srv.URL + "/tenant", Resource: "https://mcp.example/mcp", TokensFile: file})
+	if err != nil {
+		b.Fatal(err)
+	}
+	tok := jwt.NewWithClaims(jwt.SigningMethodRS256, jwt.MapClaims{"iss": srv.URL + "/tenant", "aud": "https://mcp.example/mcp", "sub": "u", "exp": time.Now().Add(time.Hour).Unix()})
+	tok.Header["kid"] = "r"
+	jwtText, _ := tok.SignedString(key)
+	static := strings.Fields(lines[99])[1]
+	for _, c := range []struct{ name, tok string }{{"jwt-rs256", jwtText}, {"static-of-100", static}} {
+		b.Run(c.name, func(b *testing.B) {
+			for b.Loop() {
+				if _, err := a.verify(context.Background(), c.tok, nil); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
 	}
 }
