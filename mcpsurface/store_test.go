@@ -58,3 +58,32 @@ func TestStoreBounds(t *testing.T) {
 		t.Fatalf("expired result served: %v", err)
 	}
 }
+
+// TestStoreOwner: a result kept for one owner is unknown to any other.
+func TestStoreOwner(t *testing.T) {
+	st, err := mcpsurface.OpenStore(mcpsurface.StoreOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	ctx := context.Background()
+	sp, err := st.NewSpool()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer sp.Close()
+	sp.Owner = "token:alice"
+	sp.Add([]any{int64(1)})
+	id, kept, err := st.Keep(ctx, sp, []result.Column{{Name: "i", Type: result.TypeInteger}})
+	if err != nil || !kept {
+		t.Fatalf("keep: %v %t", err, kept)
+	}
+	if k, err := st.Info(ctx, id, "token:alice"); err != nil || k.RowCount != 1 {
+		t.Fatalf("the owner: %+v %v", k, err)
+	}
+	for _, other := range []string{"", "token:bob", "oauth:alice"} {
+		if _, err := st.Info(ctx, id, other); !errors.Is(err, mcpsurface.ErrUnknownResult) {
+			t.Errorf("owner %q: %v, want ErrUnknownResult", other, err)
+		}
+	}
+}

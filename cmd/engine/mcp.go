@@ -48,8 +48,12 @@ Logs go to stderr only. See docs/mcp.md for client configuration.`,
 			defer srv.Close()
 			ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 			defer stop()
+			authGiven := authOpts.Issuer != "" || authOpts.TokensFile != "" || authOpts.JWKSURL != "" || authOpts.Resource != "" || len(authOpts.Scopes) > 0
 			switch transport {
 			case "stdio":
+				if authGiven {
+					return usageError("--oauth-* and --tokens-file authorize HTTP clients; over stdio the client is the process that started the server: drop them, or use --transport http")
+				}
 				finished := make(chan struct{})
 				defer close(finished)
 				go exitAfterGrace(ctx, g.io.Err, finished, func() { srv.Close() })
@@ -68,7 +72,7 @@ Logs go to stderr only. See docs/mcp.md for client configuration.`,
 				if httpOpts.SessionIdle == 0 {
 					httpOpts.SessionIdle = -1 // never
 				}
-				if authOpts.Issuer != "" || authOpts.TokensFile != "" || authOpts.JWKSURL != "" || authOpts.Resource != "" || len(authOpts.Scopes) > 0 {
+				if authGiven {
 					a, err := mcpsurface.NewAuth(authOpts)
 					if err != nil {
 						return usageError("%v", err)

@@ -422,6 +422,7 @@ func TestHTTPAuthSettings(t *testing.T) {
 		{[]string{"--oauth-resource", resource}, []string{"--oauth-issuer"}},
 		{[]string{"--allow-remote", "--tokens-file", short}, []string{"shorter than", "openssl rand"}},
 		{[]string{"--allow-remote", "--tokens-file", "/nonexistent/tokens"}, []string{"--tokens-file"}},
+		{[]string{"--transport", "stdio", "--tokens-file", short}, []string{"stdio", "--transport http"}},
 	} {
 		args := append(append([]string{"mcp", "--transport", "http", "--listen", "127.0.0.1:0"}, serverFlags...), c.args...)
 		r := testutil.Run(t, env, "", args...)
