@@ -133,7 +133,6 @@ func NewAuth(o AuthOptions) (*Auth, error) {
 	a.parser = jwt.NewParser(
 		jwt.WithValidMethods(signingMethods),
 		jwt.WithIssuer(o.Issuer),
-		jwt.WithAudience(o.Resource),
 		jwt.WithExpirationRequired(),
 		jwt.WithLeeway(o.Leeway),
 	)
@@ -260,6 +259,11 @@ func (a *Auth) verify(ctx context.Context, tok string, _ *http.Request) (*auth.T
 	if err != nil {
 		return nil, fmt.Errorf("%w: %s", auth.ErrInvalidToken, tokenProblem(err))
 	}
+	// aud must name this resource; a trailing slash on either side is
+	// tolerated (issuers differ), scheme, host and path are not.
+	if !oauthex.MatchesResource(c.Audience, a.opts.Resource) {
+		return nil, fmt.Errorf("%w: the token is not for this server (aud)", auth.ErrInvalidToken)
+	}
 	if c.Subject == "" {
 		return nil, fmt.Errorf("%w: the token has no sub (subject) claim", auth.ErrInvalidToken)
 	}
@@ -274,7 +278,6 @@ func tokenProblem(err error) string {
 	}{
 		{jwt.ErrTokenExpired, "the token has expired"},
 		{jwt.ErrTokenNotValidYet, "the token is not valid yet (nbf)"},
-		{jwt.ErrTokenInvalidAudience, "the token is not for this server (aud)"},
 		{jwt.ErrTokenInvalidIssuer, "the token is not from the configured issuer (iss)"},
 		{jwt.ErrTokenRequiredClaimMissing, "the token lacks a required claim (exp)"},
 		{jwt.ErrTokenSignatureInvalid, "the token's signature does not verify"},

@@ -7,6 +7,7 @@ import (
 	"encoding/base64"
 	"encoding/json"
 	"math/big"
+	"net"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -18,6 +19,7 @@ import (
 
 	"github.com/golang-jwt/jwt/v5"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/modelcontextprotocol/go-sdk/oauthex"
 
 	"github.com/enginehq/engine/test/fakegithub"
 	"github.com/enginehq/engine/test/mcp/mcptest"
@@ -45,10 +47,12 @@ func newIssuer(t *testing.T) *issuer {
 	mux := http.NewServeMux()
 	mux.HandleFunc("/.well-known/oauth-authorization-server", func(w http.ResponseWriter, r *http.Request) {
 		is.metaFetches.Add(1)
-		json.NewEncoder(w).Encode(map[string]any{"issuer": is.url(), "jwks_uri": is.url() + "/jwks", "token_endpoint": is.url() + "/token"}) //nolint:errcheck
+		w.Header().Set("Content-Type", "application/json")
+		json.NewEncoder(w).Encode(map[string]any{"issuer": is.url(), "jwks_uri": is.url() + "/jwks", "token_endpoint": is.url() + "/token", "authorization_endpoint": is.url() + "/authorize", "response_types_supported": []string{"code"}, "code_challenge_methods_supported": []string{"S256"}}) //nolint:errcheck
 	})
 	mux.HandleFunc("/jwks", func(w http.ResponseWriter, r *http.Request) {
 		is.jwksFetch.Add(1)
+		w.Header().Set("Content-Type", "application/json")
 		is.mu.Lock()
 		defer is.mu.Unlock()
 		var keys []map[string]string
@@ -226,6 +230,9 @@ func TestHTTPOAuthResourceServer(t *testing.T) {
 		{"not yet valid", is.token(t, "alice", func(c jwt.MapClaims) { c["nbf"] = now.Add(time.Hour).Unix() }), 401, "not valid yet"},
 		{"no exp", is.token(t, "alice", func(c jwt.MapClaims) { delete(c, "exp") }), 401, "exp"},
 		{"wrong audience", is.token(t, "alice", func(c jwt.MapClaims) { c["aud"] = "https://other.example/mcp" }), 401, "aud"},
+		{"audience of another path", is.token(t, "alice", func(c jwt.MapClaims) { c["aud"] = "https://mcp.team.example/mcp2" }), 401, "aud"},
+		{"no audience", is.token(t, "alice", func(c jwt.MapClaims) { delete(c, "aud") }), 401, "aud"},
+		{"audience with a trailing slash, among others", is.token(t, "alice", func(c jwt.MapClaims) { c["aud"] = []string{"api://other", resource + "/"} }), 200, "2025-06-18"},
 		{"wrong issuer", is.token(t, "alice", func(c jwt.MapClaims) { c["iss"] = "https://evil.example" }), 401, "iss"},
 		{"no subject", is.token(t, "alice", func(c jwt.MapClaims) { delete(c, "sub") }), 401, "sub"},
 		{"missing scope", is.token(t, "alice", func(c jwt.MapClaims) { c["scope"] = "openid" }), 403, "insufficient scope"},
@@ -260,6 +267,55 @@ func TestHTTPOAuthResourceServer(t *testing.T) {
 	rotated := signRS256(t, k2, "k2", jwt.MapClaims{"iss": is.url(), "aud": resource, "sub": "alice", "exp": now.Add(time.Hour).Unix(), "scope": "mcp:query"})
 	if resp, body := initWith(t, endpoint, "Bearer "+rotated); resp.StatusCode != http.StatusOK {
 		t.Fatalf("token of a rotated-in key: %d %s", resp.StatusCode, body)
+	}
+}
+
+// TestHTTPOAuthMetadataWithSDK: the go-sdk's own client-side discovery
+// reads the challenge and the Protected Resource Metadata of a server
+// whose resource is its real address, and accepts them (the metadata's
+// resource must equal the resource, its authorization server must be
+// https or loopback).
+func TestHTTPOAuthMetadataWithSDK(t *testing.T) {
+	fake := fakegithub.ForTest(t)
+	is := newIssuer(t)
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	addr := ln.Addr().String()
+	ln.Close()
+	res := "http://" + addr + "/mcp"
+	endpoint := httpServer(t, fake, "--listen", addr, "--oauth-issuer", is.url(), "--oauth-resource", res)
+	if endpoint != res {
+		t.Fatalf("endpoint %s, want %s", endpoint, res)
+	}
+	resp, _ := initWith(t, endpoint, "")
+	challenges, err := oauthex.ParseWWWAuthenticate(resp.Header.Values("WWW-Authenticate"))
+	if err != nil || len(challenges) != 1 || !strings.EqualFold(challenges[0].Scheme, "bearer") {
+		t.Fatalf("challenges %+v: %v", challenges, err)
+	}
+	metaURL := challenges[0].Params["resource_metadata"]
+	if metaURL != "http://"+addr+"/.well-known/oauth-protected-resource/mcp" {
+		t.Fatalf("resource_metadata %q", metaURL)
+	}
+	prm, err := oauthex.GetProtectedResourceMetadata(context.Background(), metaURL, res, http.DefaultClient)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(prm.AuthorizationServers) != 1 || prm.AuthorizationServers[0] != is.url() {
+		t.Fatalf("authorization servers %v", prm.AuthorizationServers)
+	}
+	meta, err := oauthex.GetAuthServerMeta(context.Background(), prm.AuthorizationServers[0]+"/.well-known/oauth-authorization-server", prm.AuthorizationServers[0], http.DefaultClient)
+	if err != nil || meta == nil || meta.JWKSURI != is.url()+"/jwks" {
+		t.Fatalf("the issuer's metadata through the SDK: %+v %v", meta, err)
+	}
+	tok := is.token(t, "erin", func(c jwt.MapClaims) { c["aud"] = res })
+	c, err := connectAs(t, endpoint, tok, "2025-11-25")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r := c.Query(t, acme+" LIMIT 1"); r.IsError || r.RowCount != 1 {
+		t.Fatalf("query: %+v", r)
 	}
 }
 
