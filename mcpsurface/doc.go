@@ -6,7 +6,10 @@
 // of kept results (an SQLite database of the server's own) and the stdio and
 // streamable HTTP transports with their protections (HTTP: browser origins
 // only from loopback or --allow-origin, loopback Host on loopback, bounded
-// bodies, at most --max-sessions sessions with idle expiry).
+// bodies, at most --max-sessions sessions with idle expiry, the least
+// recently used idle one closed to make room, and, optionally, bearer-token
+// authorization (auth.go: an OAuth 2.1 resource server or static tokens)
+// with kept results served only to the principal that made them).
 //
 // Memory does not grow with a result: run_select_query takes the rows as
 // they stream out of SQLite (engine.QueryOptions.Rows), keeps in memory

@@ -32,8 +32,10 @@ type HTTPOptions struct {
 	// MaxBody bounds one request body (413); 0 means DefaultMaxBody.
 	MaxBody int64
 	// MaxSessions bounds the sessions open at once; a request that would
-	// open one more gets 503 with Retry-After and a JSON-RPC error. 0 means
-	// DefaultMaxSessions; negative means no bound.
+	// open one more closes the least recently used idle session (logged),
+	// or, when every session has a call running, gets 503 with
+	// Retry-After and a JSON-RPC error. 0 means DefaultMaxSessions;
+	// negative means no bound.
 	MaxSessions int
 	// SessionIdle closes a session that has had no request for this long;
 	// 0 means DefaultSessionIdle; negative means never.
@@ -53,6 +55,10 @@ type HTTPOptions struct {
 	// (LimitListener; 0: DefaultMaxConnections).
 	ReadTimeout, WriteTimeout, IdleTimeout time.Duration
 	MaxConnections                         int
+	// Auth, when set, requires a bearer token on every request of the
+	// MCP endpoint (auth.go) and serves the Protected Resource Metadata;
+	// kept results are then served only to the principal that made them.
+	Auth *Auth
 }
 
 // HTTPHandlerOpts serves the streamable HTTP transport at HTTPPath.
@@ -69,8 +75,12 @@ type HTTPOptions struct {
 //     not browsers send no Origin.
 //   - Host: on loopback connections the SDK refuses non-loopback Host
 //     headers (DNS rebinding).
+//   - With Auth, every request needs a bearer token (401 with a
+//     WWW-Authenticate challenge otherwise), checked before a session is
+//     opened or looked up.
 //   - Bodies are bounded by MaxBody (413).
-//   - Sessions are bounded by MaxSessions (503 + Retry-After beyond it)
+//   - Sessions are bounded by MaxSessions (the least recently used idle
+//     one is closed to make room; 503 + Retry-After when all are busy)
 //     and closed after SessionIdle without a request.
 //   - Protocol versions up to 2025-11-25 use sessions (initialize, then
 //     Mcp-Session-Id). Protocol 2026-07-28 is served statelessly alongside
@@ -107,10 +117,15 @@ func (s *Server) HTTPHandlerOpts(o HTTPOptions) http.Handler {
 	if o.MaxSessions > 0 {
 		// Only kept sessions are bounded: a stateless request holds
 		// nothing once answered, like one call of a session.
-		h = &sessionLimit{next: h, srv: s.mcp, max: o.MaxSessions, retryAfter: retryAfterFor(o.SessionIdle)}
+		h = newSessionLimit(h, s.mcp, o.MaxSessions, retryAfterFor(o.SessionIdle), s.logf)
 	}
 	mux := http.NewServeMux()
-	mux.Handle(HTTPPath, originGuard(byProtocol(h, stateless), o.AllowOrigins, !o.StrictOrigin))
+	endpoint := byProtocol(h, stateless)
+	if o.Auth != nil {
+		endpoint = o.Auth.wrap(endpoint)
+		o.Auth.metadata(mux)
+	}
+	mux.Handle(HTTPPath, originGuard(endpoint, o.AllowOrigins, !o.StrictOrigin))
 	mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
 		http.Error(w, "engine mcp: the MCP endpoint is "+HTTPPath, http.StatusNotFound)
 	})
@@ -145,51 +160,141 @@ func retryAfterFor(idle time.Duration) int {
 	return 60
 }
 
-// sessionLimit refuses requests that would open a session beyond max. A
-// POST without Mcp-Session-Id opens one in the SDK's handler; the open
-// sessions are the MCP server's kept sessions (those with an id: the
-// stateless handler's per-request sessions have none and are not
-// counted), plus those being opened.
+// sessionLimit bounds the sessions open at once. A POST without
+// Mcp-Session-Id opens one in the SDK's handler; the open sessions are
+// the MCP server's kept sessions (those with an id: the stateless
+// handler's per-request sessions have none and are not counted), plus
+// those being opened. When a new one would pass max, the least recently
+// used session that has no POST in flight is closed to make room (its
+// next request gets 404, "session not found", and a client opens a new
+// session), and one line says so in the log: clients that never send
+// DELETE do not lock later ones out. Only when every open session has a
+// call running is the new one refused (503 with Retry-After).
 type sessionLimit struct {
 	next       http.Handler
 	srv        *mcp.Server
 	max        int
 	retryAfter int
+	logf       func(format string, args ...any)
 
 	mu      sync.Mutex
 	opening int
+	used    map[string]time.Time // last request (start or end) of each session
+	busy    map[string]int       // POSTs in flight of each session
+}
+
+func newSessionLimit(next http.Handler, srv *mcp.Server, max, retryAfter int, logf func(string, ...any)) *sessionLimit {
+	return &sessionLimit{next: next, srv: srv, max: max, retryAfter: retryAfter, logf: logf,
+		used: map[string]time.Time{}, busy: map[string]int{}}
 }
 
 func (l *sessionLimit) ServeHTTP(w http.ResponseWriter, r *http.Request) {
-	if r.Method != http.MethodPost || r.Header.Get("Mcp-Session-Id") != "" {
+	if id := r.Header.Get("Mcp-Session-Id"); id != "" {
+		post := r.Method == http.MethodPost
+		l.touch(id, post, 1)
+		defer l.touch(id, post, -1)
 		l.next.ServeHTTP(w, r)
 		return
 	}
-	l.mu.Lock()
-	open := 0
-	for ss := range l.srv.Sessions() {
-		if ss.ID() != "" {
-			open++
-		}
+	if r.Method != http.MethodPost {
+		l.next.ServeHTTP(w, r)
+		return
 	}
-	if open+l.opening >= l.max {
-		l.mu.Unlock()
+	if !l.reserve() {
 		w.Header().Set("Retry-After", strconv.Itoa(l.retryAfter))
 		w.Header().Set("Content-Type", "application/json")
 		w.WriteHeader(http.StatusServiceUnavailable)
-		msg := fmt.Sprintf("engine mcp: too many open sessions (%d, the --max-sessions bound); retry after %d s, when an idle session may have closed, or close sessions you no longer use (HTTP DELETE)", l.max, l.retryAfter)
+		msg := fmt.Sprintf("engine mcp: too many open sessions (%d, the --max-sessions bound), each with a request running; retry after %d s, or close sessions you no longer use (HTTP DELETE)", l.max, l.retryAfter)
 		b, _ := json.Marshal(map[string]any{"jsonrpc": "2.0", "id": nil, "error": map[string]any{"code": -32000, "message": msg}})
 		w.Write(b) //nolint:errcheck
 		return
 	}
-	l.opening++
-	l.mu.Unlock()
 	defer func() {
 		l.mu.Lock()
 		l.opening--
+		if id := w.Header().Get("Mcp-Session-Id"); id != "" {
+			l.used[id] = time.Now()
+		}
 		l.mu.Unlock()
 	}()
 	l.next.ServeHTTP(w, r)
+}
+
+// touch records a request of session id starting (delta 1) or ending
+// (-1); POSTs in flight make the session busy. Ids of no session opened
+// here (made up, or closed) are not recorded.
+func (l *sessionLimit) touch(id string, post bool, delta int) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if _, ok := l.used[id]; !ok {
+		return
+	}
+	l.used[id] = time.Now()
+	if post {
+		if l.busy[id] += delta; l.busy[id] <= 0 {
+			delete(l.busy, id)
+		}
+	}
+}
+
+// reserve makes room for one more session, closing the least recently
+// used idle ones while the bound is reached; false when every open
+// session is busy.
+func (l *sessionLimit) reserve() bool {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	// The open sessions are those opened here whose initialize has been
+	// answered (in used); those being opened are counted by opening.
+	open := map[string]*mcp.ServerSession{}
+	for ss := range l.srv.Sessions() {
+		if id := ss.ID(); id != "" {
+			open[id] = ss
+		}
+	}
+	for id := range l.used { // forget sessions closed meanwhile
+		if open[id] == nil {
+			delete(l.used, id)
+			delete(l.busy, id)
+		}
+	}
+	for id := range open {
+		if _, ok := l.used[id]; !ok {
+			delete(open, id)
+		}
+	}
+	for len(open)+l.opening >= l.max {
+		victim := ""
+		for id := range open {
+			if l.busy[id] > 0 {
+				continue
+			}
+			if victim == "" || l.used[id].Before(l.used[victim]) {
+				victim = id
+			}
+		}
+		if victim == "" {
+			return false
+		}
+		idle := "unknown"
+		if t, ok := l.used[victim]; ok {
+			idle = time.Since(t).Round(time.Second).String()
+		}
+		open[victim].Close() //nolint:errcheck // the SDK removes it from its sessions
+		delete(open, victim)
+		delete(l.used, victim)
+		l.logf("engine mcp: closed session %s… (least recently used, idle %s) to open a new one: %d sessions open, the --max-sessions bound\n", shortID(victim), idle, l.max)
+	}
+	l.opening++
+	return true
+}
+
+// shortID is enough of a session id to tell sessions apart in the log,
+// not enough to use one.
+func shortID(id string) string {
+	if len(id) > 6 {
+		return id[:6]
+	}
+	return id
 }
 
 // originGuard refuses browser requests from origins not allowed: a
@@ -247,4 +352,11 @@ func LoopbackHost(host string) bool {
 	}
 	ip := net.ParseIP(host)
 	return ip != nil && ip.IsLoopback()
+}
+
+// logf writes one line to the server's log.
+func (s *Server) logf(format string, args ...any) {
+	s.logMu.Lock()
+	defer s.logMu.Unlock()
+	fmt.Fprintf(s.cfg.Log, format, args...)
 }

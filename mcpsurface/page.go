@@ -58,7 +58,7 @@ func (s *Server) unknownResult(id string) error {
 	return usageErrorf("result %q is unknown or expired (results are kept for %s, at most %d of them); re-run the query with run_select_query", id, o.TTL, o.MaxResults)
 }
 
-func (s *Server) fetchPage(ctx context.Context, _ *mcp.CallToolRequest, in pageInput) (reply[pageOutput], error) {
+func (s *Server) fetchPage(ctx context.Context, req *mcp.CallToolRequest, in pageInput) (reply[pageOutput], error) {
 	id := resultID(in.ResultID)
 	if in.Offset < 0 || in.Limit < 0 {
 		return reply[pageOutput]{}, usageErrorf("offset and limit must not be negative")
@@ -73,7 +73,7 @@ func (s *Server) fetchPage(ctx context.Context, _ *mcp.CallToolRequest, in pageI
 	case maxRows > 0 && limit > maxRows:
 		limit = maxRows
 	}
-	k, err := s.store.Info(ctx, id)
+	k, err := s.store.Info(ctx, id, principal(req))
 	if errors.Is(err, ErrUnknownResult) || id == "" {
 		return reply[pageOutput]{}, s.unknownResult(id)
 	}

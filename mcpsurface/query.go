@@ -136,6 +136,7 @@ func (s *Server) runSelect(ctx context.Context, req *mcp.CallToolRequest, in que
 	if err != nil {
 		fmt.Fprintf(s.cfg.Log, "engine mcp: keeping result: %v\n", err)
 	} else {
+		sp.Owner = principal(req) // only its principal pages it
 		defer sp.Close()
 	}
 	var h head

@@ -91,7 +91,7 @@ func (s *Server) readResult(ctx context.Context, req *mcp.ReadResourceRequest) (
 		return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: "format " + strconv.Quote(format) + " is not served: use ?format=tsv (the default), " + otherFormats(", ", " or ")}
 	}
 	mime := f.MIMEType
-	k, err := s.store.Info(ctx, resultID(u.Path[1:]))
+	k, err := s.store.Info(ctx, resultID(u.Path[1:]), principal(req))
 	if err != nil {
 		return nil, resultNotFound(uri)
 	}

@@ -91,7 +91,7 @@ func OpenStore(o StoreOptions) (*Store, error) {
 	}
 	db.SetMaxOpenConns(1)
 	_, err = db.Exec(`CREATE TABLE results(id TEXT PRIMARY KEY, columns TEXT NOT NULL, row_count INTEGER NOT NULL,
-		bytes INTEGER NOT NULL, created INTEGER NOT NULL, used INTEGER NOT NULL);
+		bytes INTEGER NOT NULL, created INTEGER NOT NULL, used INTEGER NOT NULL, owner TEXT NOT NULL DEFAULT '');
 		CREATE TABLE rows(rid TEXT NOT NULL, idx INTEGER NOT NULL, data TEXT NOT NULL, PRIMARY KEY(rid, idx)) WITHOUT ROWID;`)
 	if err != nil {
 		db.Close()
@@ -130,6 +130,10 @@ const keepBatchBytes = 1 << 20
 // MaxBytes the spool stops writing and drops what it has: the result is
 // too large to keep. Close removes the file.
 type Spool struct {
+	// Owner is the principal the result is kept for (Info serves it to
+	// that principal only); "" without authorization.
+	Owner string
+
 	max    int64
 	maxRow int64
 	f      *os.File
@@ -232,7 +236,7 @@ func (s *Store) Keep(ctx context.Context, sp *Spool, columns []result.Column) (i
 		return "", false, err
 	}
 	defer tx.Rollback() //nolint:errcheck
-	if _, err := tx.Exec(`INSERT INTO results VALUES(?,?,?,?,?,?)`, id, string(cols), sp.rows, sp.bytes, now, now); err != nil {
+	if _, err := tx.Exec(`INSERT INTO results(id, columns, row_count, bytes, created, used, owner) VALUES(?,?,?,?,?,?,?)`, id, string(cols), sp.rows, sp.bytes, now, now, sp.Owner); err != nil {
 		return "", false, err
 	}
 	// Rows go in keepBatch to a statement: one Exec per row costs more
@@ -365,12 +369,13 @@ func dropWhere(tx *sql.Tx, query string, args ...any) error {
 	return nil
 }
 
-// Info returns a kept result's description and marks it used.
-func (s *Store) Info(ctx context.Context, id string) (*KeptInfo, error) {
+// Info returns a kept result's description and marks it used. A result
+// kept for another owner is ErrUnknownResult, as an id never kept is.
+func (s *Store) Info(ctx context.Context, id, owner string) (*KeptInfo, error) {
 	var cols string
 	var created int64
 	k := &KeptInfo{ID: id}
-	err := s.db.QueryRowContext(ctx, `SELECT columns, row_count, created FROM results WHERE id = ?`, id).Scan(&cols, &k.RowCount, &created)
+	err := s.db.QueryRowContext(ctx, `SELECT columns, row_count, created FROM results WHERE id = ? AND owner = ?`, id, owner).Scan(&cols, &k.RowCount, &created)
 	if errors.Is(err, sql.ErrNoRows) || (err == nil && created < s.opts.Now().Add(-s.opts.TTL).UnixNano()) {
 		return nil, ErrUnknownResult
 	}

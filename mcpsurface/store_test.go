@@ -34,7 +34,7 @@ func TestStoreBounds(t *testing.T) {
 		return id
 	}
 	a, b := put(1), put(1)
-	k, err := st.Info(ctx, a) // a is now the most recently used
+	k, err := st.Info(ctx, a, "") // a is now the most recently used
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -44,17 +44,46 @@ func TestStoreBounds(t *testing.T) {
 	}
 	put(1)
 	put(1) // 4 > MaxResults: b (least recently used) goes
-	if _, err := st.Info(ctx, b); !errors.Is(err, mcpsurface.ErrUnknownResult) {
+	if _, err := st.Info(ctx, b, ""); !errors.Is(err, mcpsurface.ErrUnknownResult) {
 		t.Fatalf("LRU victim still kept: %v", err)
 	}
-	if _, err := st.Info(ctx, a); err != nil {
+	if _, err := st.Info(ctx, a, ""); err != nil {
 		t.Fatalf("recently used result evicted: %v", err)
 	}
 	if _, kept, _ := st.Put(ctx, res(50)); kept {
 		t.Fatal("a result over MaxBytes was kept")
 	}
 	now = now.Add(2 * time.Minute)
-	if _, err := st.Info(ctx, a); !errors.Is(err, mcpsurface.ErrUnknownResult) {
+	if _, err := st.Info(ctx, a, ""); !errors.Is(err, mcpsurface.ErrUnknownResult) {
 		t.Fatalf("expired result served: %v", err)
+	}
+}
+
+// TestStoreOwner: a result kept for one owner is unknown to any other.
+func TestStoreOwner(t *testing.T) {
+	st, err := mcpsurface.OpenStore(mcpsurface.StoreOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	ctx := context.Background()
+	sp, err := st.NewSpool()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer sp.Close()
+	sp.Owner = "token:alice"
+	sp.Add([]any{int64(1)})
+	id, kept, err := st.Keep(ctx, sp, []result.Column{{Name: "i", Type: result.TypeInteger}})
+	if err != nil || !kept {
+		t.Fatalf("keep: %v %t", err, kept)
+	}
+	if k, err := st.Info(ctx, id, "token:alice"); err != nil || k.RowCount != 1 {
+		t.Fatalf("the owner: %+v %v", k, err)
+	}
+	for _, other := range []string{"", "token:bob", "oauth:alice"} {
+		if _, err := st.Info(ctx, id, other); !errors.Is(err, mcpsurface.ErrUnknownResult) {
+			t.Errorf("owner %q: %v, want ErrUnknownResult", other, err)
+		}
 	}
 }

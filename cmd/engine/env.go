@@ -69,6 +69,11 @@ var envTable = []envVar{
 	{"mcp", "http-write-timeout", "ENGINE_MCP_HTTP_WRITE_TIMEOUT", envValue},
 	{"mcp", "http-idle-timeout", "ENGINE_MCP_HTTP_IDLE_TIMEOUT", envValue},
 	{"mcp", "max-connections", "ENGINE_MCP_MAX_CONNECTIONS", envValue},
+	{"mcp", "oauth-issuer", "ENGINE_MCP_OAUTH_ISSUER", envValue},
+	{"mcp", "oauth-resource", "ENGINE_MCP_OAUTH_RESOURCE", envValue},
+	{"mcp", "oauth-jwks-url", "ENGINE_MCP_OAUTH_JWKS_URL", envValue},
+	{"mcp", "oauth-scope", "ENGINE_MCP_OAUTH_SCOPE", envValue},
+	{"mcp", "tokens-file", "ENGINE_MCP_TOKENS_FILE", envValue},
 	{"check", "allow-file-credentials", "ENGINE_ALLOW_FILE_CREDENTIALS", envPresence},
 }
 

@@ -25,6 +25,7 @@ func newMCPCmd(g *globalFlags) *cobra.Command {
 		store             mcpsurface.StoreOptions
 		maxBody           int64
 		httpOpts          mcpsurface.HTTPOptions
+		authOpts          mcpsurface.AuthOptions
 	)
 	cmd := &cobra.Command{
 		Use:   "mcp [--transport stdio|http] [--listen 127.0.0.1:8765]",
@@ -47,8 +48,12 @@ Logs go to stderr only. See docs/mcp.md for client configuration.`,
 			defer srv.Close()
 			ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 			defer stop()
+			authGiven := authOpts.Issuer != "" || authOpts.TokensFile != "" || authOpts.JWKSURL != "" || authOpts.Resource != "" || len(authOpts.Scopes) > 0
 			switch transport {
 			case "stdio":
+				if authGiven {
+					return usageError("--oauth-* and --tokens-file authorize HTTP clients; over stdio the client is the process that started the server: drop them, or use --transport http")
+				}
 				finished := make(chan struct{})
 				defer close(finished)
 				go exitAfterGrace(ctx, g.io.Err, finished, func() { srv.Close() })
@@ -67,6 +72,16 @@ Logs go to stderr only. See docs/mcp.md for client configuration.`,
 				if httpOpts.SessionIdle == 0 {
 					httpOpts.SessionIdle = -1 // never
 				}
+				if authGiven {
+					a, err := mcpsurface.NewAuth(authOpts)
+					if err != nil {
+						return usageError("%v", err)
+					}
+					if fi, err := os.Stat(authOpts.TokensFile); authOpts.TokensFile != "" && err == nil && fi.Mode().Perm()&0o077 != 0 {
+						fmt.Fprintf(g.io.Err, "warning: the tokens file %s is accessible to other users (mode %04o): anyone who can read it can use this server; make it private with chmod 600 %s\n", authOpts.TokensFile, fi.Mode().Perm(), authOpts.TokensFile)
+					}
+					httpOpts.Auth = a
+				}
 				return serveMCPHTTP(ctx, g.io.Err, srv, listen, allowRemote, httpOpts)
 			}
 			return usageError("--transport %q: use stdio or http", transport)
@@ -75,7 +90,12 @@ Logs go to stderr only. See docs/mcp.md for client configuration.`,
 	f := cmd.Flags()
 	f.StringVar(&transport, "transport", "stdio", "stdio or http (streamable HTTP)")
 	f.StringVar(&listen, "listen", "127.0.0.1:8765", "address of the HTTP transport")
-	f.BoolVar(&allowRemote, "allow-remote", false, "allow --listen on a non-loopback address (no authentication: trusted networks only)")
+	f.BoolVar(&allowRemote, "allow-remote", false, "allow --listen on a non-loopback address; requires --oauth-issuer or --tokens-file (docs/mcp.md, \"Sharing the server with a team\")")
+	f.StringVar(&authOpts.Issuer, "oauth-issuer", "", "HTTP: require OAuth bearer tokens (JWTs) from this authorization server (its issuer URL; https, or http on loopback)")
+	f.StringVar(&authOpts.Resource, "oauth-resource", "", "HTTP: this server's MCP URL as clients reach it (e.g. https://mcp.example.com/mcp); tokens must name it as their audience (aud)")
+	f.StringVar(&authOpts.JWKSURL, "oauth-jwks-url", "", "HTTP: the issuer's key set (JWKS) URL (default: the jwks_uri of the issuer's metadata)")
+	f.StringArrayVar(&authOpts.Scopes, "oauth-scope", nil, "HTTP: a scope every token must carry (repeatable); static tokens carry them all")
+	f.StringVar(&authOpts.TokensFile, "tokens-file", "", "HTTP: require a static bearer token from this file (one \"NAME TOKEN\" a line; NAME is the principal)")
 	f.IntVar(&caps.MaxRows, "max-rows", mcpsurface.DefaultMaxRows, "mcp_max_rows: most rows in one tool result (0: no cap)")
 	f.IntVar(&caps.MaxCell, "max-cell-bytes", mcpsurface.DefaultMaxCell, "mcp_max_cell_bytes: longest cell in a tool result; a longer one is cut with a marker and a notice, whole in the kept result (0: no cap)")
 	f.IntVar(&caps.MaxBytes, "max-bytes", mcpsurface.DefaultMaxBytes, "mcp_max_bytes: approximate bytes of one tool result, at least one row kept (0: no cap)")
@@ -126,7 +146,10 @@ func serveMCPHTTP(ctx context.Context, log io.Writer, srv *mcpsurface.Server, li
 		return usageError("--listen %q: %v", listen, err)
 	}
 	if !mcpsurface.LoopbackHost(host) && !allowRemote {
-		return usageError("--listen %q is not a loopback address; the server has no authentication (use --allow-remote on trusted networks only)", listen)
+		return usageError("--listen %q is not a loopback address; to serve other machines, pass --allow-remote with authorization (--oauth-issuer and --oauth-resource, or --tokens-file; docs/mcp.md, \"Sharing the server with a team\")", listen)
+	}
+	if allowRemote && o.Auth == nil {
+		return usageError("--allow-remote serves anyone who can reach the port with this server's credentials: it needs authorization, --oauth-issuer URL with --oauth-resource URL (OAuth bearer tokens), or --tokens-file FILE (static tokens); see docs/mcp.md, \"Sharing the server with a team\"")
 	}
 	for _, origin := range o.AllowOrigins {
 		if _, err := mcpsurface.NormalizeOrigin(origin); err != nil {
@@ -144,6 +167,9 @@ func serveMCPHTTP(ctx context.Context, log io.Writer, srv *mcpsurface.Server, li
 		return usageError("%v", err)
 	}
 	hs := srv.HTTPServer(o)
+	if o.Auth != nil {
+		fmt.Fprintf(log, "engine mcp: authorization: %s\n", o.Auth.Describe())
+	}
 	fmt.Fprintf(log, "engine mcp: listening on http://%s%s\n", ln.Addr(), mcpsurface.HTTPPath)
 	errc := make(chan error, 1)
 	go func() { errc <- hs.Serve(mcpsurface.LimitListener(ln, o.MaxConnections)) }()

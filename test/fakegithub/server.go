@@ -28,6 +28,7 @@ type Server struct {
 
 	start   time.Time
 	used    atomic.Int64
+	arrived atomic.Int64 // API requests that reached the server (Arrived)
 	reqSeq  atomic.Int64
 	mu      sync.Mutex
 	reqs    []Request
@@ -86,6 +87,11 @@ func WithRepos(org string, n int) Option {
 		s.orgs[org] = newOrgSpec(org, n)
 	}
 }
+
+// Arrived counts the API requests (not /rate_limit) that have reached the
+// server, including those still waiting out WithLatency: a test sees a
+// call running before any request is answered.
+func (s *Server) Arrived() int { return int(s.arrived.Load()) }
 
 // WithLatency adds a fixed delay before every API response.
 func WithLatency(d time.Duration) Option { return func(s *Server) { s.latency = d } }
@@ -251,6 +257,7 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 	defer logEntry(0)
 	if r.URL.Path != "/rate_limit" {
 		s.used.Add(1)
+		s.arrived.Add(1)
 	}
 	if s.lim != nil {
 		ok, done := s.limit(rec, r)

@@ -58,78 +58,161 @@ func assertRefused(t *testing.T, resp *http.Response, body string) {
 	}
 }
 
-// TestHTTPSessionsBoundedByDefault: a flood of 200 initialize requests
-// opens at most 64 sessions (the default); the rest get 503. Requests of
-// the open sessions are still served.
-func TestHTTPSessionsBoundedByDefault(t *testing.T) {
+// sessionPing pings an open session with a raw POST and returns the status.
+func sessionPing(t *testing.T, endpoint, id string) (int, string) {
+	t.Helper()
+	resp, body := rawPost(t, endpoint, `{"jsonrpc":"2.0","id":2,"method":"ping"}`, map[string]string{"Mcp-Session-Id": id, "MCP-Protocol-Version": "2025-06-18"})
+	return resp.StatusCode, body
+}
+
+// TestHTTPSessionsEvictLeastRecentlyUsed: clients that never send DELETE
+// (a conformance suite's run leaves most of its sessions open) do not lock
+// later clients out. A flood of 200 initialize requests is served whole:
+// at most 64 sessions (the default bound) stay open, the least recently
+// used idle ones are closed to make room, each with one line in the log,
+// and a closed session's next request gets 404 (session not found), as
+// the specification says, so its client can open a new one.
+func TestHTTPSessionsEvictLeastRecentlyUsed(t *testing.T) {
 	fake := fakegithub.ForTest(t)
-	endpoint := httpServer(t, fake)
+	endpoint, log := httpServerLog(t, fake)
 	var ids []string
-	refused := 0
 	start := time.Now()
 	for i := 0; i < 200; i++ {
 		resp, body := rawPost(t, endpoint, rawInit, nil)
-		switch resp.StatusCode {
-		case http.StatusOK:
-			ids = append(ids, resp.Header.Get("Mcp-Session-Id"))
-		default:
-			assertRefused(t, resp, body)
-			refused++
+		if resp.StatusCode != http.StatusOK || resp.Header.Get("Mcp-Session-Id") == "" {
+			t.Fatalf("initialize %d: %d %s", i, resp.StatusCode, body)
+		}
+		ids = append(ids, resp.Header.Get("Mcp-Session-Id"))
+		if i == 180 {
+			// Session 130 is used again: it is no longer among the least
+			// recently used, and survives the next evictions.
+			if code, body := sessionPing(t, endpoint, ids[130]); code != http.StatusOK {
+				t.Fatalf("ping session 130: %d %s", code, body)
+			}
 		}
 	}
-	t.Logf("200 initialize requests in %s: %d sessions, %d refused", time.Since(start).Round(time.Millisecond), len(ids), refused)
-	if len(ids) != 64 || refused != 136 {
-		t.Fatalf("%d sessions opened, %d refused; want 64 and 136", len(ids), refused)
+	t.Logf("200 initialize requests in %s", time.Since(start).Round(time.Millisecond))
+	open := 0
+	for i, id := range ids {
+		code, body := sessionPing(t, endpoint, id)
+		switch {
+		case code == http.StatusOK:
+			open++
+		case code == http.StatusNotFound && strings.Contains(body, "session not found"):
+		default:
+			t.Fatalf("ping session %d: %d %s", i, code, body)
+		}
+		if want := i >= 137 || i == 130; (code == http.StatusOK) != want {
+			t.Errorf("session %d: status %d, want open=%v", i, code, want)
+		}
 	}
-	// An open session still works.
-	resp, body := rawPost(t, endpoint, `{"jsonrpc":"2.0","id":2,"method":"ping"}`, map[string]string{"Mcp-Session-Id": ids[0], "MCP-Protocol-Version": "2025-06-18"})
-	if resp.StatusCode != http.StatusOK || !strings.Contains(body, `"id":2`) {
-		t.Fatalf("ping in an open session: %d %s", resp.StatusCode, body)
+	if open != 64 {
+		t.Fatalf("%d sessions open, want 64", open)
 	}
-	// Closing a session (DELETE) frees its place.
-	req, _ := http.NewRequest("DELETE", endpoint, nil)
-	req.Header.Set("Mcp-Session-Id", ids[1])
-	if resp, err := http.DefaultClient.Do(req); err != nil || resp.StatusCode/100 != 2 {
-		t.Fatalf("DELETE: %v %v", resp, err)
+	if n := strings.Count(log.String(), "least recently used"); n != 136 {
+		t.Fatalf("%d eviction lines in the log, want 136:\n%s", n, log)
 	}
-	if resp, body := rawPost(t, endpoint, rawInit, nil); resp.StatusCode != http.StatusOK {
-		t.Fatalf("initialize after a DELETE: %d %s", resp.StatusCode, body)
+	if !strings.Contains(log.String(), "--max-sessions") {
+		t.Fatalf("the eviction line does not name the bound:\n%s", log)
 	}
-	resp, body = rawPost(t, endpoint, rawInit, nil)
-	assertRefused(t, resp, body)
 }
 
 // TestHTTPSessionBoundAndIdleExpiry: with --max-sessions 2 the real SDK
-// client cannot connect beyond the bound; once the sessions have been
-// idle for --session-idle they close and it can.
+// client still connects when both sessions are taken by clients that went
+// quiet: the least recently used one is closed (its next request gets
+// 404), the other stays. Once sessions have been idle for --session-idle
+// they close.
 func TestHTTPSessionBoundAndIdleExpiry(t *testing.T) {
 	fake := fakegithub.ForTest(t)
-	endpoint := httpServer(t, fake, "--max-sessions", "2", "--session-idle", "1s")
+	endpoint, log := httpServerLog(t, fake, "--max-sessions", "2", "--session-idle", "2s")
+	var ids []string
 	for i := 0; i < 2; i++ {
-		if resp, body := rawPost(t, endpoint, rawInit, nil); resp.StatusCode != http.StatusOK {
+		resp, body := rawPost(t, endpoint, rawInit, nil)
+		if resp.StatusCode != http.StatusOK {
 			t.Fatalf("session %d: %d %s", i, resp.StatusCode, body)
+		}
+		ids = append(ids, resp.Header.Get("Mcp-Session-Id"))
+	}
+	if code, body := sessionPing(t, endpoint, ids[0]); code != http.StatusOK { // ids[1] is now the least recently used
+		t.Fatalf("ping: %d %s", code, body)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	cs, err := mcp.NewClient(&mcp.Implementation{Name: "test", Version: "1"}, nil).Connect(ctx, &mcp.StreamableClientTransport{Endpoint: endpoint, MaxRetries: -1}, &mcp.ClientSessionOptions{ProtocolVersion: "2025-11-25"})
+	if err != nil {
+		t.Fatalf("the SDK client could not connect with the sessions full of idle clients: %v\n%s", err, log)
+	}
+	c := mcptest.NewClient(t, cs)
+	if r := c.Query(t, acme+" LIMIT 1"); r.IsError || r.RowCount != 1 {
+		t.Fatalf("query in the new session: %+v", r)
+	}
+	if code, body := sessionPing(t, endpoint, ids[1]); code != http.StatusNotFound || !strings.Contains(body, "session not found") {
+		t.Fatalf("the least recently used session: %d %s, want 404 session not found", code, body)
+	}
+	if code, body := sessionPing(t, endpoint, ids[0]); code != http.StatusOK {
+		t.Fatalf("the recently used session was closed: %d %s", code, body)
+	}
+	if !strings.Contains(log.String(), "least recently used") {
+		t.Fatalf("no eviction line in the log:\n%s", log)
+	}
+	cs.Close()
+	time.Sleep(3 * time.Second)
+	if code, body := sessionPing(t, endpoint, ids[0]); code != http.StatusNotFound {
+		t.Fatalf("after --session-idle: %d %s, want 404", code, body)
+	}
+	c = mcptest.ConnectHTTP(t, endpoint)
+	if r := c.Query(t, acme+" LIMIT 2"); r.IsError || r.RowCount != 2 {
+		t.Fatalf("after idle expiry: %+v", r)
+	}
+}
+
+// TestHTTPSessionsAllBusyRefused: a session with a call running is never
+// closed to make room; when every open session has one, a new session is
+// refused (503, Retry-After, a JSON-RPC error naming the bound), and once
+// the call has ended its session can make room again.
+func TestHTTPSessionsAllBusyRefused(t *testing.T) {
+	fake := fakegithub.ForTest(t, fakegithub.WithLatency(2*time.Second))
+	endpoint := httpServer(t, fake, "--max-sessions", "1")
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	cs, err := mcp.NewClient(&mcp.Implementation{Name: "test", Version: "1"}, nil).Connect(ctx, &mcp.StreamableClientTransport{Endpoint: endpoint, MaxRetries: -1}, &mcp.ClientSessionOptions{ProtocolVersion: "2025-11-25"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer cs.Close()
+	c := mcptest.NewClient(t, cs)
+	done := make(chan mcptest.Result, 1)
+	go func() { done <- c.Query(t, acme+" LIMIT 1") }()
+	for fake.Arrived() == 0 { // the call is running: its request reached the API
+		select {
+		case r := <-done:
+			t.Fatalf("the call ended before it was seen running: %+v", r)
+		case <-time.After(10 * time.Millisecond):
 		}
 	}
 	resp, body := rawPost(t, endpoint, rawInit, nil)
 	assertRefused(t, resp, body)
-	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-	defer cancel()
 	// Sessions are a 2025-11-25 (and earlier) notion; a 2026-07-28 client
 	// keeps none and is served regardless (TestHTTPServes20260728Statelessly).
-	_, err := mcp.NewClient(&mcp.Implementation{Name: "test", Version: "1"}, nil).Connect(ctx, &mcp.StreamableClientTransport{Endpoint: endpoint, MaxRetries: -1}, &mcp.ClientSessionOptions{ProtocolVersion: "2025-11-25"})
-	if err == nil {
-		t.Fatal("the SDK client connected beyond the session bound")
-	}
 	if c := mcptest.ConnectHTTP(t, endpoint); c.S.InitializeResult().ProtocolVersion != "2026-07-28" {
 		t.Fatal("a 2026-07-28 client was not served while the sessions are full")
 	} else if r := c.Query(t, acme+" LIMIT 1"); r.IsError || r.RowCount != 1 {
 		t.Fatalf("2026-07-28 call while the sessions are full: %+v", r)
 	}
-	t.Logf("SDK client beyond the bound: %v", err)
-	time.Sleep(2500 * time.Millisecond)
-	c := mcptest.ConnectHTTP(t, endpoint)
-	if r := c.Query(t, acme+" LIMIT 2"); r.IsError || r.RowCount != 2 {
-		t.Fatalf("after idle expiry: %+v", r)
+	if r := <-done; r.IsError || r.RowCount != 1 {
+		t.Fatalf("the running call: %+v", r)
+	}
+	// The call's POST ends just after its answer reached the client: a
+	// refusal in between is still the running call's.
+	for i := 0; ; i++ {
+		resp, body := rawPost(t, endpoint, rawInit, nil)
+		if resp.StatusCode == http.StatusOK {
+			break
+		}
+		if resp.StatusCode != http.StatusServiceUnavailable || i == 100 {
+			t.Fatalf("initialize once the call ended: %d %s", resp.StatusCode, body)
+		}
+		time.Sleep(20 * time.Millisecond)
 	}
 }
 
