@@ -94,7 +94,7 @@ func TestToolsDeclared(t *testing.T) {
 func TestTokenLog(t *testing.T) {
 	e := newEnv(t, envOpts{})
 	e.ok(t, acmeNames+" LIMIT 3")
-	if l := e.log.String(); !strings.Contains(l, "tool=run_select_query status=ok bytes=") || !strings.Contains(l, "approx_tokens=") {
+	if l := e.log.String(); !strings.Contains(l, "tool=run_select_query status=ok bytes=") || !strings.Contains(l, "tokens=") {
 		t.Fatalf("log: %q", l)
 	}
 }
