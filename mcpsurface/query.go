@@ -168,7 +168,7 @@ func (s *Server) runSelect(ctx context.Context, req *mcp.CallToolRequest, in que
 			statsBytes = len(b) + len(statsLine(colStats, h.count))
 		}
 	}
-	fr := fitOver(r.Columns, h.rows, h.cuts, s.cfg.Caps, statsBytes)
+	fr := fit(r.Columns, h.rows, h.cuts, s.cfg.Caps, statsBytes)
 	out := &querySuccess{
 		rowsOut:   newRowsOut(r.Columns, fr.rows, h.count),
 		Truncated: len(fr.rows) < h.count || fr.cutCells > 0, TruncatedCells: fr.cutCells,

@@ -62,14 +62,10 @@ type rendered struct {
 
 // fit takes rows while the caps hold, always at least one. cuts, when
 // not nil, says the rows were cut by Caps.MaxCell already (result.CutRow)
-// and how many cells of each; nil: fit cuts them.
-func fit(cols []result.Column, rows [][]any, cuts []int, caps Caps) rendered {
-	return fitOver(cols, rows, cuts, caps, 0)
-}
-
-// fitOver is fit for a response that carries extra bytes besides its rows
-// (column statistics), which take their share of the byte cap.
-func fitOver(cols []result.Column, rows [][]any, cuts []int, caps Caps, extra int) rendered {
+// and how many cells of each; nil: fit cuts them. extra is the bytes the
+// response carries besides its rows (column statistics), which take
+// their share of the byte cap.
+func fit(cols []result.Column, rows [][]any, cuts []int, caps Caps, extra int) rendered {
 	f := newFitter(cols, caps)
 	f.used += extra
 	for i, row := range rows {
