@@ -57,9 +57,8 @@ type querySuccess struct {
 	ResultID       string      `json:"result_id,omitempty"`
 	ResultURI      string      `json:"result_uri,omitempty"`
 	Stats          statsOutput `json:"stats"`
-	// ColumnStats describe each column over the whole kept result
-	// (absent when the result is not kept).
-	ColumnStats []columnStats `json:"column_stats,omitempty" jsonschema:"per column, over every row of the kept result (not only those shown): NULLs, distinct values, min and max of numbers and dates"`
+	// ColumnStats describe each column over every row of the result.
+	ColumnStats []columnStats `json:"column_stats,omitempty" jsonschema:"per column, over every row of the result (not only those shown): NULLs, distinct values, min and max of numbers and dates"`
 }
 
 // ResultURI is the resource URI of a kept result.
@@ -130,7 +129,9 @@ func (s *Server) runSelect(ctx context.Context, req *mcp.CallToolRequest, in que
 	}
 	var h head
 	h.caps = s.cfg.Caps
+	cs := newColStats()
 	r, err := s.eng.Query(ctx, in.SQL, engine.QueryOptions{Progress: progress(ctx, req), Rows: func(row []any) error {
+		cs.add(row)
 		h.add(row)
 		if sp != nil {
 			sp.Add(row)
@@ -151,22 +152,12 @@ func (s *Server) runSelect(ctx context.Context, req *mcp.CallToolRequest, in que
 	if !kept {
 		id = ""
 	}
-	var colStats []columnStats
+	colStats := cs.result(r.Columns)
 	statsBytes := 0
-	if kept {
-		k := &KeptInfo{ID: id, Columns: r.Columns, RowCount: h.count}
-		if colStats, err = s.store.ColumnStats(ctx, k); err != nil {
-			if ctx.Err() != nil {
-				return reply[queryOutput]{}, ctx.Err()
-			}
-			fmt.Fprintf(s.cfg.Log, "engine mcp: %v\n", err)
-			colStats = nil
-		}
-		// The statistics (JSON, and a text line when truncated) take their
-		// share of the byte cap.
-		if b, err := json.Marshal(colStats); err == nil && len(colStats) > 0 {
-			statsBytes = len(b) + len(statsLine(colStats, h.count))
-		}
+	// The statistics (JSON, and a text line when truncated) take their
+	// share of the byte cap.
+	if b, err := json.Marshal(colStats); err == nil && len(colStats) > 0 {
+		statsBytes = len(b) + len(statsLine(colStats, h.count))
 	}
 	fr := fit(r.Columns, h.rows, h.cuts, s.cfg.Caps, statsBytes)
 	out := &querySuccess{
