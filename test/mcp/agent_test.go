@@ -283,7 +283,7 @@ func TestResultTokenFigures(t *testing.T) {
 	}
 	tl, _ := json.Marshal(lt)
 	ins := c.S.InitializeResult().Instructions
-	t.Logf("discovery: instructions %d tokens; tools/list %d bytes, %d tokens", o200kTokens(t, ins), len(tl), o200kTokens(t, string(tl)))
+	t.Logf("discovery: instructions %d bytes, %d tokens; tools/list %d bytes, %d tokens", len(ins), o200kTokens(t, ins), len(tl), o200kTokens(t, string(tl)))
 	for _, d := range []struct {
 		tool string
 		args map[string]any
