@@ -2,6 +2,7 @@ package mcpsurface
 
 import (
 	"fmt"
+	"strings"
 	"testing"
 
 	"github.com/enginehq/engine/engine/result"
@@ -47,5 +48,21 @@ func BenchmarkColStats(b *testing.B) {
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
 		cs.add(rows[i%len(rows)])
+	}
+}
+
+func TestTokensEstimatedPastTheBound(t *testing.T) {
+	small := "name\tprivate\nrepo-001\ttrue\n"
+	if n, exact := Tokens(small); !exact || n < 5 || n > 20 {
+		t.Fatalf("Tokens(%q) = %d, %t", small, n, exact)
+	}
+	big := strings.Repeat(small, 2*exactTokenBytes/len(small))
+	n, exact := Tokens(big)
+	one, _ := Tokens(small)
+	if want := one * 2 * exactTokenBytes / len(small); exact || n < want*9/10 || n > want*11/10 {
+		t.Fatalf("Tokens of %d bytes = %d (exact %t), want about %d", len(big), n, exact, want)
+	}
+	if f := tokenField(big); !strings.HasSuffix(f, " (estimated)") {
+		t.Fatalf("tokenField: %q", f)
 	}
 }

@@ -111,9 +111,9 @@ func (s *Server) readResult(ctx context.Context, req *mcp.ReadResourceRequest) (
 		return nil, err
 	}
 	text := b.String()
-	tokens := Tokens(text)
+	tokens := tokenField(text)
 	s.logMu.Lock()
 	defer s.logMu.Unlock()
-	_, _ = s.cfg.Log.Write([]byte("engine mcp: resource=" + uri + " bytes=" + itoa(len(text)) + " tokens=" + itoa(tokens) + "\n"))
+	_, _ = s.cfg.Log.Write([]byte("engine mcp: resource=" + uri + " bytes=" + itoa(len(text)) + " " + tokens + "\n"))
 	return &mcp.ReadResourceResult{Contents: []*mcp.ResourceContents{{URI: uri, MIMEType: mime, Text: text}}}, nil
 }

@@ -108,8 +108,8 @@ func (s *Server) logResult(tool string, res *mcp.CallToolResult, structured any,
 	if res.IsError {
 		status = "error"
 	}
-	tokens := Tokens(string(all))
+	tokens := tokenField(string(all))
 	s.logMu.Lock()
 	defer s.logMu.Unlock()
-	fmt.Fprintf(s.cfg.Log, "engine mcp: tool=%s status=%s bytes=%d tokens=%d %s\n", tool, status, len(all), tokens, detail)
+	fmt.Fprintf(s.cfg.Log, "engine mcp: tool=%s status=%s bytes=%d %s %s\n", tool, status, len(all), tokens, detail)
 }
