@@ -315,7 +315,11 @@ func (e *Engine) query(ctx context.Context, text string, qo QueryOptions) (*resu
 				qo.Estimate(n)
 			}
 		}
-		return exec.Run(ctx, p, e.Client, exec.Options{Concurrency: e.opts.Concurrency, Progress: qo.Progress, Rows: qo.Rows, Columns: qo.Columns, MaxValueBytes: e.opts.MaxValueBytes})
+		res, err := exec.Run(ctx, p, e.Client, exec.Options{Concurrency: e.opts.Concurrency, Progress: qo.Progress, Rows: qo.Rows, Columns: qo.Columns, MaxValueBytes: e.opts.MaxValueBytes})
+		if err == nil {
+			res.Unordered = st.Query.UnorderedLimit
+		}
+		return res, err
 	case sqlfront.KindExplain:
 		p, err := e.planWithin(ctx, st)
 		if err != nil {

@@ -16,7 +16,8 @@ import (
 )
 
 // compactOver is the resource count above which list_resources answers
-// with one line per service instead of one line per resource.
+// with one line per service instead of one line per resource, unless a
+// service was asked for: a service's list always has its summaries.
 const compactOver = 40
 
 type providerInput struct {
@@ -39,7 +40,7 @@ func (s *Server) addDiscoveryTools() {
 		Annotations: annotations("List providers", false)}, s.listProviders)
 	addTextTool(s, &mcp.Tool{Name: "list_services", Description: "List a provider's services with their resource counts (TSV).",
 		Annotations: annotations("List services", false)}, s.listServices)
-	addTextTool(s, &mcp.Tool{Name: "list_resources", Description: "List a provider's tables (provider.service.resource); compact per-service summary when many.",
+	addTextTool(s, &mcp.Tool{Name: "list_resources", Description: "List a provider's tables (provider.service.resource) with summaries; without service or filter, names only per service when many.",
 		Annotations: annotations("List resources", false)}, s.listResources)
 	addTextTool(s, &mcp.Tool{Name: "describe_resource", Description: "Describe a table: columns and types, the WHERE keys each method requires, optional pushable keys.",
 		Annotations: annotations("Describe a resource", false)}, s.describe)
@@ -125,7 +126,7 @@ func (s *Server) listResources(ctx context.Context, in resourcesInput) (string, 
 		return "", planErrorf("provider %s has no service %q; list_services lists them", p.Provider, svc)
 	}
 	var b strings.Builder
-	if len(match) > compactOver {
+	if len(match) > compactOver && svc == "" {
 		bySvc := map[string][]string{}
 		var svcs []string
 		for _, r := range match {
@@ -138,7 +139,11 @@ func (s *Server) listResources(ctx context.Context, in resourcesInput) (string, 
 		for _, sv := range svcs {
 			fmt.Fprintf(&b, "%s.%s: %s\n", p.Provider, sv, strings.Join(bySvc[sv], ", "))
 		}
-		fmt.Fprintf(&b, "# %d tables in %d services (provider.service: resource names); pass service= or filter= for a list, describe_resource for columns", len(match), len(svcs))
+		hint := "pass service= or filter= for a list with summaries"
+		if filter != "" {
+			hint = "pass service= too for a list with summaries"
+		}
+		fmt.Fprintf(&b, "# %d tables in %d services (provider.service: resource names); %s, describe_resource for columns", len(match), len(svcs), hint)
 		return b.String(), nil
 	}
 	b.WriteString("table\tmethods\tsummary\n")
@@ -214,7 +219,7 @@ func (s *Server) describe(ctx context.Context, in describeInput) (string, error)
 		}
 		fmt.Fprintf(&b, "%s\t%s\t%s\n", c.Name, t, tsvCell(engine.APINote(c.API, cmp.Or(r.Docs[c.Name], c.Note))))
 	}
-	fmt.Fprintf(&b, "# %d columns (* only some methods return it); JSON columns hold JSON text, a string with its quotes (json_extract works; x ->> '$' reads a string), BOOLEAN is 0/1", len(cols))
+	fmt.Fprintf(&b, "# %d columns (* only some methods return it); JSON columns hold JSON text, a string with its quotes (json_extract works; x ->> '$' reads a string), BOOLEAN shows as true/false and is 1/0 in SQL (WHERE x, x = TRUE or x = 1; never x = 'true')", len(cols))
 	return b.String(), nil
 }
 

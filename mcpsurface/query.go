@@ -3,6 +3,7 @@ package mcpsurface
 import (
 	"cmp"
 	"context"
+	"encoding/json"
 	"fmt"
 	"strings"
 	"sync"
@@ -56,6 +57,8 @@ type querySuccess struct {
 	ResultID       string      `json:"result_id,omitempty"`
 	ResultURI      string      `json:"result_uri,omitempty"`
 	Stats          statsOutput `json:"stats"`
+	// ColumnStats describe each column over every row of the result.
+	ColumnStats []columnStats `json:"column_stats,omitempty" jsonschema:"per column, over every row of the result (not only those shown): NULLs, distinct values, min and max of numbers and dates"`
 }
 
 // ResultURI is the resource URI of a kept result.
@@ -63,17 +66,27 @@ func ResultURI(id string) string { return "engine://results/" + id }
 
 func (s *Server) addQueryTools() {
 	addTool(s, &mcp.Tool{
-		Name: "run_select_query",
-		Description: "Run one read-only SQL statement (SELECT, SHOW, DESCRIBE, EXPLAIN) over the providers' APIs. " +
-			"Returns columns and rows (text: TSV), the true row_count, capped rows; aggregate/filter in SQL.",
+		Name:        "run_select_query",
+		Description: queryDescription,
 		Annotations: annotations("Run a read-only SQL query", true),
 	}, s.runSelect)
 	addTool(s, &mcp.Tool{
 		Name:        "fetch_result_page",
-		Description: "Page through a result kept by run_select_query (no API calls). limit is capped by the server's row cap.",
+		Description: "Page through a result kept by run_select_query (no API calls). limit 0 or absent: the server's row cap, which also bounds it.",
 		Annotations: annotations("Page a kept result", false),
 	}, s.fetchPage)
 }
+
+// queryDescription is run_select_query's description. It carries what a
+// query needs on its own (hosts may drop the server instructions): how
+// tables are named, how WHERE binds API parameters, and one example,
+// within a budget of o200k tokens (test/mcp TestToolDescriptionsSelfSufficient).
+const queryDescription = "Run one read-only SQL statement (SELECT, SHOW, DESCRIBE, EXPLAIN; SQLite dialect) over the providers' REST APIs. " +
+	"Tables are provider.service.resource (list_resources lists them). " +
+	"WHERE must bind, with = or IN on literals, every required key of one of the table's API methods; they become request parameters " +
+	"(describe_resource shows the keys and columns). " +
+	"Example: SELECT name, stargazers_count FROM github.repos.repos WHERE org = 'acme' ORDER BY stargazers_count DESC LIMIT 10. " +
+	"Returns columns, capped rows (text: TSV), the true row_count, column statistics and a result_id for fetch_result_page; aggregate and filter in SQL."
 
 // progress returns the engine's callbacks for a request that carries a
 // progress token (nil otherwise): one notifications/progress per page,
@@ -141,8 +154,10 @@ func (s *Server) runSelect(ctx context.Context, req *mcp.CallToolRequest, in que
 	}
 	var h head
 	h.caps = s.cfg.Caps
+	cs := newColStats()
 	onPage, onEstimate := progress(ctx, req)
 	r, err := s.eng.Query(ctx, in.SQL, engine.QueryOptions{Progress: onPage, Estimate: onEstimate, Rows: func(row []any) error {
+		cs.add(row)
 		h.add(row)
 		if sp != nil {
 			sp.Add(row)
@@ -163,10 +178,18 @@ func (s *Server) runSelect(ctx context.Context, req *mcp.CallToolRequest, in que
 	if !kept {
 		id = ""
 	}
-	fr := fit(r.Columns, h.rows, h.cuts, s.cfg.Caps)
+	colStats := cs.result(r.Columns)
+	statsBytes := 0
+	// The statistics (JSON, and a text line when truncated) take their
+	// share of the byte cap.
+	if b, err := json.Marshal(colStats); err == nil && len(colStats) > 0 {
+		statsBytes = len(b) + len(statsLine(colStats, h.count))
+	}
+	fr := fit(r.Columns, h.rows, h.cuts, s.cfg.Caps, statsBytes)
 	out := &querySuccess{
 		rowsOut:   newRowsOut(r.Columns, fr.rows, h.count),
 		Truncated: len(fr.rows) < h.count || fr.cutCells > 0, TruncatedCells: fr.cutCells,
+		ColumnStats: colStats,
 		Stats: statsOutput{HTTPRequests: r.Stats.HTTPRequests, Pages: r.Stats.Pages, Fetched: r.Stats.Fetched,
 			Revalidated: r.Stats.Revalidated, CacheHits: r.Stats.CacheHits, ElapsedMS: r.Stats.ElapsedMS, RateLimit: r.Stats.RateLimit, Methods: r.Stats.Methods, Parts: r.Stats.Parts},
 	}
@@ -177,8 +200,17 @@ func (s *Server) runSelect(ctx context.Context, req *mcp.CallToolRequest, in que
 	if rl := r.Stats.RateLimitSummary(); rl != "" {
 		summary += "; " + rl
 	}
+	if len(r.Stats.Methods) > 0 {
+		summary += "; read with " + strings.Join(r.Stats.Methods, ", ")
+	}
 	if out.ReturnedRows < out.RowCount {
 		out.Notice = truncationNotice(out.ReturnedRows, out.RowCount, out.ResultID)
+		if s.cfg.Caps.MaxRows <= 0 || out.ReturnedRows < min(s.cfg.Caps.MaxRows, out.RowCount) {
+			out.Notice += fmt.Sprintf(" The rows shown stop at the server's byte cap (mcp_max_bytes, %d bytes), not its row cap: name only the columns you need instead of SELECT * to see more rows at once.", s.cfg.Caps.MaxBytes)
+		}
+	}
+	if r.Unordered {
+		out.Notice = strings.TrimSpace(out.Notice + " LIMIT/OFFSET without ORDER BY: which rows are kept depends on the order the API returned them in, which is not guaranteed; add ORDER BY for stable rows and pages.")
 	}
 	if fr.cutCells > 0 {
 		out.Notice = strings.TrimSpace(out.Notice + " " + cellsNotice(fr.cutCells, cmp.Or(h.cellCap, s.cfg.Caps.MaxCell), out.ResultURI))
@@ -197,7 +229,12 @@ func (s *Server) runSelect(ctx context.Context, req *mcp.CallToolRequest, in que
 	if r.Notice != "" {
 		summary += "; " + r.Notice
 	}
-	return reply[queryOutput]{Text: tsvText(r.Columns, fr.tsvLines, summary), Out: queryOutput{querySuccess: out},
+	lines := fr.tsvLines
+	if out.Truncated && len(colStats) > 0 {
+		// One line of statistics before the summary, which stays last.
+		lines = append(lines[:len(lines):len(lines)], "# "+statsLine(colStats, out.RowCount))
+	}
+	return reply[queryOutput]{Text: tsvText(r.Columns, lines, summary), Out: queryOutput{querySuccess: out},
 		Detail: fmt.Sprintf("rows=%d/%d truncated=%t", out.ReturnedRows, out.RowCount, out.Truncated)}, nil
 }
 

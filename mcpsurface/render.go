@@ -23,11 +23,17 @@ type Caps struct {
 	MaxCell int
 }
 
-// Defaults of Caps.
+// Defaults of Caps. A tool result carries its rows twice (TSV text and
+// structuredContent), and a host receives both: measured in o200k tokens
+// (docs/mcp.md, "What a result costs"), 256 KiB made a capped SELECT * of
+// 79k tokens, past the 25k at which some hosts cut MCP output. 40 KiB
+// keeps the widest result near 12k tokens, half that limit, while 100
+// rows of a few columns (about 12 KB, 5k tokens) still fit whole; a cell
+// of 8 KiB is at most about a third of it in both encodings.
 const (
 	DefaultMaxRows  = 100
-	DefaultMaxBytes = 256 << 10
-	DefaultMaxCell  = 16 << 10
+	DefaultMaxBytes = 40 << 10
+	DefaultMaxCell  = 8 << 10
 )
 
 // fixedOverhead approximates the bytes of a response besides rows and
@@ -56,9 +62,12 @@ type rendered struct {
 
 // fit takes rows while the caps hold, always at least one. cuts, when
 // not nil, says the rows were cut by Caps.MaxCell already (result.CutRow)
-// and how many cells of each; nil: fit cuts them.
-func fit(cols []result.Column, rows [][]any, cuts []int, caps Caps) rendered {
+// and how many cells of each; nil: fit cuts them. extra is the bytes the
+// response carries besides its rows (column statistics), which take
+// their share of the byte cap.
+func fit(cols []result.Column, rows [][]any, cuts []int, caps Caps, extra int) rendered {
 	f := newFitter(cols, caps)
+	f.used += extra
 	for i, row := range rows {
 		cut := -1
 		if cuts != nil {

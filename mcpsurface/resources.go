@@ -122,9 +122,10 @@ func (s *Server) readResult(ctx context.Context, req *mcp.ReadResourceRequest) (
 	if err != nil {
 		return nil, err
 	}
+	text := b.String()
+	tokens := tokenField(text)
 	s.logMu.Lock()
 	defer s.logMu.Unlock()
-	n := b.Len()
-	_, _ = s.cfg.Log.Write([]byte("engine mcp: resource=" + uri + " bytes=" + itoa(n) + " approx_tokens=" + itoa((n+3)/4) + "\n"))
-	return &mcp.ReadResourceResult{Contents: []*mcp.ResourceContents{{URI: uri, MIMEType: mime, Text: b.String()}}}, nil
+	_, _ = s.cfg.Log.Write([]byte("engine mcp: resource=" + uri + " bytes=" + itoa(len(text)) + " " + tokens + "\n"))
+	return &mcp.ReadResourceResult{Contents: []*mcp.ResourceContents{{URI: uri, MIMEType: mime, Text: text}}}, nil
 }

@@ -39,7 +39,9 @@ type Server struct {
 }
 
 // instructions are sent once at initialisation; every word costs context.
-const instructions = `SQL over REST APIs. Tables are provider.service.resource (e.g. github.repos.repos); WHERE must bind a method's required keys (describe_resource shows them). Push aggregation, filtering and joins into SQL rather than fetching raw rows: results are capped at %s rows; kept results page with fetch_result_page.`
+// Hosts may drop them: run_select_query's description repeats what a
+// query needs (queryDescription).
+const instructions = `SQL over REST APIs. Tables are provider.service.resource (e.g. github.repos.repos); WHERE must bind a method's required keys (describe_resource shows them). Push aggregation, filtering and joins into SQL rather than fetching raw rows: %s; kept results page with fetch_result_page.`
 
 // New makes a server over eng.
 func New(eng *engine.Engine, cfg Config) (*Server, error) {
@@ -59,9 +61,12 @@ func New(eng *engine.Engine, cfg Config) (*Server, error) {
 	if err != nil {
 		return nil, err
 	}
-	cap := "no"
+	cap := "results are not capped in rows"
 	if cfg.Caps.MaxRows > 0 {
-		cap = fmt.Sprint(cfg.Caps.MaxRows)
+		cap = fmt.Sprintf("results are capped at %d rows", cfg.Caps.MaxRows)
+	}
+	if cfg.Caps.MaxBytes > 0 {
+		cap += fmt.Sprintf(" and about %d KiB", max(cfg.Caps.MaxBytes>>10, 1))
 	}
 	s := &Server{eng: eng, cfg: cfg, store: st, args: map[string]string{}}
 	s.mcp = mcp.NewServer(&mcp.Implementation{Name: "engine", Version: cfg.Version},
@@ -89,25 +94,26 @@ func annotations(title string, openWorld bool) *mcp.ToolAnnotations {
 }
 
 // logResult writes one line per tool result with its size (text blocks
-// plus the structured output, if any) and an approximate token count
-// (chars/4), so waste is visible.
+// plus the structured output, if any) in bytes and in o200k tokens
+// (Tokens), so waste is visible.
 func (s *Server) logResult(tool string, res *mcp.CallToolResult, structured any, detail string) {
-	n := 0
+	var all []byte
 	for _, c := range res.Content {
 		if t, ok := c.(*mcp.TextContent); ok {
-			n += len(t.Text)
+			all = append(all, t.Text...)
 		}
 	}
 	if structured != nil {
 		if b, err := json.Marshal(structured); err == nil {
-			n += len(b)
+			all = append(all, b...)
 		}
 	}
 	status := "ok"
 	if res.IsError {
 		status = "error"
 	}
+	tokens := tokenField(string(all))
 	s.logMu.Lock()
 	defer s.logMu.Unlock()
-	fmt.Fprintf(s.cfg.Log, "engine mcp: tool=%s status=%s bytes=%d approx_tokens=%d %s\n", tool, status, n, (n+3)/4, detail)
+	fmt.Fprintf(s.cfg.Log, "engine mcp: tool=%s status=%s bytes=%d %s %s\n", tool, status, len(all), tokens, detail)
 }

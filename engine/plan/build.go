@@ -84,6 +84,9 @@ func Build(q *sqlfront.Query, cat Catalog, opts Options) (*Plan, error) {
 		if err := checkColumns(s, cat); err != nil {
 			return nil, err
 		}
+		if err := checkBoolLiterals(s); err != nil {
+			return nil, err
+		}
 		names[s.Ref.Index] = s.Table
 		consumed = append(consumed, s.Consumed...)
 		if !s.Dependent() {

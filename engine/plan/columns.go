@@ -236,3 +236,54 @@ func ParamBool(v string) string {
 	}
 	return ""
 }
+
+// checkBoolLiterals refuses comparing a BOOLEAN column of the scan's rows
+// with a string (`private = 'true'`, `private IN ('false')`): SQLite holds
+// booleans as 1 and 0 (results show them as true and false), so the text
+// never matches and the query would return no rows without a word. The
+// error gives the form to write. Bound boolean parameters are
+// checkLiteral's.
+func checkBoolLiterals(s *Scan) error {
+	me := strings.ToLower(s.Ref.RefName())
+	mine := map[string]bool{}
+	for _, ref := range s.Ref.ColumnRefs {
+		mine[ref.Name] = true
+	}
+	for _, c := range s.Ref.Scope.Conjuncts {
+		if c.Op != sqlfront.OpEq && c.Op != sqlfront.OpIn {
+			continue
+		}
+		if c.Qualifier != me && (c.Qualifier != "" || !mine[c.Column]) {
+			continue
+		}
+		if s.Method.Param(c.Column) != nil {
+			continue
+		}
+		col := s.Method.Column(c.Column)
+		if col == nil || col.Type != providers.TypeBoolean {
+			continue
+		}
+		for i, raw := range c.Raw {
+			if raw == "" || raw[0] != '\'' {
+				continue
+			}
+			pred := fmt.Sprintf("`%s = %s`", c.Column, raw)
+			if c.Op == sqlfront.OpIn {
+				pred = fmt.Sprintf("`%s IN (... %s ...)`", c.Column, raw)
+			}
+			want := "TRUE"
+			if b := ParamBool(c.Values[i]); b != "" {
+				want = strings.ToUpper(b)
+			}
+			form := fmt.Sprintf("%s = %s", col.Name, want)
+			if want == "TRUE" {
+				form += fmt.Sprintf(" (or %s = 1, or just WHERE %s)", col.Name, col.Name)
+			} else {
+				form += fmt.Sprintf(" (or %s = 0, or WHERE NOT %s)", col.Name, col.Name)
+			}
+			return errorf(s.Ref.Name(), "%s: %s is a BOOLEAN column, 1 or 0 in SQL (results show true or false), so it never equals the text %s and the query would match no rows; write %s",
+				pred, col.Name, raw, form)
+		}
+	}
+	return nil
+}

@@ -76,6 +76,10 @@ type Result struct {
 	Stats   Stats
 	// Notice is an optional human note (e.g. EXPLAIN, "no rows").
 	Notice string
+	// Unordered is set for a SELECT over provider tables whose outermost
+	// LIMIT/OFFSET has no ORDER BY: which rows it keeps is not guaranteed
+	// (surfaces may say so).
+	Unordered bool
 }
 
 // Finish records the elapsed time.

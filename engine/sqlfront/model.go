@@ -23,6 +23,10 @@ type Query struct {
 	// OFFSET. Whether the WHERE clause allows pushing it is the planner's
 	// call (every conjunct must be consumed by the API).
 	Limit int64
+	// UnorderedLimit is set when the outermost SELECT has LIMIT or OFFSET
+	// but no ORDER BY: which rows it keeps depends on the order the API
+	// returned them in, which is not guaranteed.
+	UnorderedLimit bool
 }
 
 // TableRef is one occurrence of a provider table in the query.

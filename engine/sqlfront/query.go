@@ -103,6 +103,9 @@ func parseQuery(text string, toks []token, isProvider func(string) bool) (*Query
 		}
 	}
 	q.Limit = simpleLimit(sel, q)
+	if s, ok := sel.(*sqlparser.Select); ok && s.Limit != nil && len(s.OrderBy) == 0 && len(q.Tables) > 0 {
+		q.UnorderedLimit = true
+	}
 	q.markColumns()
 	q.attributeColumns(a.scopes)
 	q.rawLiterals(a.scopes)

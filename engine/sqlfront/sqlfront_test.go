@@ -278,3 +278,22 @@ func TestUnterminatedTokensNamed(t *testing.T) {
 		}
 	}
 }
+
+func TestUnorderedLimit(t *testing.T) {
+	for sql, want := range map[string]bool{
+		"SELECT name FROM github.repos.repos WHERE org = 'a' LIMIT 5":               true,
+		"SELECT name FROM github.repos.repos WHERE org = 'a' LIMIT 5 OFFSET 5":      true,
+		"SELECT name FROM github.repos.repos WHERE org = 'a' ORDER BY name LIMIT 5": false,
+		"SELECT name FROM github.repos.repos WHERE org = 'a'":                       false,
+		"SELECT 1 LIMIT 1": false,
+		"SELECT n FROM (SELECT name AS n FROM github.repos.repos WHERE org = 'a') d LIMIT 2": true,
+	} {
+		st, err := Parse(sql, isGH)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := st.Query != nil && st.Query.UnorderedLimit; got != want {
+			t.Errorf("%s: UnorderedLimit %t, want %t", sql, got, want)
+		}
+	}
+}

@@ -39,6 +39,10 @@ func TestRefusedBeforeAnyRequest(t *testing.T) {
 			[]string{"owner is a WHERE key of method list_for_repo", "bind repo too"}},
 		{"text for a boolean parameter", `SELECT count(*) FROM github.actions.workflow_runs WHERE owner = 'acme' AND repo = 'repo-005' AND exclude_pull_requests = 'true'`,
 			[]string{"exclude_pull_requests = TRUE"}},
+		{"text for a boolean column", `SELECT name FROM github.repos.repos WHERE org = 'acme' AND private = 'true'`,
+			[]string{"`private = 'true'`", "BOOLEAN column", "write private = TRUE"}},
+		{"text for a boolean column in IN", `SELECT r.name FROM github.repos.repos r WHERE r.org = 'acme' AND r.archived IN ('false')`,
+			[]string{"BOOLEAN column", "write archived = FALSE"}},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {

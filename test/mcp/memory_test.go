@@ -111,19 +111,19 @@ func TestHugeCellIsCutWithMarker(t *testing.T) {
 		t.Fatalf("tool result of %d bytes for one huge cell, want under 64 KiB", len(text)+len(sc))
 	}
 	r := c.Check(t, "run_select_query", res)
-	marker := "…[cut: 16384 of 30000000 bytes shown]"
+	marker := "…[cut: 8192 of 30000000 bytes shown]"
 	if r.IsError || len(r.Rows) != 1 || r.Rows[0][0] != "head" || r.Rows[0][2] != float64(7) {
 		t.Fatalf("%+v", r)
 	}
 	big, _ := r.Rows[0][1].(string)
-	if len(big) != 16384+len(marker) || !strings.HasSuffix(big, marker) || strings.Trim(big[:16384], "0") != "" {
+	if len(big) != 8192+len(marker) || !strings.HasSuffix(big, marker) || strings.Trim(big[:8192], "0") != "" {
 		t.Fatalf("structured cell: %d bytes ending %q", len(big), big[max(len(big)-60, 0):])
 	}
-	if !strings.Contains(text, "\t"+strings.Repeat("0", 16384)+marker+"\t7\n") {
+	if !strings.Contains(text, "\t"+strings.Repeat("0", 8192)+marker+"\t7\n") {
 		t.Fatalf("TSV text does not hold the cut cell with its marker: %.200q", text)
 	}
 	if !r.Truncated || r.Raw["truncated_cells"] != float64(1) || r.ResultURI == "" ||
-		!strings.Contains(r.Notice, "1 cell is longer than 16384 bytes") || !strings.Contains(r.Notice, r.ResultURI) {
+		!strings.Contains(r.Notice, "1 cell is longer than 8192 bytes") || !strings.Contains(r.Notice, r.ResultURI) {
 		t.Fatalf("truncated %v, truncated_cells %v, notice %q", r.Truncated, r.Raw["truncated_cells"], r.Notice)
 	}
 	if !strings.Contains(text, r.Notice) {

@@ -77,7 +77,7 @@ func TestStdioBinary(t *testing.T) {
 		}
 	}
 	fake.ClearFaults()
-	if !strings.Contains(stderr.String(), "approx_tokens=") {
+	if !strings.Contains(stderr.String(), " tokens=") {
 		t.Fatalf("no token log on stderr: %s", stderr)
 	}
 }

@@ -55,7 +55,7 @@ func TestValueLimitBoundsMemoryPerCell(t *testing.T) {
 		if len(r.Rows) == 1 {
 			big, _ = r.Rows[0][1].(string)
 		}
-		if r.IsError || !strings.HasSuffix(big, "…[cut: 16384 of 8000000 bytes shown]") {
+		if r.IsError || !strings.HasSuffix(big, "…[cut: 8192 of 8000000 bytes shown]") {
 			t.Fatalf("call %d: %+v", i, r.Error)
 		}
 	}

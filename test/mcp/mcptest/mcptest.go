@@ -182,9 +182,27 @@ func (c *Client) Check(t testing.TB, tool string, res *mcp.CallToolResult) Resul
 }
 
 // TSVLines splits a result's text block into its header, rows and
-// summary line.
+// summary line (the column statistics line of a truncated result, just
+// before the summary, is left out: StatsLine).
 func TSVLines(text string) (header string, rows []string, summary string) {
 	lines := strings.Split(text, "\n")
 	header, summary = lines[0], lines[len(lines)-1]
-	return header, lines[1 : len(lines)-1], summary
+	rows = lines[1 : len(lines)-1]
+	if n := len(rows); n > 0 && strings.HasPrefix(rows[n-1], StatsPrefix) {
+		rows = rows[:n-1]
+	}
+	return header, rows, summary
+}
+
+// StatsPrefix starts the column statistics line of a truncated result.
+const StatsPrefix = "# column stats over all "
+
+// StatsLine returns the column statistics line of a result's text block,
+// or "".
+func StatsLine(text string) string {
+	lines := strings.Split(text, "\n")
+	if n := len(lines); n > 2 && strings.HasPrefix(lines[n-2], StatsPrefix) {
+		return lines[n-2]
+	}
+	return ""
 }
