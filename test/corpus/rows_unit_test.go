@@ -33,6 +33,17 @@ const rowsDoc = `{
     "/pins.list": {"get": {"responses": {"200": {"content": {"application/json": {"schema": {
       "type": "object", "properties": {"ok": {"type": "boolean"}, "items": {"type": "array", "items": {"type": "object", "properties": {"type": {"type": "string"}}}}}}}}}}}},
     "/flags": {"get": {"responses": {"200": {"content": {"application/json": {"schema": {"type": "array", "items": {"type": "boolean"}}}}}}}},
+    "/apis/v1/": {"get": {"responses": {"200": {"content": {"application/json": {"schema": {
+      "type": "object", "properties": {"apiVersion": {"type": "string"}, "kind": {"type": "string"},
+        "resources": {"type": "array", "items": {"type": "object", "properties": {"name": {"type": "string"}}}}}}}}}}}},
+    "/lists/{id}": {"get": {"parameters": [{"name": "id", "in": "path", "required": true, "schema": {"type": "string", "pattern": "^CH[0-9a-fA-F]{32}$"}},
+      {"name": "part", "in": "query", "required": true, "schema": {"type": "array", "items": {"type": "string", "enum": ["snippet", "id"]}}}],
+      "responses": {"200": {"content": {"application/json": {"schema": {
+      "type": "object", "properties": {"recipients": {"type": "array", "items": {"type": "object", "properties": {"n": {"type": "integer"}}}}}}}}}}}},
+    "/builds/{num}": {"get": {"parameters": [{"name": "num", "in": "path", "required": true, "schema": {"type": "integer"}}],
+      "responses": {"200": {"content": {"application/json": {"schema": {
+      "type": "object", "properties": {"build_num": {"type": "integer"}, "previous": {"type": "object", "properties": {"build_num": {"type": "integer"}}},
+        "commits": {"type": "array", "items": {"type": "object", "properties": {"n": {"type": "integer"}}}}}}}}}}}},
     "/nothing": {"get": {"responses": {"204": {"description": "none"}}}},
     "/tokens/{token}": {"get": {"parameters": [
       {"name": "token", "in": "path", "required": true, "schema": {"type": "string"}},
@@ -79,7 +90,10 @@ func TestRowsLogic(t *testing.T) {
 		{"/profile.get", `{"ok": true, "profile": {"name": "x", "total": 3, "fields": {"a": 1}}}`, 1}, // items+oneOf object/array is no array
 		{"/pins.list", `{"ok": true, "items": [{"type": "a"}, {"type": "b"}]}`, 2},                    // siblings are tags only
 		{"/flags", `[true, false]`, 2},
-		{"/nothing", ``, 0},
+		{"/nothing", ``, 1}, // the engine's documented row for a body-less answer
+		{"/apis/v1/", `{"apiVersion": "v1", "kind": "APIResourceList", "resources": [{"name": "a"}, {"name": "b"}]}`, 2},
+		{"/lists/{id}", `{"recipients": [{"n": 1}, {"n": 2}]}`, 2}, // a path parameter does not make one object
+		{"/builds/{num}", `{"build_num": 1, "previous": {"build_num": 0}, "commits": [{"n": 1}, {"n": 2}]}`, 1},
 	} {
 		if got := items(c.path, c.body); len(got) != c.want {
 			t.Errorf("%s: %d items, want %d (%v)", c.path, len(got), c.want, got)
@@ -114,6 +128,19 @@ func TestRowsLogic(t *testing.T) {
 	_, params = doc.operation("/things/{id}")
 	if got := doc.placeholder(params[0]); got != "123e4567-e89b-12d3-a456-426614174000" {
 		t.Errorf("uuid placeholder %v", got)
+	}
+	_, params = doc.operation("/lists/{id}")
+	if got := doc.placeholder(params[0]); got != "CH"+strings.Repeat("0", 32) {
+		t.Errorf("pattern placeholder %v", got)
+	}
+	if got := doc.placeholder(params[1]); got != "snippet" {
+		t.Errorf("array placeholder %v", got)
+	}
+	for pat, want := range map[string]string{`^\d{3}-[a-z]+$`: "111-a", `^v\.?1$`: "v1", `^(a|b)$`: ""} {
+		got, ok := fromPattern(pat)
+		if ok != (want != "") || got != want {
+			t.Errorf("fromPattern(%s) = %q, %v", pat, got, ok)
+		}
 	}
 	if got := sqlLiteral("it's", "TEXT"); got != "'it''s'" {
 		t.Errorf("quoting: %s", got)
@@ -176,6 +203,7 @@ func TestRowsCompare(t *testing.T) {
 		{"undeclared field without column", `[{"id": "a"}]`, `[{"id": "a", "extra": 1}]`, 0, 0, ""},
 		{"extra non-null column", `[{"id": "a", "n": 3}]`, `[{"id": "a"}]`, 1, 0, "column n = 3"},
 		{"WHERE key shadows a field", `[{"id": "a", "query": "x"}]`, `[{"id": "a", "query": "the mock's"}]`, 0, 0, ""},
+		{"body-less", `[{"ok": true}]`, `[{}]`, 0, 0, ""},
 		{"row count", `[{"id": "a"}]`, `[{"id": "a"}, {"id": "b"}]`, 1, 0, "1 rows, want 2"},
 		{"limit", `[{"id": "1"}, {"id": "2"}]`, `[{"id": "1"}, {"id": "2"}, {"id": "3"}]`, 0, 0, ""},
 		{"example contradicts schema", `[{"id": "a", "n": "10"}]`, `[{"id": "a", "n": "10x"}]`, 0, 1, "the schema says integer"},
@@ -236,5 +264,17 @@ func TestForMock(t *testing.T) {
 	}
 	if !strings.Contains(s, `"ThingList": {"type": "object"`) {
 		t.Error("components not kept byte for byte")
+	}
+
+	stripeLike := `{"paths": {"/c": {"get": {"responses": {}}}}, "components": {"schemas": {"Charge": {"properties": {
+		"customer": {"anyOf": [{"maxLength": 5000, "type": "string"}, {"$ref": "#/components/schemas/Customer"}], "x-expansionResources": {"oneOf": []}, "nullable": true},
+		"other": {"anyOf": [{"type": "string"}, {"type": "object"}]}}}}}}`
+	out, err = forMock([]byte(stripeLike), map[string]bool{"/c": true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(out), `"customer":{"nullable":true,"maxLength":5000,"type":"string"}`) ||
+		!strings.Contains(string(out), `"other":{"anyOf":[{"type":"string"},{"type":"object"}]}`) {
+		t.Errorf("expandable fields:\n%s", out)
 	}
 }
