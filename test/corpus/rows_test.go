@@ -9,6 +9,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"hash/fnv"
 	"io"
 	"net"
 	"net/http"
@@ -181,13 +182,7 @@ func runRowsAPI(t *testing.T, name, file, prism string, maxTables int) *apiRepor
 		all = append(all, fmt.Sprint(row["full_name"]))
 	}
 	r.total = len(all)
-	picked := all
-	if len(all) > maxTables {
-		picked = nil
-		for i := 0; i < maxTables; i++ {
-			picked = append(picked, all[i*len(all)/maxTables])
-		}
-	}
+	picked := pickTables(all, maxTables)
 	var stmts []string
 	for _, tb := range picked {
 		stmts = append(stmts, "DESCRIBE "+tb, "SHOW METHODS IN "+tb)
@@ -233,6 +228,26 @@ func runRowsAPI(t *testing.T, name, file, prism string, maxTables int) *apiRepor
 		r.tables = append(r.tables, queryTable(t, doc, rec, proxy.URL, args, env, tb, desc, methods))
 	}
 	return r
+}
+
+// pickTables picks up to n tables by a hash of their names (the n
+// smallest FNV-1a values), in name order: a spread over the services, and
+// stable when another binary adds or renames a few tables, so that two
+// reports compare table by table.
+func pickTables(all []string, n int) []string {
+	if len(all) <= n {
+		return all
+	}
+	hash := func(s string) uint32 {
+		h := fnv.New32a()
+		h.Write([]byte(s))
+		return h.Sum32()
+	}
+	byHash := append([]string(nil), all...)
+	sort.Slice(byHash, func(i, j int) bool { return hash(byHash[i]) < hash(byHash[j]) })
+	picked := byHash[:n]
+	sort.Strings(picked)
+	return picked
 }
 
 // queryTable runs SELECT * FROM tb LIMIT 5 with the required parameters of
