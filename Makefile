@@ -60,7 +60,7 @@ corpus: build
 # examples; needs node >= 18.20.1 and npm), queries up to 60 tables per API
 # with SELECT * ... LIMIT 5 and compares the rows field by field with the
 # responses the engine received (recorded by a proxy in front of prism).
-# Prints one line per table and the figures per API; ~5 min on 2 CPUs; not
+# Prints one line per table and the figures per API; ~4 min on 2 CPUs; not
 # part of `make test`. ENGINE_BIN=PATH measures another binary,
 # ROWS_REPORT=FILE keeps the report, PRISM=PATH and CORPUS_DIR=DIR reuse an
 # installed prism and an unpacked directory's api folder.

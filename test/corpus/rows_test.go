@@ -158,12 +158,8 @@ func runRowsAPI(t *testing.T, name, file, prism string, maxTables int) *apiRepor
 		r.refused = "parse the description: " + err.Error()
 		return r
 	}
-	port, err := freePort()
-	if err != nil {
-		t.Fatal(err)
-	}
 	rec := &recorder{}
-	proxy := httptest.NewServer(rec.proxy(&url.URL{Scheme: "http", Host: net.JoinHostPort("127.0.0.1", strconv.Itoa(port))}))
+	proxy := httptest.NewServer(rec.proxy())
 	defer proxy.Close()
 
 	// Discovery makes no request: pick the tables first, then serve only
@@ -213,10 +209,24 @@ func runRowsAPI(t *testing.T, name, file, prism string, maxTables int) *apiRepor
 	if err := os.WriteFile(mockPath, mockDoc, 0o644); err != nil {
 		t.Fatal(err)
 	}
-	stop, err := startPrism(prism, mockPath, port, filepath.Join(tmp, "prism.log"))
-	if err != nil {
-		r.refused = "prism: " + err.Error()
-		return r
+	// The port is free when asked, but another process may take it
+	// before prism listens: then prism exits and the next attempt takes
+	// another port.
+	var stop func()
+	for attempt := 1; ; attempt++ {
+		port, err := freePort()
+		if err != nil {
+			t.Fatal(err)
+		}
+		stop, err = startPrism(prism, mockPath, port, filepath.Join(tmp, "prism.log"))
+		if err == nil {
+			rec.setTarget(net.JoinHostPort("127.0.0.1", strconv.Itoa(port)))
+			break
+		}
+		if attempt == 3 || !strings.Contains(err.Error(), "EADDRINUSE") {
+			r.refused = "prism: " + err.Error()
+			return r
+		}
 	}
 	defer stop()
 	for i, tb := range picked {
@@ -507,11 +517,23 @@ type exchange struct {
 // response's status and body (decompressed) as the engine received it.
 type recorder struct {
 	mu        sync.Mutex
+	target    string // prism's host:port
 	exchanges []exchange
 }
 
-func (rec *recorder) proxy(target *url.URL) http.Handler {
-	p := httputil.NewSingleHostReverseProxy(target)
+func (rec *recorder) setTarget(hostPort string) {
+	rec.mu.Lock()
+	rec.target = hostPort
+	rec.mu.Unlock()
+}
+
+func (rec *recorder) proxy() http.Handler {
+	p := &httputil.ReverseProxy{Rewrite: func(r *httputil.ProxyRequest) {
+		rec.mu.Lock()
+		host := rec.target
+		rec.mu.Unlock()
+		r.SetURL(&url.URL{Scheme: "http", Host: host})
+	}}
 	p.ModifyResponse = func(resp *http.Response) error {
 		body, err := io.ReadAll(resp.Body)
 		resp.Body.Close()
@@ -589,7 +611,7 @@ func startPrism(prism, doc string, port int, logPath string) (stop func(), err e
 		select {
 		case <-done:
 			b, _ := os.ReadFile(logPath)
-			return nil, fmt.Errorf("prism exited while loading the description: %s", lastBytes(b, 600))
+			return nil, fmt.Errorf("prism exited while loading the description: %s", prismFailure(b))
 		case <-time.After(300 * time.Millisecond):
 		}
 		// Ready when prism says so (a dial alone could reach another
@@ -606,11 +628,15 @@ func startPrism(prism, doc string, port int, logPath string) (stop func(), err e
 	return nil, fmt.Errorf("prism did not listen within %s", prismStartup)
 }
 
-func lastBytes(b []byte, n int) string {
-	if len(b) > n {
-		b = b[len(b)-n:]
+// prismFailure is the line of prism's log that says why it stopped (it
+// prints its usage after a fatal error), or the log's start.
+func prismFailure(log []byte) string {
+	for _, l := range strings.Split(string(log), "\n") {
+		if strings.Contains(l, "fatal") || strings.Contains(l, "Error") || strings.Contains(l, "EADDRINUSE") {
+			return cut(strings.TrimSpace(l), 300)
+		}
 	}
-	return strings.TrimSpace(string(b))
+	return cut(strings.TrimSpace(string(log)), 300)
 }
 
 // writeRowsReport prints one line per table, then the figures per API and
