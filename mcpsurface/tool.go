@@ -122,7 +122,7 @@ func outputSchema[Out any]() *jsonschema.Schema {
 	}
 	s, err := jsonschema.For[Out](&jsonschema.ForOptions{TypeSchemas: map[reflect.Type]*jsonschema.Schema{
 		reflect.TypeFor[engine.Kind](): {Type: "string", Enum: kinds},
-		reflect.TypeFor[statValue]():   {Types: []string{"number", "string"}},
+		reflect.TypeFor[statValue]():   {AnyOf: []*jsonschema.Schema{{Type: "number"}, {Type: "string"}}},
 	}})
 	if err != nil {
 		panic(fmt.Sprintf("output schema of %T: %v", *new(Out), err))

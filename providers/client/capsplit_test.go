@@ -6,8 +6,10 @@ import (
 	"fmt"
 	"net/http"
 	"net/http/httptest"
+	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -21,7 +23,15 @@ import (
 // item dup in every ranged query's first page too.
 type capSearch struct {
 	n, max, lose, dup int
+	mu                sync.Mutex // pages of a range are fetched concurrently
 	queries           []string
+}
+
+// sent returns the queries served so far.
+func (s *capSearch) sent() []string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return slices.Clone(s.queries)
 }
 
 func (s *capSearch) created(id int) time.Time {
@@ -30,7 +40,9 @@ func (s *capSearch) created(id int) time.Time {
 
 func (s *capSearch) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	q := r.URL.Query().Get("q")
+	s.mu.Lock()
 	s.queries = append(s.queries, q)
+	s.mu.Unlock()
 	lo, hi := time.Time{}, time.Date(9999, 1, 1, 0, 0, 0, 0, time.UTC)
 	ranged := false
 	for _, f := range strings.Fields(q) {
@@ -126,10 +138,10 @@ func TestCapSplitGetsEveryResult(t *testing.T) {
 	if ids := capIDs(t, items); len(ids) != 23 {
 		t.Fatalf("%d distinct results, want 23", len(ids))
 	}
-	if st.Parts < 5 || st.Requests != len(s.queries) {
-		t.Errorf("stats %+v, %d queries", st, len(s.queries))
+	if st.Parts < 5 || st.Requests != len(s.sent()) {
+		t.Errorf("stats %+v, %d queries", st, len(s.sent()))
 	}
-	for _, q := range s.queries[1:] {
+	for _, q := range s.sent()[1:] {
 		if !strings.HasPrefix(q, "org:x created:") {
 			t.Errorf("query %q", q)
 		}
@@ -144,8 +156,8 @@ func TestCapSplitLimit(t *testing.T) {
 	defer srv.Close()
 	c := newTestClient(t, srv, func(o *Options) { o.PerPage = 2 })
 	items, _, err := collect(t, c, Call{Method: capMethod(false), Params: map[string]string{"q": "org:x"}, Limit: 4})
-	if err != nil || len(items) != 4 || len(s.queries) != 2 {
-		t.Fatalf("limit 4: %d items, %d queries, %v", len(items), len(s.queries), err)
+	if err != nil || len(items) != 4 || len(s.sent()) != 2 {
+		t.Fatalf("limit 4: %d items, %d queries, %v", len(items), len(s.sent()), err)
 	}
 	items, _, err = collect(t, c, Call{Method: capMethod(true), Params: map[string]string{"q": "org:x"}, Limit: 9})
 	if err != nil || len(capIDs(t, items)) < 9 {
@@ -186,8 +198,8 @@ func TestCapSplitOverMaxPages(t *testing.T) {
 	c := newTestClient(t, srv, func(o *Options) { o.PerPage = 2; o.MaxPages = 6 })
 	_, _, err := collect(t, c, Call{Method: capMethod(true), Params: map[string]string{"q": "org:x"}})
 	var pe *providers.ProviderError
-	if !errors.As(err, &pe) || pe.Kind != "limit" || !strings.Contains(pe.Message, "12 pages") || len(s.queries) != 1 {
-		t.Fatalf("err %v after %d queries", err, len(s.queries))
+	if !errors.As(err, &pe) || pe.Kind != "limit" || !strings.Contains(pe.Message, "12 pages") || len(s.sent()) != 1 {
+		t.Fatalf("err %v after %d queries", err, len(s.sent()))
 	}
 }
 
