@@ -114,9 +114,13 @@ func (e *Engine) Provider(name string) (*providers.Provider, error) {
 	return p, nil
 }
 
+// Origin tells how the index of an OpenAPI provider was obtained
+// (catalog.Origin).
+type Origin = catalog.Origin
+
 // ProviderOrigin returns how an OpenAPI provider's index was obtained;
 // ok is false for a provider that is not loaded yet or is an index.
-func (e *Engine) ProviderOrigin(name string) (catalog.Origin, bool) { return e.cat.Origin(name) }
+func (e *Engine) ProviderOrigin(name string) (Origin, bool) { return e.cat.Origin(name) }
 
 // Secrets returns the credentials' secrets resolved so far, for scrubbing
 // text that leaves the process.

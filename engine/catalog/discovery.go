@@ -128,13 +128,10 @@ func (c *Catalog) Table(provider, service, name string) (*providers.Resource, er
 		return nil, err
 	}
 	r, err := p.Resource(service, name)
-	if err != nil {
-		return nil, err
-	}
-	if r == nil {
+	if err == nil && r == nil {
 		return nil, &NotFound{Provider: p.Provider, Service: service, Table: name, ServiceKnown: slices.Contains(p.Services(), service)}
 	}
-	return r, nil
+	return r, err
 }
 
 // AnsweredName is the column of a body-less method's answer (the
