@@ -3,10 +3,12 @@ package engine
 import (
 	"cmp"
 	"context"
+	"errors"
 	"fmt"
 	"sort"
 	"strings"
 
+	"github.com/enginehq/engine/engine/catalog"
 	"github.com/enginehq/engine/engine/plan"
 	"github.com/enginehq/engine/engine/result"
 	"github.com/enginehq/engine/engine/sqlfront"
@@ -107,76 +109,69 @@ func pieceAt(s []rune, i int, p []rune) bool {
 	return true
 }
 
+// discover answers a discovery statement (SHOW, DESCRIBE) from the
+// catalog's typed discovery, phrasing its errors as SQL statements to try.
 func (e *Engine) discover(ctx context.Context, st *sqlfront.Statement) (*result.Result, error) {
 	like := likeMatcher(st)
 	match := func(s string) bool { return ctx.Err() == nil && like(s) }
 	res := &result.Result{}
-	target := func(n int) (*providers.Provider, error) {
-		if len(st.Target) < n {
+	if len(st.Target) == 0 && (st.Kind == sqlfront.KindShowServices || st.Kind == sqlfront.KindShowResources) {
+		st.Target = []string{e.cat.DefaultProvider()}
+	}
+	if st.Kind != sqlfront.KindShowProviders {
+		if len(st.Target) < 1 {
 			return nil, discoveryErrorf("%s needs a provider name, e.g. %s IN github", st.Kind, st.Kind)
 		}
 		if !e.cat.IsProvider(st.Target[0]) {
 			return nil, discoveryErrorf("unknown provider %q; SHOW PROVIDERS lists them", st.Target[0])
 		}
-		return e.cat.provider(st.Target[0])
-	}
-	if len(st.Target) == 0 && (st.Kind == sqlfront.KindShowServices || st.Kind == sqlfront.KindShowResources) {
-		st.Target = []string{"github"} // the default provider
 	}
 	switch st.Kind {
 	case sqlfront.KindShowProviders:
 		res.Columns = []result.Column{{Name: "name", Type: result.TypeText}, {Name: "version", Type: result.TypeText}, {Name: "services", Type: result.TypeInteger}, {Name: "resources", Type: result.TypeInteger}}
-		for _, n := range e.cat.names() {
-			if !match(n) {
-				continue
-			}
-			p, err := e.cat.provider(n)
-			if err != nil {
-				return nil, err
-			}
-			res.Rows = append(res.Rows, []any{n, p.Version, int64(len(p.Services())), int64(len(p.Resources))})
+		ps, err := e.cat.Providers(context.WithoutCancel(ctx), match)
+		if err != nil {
+			return nil, err
+		}
+		for _, p := range ps {
+			res.Rows = append(res.Rows, []any{p.Name, p.Version, int64(p.Services), int64(p.Resources)})
 		}
 	case sqlfront.KindShowServices:
-		p, err := target(1)
+		ss, err := e.cat.Services(st.Target[0])
 		if err != nil {
 			return nil, err
 		}
 		res.Columns = []result.Column{{Name: "name", Type: result.TypeText}, {Name: "resources", Type: result.TypeInteger}}
-		count := p.ServiceResources()
-		for _, s := range p.Services() {
-			if match(s) {
-				res.Rows = append(res.Rows, []any{s, int64(count[s])})
+		for _, s := range ss {
+			if match(s.Name) {
+				res.Rows = append(res.Rows, []any{s.Name, int64(s.Resources)})
 			}
 		}
 	case sqlfront.KindShowResources:
-		p, err := target(1)
+		service := ""
+		if len(st.Target) == 2 {
+			service = st.Target[1]
+		}
+		ts, err := e.cat.Tables(st.Target[0], service)
+		if nf := (*catalog.NotFound)(nil); errors.As(err, &nf) {
+			return nil, discoveryErrorf("provider %s has no service %q; SHOW SERVICES IN %s lists them", nf.Provider, nf.Service, nf.Provider)
+		}
 		if err != nil {
 			return nil, err
 		}
 		res.Columns = []result.Column{{Name: "name", Type: result.TypeText}, {Name: "full_name", Type: result.TypeText}, {Name: "methods", Type: result.TypeInteger}}
-		found := len(st.Target) == 1
-		for _, r := range p.Resources {
-			if len(st.Target) == 2 && r.Service != st.Target[1] {
-				continue
+		for _, t := range ts {
+			if match(t.Name) {
+				res.Rows = append(res.Rows, []any{t.Name, t.FullName(), int64(t.Methods)})
 			}
-			found = true
-			if match(r.Name) {
-				res.Rows = append(res.Rows, []any{r.Name, p.Provider + "." + r.Service + "." + r.Name, int64(r.Methods)})
-			}
-		}
-		if !found {
-			return nil, discoveryErrorf("provider %s has no service %q; SHOW SERVICES IN %s lists them", p.Provider, st.Target[1], p.Provider)
 		}
 	case sqlfront.KindShowMethods, sqlfront.KindDescribe:
-		if _, err := target(1); err != nil {
-			return nil, err
+		r, err := e.cat.Table(st.Target[0], st.Target[1], st.Target[2])
+		if nf := (*catalog.NotFound)(nil); errors.As(err, &nf) {
+			return nil, discoveryErrorf("unknown table %s; SHOW RESOURCES IN %s.%s lists them", strings.Join(st.Target[:3], "."), st.Target[0], st.Target[1])
 		}
-		r, err := e.cat.Resource(st.Target[0], st.Target[1], st.Target[2])
 		if err != nil {
 			return nil, err
-		}
-		if r == nil {
-			return nil, discoveryErrorf("unknown table %s; SHOW RESOURCES IN %s.%s lists them", strings.Join(st.Target[:3], "."), st.Target[0], st.Target[1])
 		}
 		if st.Kind == sqlfront.KindShowMethods {
 			return methodsResult(r), nil
@@ -238,37 +233,24 @@ func describeResult(r *providers.Resource, target []string) *result.Result {
 			}
 		}
 	}
-	for _, c := range ResourceColumns(methods) {
+	for _, c := range catalog.ResourceColumns(methods) {
 		ms := strings.Join(c.Methods, ", ")
 		if len(c.Methods) == len(methods) {
 			ms = "all"
 		}
-		res.Rows = append(res.Rows, []any{c.Name, c.Type, "column", ms, APINote(c.API, cmp.Or(r.Docs[c.Name], c.Note))})
+		res.Rows = append(res.Rows, []any{c.Name, c.Type, "column", ms, catalog.APINote(c.API, cmp.Or(r.Docs[c.Name], c.Note))})
 	}
 	sort.Strings(paramNames)
 	for _, n := range paramNames {
 		pi := params[n]
 		if len(pi.required) > 0 {
-			res.Rows = append(res.Rows, []any{n, pi.typ, "required key", strings.Join(pi.required, ", "), APINote(pi.api, pi.note)})
+			res.Rows = append(res.Rows, []any{n, pi.typ, "required key", strings.Join(pi.required, ", "), catalog.APINote(pi.api, pi.note)})
 		}
 		if len(pi.opt) > 0 {
-			res.Rows = append(res.Rows, []any{n, pi.typ, "optional key", strings.Join(pi.opt, ", "), APINote(pi.api, pi.note)})
+			res.Rows = append(res.Rows, []any{n, pi.typ, "optional key", strings.Join(pi.opt, ", "), catalog.APINote(pi.api, pi.note)})
 		}
 	}
 	return res
-}
-
-// APINote prefixes a description with the API's spelling of a name when
-// its SQL name differs (createdat is the API's createdAt).
-func APINote(api, doc string) string {
-	if api == "" {
-		return doc
-	}
-	note := "API name: " + api + "."
-	if doc != "" {
-		note += " " + doc
-	}
-	return note
 }
 
 func explainResult(p *plan.Plan) *result.Result {
@@ -283,53 +265,3 @@ func explainResult(p *plan.Plan) *result.Result {
 // that names no known provider, service or table: kind plan, as the same
 // name in a SELECT would be.
 func discoveryErrorf(format string, args ...any) *Error { return Errorf(KindPlan, format, args...) }
-
-// ColumnInfo is one column of a resource: its type (as the first method
-// that returns it declares it) and the methods that return it.
-type ColumnInfo struct {
-	Name, Type string
-	// API is the API's spelling of the name when it differs (createdAt
-	// read as createdAt_2 beside a CreatedAt), else "".
-	API     string
-	Methods []string
-	// Note describes a column the engine adds (value, ok); "" for the
-	// provider's columns, whose descriptions are in Resource.Docs.
-	Note string
-}
-
-// ResourceColumns is the union of the columns of methods, sorted by name:
-// what DESCRIBE and the MCP describe_resource tool list. It includes the
-// columns the engine adds: value (whole items that are not objects with
-// properties) and ok (a body-less answer read without bound keys).
-func ResourceColumns(methods []*providers.Method) []ColumnInfo {
-	at := map[string]int{}
-	var out []ColumnInfo
-	add := func(m *providers.Method, c providers.Column, note string) {
-		i, ok := at[c.Name]
-		if !ok {
-			i = len(out)
-			at[c.Name] = i
-			out = append(out, ColumnInfo{Name: c.Name, Type: c.Type, API: c.API, Note: note})
-		}
-		out[i].Methods = append(out[i].Methods, m.Name)
-	}
-	for _, m := range methods {
-		for _, c := range m.Columns {
-			add(m, c, "")
-		}
-		if m.ValueColumn() {
-			add(m, providers.Column{Name: providers.ValueName, Type: m.ValueColumnType()}, valueNote)
-		}
-		if m.Shape == providers.ShapeNone && len(m.Required()) == 0 {
-			add(m, providers.Column{Name: plan.AnsweredName, Type: providers.TypeBoolean}, answeredNote)
-		}
-	}
-	sort.Slice(out, func(i, j int) bool { return out[i].Name < out[j].Name })
-	return out
-}
-
-// Descriptions of the columns the engine adds.
-const (
-	valueNote    = "Each item whole (the items are not objects with properties)."
-	answeredNote = "True: the provider answered 2xx (the method has no body); present when no key is bound."
-)

@@ -3,17 +3,15 @@
 //
 // The data path is parse (sqlfront), plan (plan), fetch and materialise
 // (exec, store), run (store), each a package of its own. engine wires
-// them to the provider catalog (registry sources, loaded lazily) and to one
-// HTTP client per provider. It answers discovery statements (SHOW,
-// DESCRIBE) from the catalog without any request.
+// them to the provider catalog (package catalog: sources loaded lazily,
+// the compile cache of OpenAPI documents, origins, credentials) and to
+// one HTTP client per provider. It answers discovery statements (SHOW,
+// DESCRIBE) from the catalog's typed discovery without any request,
+// phrasing the catalog's answers and errors as SQL.
 //
-// A provider defined by an OpenAPI document (--provider, or kept by
-// `engine registry add` / `pull`) is compiled once: its index is stored in
-// Options.Store under a key made of the hashes of the document and its
-// profile, the provider name and the compiling code's identity, and later
-// loads decode that index instead of parsing the document (compiled.go).
-// A stored index that is corrupt, foreign or of another format is ignored
-// and rebuilt; ProviderOrigin tells how each index was obtained.
+// An engine is made on a catalog: New makes one from Options (Sources,
+// Store), or takes Options.Catalog, made beforehand by NewCatalog, when
+// the endpoints depend on the providers' definitions (engine check).
 //
 // engine knows nothing of MCP, terminals or output formats; it must not
 // import mcpsurface or cmd.

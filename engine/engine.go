@@ -2,12 +2,12 @@ package engine
 
 import (
 	"context"
-	"fmt"
 	"os"
 	"strings"
 	"sync"
 	"time"
 
+	"github.com/enginehq/engine/engine/catalog"
 	"github.com/enginehq/engine/engine/exec"
 	"github.com/enginehq/engine/engine/plan"
 	"github.com/enginehq/engine/engine/result"
@@ -44,9 +44,14 @@ type Options struct {
 	// MaxValueBytes bounds one value, stored row and result row of a
 	// statement (0: store.DefaultMaxValueBytes).
 	MaxValueBytes int
-	// Store keeps compiled indexes of OpenAPI documents (see compiled.go);
-	// nil compiles every document on each start.
+	// Store keeps compiled indexes of OpenAPI documents (catalog's
+	// compiled.go); nil compiles every document on each start.
 	Store *registry.Store
+	// Catalog, when set, is the provider catalog to use (made by
+	// NewCatalog from these options), and Sources and Store are not read
+	// again: engine check reads the providers' definitions before it
+	// decides the endpoints the engine is made with.
+	Catalog *catalog.Catalog
 	// Warnf prints a warning for the user (the CLI: "warning: ..." on
 	// stderr), such as a GitHub App private key file readable by others;
 	// each warning is printed once per process. nil: none.
@@ -57,7 +62,7 @@ type Options struct {
 // their HTTP clients are created on first use and shared.
 type Engine struct {
 	opts    Options
-	cat     *catalog
+	cat     *catalog.Catalog
 	mu      sync.Mutex
 	clients map[string]*client.Client
 	secrets []string
@@ -67,63 +72,55 @@ type Engine struct {
 // process, however many engines or MCP sessions resolve the credentials.
 var warned sync.Map
 
-// New makes an engine. Nothing is loaded or connected yet.
+// NewCatalog makes the provider catalog of opts (Sources, Store, and
+// Client.Logf for its debug log). Nothing is loaded yet.
+func NewCatalog(opts Options) *catalog.Catalog {
+	return catalog.New(opts.Sources, catalog.Options{Store: opts.Store, Logf: opts.Client.Logf})
+}
+
+// New makes an engine (on opts.Catalog, else a new one). Nothing is
+// loaded or connected yet. A base URL or auth entry of no provider is a
+// usage error.
 func New(opts Options) (*Engine, error) {
-	if opts.Sources == nil {
-		opts.Sources = registry.Embedded()
-	}
 	if opts.Getenv == nil {
 		opts.Getenv = os.Getenv
 	}
 	if opts.MaxRequests == 0 {
 		opts.MaxRequests = 1000
 	}
-	cat := newCatalog(opts.Sources)
-	cat.store, cat.logf = opts.Store, opts.Client.Logf
-	if err := cat.checkEndpoints(opts.BaseURLs, opts.Auth); err != nil {
-		return nil, err
+	cat := opts.Catalog
+	if cat == nil {
+		cat = NewCatalog(opts)
+	}
+	if err := cat.CheckEndpoints(opts.BaseURLs, opts.Auth); err != nil {
+		return nil, Classify(err)
 	}
 	return &Engine{opts: opts, cat: cat, clients: map[string]*client.Client{}}, nil
 }
 
-// checkEndpoints reports a base URL or auth entry of no provider.
-func (c *catalog) checkEndpoints(baseURLs map[string]string, auth map[string]providers.AuthConfig) error {
-	for name := range baseURLs {
-		if !c.IsProvider(name) {
-			return &Error{Kind: KindUsage, Setting: "base-url", Pos: -1, Err: fmt.Errorf("base URL for %s: no such provider (known: %v)", name, c.names())}
-		}
-	}
-	for name := range auth {
-		if !c.IsProvider(name) {
-			return &Error{Kind: KindUsage, Setting: "auth", Pos: -1, Err: fmt.Errorf("auth for %s: no such provider (known: %v)", name, c.names())}
-		}
-	}
-	return nil
-}
-
-// SetEndpoints replaces Options.BaseURLs and Options.Auth before the
-// engine has made any provider's HTTP client (engine check puts a control
-// file's defaults under the flags, deciding from the providers'
-// definitions, which the engine loads). A name of no provider is an error,
-// as in New.
-func (e *Engine) SetEndpoints(baseURLs map[string]string, auth map[string]providers.AuthConfig) error {
-	e.mu.Lock()
-	defer e.mu.Unlock()
-	if len(e.clients) > 0 {
-		return fmt.Errorf("internal: endpoints set after a provider's client was made")
-	}
-	if err := e.cat.checkEndpoints(baseURLs, auth); err != nil {
-		return err
-	}
-	e.opts.BaseURLs, e.opts.Auth = baseURLs, auth
-	return nil
-}
+// Catalog is the engine's provider catalog (discovery, definitions,
+// origins).
+func (e *Engine) Catalog() *catalog.Catalog { return e.cat }
 
 // ProviderNames lists the configured providers.
-func (e *Engine) ProviderNames() []string { return e.cat.names() }
+func (e *Engine) ProviderNames() []string { return e.cat.Names() }
 
 // Provider loads a provider definition.
-func (e *Engine) Provider(name string) (*providers.Provider, error) { return e.cat.provider(name) }
+func (e *Engine) Provider(name string) (*providers.Provider, error) {
+	p, err := e.cat.Provider(name)
+	if err != nil {
+		return nil, Classify(err)
+	}
+	return p, nil
+}
+
+// Origin tells how the index of an OpenAPI provider was obtained
+// (catalog.Origin).
+type Origin = catalog.Origin
+
+// ProviderOrigin returns how an OpenAPI provider's index was obtained;
+// ok is false for a provider that is not loaded yet or is an index.
+func (e *Engine) ProviderOrigin(name string) (Origin, bool) { return e.cat.Origin(name) }
 
 // Secrets returns the credentials' secrets resolved so far, for scrubbing
 // text that leaves the process.
@@ -141,20 +138,15 @@ func (e *Engine) Secrets() []string {
 func (e *Engine) Client(name string) (*client.Client, error) {
 	// The catalog loads (and may compile) the definition under its own
 	// lock, not the engine's.
-	p, err := e.cat.provider(name)
-	if err != nil {
-		return nil, err
+	if _, err := e.cat.Provider(name); err != nil {
+		return nil, Classify(err)
 	}
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	if c, ok := e.clients[name]; ok {
 		return c, nil
 	}
-	var cfg *providers.AuthConfig
-	if a, ok := e.opts.Auth[name]; ok {
-		cfg = &a
-	}
-	creds, err := providers.ResolveCredentials(cfg, p.TokenEnv, e.opts.Getenv)
+	p, creds, err := e.cat.Credentials(name, e.opts.Auth, e.opts.Getenv)
 	if err != nil {
 		return nil, Errorf(KindUsage, "provider %s: %w", name, err)
 	}

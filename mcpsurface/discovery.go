@@ -3,14 +3,15 @@ package mcpsurface
 import (
 	"cmp"
 	"context"
+	"errors"
 	"fmt"
-	"slices"
 	"sort"
 	"strings"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/enginehq/engine/engine"
+	"github.com/enginehq/engine/engine/catalog"
 	"github.com/enginehq/engine/engine/result"
 	"github.com/enginehq/engine/providers"
 )
@@ -52,78 +53,90 @@ func planErrorf(format string, args ...any) error {
 	return engine.Errorf(engine.KindPlan, format, args...)
 }
 
-// provider returns the named provider (default: github, else the first).
-// ctx is the request's: a cancelled request loads nothing.
-func (s *Server) provider(ctx context.Context, name string) (*providers.Provider, error) {
+// catalog is the engine's catalog, for a request that is not cancelled:
+// a cancelled request loads nothing.
+func (s *Server) catalog(ctx context.Context) (*catalog.Catalog, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
-	names := s.eng.ProviderNames()
-	if name == "" && len(names) > 0 {
-		name = names[0]
-		for _, n := range names {
-			if n == "github" {
-				name = n
-			}
-		}
+	return s.eng.Catalog(), nil
+}
+
+// lookup returns the named provider (catalog.Lookup: default
+// DefaultProvider), phrasing an unknown name for the agent.
+func (s *Server) lookup(ctx context.Context, name string) (*providers.Provider, error) {
+	cat, err := s.catalog(ctx)
+	if err != nil {
+		return nil, err
 	}
-	name = strings.ToLower(strings.TrimSpace(name))
-	for _, n := range names {
-		if n == name {
-			return s.eng.Provider(n)
-		}
+	p, err := cat.Lookup(strings.ToLower(strings.TrimSpace(name)))
+	return p, s.phrase(err)
+}
+
+// phrase words the catalog's not-found errors as the tools to call.
+func (s *Server) phrase(err error) error {
+	nf := (*catalog.NotFound)(nil)
+	if !errors.As(err, &nf) {
+		return err
 	}
-	return nil, planErrorf("unknown provider %q (known: %s)", name, strings.Join(names, ", "))
+	switch {
+	case nf.Table != "" && !nf.ServiceKnown:
+		return planErrorf("unknown table %s.%s.%s: provider %s has no service %q; list_services(provider=%q) lists its services", nf.Provider, nf.Service, nf.Table, nf.Provider, nf.Service, nf.Provider)
+	case nf.Table != "":
+		return planErrorf("unknown table %s.%s.%s; list_resources(provider=%q, service=%q) lists the tables of %s.%s", nf.Provider, nf.Service, nf.Table, nf.Provider, nf.Service, nf.Provider, nf.Service)
+	case nf.Service != "":
+		return planErrorf("provider %s has no service %q; list_services lists them", nf.Provider, nf.Service)
+	}
+	return planErrorf("unknown provider %q (known: %s)", nf.Provider, strings.Join(nf.Known, ", "))
 }
 
 func (s *Server) listProviders(ctx context.Context, _ struct{}) (string, error) {
 	var b strings.Builder
 	b.WriteString("name\tversion\tservices\tresources\n")
-	for _, n := range s.eng.ProviderNames() {
-		p, err := s.provider(ctx, n)
-		if err != nil {
-			return "", err
-		}
-		fmt.Fprintf(&b, "%s\t%s\t%d\t%d\n", n, p.Version, len(p.Services()), len(p.Resources))
+	ps, err := s.eng.Catalog().Providers(ctx, nil)
+	if err != nil {
+		return "", err
+	}
+	for _, p := range ps {
+		fmt.Fprintf(&b, "%s\t%s\t%d\t%d\n", p.Name, p.Version, p.Services, p.Resources)
 	}
 	return b.String(), nil
 }
 
 func (s *Server) listServices(ctx context.Context, in providerInput) (string, error) {
-	p, err := s.provider(ctx, in.Provider)
+	p, err := s.lookup(ctx, in.Provider)
 	if err != nil {
 		return "", err
 	}
-	count := p.ServiceResources()
+	ss, err := s.eng.Catalog().Services(p.Provider)
+	if err != nil {
+		return "", err
+	}
 	var b strings.Builder
 	b.WriteString("service\tresources\n")
-	for _, sv := range p.Services() {
-		fmt.Fprintf(&b, "%s\t%d\n", sv, count[sv])
+	for _, sv := range ss {
+		fmt.Fprintf(&b, "%s\t%d\n", sv.Name, sv.Resources)
 	}
-	fmt.Fprintf(&b, "# %d services; list_resources(provider=%q, service=...) lists tables", len(p.Services()), p.Provider)
+	fmt.Fprintf(&b, "# %d services; list_resources(provider=%q, service=...) lists tables", len(ss), p.Provider)
 	return b.String(), nil
 }
 
 func (s *Server) listResources(ctx context.Context, in resourcesInput) (string, error) {
-	p, err := s.provider(ctx, in.Provider)
+	p, err := s.lookup(ctx, in.Provider)
 	if err != nil {
 		return "", err
 	}
 	svc := strings.ToLower(strings.TrimSpace(in.Service))
 	filter := strings.ToLower(strings.TrimSpace(in.Filter))
-	var match []providers.ResourceInfo
-	seen := false
-	for _, r := range p.Resources {
-		if svc != "" && r.Service != svc {
-			continue
-		}
-		seen = true
-		if filter == "" || strings.Contains(r.Service+"."+r.Name, filter) {
-			match = append(match, r)
-		}
+	tables, err := s.eng.Catalog().Tables(p.Provider, svc)
+	if err != nil {
+		return "", s.phrase(err)
 	}
-	if svc != "" && !seen {
-		return "", planErrorf("provider %s has no service %q; list_services lists them", p.Provider, svc)
+	var match []catalog.TableInfo
+	for _, t := range tables {
+		if filter == "" || strings.Contains(t.Service+"."+t.Name, filter) {
+			match = append(match, t)
+		}
 	}
 	var b strings.Builder
 	if len(match) > compactOver && svc == "" {
@@ -147,28 +160,31 @@ func (s *Server) listResources(ctx context.Context, in resourcesInput) (string, 
 		return b.String(), nil
 	}
 	b.WriteString("table\tmethods\tsummary\n")
-	for _, r := range match {
+	for _, t := range match {
 		summary := ""
-		if res, err := p.Resource(r.Service, r.Name); err == nil && res != nil {
+		if res, err := p.Resource(t.Service, t.Name); err == nil && res != nil {
 			summary = res.Summary
 		}
-		fmt.Fprintf(&b, "%s.%s.%s\t%d\t%s\n", p.Provider, r.Service, r.Name, r.Methods, tsvCell(summary))
+		fmt.Fprintf(&b, "%s\t%d\t%s\n", t.FullName(), t.Methods, tsvCell(summary))
 	}
 	fmt.Fprintf(&b, "# %s; describe_resource shows columns and required WHERE keys", result.Plural(len(match), "table"))
 	return b.String(), nil
 }
 
 func (s *Server) describe(ctx context.Context, in describeInput) (string, error) {
+	cat, err := s.catalog(ctx)
+	if err != nil {
+		return "", err
+	}
 	parts := providers.SplitName(in.Resource)
-	if len(parts) == 2 && slices.Contains(s.eng.ProviderNames(), parts[0]) {
+	if len(parts) == 2 && cat.IsProvider(parts[0]) {
 		// provider.service: a service, not a table.
-		p, err := s.provider(ctx, parts[0])
-		if err != nil {
-			return "", err
-		}
-		next := fmt.Sprintf("list_resources(provider=%q, service=%q) lists its tables", p.Provider, parts[1])
-		if !slices.Contains(p.Services(), parts[1]) {
-			next = fmt.Sprintf("%s has no service %q: list_services(provider=%q) lists them", p.Provider, parts[1], p.Provider)
+		next := fmt.Sprintf("list_resources(provider=%q, service=%q) lists its tables", parts[0], parts[1])
+		if _, err := cat.Tables(parts[0], parts[1]); err != nil {
+			if !errors.As(err, new(*catalog.NotFound)) {
+				return "", err
+			}
+			next = fmt.Sprintf("%s has no service %q: list_services(provider=%q) lists them", parts[0], parts[1], parts[0])
 		}
 		return "", usageErrorf("resource %q names a service, not a table: a table name has three parts, provider.service.resource (e.g. github.repos.repos); %s", in.Resource, next)
 	}
@@ -178,19 +194,13 @@ func (s *Server) describe(ctx context.Context, in describeInput) (string, error)
 	if len(parts) != 3 {
 		return "", usageErrorf("resource %q: expected provider.service.resource, e.g. github.repos.repos", in.Resource)
 	}
-	p, err := s.provider(ctx, parts[0])
+	p, err := s.lookup(ctx, parts[0])
 	if err != nil {
 		return "", err
 	}
-	r, err := p.Resource(parts[1], parts[2])
+	r, err := cat.Table(p.Provider, parts[1], parts[2])
 	if err != nil {
-		return "", err
-	}
-	if r == nil {
-		if !slices.Contains(p.Services(), parts[1]) {
-			return "", planErrorf("unknown table %s.%s.%s: provider %s has no service %q; list_services(provider=%q) lists its services", p.Provider, parts[1], parts[2], p.Provider, parts[1], p.Provider)
-		}
-		return "", planErrorf("unknown table %s.%s.%s; list_resources(provider=%q, service=%q) lists the tables of %s.%s", p.Provider, parts[1], parts[2], p.Provider, parts[1], p.Provider, parts[1])
+		return "", s.phrase(err)
 	}
 	var b strings.Builder
 	if r.Summary != "" {
@@ -202,7 +212,7 @@ func (s *Server) describe(ctx context.Context, in describeInput) (string, error)
 		req, opt := m.ParamNames()
 		fmt.Fprintf(&b, "%s\t%s\t%s\n", m.Name, strings.Join(req, ", "), strings.Join(opt, ", "))
 	}
-	cols := engine.ResourceColumns(r.Methods)
+	cols := catalog.ResourceColumns(r.Methods)
 	if in.Compact {
 		names := make([]string, len(cols))
 		for i, c := range cols {
@@ -217,7 +227,7 @@ func (s *Server) describe(ctx context.Context, in describeInput) (string, error)
 		if len(c.Methods) < len(r.Methods) {
 			t += " *"
 		}
-		fmt.Fprintf(&b, "%s\t%s\t%s\n", c.Name, t, tsvCell(engine.APINote(c.API, cmp.Or(r.Docs[c.Name], c.Note))))
+		fmt.Fprintf(&b, "%s\t%s\t%s\n", c.Name, t, tsvCell(catalog.APINote(c.API, cmp.Or(r.Docs[c.Name], c.Note))))
 	}
 	fmt.Fprintf(&b, "# %d columns (* only some methods return it); JSON columns hold JSON text, a string with its quotes (json_extract works; x ->> '$' reads a string), BOOLEAN shows as true/false and is 1/0 in SQL (WHERE x, x = TRUE or x = 1; never x = 'true')", len(cols))
 	return b.String(), nil

@@ -101,20 +101,24 @@ func runCheck(cmd *cobra.Command, g *globalFlags, cf *checkFlags, path string) e
 	if err != nil {
 		return checkExit(check.ExitError, "%v", err)
 	}
-	eng, err := engine.New(opts)
-	if err != nil {
+	// The endpoints depend on the providers' definitions: read them from
+	// the catalog first, then make the engine on it with the merged ones.
+	cat := engine.NewCatalog(opts)
+	if err := cat.CheckEndpoints(opts.BaseURLs, opts.Auth); err != nil {
 		return checkExit(check.ExitError, "%v", err)
 	}
 	var notices []string
-	if ps := file.CheckProviders(eng.ProviderNames()); len(ps) > 0 {
+	if ps := file.CheckProviders(cat.Names()); len(ps) > 0 {
 		problems = append(problems, ps...)
 	} else {
-		// The engine keeps the maps it was given: merge into copies.
+		// The flags' maps are the caller's: merge into copies.
 		opts.BaseURLs, opts.Auth = maps.Clone(opts.BaseURLs), maps.Clone(opts.Auth)
-		notices = mergeDefaults(&opts, file, cf.allowFileCreds, eng.Provider, g.io.Getenv)
-		if err := eng.SetEndpoints(opts.BaseURLs, opts.Auth); err != nil {
-			return checkExit(check.ExitError, "%v", err)
-		}
+		notices = mergeDefaults(&opts, file, cf.allowFileCreds, cat.Provider, g.io.Getenv)
+	}
+	opts.Catalog = cat
+	eng, err := engine.New(opts)
+	if err != nil {
+		return checkExit(check.ExitError, "%v", err)
 	}
 	problems = append(problems, check.Validate(eng, file)...)
 	if len(problems) > 0 {

@@ -15,7 +15,6 @@ import (
 	"github.com/enginehq/engine/cmd/engine/internal/advice"
 	"github.com/enginehq/engine/engine"
 	"github.com/enginehq/engine/engine/result"
-	"github.com/enginehq/engine/providers"
 )
 
 func newExecCmd(g *globalFlags) *cobra.Command {
@@ -122,13 +121,9 @@ func reportError(w io.Writer, x *IO, eng *engine.Engine, opts engine.Options, e 
 // credentialsOf tells error advice whether a provider's requests are
 // anonymous and which variable would give them a token.
 func credentialsOf(x *IO, eng *engine.Engine, opts engine.Options, name string) advice.Credentials {
-	p, err := eng.Provider(name)
-	if err != nil {
+	p, creds, err := eng.Catalog().Credentials(name, opts.Auth, x.Getenv)
+	if p == nil {
 		return advice.Credentials{}
-	}
-	var cfg *providers.AuthConfig
-	if a, ok := opts.Auth[name]; ok {
-		cfg = &a
 	}
 	c := advice.Credentials{}
 	if len(p.TokenEnv) > 0 {
@@ -137,7 +132,6 @@ func credentialsOf(x *IO, eng *engine.Engine, opts engine.Options, name string) 
 	if p.Profile != nil {
 		c.Advice = p.Profile.Credentials
 	}
-	creds, err := providers.ResolveCredentials(cfg, p.TokenEnv, x.Getenv)
 	c.Anonymous = err == nil && creds.Anonymous()
 	return c
 }

@@ -1,9 +1,11 @@
 // Package spine_test enforces the package spine (docs/architecture.md):
 //
-//	cmd -> mcpsurface -> engine -> providers -> registry
+//	cmd -> mcpsurface -> engine -> engine/catalog -> providers -> registry
 //
 // A package imports only packages of its own layer or below; engine and
-// below know nothing of MCP; providers and registry know nothing of SQL;
+// below know nothing of MCP; the catalog imports none of the other engine
+// packages (it is below them: the planner reads it through an interface);
+// providers and registry know nothing of SQL;
 // nothing outside test/ imports test/. It reads the import graph with
 // `go list` (the non-test imports of every package of the module).
 package spine_test
@@ -24,7 +26,7 @@ const module = "github.com/enginehq/engine"
 
 // layers, lowest first: a package is in the layer of the longest prefix
 // of its path (relative to the module) that is listed.
-var layers = []string{"registry", "providers", "engine", "mcpsurface", "cmd"}
+var layers = []string{"registry", "providers", "engine/catalog", "engine", "mcpsurface", "cmd"}
 
 // forbidden are dependencies (direct or not) a layer must not have, with
 // the reason.
@@ -35,6 +37,9 @@ var forbidden = []struct {
 }{
 	{"engine", module + "/mcpsurface", "engine knows nothing of MCP"},
 	{"engine", "github.com/modelcontextprotocol/", "engine knows nothing of MCP"},
+	{"engine/catalog", "database/sql", "the catalog knows nothing of SQL"},
+	{"engine/catalog", "modernc.org/sqlite", "the catalog knows nothing of SQL"},
+	{"engine/catalog", "github.com/dolthub/vitess", "the catalog knows nothing of SQL"},
 	{"providers", module + "/engine", "providers know nothing of SQL"},
 	{"providers", "database/sql", "providers know nothing of SQL"},
 	{"providers", "modernc.org/sqlite", "providers know nothing of SQL"},
@@ -57,12 +62,13 @@ func layer(path string) int {
 	if rel == "test" || strings.HasPrefix(rel, "test/") {
 		return -1
 	}
+	at, longest := -2, 0
 	for i, l := range layers {
-		if rel == l || strings.HasPrefix(rel, l+"/") {
-			return i
+		if (rel == l || strings.HasPrefix(rel, l+"/")) && len(l) > longest {
+			at, longest = i, len(l)
 		}
 	}
-	return -2
+	return at
 }
 
 func layerIndex(name string) int {
@@ -157,6 +163,8 @@ func TestViolationsAreFound(t *testing.T) {
 	pkgs := []pkg{
 		{ImportPath: m("providers/client"), Imports: []string{m("engine/result")}, Deps: []string{m("engine/result")}},
 		{ImportPath: m("engine/plan"), Imports: []string{m("providers")}, Deps: []string{m("providers"), "github.com/modelcontextprotocol/go-sdk/mcp"}},
+		{ImportPath: m("engine/catalog"), Imports: []string{m("engine/plan")}, Deps: []string{m("engine/plan")}},
+		{ImportPath: m("engine/catalogue"), Imports: []string{m("engine/catalog")}},
 		{ImportPath: m("registry"), Imports: []string{"io/fs"}, Deps: []string{"io/fs", "database/sql"}},
 		{ImportPath: m("mcpsurface"), Imports: []string{m("test/fakegithub")}},
 		{ImportPath: m("tools/x")},
@@ -171,12 +179,13 @@ func TestViolationsAreFound(t *testing.T) {
 		"registry depends on database/sql",
 		"mcpsurface imports " + m("test/fakegithub") + ": only tests import test/",
 		"tools/x is in no layer",
+		"engine/catalog imports " + m("engine/plan") + ": engine is above engine/catalog",
 	} {
 		if !strings.Contains(got, want) {
 			t.Errorf("missing %q in:\n%s", want, got)
 		}
 	}
-	if strings.Contains(got, "cmd/engine") || strings.Contains(got, "test/exec") {
+	if strings.Contains(got, "cmd/engine") || strings.Contains(got, "test/exec") || strings.Contains(got, "engine/catalogue") {
 		t.Errorf("allowed imports reported:\n%s", got)
 	}
 }

@@ -5,14 +5,15 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/enginehq/engine/engine/catalog"
 	"github.com/enginehq/engine/providers"
 )
 
-// Catalog is what completion reads: provider names and their resource
-// lists. *engine.Engine satisfies it; a provider is decoded on first use.
+// Catalog is what completion reads: the provider catalog's typed
+// discovery. *engine.Engine satisfies it; a provider is decoded on first
+// use.
 type Catalog interface {
-	ProviderNames() []string
-	Provider(name string) (*providers.Provider, error)
+	Catalog() *catalog.Catalog
 }
 
 var keywords = strings.Fields(`SELECT FROM WHERE AND OR NOT IN IS NULL LIKE GLOB
@@ -92,20 +93,17 @@ func prefixed(list []string, word string) []string {
 func (c *completer) qualified(word string) []string {
 	parts := strings.Split(word, ".")
 	prov := strings.ToLower(parts[0])
-	known := false
-	for _, n := range c.cat.ProviderNames() {
-		known = known || n == prov
-	}
-	if !known || len(parts) > 3 {
+	cat := c.cat.Catalog()
+	if !cat.IsProvider(prov) || len(parts) > 3 {
 		return nil
 	}
-	p, err := c.cat.Provider(prov)
+	tables, err := cat.Tables(prov, "")
 	if err != nil {
 		return nil
 	}
 	var names []string
 	seen := map[string]bool{}
-	for _, r := range p.Resources {
+	for _, r := range tables {
 		var n string
 		if len(parts) == 2 {
 			n = prov + "." + r.Service + "."
@@ -133,7 +131,7 @@ func (c *completer) plain(word, stmt string) []string {
 		}
 	}
 	var cands []string
-	for _, n := range c.cat.ProviderNames() {
+	for _, n := range c.cat.Catalog().Names() {
 		cands = append(cands, n+".")
 	}
 	cands = append(cands, c.tableColumns(stmt)...)
@@ -153,14 +151,11 @@ func (c *completer) plain(word, stmt string) []string {
 // tableColumns returns the column and parameter names of every
 // provider.service.resource the statement mentions.
 func (c *completer) tableColumns(stmt string) []string {
-	provs := map[string]bool{}
-	for _, n := range c.cat.ProviderNames() {
-		provs[n] = true
-	}
+	cat := c.cat.Catalog()
 	var out []string
 	for _, name := range dottedNames(stmt) {
 		parts := providers.SplitName(name)
-		if len(parts) != 3 || !provs[parts[0]] {
+		if len(parts) != 3 || !cat.IsProvider(parts[0]) {
 			continue
 		}
 		out = append(out, c.columnsOf(parts)...)
@@ -176,25 +171,23 @@ func (c *completer) columnsOf(parts []string) []string {
 		return cols
 	}
 	var cols []string
-	if p, err := c.cat.Provider(parts[0]); err == nil {
-		if r, err := p.Resource(parts[1], parts[2]); err == nil && r != nil {
-			seen := map[string]bool{}
-			add := func(n string) {
-				if !seen[n] {
-					seen[n] = true
-					cols = append(cols, n)
-				}
+	if r, err := c.cat.Catalog().Table(parts[0], parts[1], parts[2]); err == nil {
+		seen := map[string]bool{}
+		add := func(n string) {
+			if !seen[n] {
+				seen[n] = true
+				cols = append(cols, n)
 			}
-			for _, m := range r.Methods {
-				for _, col := range m.Columns {
-					add(col.Name)
-				}
-				for _, prm := range m.Params {
-					add(prm.Name)
-				}
-			}
-			sort.Strings(cols)
 		}
+		for _, m := range r.Methods {
+			for _, col := range m.Columns {
+				add(col.Name)
+			}
+			for _, prm := range m.Params {
+				add(prm.Name)
+			}
+		}
+		sort.Strings(cols)
 	}
 	c.columns[key] = cols
 	return cols

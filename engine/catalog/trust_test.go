@@ -1,4 +1,4 @@
-package engine
+package catalog
 
 import (
 	"bytes"
@@ -57,11 +57,7 @@ func TestTrustCredentials(t *testing.T) {
 		{added, nil},
 		{forged, nil},
 	} {
-		e, err := New(Options{Sources: []registry.Source{tc.src}})
-		if err != nil {
-			t.Fatal(err)
-		}
-		p, err := e.Provider(tc.src.Name)
+		p, err := New([]registry.Source{tc.src}, Options{}).Provider(tc.src.Name)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -1,4 +1,4 @@
-package engine
+package catalog
 
 import (
 	"errors"
@@ -29,12 +29,12 @@ type Origin struct {
 	Ignored string
 }
 
-// ProviderOrigin returns how an OpenAPI provider's index was obtained;
-// ok is false for a provider that is not loaded yet or is an index.
-func (e *Engine) ProviderOrigin(name string) (Origin, bool) {
-	e.cat.mu.Lock()
-	defer e.cat.mu.Unlock()
-	o, ok := e.cat.origins[name]
+// Origin returns how an OpenAPI provider's index was obtained; ok is
+// false for a provider that is not loaded yet or is an index.
+func (c *Catalog) Origin(name string) (Origin, bool) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	o, ok := c.origins[name]
 	return o, ok
 }
 
@@ -45,7 +45,7 @@ func (e *Engine) ProviderOrigin(name string) (Origin, bool) {
 // index's header instead of parsing the document. A stored index that is
 // corrupt, written for another key or provider, or of another index
 // format, is ignored and rebuilt. Called with c.mu held.
-func (c *catalog) loadOpenAPI(src registry.Source) (*providers.Provider, error) {
+func (c *Catalog) loadOpenAPI(src registry.Source) (*providers.Provider, error) {
 	profile, err := openapi.SourceProfile(src)
 	if err != nil {
 		return nil, err
@@ -127,14 +127,14 @@ func readDocument(src registry.Source) ([]byte, error) {
 	return data, nil
 }
 
-func (c *catalog) setOrigin(name string, o Origin) {
+func (c *Catalog) setOrigin(name string, o Origin) {
 	if c.origins == nil {
 		c.origins = map[string]Origin{}
 	}
 	c.origins[name] = o
 }
 
-func (c *catalog) debugf(format string, args ...any) {
+func (c *Catalog) debugf(format string, args ...any) {
 	if c.logf != nil {
 		c.logf(format, args...)
 	}

@@ -1,4 +1,4 @@
-package engine
+package catalog
 
 import (
 	"fmt"
@@ -10,8 +10,18 @@ import (
 	"github.com/enginehq/engine/registry"
 )
 
-// catalog holds the provider sources and loads each on first use.
-type catalog struct {
+// Options configure a Catalog.
+type Options struct {
+	// Store keeps compiled indexes of OpenAPI documents (compiled.go);
+	// nil compiles every document on each start.
+	Store *registry.Store
+	// Logf is the debug log (nil: none).
+	Logf func(format string, args ...any)
+}
+
+// Catalog holds the provider sources and loads each on first use. It is
+// safe for concurrent use.
+type Catalog struct {
 	mu      sync.Mutex
 	sources map[string]registry.Source
 	loaded  map[string]*providers.Provider
@@ -20,16 +30,21 @@ type catalog struct {
 	origins map[string]Origin                // how each loaded OpenAPI provider was obtained
 }
 
-func newCatalog(sources []registry.Source) *catalog {
-	c := &catalog{sources: map[string]registry.Source{}, loaded: map[string]*providers.Provider{}}
+// New makes a catalog of sources (nil: registry.Embedded()); a later
+// source overrides an earlier one of the same name. Nothing is loaded yet.
+func New(sources []registry.Source, opts Options) *Catalog {
+	if sources == nil {
+		sources = registry.Embedded()
+	}
+	c := &Catalog{sources: map[string]registry.Source{}, loaded: map[string]*providers.Provider{}, store: opts.Store, logf: opts.Logf}
 	for _, s := range sources {
 		c.sources[s.Name] = s // later sources (--provider) override earlier ones
 	}
 	return c
 }
 
-// names returns the provider names, sorted.
-func (c *catalog) names() []string {
+// Names returns the provider names, sorted.
+func (c *Catalog) Names() []string {
 	out := make([]string, 0, len(c.sources))
 	for n := range c.sources {
 		out = append(out, n)
@@ -39,13 +54,13 @@ func (c *catalog) names() []string {
 }
 
 // IsProvider implements plan.Catalog.
-func (c *catalog) IsProvider(name string) bool {
+func (c *Catalog) IsProvider(name string) bool {
 	_, ok := c.sources[name]
 	return ok
 }
 
-// provider loads a provider (an index decodes only its header).
-func (c *catalog) provider(name string) (*providers.Provider, error) {
+// Provider loads a provider (an index decodes only its header).
+func (c *Catalog) Provider(name string) (*providers.Provider, error) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if p, ok := c.loaded[name]; ok {
@@ -53,7 +68,7 @@ func (c *catalog) provider(name string) (*providers.Provider, error) {
 	}
 	src, ok := c.sources[name]
 	if !ok {
-		return nil, &Error{Kind: KindPlan, Setting: "provider", Pos: -1, Err: fmt.Errorf("unknown provider %q; known providers: %v", name, c.names())}
+		return nil, planError("provider", "unknown provider %q; known providers: %v", name, c.Names())
 	}
 	var p *providers.Provider
 	var err error
@@ -75,7 +90,7 @@ func (c *catalog) provider(name string) (*providers.Provider, error) {
 		if src.Kind != registry.KindIndex {
 			err = fmt.Errorf("%w; fix the OpenAPI document or pass another with --provider %s=PATH", err, name)
 		}
-		return nil, &Error{Kind: KindPlan, Err: err}
+		return nil, &Error{Kind: "plan", Err: err}
 	}
 	p.Provider = name
 	if why := trustCredentials(src, p); why != "" {
@@ -86,11 +101,11 @@ func (c *catalog) provider(name string) (*providers.Provider, error) {
 }
 
 // Resource implements plan.Catalog.
-func (c *catalog) Resource(provider, service, name string) (*providers.Resource, error) {
+func (c *Catalog) Resource(provider, service, name string) (*providers.Resource, error) {
 	if !c.IsProvider(provider) {
 		return nil, nil
 	}
-	p, err := c.provider(provider)
+	p, err := c.Provider(provider)
 	if err != nil {
 		return nil, err
 	}
@@ -99,11 +114,11 @@ func (c *catalog) Resource(provider, service, name string) (*providers.Resource,
 
 // TablesWithColumn implements plan.ColumnFinder: the tables of the service
 // whose rows have the column (decoded only on this error path).
-func (c *catalog) TablesWithColumn(provider, service, column string) []string {
+func (c *Catalog) TablesWithColumn(provider, service, column string) []string {
 	if !c.IsProvider(provider) {
 		return nil
 	}
-	p, err := c.provider(provider)
+	p, err := c.Provider(provider)
 	if err != nil {
 		return nil
 	}
@@ -127,11 +142,11 @@ func (c *catalog) TablesWithColumn(provider, service, column string) []string {
 }
 
 // TableWithMethod implements plan.ColumnFinder.
-func (c *catalog) TableWithMethod(provider, service, method string) string {
+func (c *Catalog) TableWithMethod(provider, service, method string) string {
 	if !c.IsProvider(provider) {
 		return ""
 	}
-	p, err := c.provider(provider)
+	p, err := c.Provider(provider)
 	if err != nil {
 		return ""
 	}
@@ -144,4 +159,37 @@ func (c *catalog) TableWithMethod(provider, service, method string) string {
 		}
 	}
 	return ""
+}
+
+// CheckEndpoints reports a base URL or auth entry of no provider.
+func (c *Catalog) CheckEndpoints(baseURLs map[string]string, auth map[string]providers.AuthConfig) error {
+	for name := range baseURLs {
+		if !c.IsProvider(name) {
+			return usageError("base-url", "base URL for %s: no such provider (known: %v)", name, c.Names())
+		}
+	}
+	for name := range auth {
+		if !c.IsProvider(name) {
+			return usageError("auth", "auth for %s: no such provider (known: %v)", name, c.Names())
+		}
+	}
+	return nil
+}
+
+// Credentials resolves the credentials of a provider's requests: auth's
+// entry for it when there is one, else the token variables its definition
+// may name (trust.go), read with getenv. It returns the loaded provider
+// too, nil when it cannot be loaded (then err says why); a provider with
+// credentials that cannot be resolved comes with that error.
+func (c *Catalog) Credentials(name string, auth map[string]providers.AuthConfig, getenv func(string) string) (*providers.Provider, providers.Credentials, error) {
+	p, err := c.Provider(name)
+	if err != nil {
+		return nil, providers.Credentials{}, err
+	}
+	var cfg *providers.AuthConfig
+	if a, ok := auth[name]; ok {
+		cfg = &a
+	}
+	creds, err := providers.ResolveCredentials(cfg, p.TokenEnv, getenv)
+	return p, creds, err
 }

@@ -1,0 +1,63 @@
+package catalog
+
+import "fmt"
+
+// Error is a catalog failure: an unknown provider, a definition that
+// cannot be used, or an endpoint setting for no provider. The engine
+// classifies it (engine.Classify) by ErrorKind and ErrorSetting.
+type Error struct {
+	// Kind is the engine's error kind: "plan" (the statement names what
+	// cannot be used) or "usage" (a setting is wrong).
+	Kind string
+	// Setting names the setting the error is about ("provider",
+	// "base-url", "auth"), or "".
+	Setting string
+	Err     error
+}
+
+func (e *Error) Error() string { return e.Err.Error() }
+func (e *Error) Unwrap() error { return e.Err }
+
+// ErrorKind is the engine error kind.
+func (e *Error) ErrorKind() string { return e.Kind }
+
+// ErrorSetting names the setting the error is about, or "".
+func (e *Error) ErrorSetting() string { return e.Setting }
+
+func planError(setting string, format string, args ...any) *Error {
+	return &Error{Kind: "plan", Setting: setting, Err: fmt.Errorf(format, args...)}
+}
+
+func usageError(setting string, format string, args ...any) *Error {
+	return &Error{Kind: "usage", Setting: setting, Err: fmt.Errorf(format, args...)}
+}
+
+// NotFound is a discovery request for a provider, service or table the
+// catalog does not have. It carries the names only: each surface says
+// what to do in its own terms (SHOW SERVICES, list_services).
+type NotFound struct {
+	// Provider is the provider asked for; Known lists the providers when
+	// it is unknown.
+	Provider string
+	Known    []string
+	// Service is set when the provider has no such service (Table empty)
+	// or the table asked for is in it.
+	Service string
+	// Table is the resource name when the provider's service has no such
+	// table; ServiceKnown tells whether the service exists.
+	Table        string
+	ServiceKnown bool
+}
+
+func (e *NotFound) Error() string {
+	switch {
+	case e.Table != "":
+		return fmt.Sprintf("unknown table %s.%s.%s", e.Provider, e.Service, e.Table)
+	case e.Service != "":
+		return fmt.Sprintf("provider %s has no service %q", e.Provider, e.Service)
+	}
+	return fmt.Sprintf("unknown provider %q", e.Provider)
+}
+
+// ErrorKind is "plan": the same name in a SELECT would fail to plan.
+func (e *NotFound) ErrorKind() string { return "plan" }
