@@ -102,16 +102,22 @@ func (s *State) Ping(ctx context.Context) error {
 	return s.do(ctx, func(ctx context.Context) error { return s.rdb.Ping(ctx).Err() })
 }
 
-// do runs one bounded call, or fails at once while the state is down.
+// do runs one call bounded by OpTimeout, or fails at once while the state
+// is down.
 func (s *State) do(ctx context.Context, f func(ctx context.Context) error) error {
+	ctx, cancel := context.WithTimeout(ctx, OpTimeout)
+	defer cancel()
+	return s.doBounded(ctx, f)
+}
+
+// doBounded runs one call bounded by ctx.
+func (s *State) doBounded(ctx context.Context, f func(ctx context.Context) error) error {
 	s.mu.Lock()
 	down := time.Now().Before(s.downUntil)
 	s.mu.Unlock()
 	if down {
 		return client.ErrSharedDown
 	}
-	ctx, cancel := context.WithTimeout(ctx, OpTimeout)
-	defer cancel()
 	err := f(ctx)
 	if err == nil || errors.Is(err, redis.Nil) {
 		return err
