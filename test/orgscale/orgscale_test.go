@@ -56,23 +56,38 @@ func checkNoToken(t *testing.T, rs ...testutil.Result) {
 	}
 }
 
-// threeRunners runs three engine exec processes at once on one credential,
-// each reading 20 different repositories (60 requests together, twice the
-// scaled window), and returns the fake's limiter figures.
-func threeRunners(t *testing.T, state string) (fakegithub.LimiterStats, []testutil.Result, time.Duration) {
+// runners runs three engine exec processes and two engine mcp HTTP
+// replicas at once on one credential, each reading 12 different
+// repositories (60 requests together, twice the scaled window), and
+// returns the fake's limiter figures.
+func runners(t *testing.T, state string) (fakegithub.LimiterStats, []testutil.Result, time.Duration) {
 	fake := fakegithub.ForTest(t, fakegithub.WithLatency(40*time.Millisecond), fakegithub.WithLimits(limits))
 	var extra []string
 	if state != "" {
 		extra = append(extra, "ENGINE_STATE="+state)
 	}
-	results := make([]testutil.Result, 3)
+	var replicas []*mcptest.Client
+	for i := 0; i < 2; i++ {
+		endpoint, _ := mcptest.StartHTTP(t, governed(t, fake, extra...))
+		replicas = append(replicas, mcptest.ConnectHTTP(t, endpoint))
+	}
+	results := make([]testutil.Result, 5)
 	var wg sync.WaitGroup
 	start := time.Now()
 	for i := range results {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			results[i] = testutil.Run(t, governed(t, fake, extra...), "", "exec", "-o", "csv", reposIn(20*i, 20))
+			q := reposIn(12*i, 12)
+			if i < 3 {
+				results[i] = testutil.Run(t, governed(t, fake, extra...), "", "exec", "-o", "csv", q)
+				return
+			}
+			res := replicas[i-3].QueryBounded(t, q)
+			results[i] = testutil.Result{Stdout: res.Text}
+			if res.IsError || res.RowCount != 12 {
+				results[i].Code = 1
+			}
 		}()
 	}
 	wg.Wait()
@@ -80,19 +95,19 @@ func threeRunners(t *testing.T, state string) (fakegithub.LimiterStats, []testut
 	return fake.LimiterStats(), results, time.Since(start)
 }
 
-// TestThreeRunnersShareOneBudget: three processes on one credential each
-// pace themselves within the limits, so together they exceed them; with
-// --state they pace together and meet no limit.
-func TestThreeRunnersShareOneBudget(t *testing.T) {
+// TestRunnersShareOneBudget: three exec processes and two MCP replicas on
+// one credential each pace themselves within the limits, so together they
+// exceed them; with --state they pace together and meet no limit.
+func TestRunnersShareOneBudget(t *testing.T) {
 	r := testutil.StartRedis(t)
-	alone, ra, da := threeRunners(t, "")
-	shared, rs, ds := threeRunners(t, r.URL())
-	t.Logf("three engine exec on one credential, 60 requests against %d per %s and %d in flight:", limits.Points, limits.Window, limits.MaxConcurrent)
+	alone, ra, da := runners(t, "")
+	shared, rs, ds := runners(t, r.URL())
+	t.Logf("three engine exec and two engine mcp replicas on one credential, 60 requests against %d per %s and %d in flight:", limits.Points, limits.Window, limits.MaxConcurrent)
 	t.Logf("  without --state: %d secondary-limit answers (%d over the in-flight limit), at most %d in flight, %s", alone.SecondaryResponses, alone.ConcurrentResponses, alone.MaxInFlight, da.Round(100*time.Millisecond))
 	t.Logf("  with --state:    %d secondary-limit answers (%d over the in-flight limit), at most %d in flight, %s", shared.SecondaryResponses, shared.ConcurrentResponses, shared.MaxInFlight, ds.Round(100*time.Millisecond))
 	for i, res := range rs {
-		if res.Code != 0 || strings.Count(res.Stdout, "\n") != 21 {
-			t.Fatalf("runner %d with --state: exit %d, %d lines\nstdout:\n%s\nstderr:\n%s", i, res.Code, strings.Count(res.Stdout, "\n"), res.Stdout, res.Stderr)
+		if res.Code != 0 || (i < 3 && strings.Count(res.Stdout, "\n") != 13) {
+			t.Fatalf("runner %d with --state: exit %d\nstdout:\n%s\nstderr:\n%s", i, res.Code, res.Stdout, res.Stderr)
 		}
 		if strings.Contains(res.Stderr, "warning") {
 			t.Errorf("runner %d with --state warned:\n%s", i, res.Stderr)
@@ -102,7 +117,7 @@ func TestThreeRunnersShareOneBudget(t *testing.T) {
 		t.Errorf("with --state: %d secondary-limit answers and %d in flight at most; want 0 and at most %d", shared.SecondaryResponses, shared.MaxInFlight, limits.MaxConcurrent)
 	}
 	if alone.SecondaryResponses == 0 {
-		t.Errorf("without --state the three runners met no limit (exits %d %d %d): the test does not load the limiter", ra[0].Code, ra[1].Code, ra[2].Code)
+		t.Errorf("without --state the runners met no limit (exits %d %d %d %d %d): the test does not load the limiter", ra[0].Code, ra[1].Code, ra[2].Code, ra[3].Code, ra[4].Code)
 	}
 }
 
