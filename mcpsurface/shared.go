@@ -37,18 +37,25 @@ type sharedHeader struct {
 	Created  int64           `json:"created"`
 }
 
-func (s *Store) sharedResult(err error) {
+// sharedResult records the outcome of a call that started at start: a
+// failure is said once, and so is a success of a call started after it.
+func (s *Store) sharedResult(start time.Time, err error) {
 	s.sharedMu.Lock()
-	was := s.sharedDown
-	s.sharedDown = err != nil
-	s.sharedMu.Unlock()
-	if s.opts.Warnf == nil || was == (err != nil) {
-		return
+	var say string
+	switch {
+	case err != nil && !s.sharedDown:
+		say = fmt.Sprintf("shared result store unavailable (%v): results made now stay on this replica, and only its own results can be paged here, until it answers again", err)
+	case err == nil && s.sharedDown && start.After(s.sharedFailAt):
+		say = "shared result store reachable again"
 	}
 	if err != nil {
-		s.opts.Warnf("shared result store unavailable (%v): results made now stay on this replica, and only its own results can be paged here, until it answers again", err)
-	} else {
-		s.opts.Warnf("shared result store reachable again")
+		s.sharedDown, s.sharedFailAt = true, time.Now()
+	} else if say != "" {
+		s.sharedDown = false
+	}
+	s.sharedMu.Unlock()
+	if say != "" && s.opts.Warnf != nil {
+		s.opts.Warnf("%s", say)
 	}
 }
 
@@ -75,9 +82,10 @@ func (s *Store) share(id string, sp *Spool, columns []result.Column, created int
 	if _, err := io.Copy(buf, sp.f); err != nil {
 		return
 	}
+	start := time.Now()
 	ctx, cancel := sharedCtx(int64(buf.Len()))
 	defer cancel()
-	s.sharedResult(s.opts.Shared.Put(ctx, id, buf.Bytes()))
+	s.sharedResult(start, s.opts.Shared.Put(ctx, id, buf.Bytes()))
 }
 
 // fetchShared copies a result another replica kept into this store; ok is
@@ -86,10 +94,11 @@ func (s *Store) fetchShared(ctx context.Context, id string) (bool, error) {
 	if s.opts.Shared == nil || !validResultID(id) {
 		return false, nil
 	}
+	start := time.Now()
 	octx, cancel := sharedCtx(0)
 	data, ok, err := s.opts.Shared.Get(octx, id)
 	cancel()
-	s.sharedResult(err)
+	s.sharedResult(start, err)
 	if err != nil || !ok {
 		return false, nil
 	}

@@ -3,6 +3,7 @@ package mcpsurface_test
 import (
 	"context"
 	"errors"
+	"fmt"
 	"strings"
 	"sync"
 	"testing"
@@ -45,7 +46,7 @@ func TestStoreShared(t *testing.T) {
 	sh := &mapResults{m: map[string][]byte{}}
 	var warned []string
 	open := func() *mcpsurface.Store {
-		st, err := mcpsurface.OpenStore(mcpsurface.StoreOptions{TTL: time.Minute, Shared: sh, Warnf: func(f string, a ...any) { warned = append(warned, f) }})
+		st, err := mcpsurface.OpenStore(mcpsurface.StoreOptions{TTL: time.Minute, Shared: sh, Warnf: func(f string, a ...any) { warned = append(warned, fmt.Sprintf(f, a...)) }})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -59,8 +59,9 @@ type Store struct {
 	opts StoreOptions
 	mu   sync.Mutex // serialises Put's insert+evict
 
-	sharedMu   sync.Mutex
-	sharedDown bool // the last call to opts.Shared failed
+	sharedMu     sync.Mutex
+	sharedDown   bool      // the last call to opts.Shared failed
+	sharedFailAt time.Time // when
 }
 
 // KeptInfo describes a kept result.

@@ -82,31 +82,32 @@ type Governor struct {
 	logf func(string, ...any)
 	now  func() time.Time
 
-	mu         sync.Mutex
-	inflight   int
-	limit      int           // current concurrency cap (<=0: none)
-	ssthresh   int           // slow start below it, additive growth above
-	ceiling    int           // growth stops here until a quiet period
-	acked      int           // successes towards the next additive step
-	lastFull   time.Time     // last admission that filled the cap
-	changed    chan struct{} // closed when a slot frees or a bound changes
-	pauseUntil time.Time
-	pauseStart time.Time
-	backoff    time.Duration // last secondary pause (for doubling)
-	lastLimit  time.Time     // last new secondary limit
-	lastGrow   time.Time
-	factor     float64 // current fraction of the configured rates
-	points     *window
-	search     *window
-	codeSearch *window
-	buckets    map[string]Bucket
-	secondary  int
-	pauses     int
-	cuts       int
-	probedAt   time.Time
-	sharedKey  string                    // the credential's key in opts.Shared
-	admitted   map[admitKey][]*Admission // shared admissions awaiting Done
-	sharedDown bool                      // the last shared call failed
+	mu           sync.Mutex
+	inflight     int
+	limit        int           // current concurrency cap (<=0: none)
+	ssthresh     int           // slow start below it, additive growth above
+	ceiling      int           // growth stops here until a quiet period
+	acked        int           // successes towards the next additive step
+	lastFull     time.Time     // last admission that filled the cap
+	changed      chan struct{} // closed when a slot frees or a bound changes
+	pauseUntil   time.Time
+	pauseStart   time.Time
+	backoff      time.Duration // last secondary pause (for doubling)
+	lastLimit    time.Time     // last new secondary limit
+	lastGrow     time.Time
+	factor       float64 // current fraction of the configured rates
+	points       *window
+	search       *window
+	codeSearch   *window
+	buckets      map[string]Bucket
+	secondary    int
+	pauses       int
+	cuts         int
+	probedAt     time.Time
+	sharedKey    string                    // the credential's key in opts.Shared
+	admitted     map[admitKey][]*Admission // shared admissions awaiting Done
+	sharedDown   bool                      // the last shared call failed
+	sharedFailAt time.Time                 // when
 }
 
 // NewGovernor makes a governor (tests and embedding; clients share them

@@ -60,6 +60,7 @@ func (g *Governor) key() string {
 // does not, it returns how long to wait before asking again. A failing
 // shared state admits (the local bounds hold).
 func (g *Governor) sharedAdmit(ctx context.Context, bucket string, a *Admission, sent time.Time) (time.Duration, bool) {
+	start := time.Now()
 	octx, cancel := context.WithTimeout(ctx, SharedOpTimeout)
 	res, err := g.opts.Shared.Admit(octx, g.key(), *a)
 	cancel()
@@ -69,7 +70,7 @@ func (g *Governor) sharedAdmit(ctx context.Context, bucket string, a *Admission,
 		}
 		return 0, true
 	}
-	g.sharedOK()
+	g.sharedOK(start)
 	if res.OK {
 		g.mu.Lock()
 		if g.admitted == nil {
@@ -125,12 +126,13 @@ func (g *Governor) sharedDone(bucket string, sent time.Time, pause time.Duration
 	}
 	g.mu.Unlock()
 	op := func(f func(ctx context.Context) error) {
+		start := time.Now()
 		ctx, cancel := context.WithTimeout(context.Background(), SharedOpTimeout)
 		defer cancel()
 		if err := f(ctx); err != nil {
 			g.sharedFailed(err)
 		} else {
-			g.sharedOK()
+			g.sharedOK(start)
 		}
 	}
 	if a != nil {
@@ -151,6 +153,7 @@ func (g *Governor) sharedBucket(name string) {
 	if g.opts.Shared == nil {
 		return
 	}
+	start := time.Now()
 	ctx, cancel := context.WithTimeout(context.Background(), SharedOpTimeout)
 	b, ok, err := g.opts.Shared.Bucket(ctx, g.key(), name)
 	cancel()
@@ -158,7 +161,7 @@ func (g *Governor) sharedBucket(name string) {
 		g.sharedFailed(err)
 		return
 	}
-	g.sharedOK()
+	g.sharedOK(start)
 	if !ok {
 		return
 	}
@@ -174,18 +177,22 @@ func (g *Governor) sharedBucket(name string) {
 func (g *Governor) sharedFailed(err error) {
 	g.mu.Lock()
 	first := !g.sharedDown
-	g.sharedDown = true
+	g.sharedDown, g.sharedFailAt = true, time.Now()
 	g.mu.Unlock()
 	if first && g.opts.SharedWarnf != nil {
 		g.opts.SharedWarnf("shared rate-limit state unavailable (%v): this process goes on pacing the credential alone, within its own --rate and --max-concurrency, until it answers again", err)
 	}
 }
 
-// sharedOK says once that the shared state answers again.
-func (g *Governor) sharedOK() {
+// sharedOK says once that the shared state answers again: a call that
+// started after the last failure succeeded (one that started before may
+// have been answered just before the failure).
+func (g *Governor) sharedOK(start time.Time) {
 	g.mu.Lock()
-	back := g.sharedDown
-	g.sharedDown = false
+	back := g.sharedDown && start.After(g.sharedFailAt)
+	if back {
+		g.sharedDown = false
+	}
 	g.mu.Unlock()
 	if back && g.opts.SharedWarnf != nil {
 		g.opts.SharedWarnf("shared rate-limit state reachable again: pacing the credential with the other processes")

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
 	"sync"
 	"time"
 )
@@ -26,10 +27,11 @@ type Shared interface {
 const SharedTimeout = 200 * time.Millisecond
 
 type sharedStore struct {
-	s     Shared
-	warnf func(string, ...any)
-	mu    sync.Mutex
-	down  bool
+	s      Shared
+	warnf  func(string, ...any)
+	mu     sync.Mutex
+	down   bool
+	failAt time.Time
 }
 
 // SetShared makes the cache share its entries through s; warnf (may be
@@ -38,18 +40,25 @@ func (c *Cache) SetShared(s Shared, warnf func(format string, args ...any)) {
 	c.shared = &sharedStore{s: s, warnf: warnf}
 }
 
-func (ss *sharedStore) result(err error) {
+// result records the outcome of a call that started at start: a failure
+// is said once, and so is a success of a call started after it.
+func (ss *sharedStore) result(start time.Time, err error) {
 	ss.mu.Lock()
-	was := ss.down
-	ss.down = err != nil
-	ss.mu.Unlock()
-	if ss.warnf == nil || was == (err != nil) {
-		return
+	var say string
+	switch {
+	case err != nil && !ss.down:
+		say = fmt.Sprintf("shared response cache unavailable (%v): this process goes on with its own cache directory until it answers again", err)
+	case err == nil && ss.down && start.After(ss.failAt):
+		say = "shared response cache reachable again"
 	}
 	if err != nil {
-		ss.warnf("shared response cache unavailable (%v): this process goes on with its own cache directory until it answers again", err)
-	} else {
-		ss.warnf("shared response cache reachable again")
+		ss.down, ss.failAt = true, time.Now()
+	} else if say != "" {
+		ss.down = false
+	}
+	ss.mu.Unlock()
+	if say != "" && ss.warnf != nil {
+		ss.warnf("%s", say)
 	}
 }
 
@@ -85,10 +94,11 @@ func decodeShared(data []byte) (*Entry, bool) {
 }
 
 func (c *Cache) sharedGet(key string) (*Entry, bool) {
+	start := time.Now()
 	ctx, cancel := sharedCtx(0)
 	defer cancel()
 	data, ok, err := c.shared.s.Get(ctx, key)
-	c.shared.result(err)
+	c.shared.result(start, err)
 	if err != nil || !ok {
 		return nil, false
 	}
@@ -100,13 +110,15 @@ func (c *Cache) sharedPut(key string, e *Entry, stored time.Time) {
 	if err != nil {
 		return
 	}
+	start := time.Now()
 	ctx, cancel := sharedCtx(len(data))
 	defer cancel()
-	c.shared.result(c.shared.s.Put(ctx, key, data))
+	c.shared.result(start, c.shared.s.Put(ctx, key, data))
 }
 
 func (c *Cache) sharedDelete(key string) {
+	start := time.Now()
 	ctx, cancel := sharedCtx(0)
 	defer cancel()
-	c.shared.result(c.shared.s.Delete(ctx, key))
+	c.shared.result(start, c.shared.s.Delete(ctx, key))
 }

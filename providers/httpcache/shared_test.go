@@ -3,6 +3,7 @@ package httpcache
 import (
 	"context"
 	"errors"
+	"fmt"
 	"net/http"
 	"strings"
 	"sync"
@@ -51,7 +52,7 @@ func (s *mapShared) Delete(_ context.Context, k string) error {
 func TestSharedEntries(t *testing.T) {
 	sh := &mapShared{m: map[string][]byte{}}
 	var warned []string
-	warnf := func(f string, a ...any) { warned = append(warned, f) }
+	warnf := func(f string, a ...any) { warned = append(warned, fmt.Sprintf(f, a...)) }
 	c1, err := Open(t.TempDir(), 0, 0)
 	if err != nil {
 		t.Fatal(err)
