@@ -201,6 +201,19 @@ func TestResultOnAnotherReplica(t *testing.T) {
 // surface says so once, nothing hangs.
 func TestRedisKilledMidStatement(t *testing.T) {
 	r := testutil.StartRedis(t)
+	midStatement(t, r, "killed", r.Kill)
+}
+
+// TestRedisFrozenMidStatement: the state's server stops answering (an
+// overloaded or partitioned server: its port stays open) while a
+// statement runs: every call gives up after its bound, and the statement
+// completes as above.
+func TestRedisFrozenMidStatement(t *testing.T) {
+	r := testutil.StartRedis(t)
+	midStatement(t, r, "frozen", r.Freeze)
+}
+
+func midStatement(t *testing.T, r *testutil.Redis, what string, fail func()) {
 	fake := fakegithub.ForTest(t, fakegithub.WithLatency(100*time.Millisecond), fakegithub.WithLimits(limits))
 	e := governed(t, fake, "ENGINE_STATE="+r.URL(), "ENGINE_NO_CACHE=", "ENGINE_CACHE_DIR="+t.TempDir(), "ENGINE_MAX_CONCURRENCY=3")
 	ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
@@ -219,13 +232,13 @@ func TestRedisKilledMidStatement(t *testing.T) {
 		time.Sleep(10 * time.Millisecond)
 	}
 	before := len(fake.Requests())
-	r.Kill()
+	fail()
 	start := time.Now()
 	err := cmd.Wait()
 	if ctx.Err() != nil {
-		t.Fatalf("the statement hung after redis-server was killed:\n%s", errb.String())
+		t.Fatalf("the statement hung after redis-server was %s:\n%s", what, errb.String())
 	}
-	t.Logf("redis-server killed after %d of 24 requests; the statement ended %s later", before, time.Since(start).Round(10*time.Millisecond))
+	t.Logf("redis-server %s after %d of 24 requests; the statement ended %s later", what, before, time.Since(start).Round(10*time.Millisecond))
 	checkNoToken(t, testutil.Result{Stdout: out.String(), Stderr: errb.String()})
 	if err != nil || strings.Count(out.String(), "\n") != 25 {
 		t.Fatalf("statement: %v, %d lines\nstderr:\n%s", err, strings.Count(out.String(), "\n"), errb.String())
@@ -236,6 +249,9 @@ func TestRedisKilledMidStatement(t *testing.T) {
 	}
 	if n := strings.Count(stderr, "response cache: shared response cache unavailable"); n != 1 {
 		t.Errorf("the cache said %d times that the state is down; want once:\n%s", n, stderr)
+	}
+	if strings.Contains(stderr, "reachable again") {
+		t.Errorf("a dead state was reported back:\n%s", stderr)
 	}
 	if st := fake.LimiterStats(); st.SecondaryResponses != 0 {
 		t.Errorf("%d secondary-limit answers after falling back to local state; want 0 (one process within its own bounds)", st.SecondaryResponses)

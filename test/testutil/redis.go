@@ -102,9 +102,17 @@ func (r *Redis) Kill() {
 	if r.cmd.Process == nil {
 		return
 	}
+	r.cmd.Process.Signal(syscall.SIGCONT) //nolint:errcheck // a frozen one too
 	r.cmd.Process.Signal(syscall.SIGKILL) //nolint:errcheck // it may have exited
 	select {
 	case <-r.done:
 	case <-time.After(5 * time.Second):
 	}
 }
+
+// Freeze stops the server (SIGSTOP) without closing its port: calls to it
+// hang, as to an overloaded server, until Thaw.
+func (r *Redis) Freeze() { r.cmd.Process.Signal(syscall.SIGSTOP) } //nolint:errcheck // it may have exited
+
+// Thaw resumes a frozen server (SIGCONT).
+func (r *Redis) Thaw() { r.cmd.Process.Signal(syscall.SIGCONT) } //nolint:errcheck // it may have exited
