@@ -91,7 +91,7 @@ func newAdmissionID() string {
 
 // ErrSharedDown is what a SharedState may return while it is known to be
 // unreachable (it skips the network for a while after a failure).
-var ErrSharedDown = errors.New("shared state unreachable")
+var ErrSharedDown = errors.New("shared state unreachable; not asked again for a few seconds")
 
 // LocalState is SharedState in this process's memory: the reference model
 // of the contract, and a way for several governors of one process to

@@ -44,6 +44,7 @@ const (
 type State struct {
 	rdb  *redis.Client
 	name string // the URL without a password
+	raw  string // the URL as given (only to redact its password from errors)
 
 	mu        sync.Mutex
 	downUntil time.Time
@@ -65,7 +66,7 @@ func Open(rawURL string) (*State, error) {
 	opts.MaxRetries = -1 // a failed call falls back at once; the caller retries its own way
 	opts.ContextTimeoutEnabled = true
 	opts.DisableIdentity = true
-	return &State{rdb: redis.NewClient(opts), name: Redact(rawURL)}, nil
+	return &State{rdb: redis.NewClient(opts), name: Redact(rawURL), raw: rawURL}, nil
 }
 
 // Redact returns the URL without its password.
@@ -128,5 +129,5 @@ func (s *State) doBounded(ctx context.Context, f func(ctx context.Context) error
 	s.mu.Lock()
 	s.downUntil = time.Now().Add(Backoff)
 	s.mu.Unlock()
-	return fmt.Errorf("redis %s: %s", s.name, redactErr(err.Error(), s.name))
+	return fmt.Errorf("redis: %s", redactErr(err.Error(), s.raw))
 }

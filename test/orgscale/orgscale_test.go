@@ -269,3 +269,33 @@ func TestStateRefusesBadURL(t *testing.T) {
 		}
 	}
 }
+
+// TestStatePassword: a Redis with a password is used with it, and the
+// password never appears in what the engine prints, also when it is
+// refused.
+func TestStatePassword(t *testing.T) {
+	const pw = "s3cretRedisPassw0rd"
+	r := testutil.StartRedis(t, "--requirepass", pw)
+	fake := fakegithub.ForTest(t)
+	q := "SELECT name FROM github.repos.repos WHERE org = 'tiny' ORDER BY name"
+	for _, c := range []struct {
+		url  string
+		warn bool
+	}{
+		{"redis://:" + pw + "@" + r.Addr + "/0", false},
+		{"redis://:wrong" + pw + "@" + r.Addr + "/0", true},
+	} {
+		e := governed(t, fake, "ENGINE_STATE="+c.url, "ENGINE_NO_CACHE=", "ENGINE_CACHE_DIR="+t.TempDir())
+		res := testutil.Run(t, e, "", "exec", "-o", "csv", q)
+		checkNoToken(t, res)
+		if res.Code != 0 || strings.Contains(res.Stdout+res.Stderr, pw) {
+			t.Fatalf("%s: exit %d, or the password in the output:\n%s", strings.ReplaceAll(c.url, pw, "xxxxx"), res.Code, res.Stderr)
+		}
+		if warned := strings.Contains(res.Stderr, "unavailable"); warned != c.warn {
+			t.Fatalf("%s: warned %v, want %v:\n%s", strings.ReplaceAll(c.url, pw, "xxxxx"), warned, c.warn, res.Stderr)
+		}
+	}
+	if n, err := r.Do("DBSIZE"); err != nil || n == ":0" {
+		t.Fatalf("nothing was shared with the right password: %q, %v", n, err)
+	}
+}

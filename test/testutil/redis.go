@@ -19,14 +19,17 @@ type Redis struct {
 	Addr string // 127.0.0.1:PORT
 	cmd  *exec.Cmd
 	done chan struct{}
+	// password is --requirepass's, sent by Do.
+	password string
 }
 
 // URL is the --state value of the server (database 0).
 func (r *Redis) URL() string { return "redis://" + r.Addr + "/0" }
 
-// StartRedis starts a redis-server for the test. A machine without
+// StartRedis starts a redis-server for the test, with the further
+// arguments extra (e.g. "--requirepass", "PW"). A machine without
 // redis-server fails the test, saying how to install it (never a skip).
-func StartRedis(t testing.TB) *Redis {
+func StartRedis(t testing.TB, extra ...string) *Redis {
 	t.Helper()
 	bin, err := exec.LookPath("redis-server")
 	if err != nil {
@@ -39,7 +42,7 @@ func StartRedis(t testing.TB) *Redis {
 	port := l.Addr().(*net.TCPAddr).Port
 	l.Close()
 	dir := t.TempDir()
-	cmd := exec.Command(bin, "--port", strconv.Itoa(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no", "--dir", dir, "--logfile", "")
+	cmd := exec.Command(bin, append([]string{"--port", strconv.Itoa(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no", "--dir", dir, "--logfile", ""}, extra...)...)
 	cmd.Stdout, cmd.Stderr = os.Stderr, os.Stderr
 	if testing.Verbose() {
 		cmd.Stdout = nil
@@ -50,6 +53,11 @@ func StartRedis(t testing.TB) *Redis {
 		t.Fatalf("starting redis-server: %v", err)
 	}
 	r := &Redis{Addr: net.JoinHostPort("127.0.0.1", strconv.Itoa(port)), cmd: cmd, done: make(chan struct{})}
+	for i := 0; i+1 < len(extra); i++ {
+		if extra[i] == "--requirepass" {
+			r.password = extra[i+1]
+		}
+	}
 	go func() { cmd.Wait(); close(r.done) }() //nolint:errcheck // the exit is expected
 	t.Cleanup(r.Kill)
 	deadline := time.Now().Add(10 * time.Second)
@@ -83,10 +91,19 @@ func (r *Redis) Do(args ...string) (string, error) {
 	}
 	defer c.Close()
 	c.SetDeadline(time.Now().Add(2 * time.Second)) //nolint:errcheck
+	br := bufio.NewReader(c)
+	if r.password != "" {
+		if _, err := fmt.Fprintf(c, "AUTH %s\r\n", r.password); err != nil {
+			return "", err
+		}
+		if _, err := br.ReadString('\n'); err != nil {
+			return "", err
+		}
+	}
 	if _, err := fmt.Fprintf(c, "%s\r\n", strings.Join(args, " ")); err != nil {
 		return "", err
 	}
-	line, err := bufio.NewReader(c).ReadString('\n')
+	line, err := br.ReadString('\n')
 	if err != nil {
 		return "", err
 	}
