@@ -299,3 +299,32 @@ func TestStatePassword(t *testing.T) {
 		t.Fatalf("nothing was shared with the right password: %q, %v", n, err)
 	}
 }
+
+// TestBudgetSeenByAnotherRunner: what one runner's answers said of the
+// core bucket (x-ratelimit-remaining) is the other runner's budget: a
+// statement that needs more than is left is refused before its first
+// request, where alone the second runner would spend the rest and fail
+// half-way.
+func TestBudgetSeenByAnotherRunner(t *testing.T) {
+	r := testutil.StartRedis(t)
+	left := 30
+	fake := fakegithub.ForTest(t, fakegithub.WithLimits(fakegithub.Limits{Buckets: map[string]fakegithub.BucketLimit{
+		"core": {Limit: 5000, Remaining: &left, Window: time.Hour},
+	}}))
+	e := func() []string { return governed(t, fake, "ENGINE_STATE="+r.URL(), "ENGINE_RETRY_MAX=0") }
+	first := testutil.Run(t, e(), "", "exec", "-o", "csv", reposIn(0, 20))
+	if first.Code != 0 {
+		t.Fatalf("first runner: exit %d\n%s", first.Code, first.Stderr)
+	}
+	fake.ResetRequests()
+	second := testutil.Run(t, e(), "", "exec", "-o", "csv", reposIn(20, 15))
+	checkNoToken(t, first, second)
+	if second.Code != 2 || !strings.Contains(second.Stderr, "only 10 of 5000 remain") || !strings.Contains(second.Stderr, "nothing was sent") {
+		t.Fatalf("second runner: exit %d, want 2 and a budget refusal naming the 10 left\n%s", second.Code, second.Stderr)
+	}
+	for _, q := range fake.Requests() {
+		if q.Path != "/rate_limit" {
+			t.Fatalf("the second runner sent %s %s", q.Method, q.Path)
+		}
+	}
+}
