@@ -122,7 +122,7 @@ func (s *Store) fetchShared(ctx context.Context, id string) (bool, error) {
 		return false, err
 	}
 	defer tx.Rollback() //nolint:errcheck
-	if _, err := tx.Exec(`INSERT OR IGNORE INTO results VALUES(?,?,?,?,?,?)`, id, string(cols), h.RowCount, len(data), h.Created, s.opts.Now().UnixNano()); err != nil {
+	if _, err := tx.Exec(`INSERT OR IGNORE INTO results(id, columns, row_count, bytes, created, used) VALUES(?,?,?,?,?,?)`, id, string(cols), h.RowCount, len(data), h.Created, s.opts.Now().UnixNano()); err != nil {
 		return false, err
 	}
 	one, err := tx.Prepare(`INSERT OR IGNORE INTO rows VALUES(?,?,?)`)
