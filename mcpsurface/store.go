@@ -40,6 +40,10 @@ type StoreOptions struct {
 	TTL time.Duration
 	// Now is the clock (default time.Now); tests move it.
 	Now func() time.Time
+	// Shared, when set, shares the kept results with other replicas
+	// (shared.go); Warnf says when it fails and when it is back.
+	Shared SharedResults
+	Warnf  func(format string, args ...any)
 }
 
 // ErrUnknownResult is returned for ids that were never kept, or were
@@ -54,6 +58,10 @@ type Store struct {
 	dir  string
 	opts StoreOptions
 	mu   sync.Mutex // serialises Put's insert+evict
+
+	sharedMu     sync.Mutex
+	sharedDown   bool      // the last call to opts.Shared failed
+	sharedFailAt time.Time // when
 }
 
 // KeptInfo describes a kept result.
@@ -299,7 +307,11 @@ func (s *Store) Keep(ctx context.Context, sp *Spool, columns []result.Column) (i
 	if err := s.evict(tx, id); err != nil {
 		return "", false, err
 	}
-	return id, true, tx.Commit()
+	if err := tx.Commit(); err != nil {
+		return "", false, err
+	}
+	s.share(id, sp, columns, now)
+	return id, true, nil
 }
 
 // readSpoolLine appends the next line of r (without its newline) to buf.
@@ -376,6 +388,14 @@ func (s *Store) Info(ctx context.Context, id, owner string) (*KeptInfo, error) {
 	var created int64
 	k := &KeptInfo{ID: id}
 	err := s.db.QueryRowContext(ctx, `SELECT columns, row_count, created FROM results WHERE id = ? AND owner = ?`, id, owner).Scan(&cols, &k.RowCount, &created)
+	if errors.Is(err, sql.ErrNoRows) {
+		// Another replica's result (shared.go)?
+		if ok, ferr := s.fetchShared(ctx, id); ferr != nil {
+			return nil, ferr
+		} else if ok {
+			err = s.db.QueryRowContext(ctx, `SELECT columns, row_count, created FROM results WHERE id = ? AND owner = ?`, id, owner).Scan(&cols, &k.RowCount, &created)
+		}
+	}
 	if errors.Is(err, sql.ErrNoRows) || (err == nil && created < s.opts.Now().Add(-s.opts.TTL).UnixNano()) {
 		return nil, ErrUnknownResult
 	}

@@ -55,6 +55,7 @@ var envTable = []envVar{
 	{"", "code-search-rate", "ENGINE_CODE_SEARCH_RATE", envValue},
 	{"", "governor", "ENGINE_GOVERNOR", envOnOff},
 	{"", "max-concurrency", "ENGINE_MAX_CONCURRENCY", envValue},
+	{"", "state", "ENGINE_STATE", envValue},
 	{"", "debug", "ENGINE_DEBUG", envPresence},
 	{"mcp", "max-rows", "ENGINE_MCP_MAX_ROWS", envValue},
 	{"mcp", "max-cell-bytes", "ENGINE_MCP_MAX_CELL_BYTES", envValue},

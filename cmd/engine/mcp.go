@@ -41,6 +41,7 @@ Logs go to stderr only. See docs/mcp.md for client configuration.`,
 			if err != nil {
 				return err
 			}
+			g.shareResults(&store)
 			srv, err := mcpsurface.New(eng, mcpsurface.Config{Caps: caps, Store: store, MaxResourceBytes: maxResource, Log: g.io.Err})
 			if err != nil {
 				return usageError("%v", err)

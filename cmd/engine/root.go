@@ -18,6 +18,7 @@ import (
 	"github.com/enginehq/engine/providers/client"
 	"github.com/enginehq/engine/providers/httpcache"
 	"github.com/enginehq/engine/registry"
+	"github.com/enginehq/engine/state/redisstate"
 )
 
 // globalFlags are the provider, auth and execution options every
@@ -48,6 +49,12 @@ type globalFlags struct {
 	codeSearchRate string
 	maxConc        int
 	governor       bool
+	state          string
+
+	// shared is the --state connection, opened once (state.go).
+	shared    *redisstate.State
+	stateErr  error
+	stateOnce sync.Once
 
 	// cacheWarned makes an unusable cache directory one warning per run,
 	// however many engines the command builds.
@@ -94,6 +101,7 @@ Credentials: GITHUB_TOKEN or GH_TOKEN (bearer), or --auth.`,
 	f.StringVar(&g.codeSearchRate, "code-search-rate", "", "code search requests in any minute, or N/DURATION (default: the profile's; GitHub: 10)")
 	f.BoolVar(&g.governor, "governor", true, "pace and bound requests per credential under the provider's rate limits (--rate, --max-concurrency), pause every request after a secondary limit, refuse statements the budget cannot cover; off only for tests and private APIs without limits")
 	f.IntVar(&g.maxConc, "max-concurrency", client.DefaultMaxConcurrency, "requests in flight per credential across the process (all fan-outs, pages, sessions); -1: no cap")
+	f.StringVar(&g.state, "state", "", "share rate-limit state, the response cache and MCP kept results with other processes: redis://HOST:PORT/DB (default: none, this process alone; docs/orgscale.md)")
 	f.BoolVar(&g.debug, "debug", false, "log requests (never credentials) to stderr")
 
 	var cpuProfile string
@@ -203,6 +211,9 @@ func (g *globalFlags) engineOptions() (engine.Options, error) {
 	opts.Client.Governor = gov
 	if !g.noCache {
 		opts.Client.Cache = g.openCache()
+	}
+	if err := g.shareState(&opts); err != nil {
+		return engine.Options{}, err
 	}
 	if g.debug {
 		opts.Client.Logf = func(format string, args ...any) { fmt.Fprintf(g.io.Err, "debug: "+format+"\n", args...) }

@@ -82,28 +82,32 @@ type Governor struct {
 	logf func(string, ...any)
 	now  func() time.Time
 
-	mu         sync.Mutex
-	inflight   int
-	limit      int           // current concurrency cap (<=0: none)
-	ssthresh   int           // slow start below it, additive growth above
-	ceiling    int           // growth stops here until a quiet period
-	acked      int           // successes towards the next additive step
-	lastFull   time.Time     // last admission that filled the cap
-	changed    chan struct{} // closed when a slot frees or a bound changes
-	pauseUntil time.Time
-	pauseStart time.Time
-	backoff    time.Duration // last secondary pause (for doubling)
-	lastLimit  time.Time     // last new secondary limit
-	lastGrow   time.Time
-	factor     float64 // current fraction of the configured rates
-	points     *window
-	search     *window
-	codeSearch *window
-	buckets    map[string]Bucket
-	secondary  int
-	pauses     int
-	cuts       int
-	probedAt   time.Time
+	mu           sync.Mutex
+	inflight     int
+	limit        int           // current concurrency cap (<=0: none)
+	ssthresh     int           // slow start below it, additive growth above
+	ceiling      int           // growth stops here until a quiet period
+	acked        int           // successes towards the next additive step
+	lastFull     time.Time     // last admission that filled the cap
+	changed      chan struct{} // closed when a slot frees or a bound changes
+	pauseUntil   time.Time
+	pauseStart   time.Time
+	backoff      time.Duration // last secondary pause (for doubling)
+	lastLimit    time.Time     // last new secondary limit
+	lastGrow     time.Time
+	factor       float64 // current fraction of the configured rates
+	points       *window
+	search       *window
+	codeSearch   *window
+	buckets      map[string]Bucket
+	secondary    int
+	pauses       int
+	cuts         int
+	probedAt     time.Time
+	sharedKey    string                    // the credential's key in opts.Shared
+	admitted     map[admitKey][]*Admission // shared admissions awaiting Done
+	sharedDown   bool                      // the last shared call failed
+	sharedFailAt time.Time                 // when
 }
 
 // NewGovernor makes a governor (tests and embedding; clients share them
@@ -136,6 +140,7 @@ func SharedGovernor(key string, opts GovernorOptions, logf func(string, ...any))
 	}
 	g := NewGovernor(opts)
 	g.logf = logf
+	g.sharedKey = SharedKey(key)
 	governors[key] = g
 	return g
 }
@@ -206,8 +211,32 @@ func (g *Governor) Acquire(ctx context.Context, bucket string) (time.Time, error
 			for _, w := range ws {
 				w.inflight++
 			}
+			adm := g.admissionLocked(bucket)
 			g.mu.Unlock()
-			return now, nil
+			if adm == nil {
+				return now, nil
+			}
+			wait, admitted := g.sharedAdmit(ctx, bucket, adm, now)
+			if admitted {
+				return now, nil
+			}
+			// Another process holds the room: give the local place back
+			// and wait (shared.go).
+			g.mu.Lock()
+			g.inflight--
+			for _, w := range ws {
+				w.inflight--
+			}
+			g.signalLocked()
+			g.mu.Unlock()
+			t := time.NewTimer(wait)
+			select {
+			case <-t.C:
+			case <-ctx.Done():
+				t.Stop()
+				return time.Time{}, ctx.Err()
+			}
+			continue
 		}
 		ch := g.changed
 		g.mu.Unlock()
@@ -294,7 +323,15 @@ func (g *Governor) Done(bucket string, sent time.Time, status int, h http.Header
 		return
 	}
 	g.mu.Lock()
-	defer g.mu.Unlock()
+	pause, rec := g.doneLocked(bucket, sent, status, h, body)
+	g.mu.Unlock()
+	g.sharedDone(bucket, sent, pause, rec)
+}
+
+// doneLocked is Done's local part; it returns the secondary-limit pause it
+// started (0: none) and the bucket the response reported, for the shared
+// state.
+func (g *Governor) doneLocked(bucket string, sent time.Time, status int, h http.Header, body []byte) (pause time.Duration, rec *Bucket) {
 	now := g.now()
 	inflight := g.inflight // this request included
 	g.inflight--
@@ -304,7 +341,7 @@ func (g *Governor) Done(bucket string, sent time.Time, status int, h http.Header
 	}
 	defer g.signalLocked()
 	if h != nil {
-		g.recordLocked(h, now)
+		rec = g.recordLocked(h, now)
 	}
 	wait := parseRetryAfter(h.Get("Retry-After"), now)
 	if !secondaryLimit(*g.opts.RateLimit, status, h, body) {
@@ -314,13 +351,13 @@ func (g *Governor) Done(bucket string, sent time.Time, status int, h http.Header
 			g.pauseStart, g.pauseUntil = now, now.Add(wait)
 			g.pauses++
 			g.logfLocked("governor: HTTP %d with Retry-After: pausing every request of this credential for %s", status, wait)
-			return
+			return wait, rec
 		}
 		g.recoverLocked(now)
 		if status > 0 && status < 400 && full {
 			g.growLocked()
 		}
-		return
+		return 0, rec
 	}
 	g.secondary++
 	if sent.Before(g.pauseStart) {
@@ -328,7 +365,7 @@ func (g *Governor) Done(bucket string, sent time.Time, status int, h http.Header
 		if until := now.Add(wait); wait > 0 && until.After(g.pauseUntil) && now.Before(g.pauseUntil) {
 			g.pauseUntil = until
 		}
-		return
+		return 0, rec
 	}
 	secondaryWait := g.opts.RateLimit.SecondaryWait()
 	if wait <= 0 {
@@ -347,6 +384,7 @@ func (g *Governor) Done(bucket string, sent time.Time, status int, h http.Header
 	g.pauses++
 	g.cutLocked(inflight)
 	g.logfLocked("governor: secondary rate limit: pausing every request of this credential for %s; concurrency now %d, rate %.3g/s", wait.Round(time.Millisecond), g.limit, g.rateLocked())
+	return wait, rec
 }
 
 // growLocked is the increase after a success of a request out while the
@@ -430,7 +468,7 @@ func secondaryLimit(rl providers.RateLimit, status int, h http.Header, body []by
 
 // recordLocked stores the rate-limit headers (the profile's names) of a
 // response.
-func (g *Governor) recordLocked(h http.Header, now time.Time) {
+func (g *Governor) recordLocked(h http.Header, now time.Time) *Bucket {
 	rl := g.opts.RateLimit
 	get := func(name string) string {
 		if name == "" {
@@ -441,7 +479,7 @@ func (g *Governor) recordLocked(h http.Header, now time.Time) {
 	limit, err1 := strconv.Atoi(get(rl.Limit))
 	remaining, err2 := strconv.Atoi(get(rl.Remaining))
 	if err1 != nil || err2 != nil {
-		return
+		return nil
 	}
 	b := Bucket{Name: get(rl.Resource), Limit: limit, Remaining: remaining, Seen: now}
 	if b.Name == "" {
@@ -457,6 +495,7 @@ func (g *Governor) recordLocked(h http.Header, now time.Time) {
 		b.Remaining, b.Used = old.Remaining, max(old.Used, b.Used)
 	}
 	g.buckets[b.Name] = b
+	return &b
 }
 
 // Record stores rate-limit facts learnt elsewhere (the /rate_limit
@@ -473,6 +512,7 @@ func (g *Governor) Record(b Bucket) {
 // Bucket returns what is known of a bucket; ok is false when nothing is
 // known or its reset time has passed (the budget was refilled).
 func (g *Governor) Bucket(name string) (Bucket, bool) {
+	g.sharedBucket(name)
 	g.mu.Lock()
 	defer g.mu.Unlock()
 	b, ok := g.buckets[name]

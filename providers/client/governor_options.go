@@ -76,6 +76,15 @@ type GovernorOptions struct {
 	// RateLimit names the provider's rate-limit headers and secondary-
 	// limit phrases (its profile); nil means providers.DefaultRateLimit.
 	RateLimit *providers.RateLimit
+	// Shared, when set, adds the requests of the other processes that use
+	// the credential (--state; shared.go, governor_shared.go).
+	Shared SharedState
+	// SlotTTL is how long a shared slot outlives a process that never
+	// released it (default DefaultSlotTTL).
+	SlotTTL time.Duration
+	// SharedWarnf, when set, says once that Shared failed and the governor
+	// goes on with its local state (and once that it is back).
+	SharedWarnf func(format string, args ...any)
 }
 
 func (o *GovernorOptions) setDefaults() {
@@ -103,6 +112,9 @@ func (o *GovernorOptions) setDefaults() {
 	}
 	if o.StartConcurrency <= 0 {
 		o.StartConcurrency = DefaultStartConcurrency
+	}
+	if o.SlotTTL <= 0 {
+		o.SlotTTL = DefaultSlotTTL
 	}
 	if o.RecoverAfter <= 0 {
 		o.RecoverAfter = DefaultRecoverAfter

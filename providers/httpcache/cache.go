@@ -88,6 +88,7 @@ type Cache struct {
 	mu      sync.Mutex
 	size    int64 // approximate bytes stored; -1 until scanned
 	nowFunc func() time.Time
+	shared  *sharedStore // entries shared with other processes (shared.go)
 }
 
 // DefaultDir is <user cache dir>/engine/http.
@@ -249,6 +250,11 @@ func (c *Cache) Get(key string) (*Entry, bool) {
 	if !validKey(key) {
 		return nil, false
 	}
+	if c.shared != nil {
+		if e, ok := c.sharedGet(key); ok {
+			return e, true
+		}
+	}
 	f, err := os.Open(c.path(key))
 	if err != nil {
 		return nil, false
@@ -278,6 +284,9 @@ func (c *Cache) Put(key string, e *Entry) error {
 	if !validKey(key) {
 		return fmt.Errorf("httpcache: invalid key %q", key)
 	}
+	if c.shared != nil {
+		c.sharedPut(key, e, c.nowFunc())
+	}
 	head, err := json.Marshal(meta{Header: e.Header, Vary: e.Vary})
 	if err != nil {
 		return err
@@ -303,6 +312,9 @@ func (c *Cache) Put(key string, e *Entry) error {
 // Delete removes an entry (e.g. one the provider now marks no-store).
 func (c *Cache) Delete(key string) {
 	if validKey(key) {
+		if c.shared != nil {
+			c.sharedDelete(key)
+		}
 		os.Remove(c.path(key))
 	}
 }
@@ -313,6 +325,11 @@ func (c *Cache) Touch(key string) error {
 		return fmt.Errorf("httpcache: invalid key %q", key)
 	}
 	now := c.nowFunc()
+	if c.shared != nil {
+		if e, ok := c.sharedGet(key); ok {
+			c.sharedPut(key, e, now)
+		}
+	}
 	return os.Chtimes(c.path(key), now, now)
 }
 

@@ -26,7 +26,7 @@ const module = "github.com/enginehq/engine"
 
 // layers, lowest first: a package is in the layer of the longest prefix
 // of its path (relative to the module) that is listed.
-var layers = []string{"registry", "providers", "engine/catalog", "engine", "mcpsurface", "cmd"}
+var layers = []string{"registry", "providers", "state", "engine/catalog", "engine", "mcpsurface", "cmd"}
 
 // forbidden are dependencies (direct or not) a layer must not have, with
 // the reason.

@@ -1,0 +1,72 @@
+package main
+
+import (
+	"fmt"
+	"time"
+
+	"github.com/enginehq/engine/engine"
+	"github.com/enginehq/engine/engine/result"
+	"github.com/enginehq/engine/mcpsurface"
+	"github.com/enginehq/engine/state/redisstate"
+)
+
+// sharedCacheTTL is how long a response cache entry stays in the shared
+// state without being written again (the byte bound usually evicts first).
+const sharedCacheTTL = 24 * time.Hour
+
+// openState connects to --state once per run (nil without one). The
+// embedded default keeps every state in the process.
+func (g *globalFlags) openState() (*redisstate.State, error) {
+	if g.state == "" {
+		return nil, nil
+	}
+	g.stateOnce.Do(func() {
+		g.shared, g.stateErr = redisstate.Open(g.state)
+	})
+	return g.shared, g.stateErr
+}
+
+// stateWarnf prints a warning of the shared state on stderr, naming the
+// surface (each surface says it once, and once when it is back).
+func (g *globalFlags) stateWarnf(surface string) func(string, ...any) {
+	return func(format string, args ...any) {
+		name := "--state"
+		if g.shared != nil {
+			name = g.shared.Name()
+		}
+		fmt.Fprintln(g.io.Err, "warning: "+result.SanitizeText(fmt.Sprintf("state %s: %s: ", name, surface)+fmt.Sprintf(format, args...)))
+	}
+}
+
+// shareState wires --state into the engine's options: the governor's
+// windows, slots, pauses and buckets, and the response cache.
+func (g *globalFlags) shareState(opts *engine.Options) error {
+	st, err := g.openState()
+	if err != nil || st == nil {
+		return err
+	}
+	if opts.Client.Governor != nil {
+		opts.Client.Governor.Shared = st
+		opts.Client.Governor.SharedWarnf = g.stateWarnf("rate-limit governor")
+	}
+	if opts.Client.Cache != nil {
+		opts.Client.Cache.SetShared(st.Blobs("cache", g.cacheMaxBytes, sharedCacheTTL), g.stateWarnf("response cache"))
+	}
+	return nil
+}
+
+// shareResults wires --state into the MCP server's kept results.
+func (g *globalFlags) shareResults(o *mcpsurface.StoreOptions) {
+	if g.shared == nil {
+		return
+	}
+	maxBytes, ttl := o.MaxBytes, o.TTL
+	if maxBytes <= 0 {
+		maxBytes = 256 << 20
+	}
+	if ttl <= 0 {
+		ttl = 30 * time.Minute
+	}
+	o.Shared = g.shared.Blobs("results", maxBytes, ttl)
+	o.Warnf = g.stateWarnf("kept results")
+}

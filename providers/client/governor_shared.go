@@ -1,0 +1,200 @@
+package client
+
+import (
+	"context"
+	"time"
+)
+
+// The governor's use of a SharedState (GovernorOptions.Shared): a request
+// is admitted locally first (this process's bounds), then by the shared
+// state (every process's requests of the credential together). The rule
+// when the shared state fails (docs/orgscale.md, "When Redis is down"):
+// each call is bounded by SharedOpTimeout; a failed call leaves that
+// request to the local bounds alone, which still hold this process to the
+// credential's limits, and the governor says so once (SharedWarnf), and
+// once again when the shared state answers again.
+
+// sharedPoll is how long a request waits before asking again when the
+// shared state is full of requests in flight (their answers free it, but
+// another process's answers are not signalled here).
+const sharedPoll = 20 * time.Millisecond
+
+// sharedMaxWait bounds one wait between two asks of the shared state.
+const sharedMaxWait = time.Second
+
+type admitKey struct {
+	bucket string
+	sent   time.Time
+}
+
+// admissionLocked describes a request of bucket for the shared state (nil
+// without one).
+func (g *Governor) admissionLocked(bucket string) *Admission {
+	if g.opts.Shared == nil {
+		return nil
+	}
+	a := &Admission{ID: newAdmissionID(), Bucket: bucket, MaxInFlight: g.opts.MaxConcurrency, SlotTTL: g.opts.SlotTTL}
+	add := func(name string, w *window) {
+		if w != nil {
+			a.Windows = append(a.Windows, SharedWindow{Name: name, N: w.budget(g.factor), Length: w.length})
+		}
+	}
+	add("points", g.points)
+	switch bucket {
+	case "search":
+		add("search", g.search)
+	case "code_search":
+		add("code_search", g.codeSearch)
+	}
+	return a
+}
+
+func (g *Governor) key() string {
+	if g.sharedKey == "" {
+		return SharedKey("")
+	}
+	return g.sharedKey
+}
+
+// sharedAdmit asks the shared state to admit a (sent at sent); when it
+// does not, it returns how long to wait before asking again. A failing
+// shared state admits (the local bounds hold).
+func (g *Governor) sharedAdmit(ctx context.Context, bucket string, a *Admission, sent time.Time) (time.Duration, bool) {
+	start := time.Now()
+	octx, cancel := context.WithTimeout(ctx, SharedOpTimeout)
+	res, err := g.opts.Shared.Admit(octx, g.key(), *a)
+	cancel()
+	if err != nil {
+		if ctx.Err() == nil {
+			g.sharedFailed(err)
+		}
+		return 0, true
+	}
+	g.sharedOK(start)
+	if res.OK {
+		g.mu.Lock()
+		if g.admitted == nil {
+			g.admitted = map[admitKey][]*Admission{}
+		}
+		k := admitKey{bucket, sent}
+		g.admitted[k] = append(g.admitted[k], a)
+		g.mu.Unlock()
+		return 0, true
+	}
+	wait := res.Wait
+	now := g.now()
+	switch res.Reason {
+	case "paused":
+		// Another process met a secondary limit: this one pauses too, so
+		// that a wait past MaxRetryWait fails fast (pausedError).
+		g.mu.Lock()
+		if until := now.Add(wait); until.After(g.pauseUntil) {
+			g.pauseStart, g.pauseUntil = now, until
+		}
+		g.mu.Unlock()
+	case "spent":
+		g.mu.Lock()
+		b := g.buckets[bucket]
+		if until := now.Add(wait); b.Remaining > 0 || b.Reset.Before(until) {
+			b.Name, b.Remaining, b.Reset, b.Seen = bucket, 0, until, now
+			g.buckets[bucket] = b
+		}
+		g.mu.Unlock()
+	}
+	if wait <= 0 {
+		wait = sharedPoll
+	}
+	return min(wait, sharedMaxWait), false
+}
+
+// sharedDone tells the shared state that the request admitted at sent
+// answered, the pause it started and the bucket it reported.
+func (g *Governor) sharedDone(bucket string, sent time.Time, pause time.Duration, rec *Bucket) {
+	if g.opts.Shared == nil {
+		return
+	}
+	g.mu.Lock()
+	k := admitKey{bucket, sent}
+	var a *Admission
+	if q := g.admitted[k]; len(q) > 0 {
+		a = q[0]
+		if len(q) == 1 {
+			delete(g.admitted, k)
+		} else {
+			g.admitted[k] = q[1:]
+		}
+	}
+	g.mu.Unlock()
+	op := func(f func(ctx context.Context) error) {
+		start := time.Now()
+		ctx, cancel := context.WithTimeout(context.Background(), SharedOpTimeout)
+		defer cancel()
+		if err := f(ctx); err != nil {
+			g.sharedFailed(err)
+		} else {
+			g.sharedOK(start)
+		}
+	}
+	if a != nil {
+		op(func(ctx context.Context) error { return g.opts.Shared.Release(ctx, g.key(), *a) })
+	}
+	if pause > 0 {
+		op(func(ctx context.Context) error { return g.opts.Shared.Pause(ctx, g.key(), pause) })
+	}
+	if rec != nil {
+		b := *rec
+		op(func(ctx context.Context) error { return g.opts.Shared.RecordBucket(ctx, g.key(), b) })
+	}
+}
+
+// sharedBucket merges what the shared state knows of a bucket into the
+// local record: a later reset, or a smaller remaining within one reset.
+func (g *Governor) sharedBucket(name string) {
+	if g.opts.Shared == nil {
+		return
+	}
+	start := time.Now()
+	ctx, cancel := context.WithTimeout(context.Background(), SharedOpTimeout)
+	b, ok, err := g.opts.Shared.Bucket(ctx, g.key(), name)
+	cancel()
+	if err != nil {
+		g.sharedFailed(err)
+		return
+	}
+	g.sharedOK(start)
+	if !ok {
+		return
+	}
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	old, had := g.buckets[name]
+	if !had || b.Reset.After(old.Reset) || (b.Reset.Equal(old.Reset) && b.Remaining < old.Remaining) {
+		g.buckets[name] = b
+	}
+}
+
+// sharedFailed says once that the shared state failed.
+func (g *Governor) sharedFailed(err error) {
+	g.mu.Lock()
+	first := !g.sharedDown
+	g.sharedDown, g.sharedFailAt = true, time.Now()
+	g.mu.Unlock()
+	if first && g.opts.SharedWarnf != nil {
+		g.opts.SharedWarnf("shared rate-limit state unavailable (%v): this process goes on pacing the credential alone, within its own --rate and --max-concurrency, until it answers again", err)
+	}
+}
+
+// sharedOK says once that the shared state answers again: a call that
+// started after the last failure succeeded (one that started before may
+// have been answered just before the failure).
+func (g *Governor) sharedOK(start time.Time) {
+	g.mu.Lock()
+	back := g.sharedDown && start.After(g.sharedFailAt)
+	if back {
+		g.sharedDown = false
+	}
+	g.mu.Unlock()
+	if back && g.opts.SharedWarnf != nil {
+		g.opts.SharedWarnf("shared rate-limit state reachable again: pacing the credential with the other processes")
+	}
+}

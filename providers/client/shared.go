@@ -1,0 +1,251 @@
+package client
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"errors"
+	"sync"
+	"time"
+
+	"github.com/enginehq/engine/registry"
+)
+
+// SharedState is where the governors of several processes that use one
+// credential meet (docs/orgscale.md): its windows, the requests in flight,
+// a secondary-limit pause and what the provider said of each bucket. The
+// process's own governor still applies every bound locally; SharedState
+// adds the other processes' requests to the count. The embedded default
+// is no SharedState (one process); LocalState is the in-memory model of
+// the contract (tests, embedding), and state/redisstate the distributed
+// one.
+//
+// Keys are hashes of the credential's origin and identity (SharedKey),
+// never a token. Every call is bounded by ctx; a call that fails leaves
+// the governor on its local state for that request (the implementation
+// says so once, see docs/orgscale.md, "When Redis is down").
+type SharedState interface {
+	// Admit takes, at once, a slot among the credential's requests in
+	// flight and a place in each window of a, or takes nothing and says
+	// why not (Admit.Reason) and how long to wait (0: a request in flight
+	// must answer first; poll).
+	Admit(ctx context.Context, key string, a Admission) (Admit, error)
+	// Release turns the admitted request a.ID into an answer now: its
+	// slot is freed and its windows count it from now for their length.
+	Release(ctx context.Context, key string, a Admission) error
+	// Pause stops every request of the credential for d from now (a
+	// longer pause already set stays).
+	Pause(ctx context.Context, key string, d time.Duration) error
+	// RecordBucket stores what the provider said of a bucket (within one
+	// reset, the smallest remaining wins).
+	RecordBucket(ctx context.Context, key string, b Bucket) error
+	// Bucket returns what is known of a bucket whose reset has not passed.
+	Bucket(ctx context.Context, key, name string) (Bucket, bool, error)
+}
+
+// SharedWindow is one sliding window of an Admission: at most N requests
+// in flight or answered within Length.
+type SharedWindow struct {
+	Name   string
+	N      int
+	Length time.Duration
+}
+
+// Admission describes one request for SharedState.Admit and Release.
+type Admission struct {
+	ID      string // unique per attempt
+	Bucket  string // its rate-limit bucket: a spent one holds it until the reset
+	Windows []SharedWindow
+	// MaxInFlight bounds the credential's requests in flight across every
+	// process (<= 0: no bound).
+	MaxInFlight int
+	// SlotTTL is how long a slot or a place in flight is held without a
+	// Release (a crashed process's slots expire after it).
+	SlotTTL time.Duration
+}
+
+// Admit is SharedState.Admit's answer.
+type Admit struct {
+	OK     bool
+	Wait   time.Duration
+	Reason string // "paused", "spent", "slots", "window" when not OK
+}
+
+// DefaultSlotTTL is Admission.SlotTTL when the governor's options give none.
+const DefaultSlotTTL = 2 * time.Minute
+
+// SharedOpTimeout bounds each call of the governor to its SharedState.
+const SharedOpTimeout = 200 * time.Millisecond
+
+// SharedKey is the key of a credential in a SharedState: a hash of the
+// governor's key (origin and identity, itself a hash).
+func SharedKey(governorKey string) string {
+	return registry.SHA256([]byte("engine-governor-v1\x00" + governorKey))[:32]
+}
+
+func newAdmissionID() string {
+	var b [12]byte
+	rand.Read(b[:]) //nolint:errcheck // crypto/rand never fails
+	return hex.EncodeToString(b[:])
+}
+
+// ErrSharedDown is what a SharedState may return while it is known to be
+// unreachable (it skips the network for a while after a failure).
+var ErrSharedDown = errors.New("shared state unreachable; not asked again for a few seconds")
+
+// LocalState is SharedState in this process's memory: the reference model
+// of the contract, and a way for several governors of one process to
+// share (tests).
+type LocalState struct {
+	mu    sync.Mutex
+	now   func() time.Time
+	creds map[string]*localCred
+}
+
+type localCred struct {
+	pause   time.Time
+	slots   map[string]time.Time            // id -> expiry
+	fly     map[string]map[string]time.Time // window -> id -> expiry
+	ends    map[string][]time.Time          // window -> answer times
+	buckets map[string]Bucket
+}
+
+// NewLocalState makes an empty LocalState.
+func NewLocalState() *LocalState {
+	return &LocalState{now: time.Now, creds: map[string]*localCred{}}
+}
+
+func (s *LocalState) cred(key string) *localCred {
+	c, ok := s.creds[key]
+	if !ok {
+		c = &localCred{slots: map[string]time.Time{}, fly: map[string]map[string]time.Time{}, ends: map[string][]time.Time{}, buckets: map[string]Bucket{}}
+		s.creds[key] = c
+	}
+	return c
+}
+
+// Admit implements SharedState.
+func (s *LocalState) Admit(ctx context.Context, key string, a Admission) (Admit, error) {
+	if err := ctx.Err(); err != nil {
+		return Admit{}, err
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	now := s.now()
+	c := s.cred(key)
+	if now.Before(c.pause) {
+		return Admit{Wait: c.pause.Sub(now), Reason: "paused"}, nil
+	}
+	if b, ok := c.buckets[a.Bucket]; ok && b.Remaining <= 0 && now.Before(b.Reset) {
+		return Admit{Wait: b.Reset.Sub(now), Reason: "spent"}, nil
+	}
+	expire(c.slots, now)
+	if a.MaxInFlight > 0 && len(c.slots) >= a.MaxInFlight {
+		return Admit{Reason: "slots"}, nil
+	}
+	wait := time.Duration(-1)
+	for _, w := range a.Windows {
+		fly := c.fly[w.Name]
+		expire(fly, now)
+		ends := c.ends[w.Name]
+		i := 0
+		for i < len(ends) && !ends[i].After(now.Add(-w.Length)) {
+			i++
+		}
+		ends = ends[i:]
+		c.ends[w.Name] = ends
+		if n := len(fly) + len(ends); n >= w.N {
+			d := time.Duration(0)
+			if over := n - w.N; over < len(ends) {
+				d = ends[over].Add(w.Length).Sub(now)
+			}
+			wait = max(wait, d)
+		}
+	}
+	if wait >= 0 {
+		return Admit{Wait: wait, Reason: "window"}, nil
+	}
+	ttl := a.SlotTTL
+	if ttl <= 0 {
+		ttl = DefaultSlotTTL
+	}
+	c.slots[a.ID] = now.Add(ttl)
+	for _, w := range a.Windows {
+		if c.fly[w.Name] == nil {
+			c.fly[w.Name] = map[string]time.Time{}
+		}
+		c.fly[w.Name][a.ID] = now.Add(ttl)
+	}
+	return Admit{OK: true}, nil
+}
+
+func expire(m map[string]time.Time, now time.Time) {
+	for id, t := range m {
+		if !now.Before(t) {
+			delete(m, id)
+		}
+	}
+}
+
+// Release implements SharedState.
+func (s *LocalState) Release(ctx context.Context, key string, a Admission) error {
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	now := s.now()
+	c := s.cred(key)
+	delete(c.slots, a.ID)
+	for _, w := range a.Windows {
+		if _, ok := c.fly[w.Name][a.ID]; !ok {
+			continue // never admitted, or expired: nothing to count
+		}
+		delete(c.fly[w.Name], a.ID)
+		c.ends[w.Name] = append(c.ends[w.Name], now)
+	}
+	return nil
+}
+
+// Pause implements SharedState.
+func (s *LocalState) Pause(ctx context.Context, key string, d time.Duration) error {
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	c := s.cred(key)
+	if until := s.now().Add(d); until.After(c.pause) {
+		c.pause = until
+	}
+	return nil
+}
+
+// RecordBucket implements SharedState.
+func (s *LocalState) RecordBucket(ctx context.Context, key string, b Bucket) error {
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	c := s.cred(key)
+	if old, ok := c.buckets[b.Name]; ok && old.Reset.Equal(b.Reset) && old.Remaining < b.Remaining {
+		b.Remaining, b.Used = old.Remaining, max(old.Used, b.Used)
+	}
+	c.buckets[b.Name] = b
+	return nil
+}
+
+// Bucket implements SharedState.
+func (s *LocalState) Bucket(ctx context.Context, key, name string) (Bucket, bool, error) {
+	if err := ctx.Err(); err != nil {
+		return Bucket{}, false, err
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	b, ok := s.cred(key).buckets[name]
+	if !ok || (!b.Reset.IsZero() && !s.now().Before(b.Reset)) {
+		return Bucket{}, false, nil
+	}
+	return b, true, nil
+}

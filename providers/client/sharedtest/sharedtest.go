@@ -1,0 +1,163 @@
+// Package sharedtest is the contract of client.SharedState, run against
+// every backend (client.LocalState, state/redisstate): one suite, so that
+// the distributed backend behaves as the in-memory model does.
+package sharedtest
+
+import (
+	"context"
+	"fmt"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/enginehq/engine/providers/client"
+)
+
+// Run runs the contract against the backends made by newState (a fresh,
+// empty state each call).
+func Run(t *testing.T, newState func(t *testing.T) client.SharedState) {
+	ctx := context.Background()
+	key := func(t *testing.T) string { return client.SharedKey(t.Name()) }
+	adm := func(n int, length time.Duration, inflight int) client.Admission {
+		return client.Admission{ID: fmt.Sprint(time.Now().UnixNano(), "-", seq.Add(1)), Bucket: "core",
+			Windows: []client.SharedWindow{{Name: "points", N: n, Length: length}}, MaxInFlight: inflight, SlotTTL: time.Minute}
+	}
+	t.Run("window", func(t *testing.T) {
+		s, k := newState(t), key(t)
+		var held []client.Admission
+		for i := 0; i < 3; i++ {
+			a := adm(3, 400*time.Millisecond, 0)
+			r, err := s.Admit(ctx, k, a)
+			if err != nil || !r.OK {
+				t.Fatalf("admission %d: %+v, %v", i, r, err)
+			}
+			held = append(held, a)
+		}
+		r, err := s.Admit(ctx, k, adm(3, 400*time.Millisecond, 0))
+		if err != nil || r.OK || r.Reason != "window" || r.Wait != 0 {
+			t.Fatalf("a 4th request while 3 are in flight: %+v, %v; want a window refusal with no known wait", r, err)
+		}
+		if err := s.Release(ctx, k, held[0]); err != nil {
+			t.Fatal(err)
+		}
+		r, err = s.Admit(ctx, k, adm(3, 400*time.Millisecond, 0))
+		if err != nil || r.OK || r.Reason != "window" || r.Wait <= 0 || r.Wait > 400*time.Millisecond {
+			t.Fatalf("a 4th request after one answer: %+v, %v; want a wait of at most the window's length", r, err)
+		}
+		time.Sleep(r.Wait + 30*time.Millisecond)
+		if r, err = s.Admit(ctx, k, adm(3, 400*time.Millisecond, 0)); err != nil || !r.OK {
+			t.Fatalf("once the answer left the window: %+v, %v", r, err)
+		}
+	})
+	t.Run("slots", func(t *testing.T) {
+		s, k := newState(t), key(t)
+		a1, a2 := adm(100, time.Minute, 2), adm(100, time.Minute, 2)
+		for _, a := range []client.Admission{a1, a2} {
+			if r, err := s.Admit(ctx, k, a); err != nil || !r.OK {
+				t.Fatalf("%+v, %v", r, err)
+			}
+		}
+		if r, err := s.Admit(ctx, k, adm(100, time.Minute, 2)); err != nil || r.OK || r.Reason != "slots" {
+			t.Fatalf("a 3rd request in flight of 2: %+v, %v", r, err)
+		}
+		if err := s.Release(ctx, k, a1); err != nil {
+			t.Fatal(err)
+		}
+		if r, err := s.Admit(ctx, k, adm(100, time.Minute, 2)); err != nil || !r.OK {
+			t.Fatalf("after a release: %+v, %v", r, err)
+		}
+	})
+	t.Run("slot expiry", func(t *testing.T) {
+		s, k := newState(t), key(t)
+		a := adm(100, time.Minute, 1)
+		a.SlotTTL = 150 * time.Millisecond
+		if r, err := s.Admit(ctx, k, a); err != nil || !r.OK {
+			t.Fatalf("%+v, %v", r, err)
+		}
+		// Never released (a crashed process): the slot expires.
+		time.Sleep(250 * time.Millisecond)
+		if r, err := s.Admit(ctx, k, adm(100, time.Minute, 1)); err != nil || !r.OK {
+			t.Fatalf("after the slot's expiry: %+v, %v", r, err)
+		}
+	})
+	t.Run("pause", func(t *testing.T) {
+		s, k := newState(t), key(t)
+		if err := s.Pause(ctx, k, 300*time.Millisecond); err != nil {
+			t.Fatal(err)
+		}
+		if err := s.Pause(ctx, k, 10*time.Millisecond); err != nil { // a shorter one keeps the longer
+			t.Fatal(err)
+		}
+		r, err := s.Admit(ctx, k, adm(100, time.Minute, 0))
+		if err != nil || r.OK || r.Reason != "paused" || r.Wait < 150*time.Millisecond || r.Wait > 300*time.Millisecond {
+			t.Fatalf("during a pause: %+v, %v", r, err)
+		}
+		time.Sleep(r.Wait + 20*time.Millisecond)
+		if r, err := s.Admit(ctx, k, adm(100, time.Minute, 0)); err != nil || !r.OK {
+			t.Fatalf("after the pause: %+v, %v", r, err)
+		}
+	})
+	t.Run("buckets", func(t *testing.T) {
+		s, k := newState(t), key(t)
+		reset := time.Now().Add(time.Hour).Truncate(time.Second)
+		if _, ok, err := s.Bucket(ctx, k, "core"); err != nil || ok {
+			t.Fatalf("unknown bucket: ok %v, %v", ok, err)
+		}
+		must(t, s.RecordBucket(ctx, k, client.Bucket{Name: "core", Limit: 5000, Remaining: 40, Used: 4960, Reset: reset}))
+		must(t, s.RecordBucket(ctx, k, client.Bucket{Name: "core", Limit: 5000, Remaining: 70, Used: 4930, Reset: reset}))
+		b, ok, err := s.Bucket(ctx, k, "core")
+		if err != nil || !ok || b.Remaining != 40 || b.Limit != 5000 || !b.Reset.Equal(reset) {
+			t.Fatalf("bucket: %+v ok %v, %v; want remaining 40 (the smallest within one reset)", b, ok, err)
+		}
+		must(t, s.RecordBucket(ctx, k, client.Bucket{Name: "search", Limit: 30, Remaining: 0, Reset: time.Now().Add(300 * time.Millisecond)}))
+		a := adm(100, time.Minute, 0)
+		a.Bucket = "search"
+		r, err := s.Admit(ctx, k, a)
+		if err != nil || r.OK || r.Reason != "spent" || r.Wait <= 0 {
+			t.Fatalf("a spent bucket: %+v, %v", r, err)
+		}
+		if r, err := s.Admit(ctx, k, adm(100, time.Minute, 0)); err != nil || !r.OK {
+			t.Fatalf("another bucket is not held: %+v, %v", r, err)
+		}
+		must(t, s.RecordBucket(ctx, k, client.Bucket{Name: "old", Limit: 30, Remaining: 3, Reset: time.Now().Add(-time.Second)}))
+		if _, ok, err := s.Bucket(ctx, k, "old"); err != nil || ok {
+			t.Fatalf("a bucket past its reset: ok %v, %v", ok, err)
+		}
+	})
+	t.Run("credentials apart", func(t *testing.T) {
+		s := newState(t)
+		k1, k2 := client.SharedKey(t.Name()+"1"), client.SharedKey(t.Name()+"2")
+		must(t, s.Pause(ctx, k1, time.Minute))
+		if r, err := s.Admit(ctx, k2, adm(1, time.Minute, 1)); err != nil || !r.OK {
+			t.Fatalf("another credential: %+v, %v", r, err)
+		}
+	})
+	t.Run("atomic", func(t *testing.T) {
+		s, k := newState(t), key(t)
+		var ok atomic.Int32
+		var wg sync.WaitGroup
+		for i := 0; i < 40; i++ {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				if r, err := s.Admit(ctx, k, adm(10, time.Minute, 0)); err == nil && r.OK {
+					ok.Add(1)
+				}
+			}()
+		}
+		wg.Wait()
+		if ok.Load() != 10 {
+			t.Fatalf("40 concurrent requests in a window of 10: %d admitted", ok.Load())
+		}
+	})
+}
+
+var seq atomic.Int64
+
+func must(t *testing.T, err error) {
+	t.Helper()
+	if err != nil {
+		t.Fatal(err)
+	}
+}

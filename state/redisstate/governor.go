@@ -1,0 +1,200 @@
+package redisstate
+
+import (
+	"context"
+	"fmt"
+	"strconv"
+	"time"
+
+	"github.com/redis/go-redis/v9"
+
+	"github.com/enginehq/engine/providers/client"
+)
+
+// The governor's keys, per credential K (a hash): {K} is a hash tag, so a
+// credential's keys stay on one node of a cluster.
+//
+//	engine:v1:gov:{K}:pause         the end of a pause (ms, server clock), PX until then
+//	engine:v1:gov:{K}:slots         sorted set: admitted request id -> expiry (ms)
+//	engine:v1:gov:{K}:b:NAME        hash: limit, remaining, used, reset (ms), seen (ms)
+//	engine:v1:gov:{K}:w:NAME:fly    sorted set: request in flight id -> expiry (ms)
+//	engine:v1:gov:{K}:w:NAME:ends   sorted set: answered request id -> answer time (ms)
+//
+// Times are the server's (TIME), so the processes' clocks need not agree,
+// except for a bucket's reset, which the provider gives as a date.
+
+func govKey(k, rest string) string { return prefix + "gov:{" + k + "}:" + rest }
+
+var admitScript = redis.NewScript(`
+local t = redis.call('TIME')
+local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+local p = tonumber(redis.call('GET', KEYS[1]) or '0')
+if p > now then return {0, p - now, 'paused'} end
+local b = redis.call('HMGET', KEYS[3], 'remaining', 'reset')
+if b[1] and b[2] and tonumber(b[1]) <= 0 and tonumber(b[2]) > now then
+  return {0, tonumber(b[2]) - now, 'spent'}
+end
+local id, maxf, ttl, nw = ARGV[1], tonumber(ARGV[2]), tonumber(ARGV[3]), tonumber(ARGV[4])
+redis.call('ZREMRANGEBYSCORE', KEYS[2], '-inf', now)
+if maxf > 0 and redis.call('ZCARD', KEYS[2]) >= maxf then return {0, 0, 'slots'} end
+local wait = -1
+for i = 0, nw - 1 do
+  local fly, ends = KEYS[4 + 2 * i], KEYS[5 + 2 * i]
+  local n, len = tonumber(ARGV[5 + 2 * i]), tonumber(ARGV[6 + 2 * i])
+  redis.call('ZREMRANGEBYSCORE', fly, '-inf', now)
+  redis.call('ZREMRANGEBYSCORE', ends, '-inf', now - len)
+  local nf, ne = redis.call('ZCARD', fly), redis.call('ZCARD', ends)
+  if nf + ne >= n then
+    local w = 0
+    local over = nf + ne - n
+    if over < ne then
+      local e = redis.call('ZRANGE', ends, over, over, 'WITHSCORES')
+      w = tonumber(e[2]) + len - now
+    end
+    if w > wait then wait = w end
+  end
+end
+if wait >= 0 then return {0, wait, 'window'} end
+redis.call('ZADD', KEYS[2], now + ttl, id)
+redis.call('PEXPIRE', KEYS[2], ttl)
+for i = 0, nw - 1 do
+  redis.call('ZADD', KEYS[4 + 2 * i], now + ttl, id)
+  redis.call('PEXPIRE', KEYS[4 + 2 * i], ttl)
+end
+return {1, 0, 'ok'}
+`)
+
+var releaseScript = redis.NewScript(`
+local t = redis.call('TIME')
+local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+local id, nw = ARGV[1], tonumber(ARGV[2])
+redis.call('ZREM', KEYS[1], id)
+for i = 0, nw - 1 do
+  local fly, ends = KEYS[2 + 2 * i], KEYS[3 + 2 * i]
+  local len = tonumber(ARGV[3 + i])
+  if redis.call('ZREM', fly, id) == 1 then
+    redis.call('ZADD', ends, now, id)
+    redis.call('PEXPIRE', ends, len)
+  end
+end
+return 1
+`)
+
+var pauseScript = redis.NewScript(`
+local t = redis.call('TIME')
+local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+local d = tonumber(ARGV[1])
+local p = tonumber(redis.call('GET', KEYS[1]) or '0')
+if now + d > p then redis.call('SET', KEYS[1], now + d, 'PX', d) end
+return 1
+`)
+
+var bucketScript = redis.NewScript(`
+local t = redis.call('TIME')
+local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+local limit, rem, used, reset = ARGV[1], tonumber(ARGV[2]), tonumber(ARGV[3]), tonumber(ARGV[4])
+local old = redis.call('HMGET', KEYS[1], 'remaining', 'reset', 'used')
+if old[1] and tonumber(old[2]) == reset and tonumber(old[1]) < rem then
+  rem = tonumber(old[1])
+  used = math.max(used, tonumber(old[3] or '0'))
+end
+redis.call('HSET', KEYS[1], 'limit', limit, 'remaining', rem, 'used', used, 'reset', reset, 'seen', now)
+if reset > now then redis.call('PEXPIREAT', KEYS[1], reset + 1000) else redis.call('PEXPIRE', KEYS[1], 3600000) end
+return 1
+`)
+
+func windowKeys(key string, a client.Admission) (keys []string, lens []any) {
+	for _, w := range a.Windows {
+		keys = append(keys, govKey(key, "w:"+w.Name+":fly"), govKey(key, "w:"+w.Name+":ends"))
+		lens = append(lens, w.Length.Milliseconds())
+	}
+	return keys, lens
+}
+
+// Admit implements client.SharedState.
+func (s *State) Admit(ctx context.Context, key string, a client.Admission) (client.Admit, error) {
+	wkeys, _ := windowKeys(key, a)
+	keys := append([]string{govKey(key, "pause"), govKey(key, "slots"), govKey(key, "b:"+a.Bucket)}, wkeys...)
+	ttl := a.SlotTTL
+	if ttl <= 0 {
+		ttl = client.DefaultSlotTTL
+	}
+	args := []any{a.ID, a.MaxInFlight, ttl.Milliseconds(), len(a.Windows)}
+	for _, w := range a.Windows {
+		args = append(args, w.N, w.Length.Milliseconds())
+	}
+	var res []any
+	err := s.do(ctx, func(ctx context.Context) error {
+		var err error
+		res, err = admitScript.Run(ctx, s.rdb, keys, args...).Slice()
+		return err
+	})
+	if err != nil {
+		return client.Admit{}, err
+	}
+	if len(res) != 3 {
+		return client.Admit{}, fmt.Errorf("redis %s: unexpected answer to the admission script", s.name)
+	}
+	ok, _ := res[0].(int64)
+	wait, _ := res[1].(int64)
+	reason, _ := res[2].(string)
+	if ok == 1 {
+		return client.Admit{OK: true}, nil
+	}
+	return client.Admit{Wait: time.Duration(wait) * time.Millisecond, Reason: reason}, nil
+}
+
+// Release implements client.SharedState.
+func (s *State) Release(ctx context.Context, key string, a client.Admission) error {
+	wkeys, lens := windowKeys(key, a)
+	keys := append([]string{govKey(key, "slots")}, wkeys...)
+	args := append([]any{a.ID, len(a.Windows)}, lens...)
+	return s.do(ctx, func(ctx context.Context) error {
+		return releaseScript.Run(ctx, s.rdb, keys, args...).Err()
+	})
+}
+
+// Pause implements client.SharedState.
+func (s *State) Pause(ctx context.Context, key string, d time.Duration) error {
+	if d <= 0 {
+		return nil
+	}
+	return s.do(ctx, func(ctx context.Context) error {
+		return pauseScript.Run(ctx, s.rdb, []string{govKey(key, "pause")}, max(d.Milliseconds(), 1)).Err()
+	})
+}
+
+// RecordBucket implements client.SharedState.
+func (s *State) RecordBucket(ctx context.Context, key string, b client.Bucket) error {
+	var reset int64
+	if !b.Reset.IsZero() {
+		reset = b.Reset.UnixMilli()
+	}
+	return s.do(ctx, func(ctx context.Context) error {
+		return bucketScript.Run(ctx, s.rdb, []string{govKey(key, "b:"+b.Name)}, b.Limit, b.Remaining, b.Used, reset).Err()
+	})
+}
+
+// Bucket implements client.SharedState.
+func (s *State) Bucket(ctx context.Context, key, name string) (client.Bucket, bool, error) {
+	var m map[string]string
+	err := s.do(ctx, func(ctx context.Context) error {
+		var err error
+		m, err = s.rdb.HGetAll(ctx, govKey(key, "b:"+name)).Result()
+		return err
+	})
+	if err != nil || len(m) == 0 {
+		return client.Bucket{}, false, err
+	}
+	num := func(k string) int64 { n, _ := strconv.ParseInt(m[k], 10, 64); return n }
+	b := client.Bucket{Name: name, Limit: int(num("limit")), Remaining: int(num("remaining")), Used: int(num("used")), Seen: time.UnixMilli(num("seen"))}
+	if r := num("reset"); r > 0 {
+		b.Reset = time.UnixMilli(r)
+		if !time.Now().Before(b.Reset) {
+			return client.Bucket{}, false, nil
+		}
+	}
+	return b, true, nil
+}
+
+var _ client.SharedState = (*State)(nil)

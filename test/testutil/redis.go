@@ -1,0 +1,135 @@
+package testutil
+
+import (
+	"bufio"
+	"fmt"
+	"net"
+	"os"
+	"os/exec"
+	"strconv"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+)
+
+// Redis is a redis-server the test started on a loopback port, in a
+// temporary directory, without persistence; the test's cleanup stops it.
+type Redis struct {
+	Addr string // 127.0.0.1:PORT
+	cmd  *exec.Cmd
+	done chan struct{}
+	// password is --requirepass's, sent by Do.
+	password string
+}
+
+// URL is the --state value of the server (database 0).
+func (r *Redis) URL() string { return "redis://" + r.Addr + "/0" }
+
+// StartRedis starts a redis-server for the test, with the further
+// arguments extra (e.g. "--requirepass", "PW"). A machine without
+// redis-server fails the test, saying how to install it (never a skip).
+func StartRedis(t testing.TB, extra ...string) *Redis {
+	t.Helper()
+	bin, err := exec.LookPath("redis-server")
+	if err != nil {
+		t.Fatalf("redis-server is not on PATH: install it as .ci/run does (apt-get update && apt-get install -y redis-server), then run the tests again")
+	}
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	port := l.Addr().(*net.TCPAddr).Port
+	l.Close()
+	dir := t.TempDir()
+	cmd := exec.Command(bin, append([]string{"--port", strconv.Itoa(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no", "--dir", dir, "--logfile", ""}, extra...)...)
+	cmd.Stdout, cmd.Stderr = os.Stderr, os.Stderr
+	if testing.Verbose() {
+		cmd.Stdout = nil
+	} else {
+		cmd.Stdout, cmd.Stderr = nil, nil
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatalf("starting redis-server: %v", err)
+	}
+	r := &Redis{Addr: net.JoinHostPort("127.0.0.1", strconv.Itoa(port)), cmd: cmd, done: make(chan struct{})}
+	for i := 0; i+1 < len(extra); i++ {
+		if extra[i] == "--requirepass" {
+			r.password = extra[i+1]
+		}
+	}
+	go func() { cmd.Wait(); close(r.done) }() //nolint:errcheck // the exit is expected
+	t.Cleanup(r.Kill)
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		if err := r.Ping(); err == nil {
+			return r
+		} else if time.Now().After(deadline) {
+			r.Kill()
+			t.Fatalf("redis-server on %s did not answer within 10s: %v", r.Addr, err)
+		}
+		select {
+		case <-r.done:
+			t.Fatalf("redis-server exited at start (port %d taken?)", port)
+		case <-time.After(20 * time.Millisecond):
+		}
+	}
+}
+
+// Ping sends PING and expects PONG.
+func (r *Redis) Ping() error {
+	_, err := r.Do("PING")
+	return err
+}
+
+// Do sends one command (inline form, arguments without spaces) and returns
+// its first reply line.
+func (r *Redis) Do(args ...string) (string, error) {
+	c, err := net.DialTimeout("tcp", r.Addr, time.Second)
+	if err != nil {
+		return "", err
+	}
+	defer c.Close()
+	c.SetDeadline(time.Now().Add(2 * time.Second)) //nolint:errcheck
+	br := bufio.NewReader(c)
+	if r.password != "" {
+		if _, err := fmt.Fprintf(c, "AUTH %s\r\n", r.password); err != nil {
+			return "", err
+		}
+		if _, err := br.ReadString('\n'); err != nil {
+			return "", err
+		}
+	}
+	if _, err := fmt.Fprintf(c, "%s\r\n", strings.Join(args, " ")); err != nil {
+		return "", err
+	}
+	line, err := br.ReadString('\n')
+	if err != nil {
+		return "", err
+	}
+	line = strings.TrimRight(line, "\r\n")
+	if strings.HasPrefix(line, "-") {
+		return "", fmt.Errorf("redis: %s", line[1:])
+	}
+	return line, nil
+}
+
+// Kill stops the server at once (SIGKILL) and waits for it to exit.
+func (r *Redis) Kill() {
+	if r.cmd.Process == nil {
+		return
+	}
+	r.cmd.Process.Signal(syscall.SIGCONT) //nolint:errcheck // a frozen one too
+	r.cmd.Process.Signal(syscall.SIGKILL) //nolint:errcheck // it may have exited
+	select {
+	case <-r.done:
+	case <-time.After(5 * time.Second):
+	}
+}
+
+// Freeze stops the server (SIGSTOP) without closing its port: calls to it
+// hang, as to an overloaded server, until Thaw.
+func (r *Redis) Freeze() { r.cmd.Process.Signal(syscall.SIGSTOP) } //nolint:errcheck // it may have exited
+
+// Thaw resumes a frozen server (SIGCONT).
+func (r *Redis) Thaw() { r.cmd.Process.Signal(syscall.SIGCONT) } //nolint:errcheck // it may have exited
