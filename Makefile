@@ -5,7 +5,7 @@ BIN     ?= bin/engine
 ADDR    ?= 127.0.0.1:8099
 PKGS    := ./...
 
-.PHONY: build test test-fast test-race bench run demo lint generate fuzz conformance corpus corpus-rows clean
+.PHONY: build testdeps test test-fast test-race bench run demo lint generate fuzz conformance corpus corpus-rows clean
 
 build:
 	$(GO) build -o $(BIN) ./cmd/engine
@@ -16,9 +16,14 @@ build:
 # goroutine: nothing concurrent to check there, and the detector makes
 # them seven times slower.
 NORACE_PKGS := ./cmd/indexgen ./providers/openapi
-test: lint build
+test: lint build testdeps
 	ENGINE_BIN=$(abspath $(BIN)) $(GO) test -count=1 -race -timeout 15m $$($(GO) list $(PKGS) | grep -v -e '/cmd/indexgen$$' -e '/providers/openapi$$')
 	$(GO) test -count=1 -timeout 15m $(NORACE_PKGS)
+
+# What the tests need besides Go (redis-server, for the shared-state
+# tests), installed with apt-get when missing.
+testdeps:
+	./scripts/testdeps.sh
 
 # The quick tier: the packages' own tests (no suite that drives the built
 # binary, no race detector), for the edit-test loop.
