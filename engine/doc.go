@@ -1,10 +1,15 @@
-// Package engine is the query engine's entry point: Engine.Query takes one
-// statement of text and returns a typed result or a typed *Error.
+// Package engine is the query engine's entry point: Engine.Prepare takes
+// one statement of text and returns a Prepared statement (its kind, its
+// plan's text, Run), or a typed *Error; Engine.Query prepares and runs in
+// one call. A prepared plan is final (the LIMIT pushdown proved, the
+// request estimate checked) and Run runs exactly it, so a statement
+// validated by Prepare (engine check) is the one that runs.
 //
 // The data path is parse (sqlfront), plan (plan), fetch and materialise
 // (exec, store), run (store), each a package of its own. engine wires
 // them to the provider catalog (registry sources, loaded lazily) and to one
-// HTTP client per provider. It answers discovery statements (SHOW,
+// HTTP client per provider, which is the runner's exec.Fetcher
+// (Options.Fetch replaces it in the in-process harness, enginetest). It answers discovery statements (SHOW,
 // DESCRIBE) from the catalog without any request.
 //
 // A provider defined by an OpenAPI document (--provider, or kept by
