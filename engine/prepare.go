@@ -84,7 +84,11 @@ func (ps *Prepared) run(ctx context.Context, qo QueryOptions) (*result.Result, e
 				qo.Estimate(n)
 			}
 		}
-		res, err := exec.Run(ctx, p, e.fetcher, exec.Options{Concurrency: e.opts.Concurrency, Progress: qo.Progress, Rows: qo.Rows, Columns: qo.Columns, MaxValueBytes: e.opts.MaxValueBytes})
+		fetchers, err := e.fetchers(p)
+		if err != nil {
+			return nil, err
+		}
+		res, err := exec.Run(ctx, p, fetchers, exec.Options{Concurrency: e.opts.Concurrency, Progress: qo.Progress, Rows: qo.Rows, Columns: qo.Columns, MaxValueBytes: e.opts.MaxValueBytes})
 		if err == nil {
 			res.Unordered = st.Query.UnorderedLimit
 		}
@@ -99,15 +103,30 @@ func (ps *Prepared) run(ctx context.Context, qo QueryOptions) (*result.Result, e
 	return res, err
 }
 
-// fetcher is the runner's fetcher of a provider: Options.Fetch, or the
-// provider's HTTP client.
-func (e *Engine) fetcher(provider string) (exec.Fetcher, error) {
-	if e.opts.Fetch != nil {
-		return e.opts.Fetch(provider)
+// fetchers are the runner's fetchers of the plan's providers, in scan
+// order: Options.Fetch, or the providers' HTTP clients (made, and their
+// credentials resolved, before any request is sent).
+func (e *Engine) fetchers(p *plan.Plan) (exec.Fetchers, error) {
+	out := exec.Fetchers{}
+	for _, s := range p.Scans {
+		name := s.Resource.Provider
+		if out[name] != nil {
+			continue
+		}
+		var f exec.Fetcher
+		var err error
+		if e.opts.Fetch != nil {
+			f, err = e.opts.Fetch(name)
+		} else {
+			var c *client.Client
+			if c, err = e.Client(name); err == nil {
+				f = c
+			}
+		}
+		if err != nil {
+			return nil, err
+		}
+		out[name] = f
 	}
-	c, err := e.Client(provider)
-	if err != nil {
-		return nil, err
-	}
-	return c, nil
+	return out, nil
 }

@@ -36,8 +36,17 @@ type Fetcher interface {
 	Budget(path string) (client.BucketBudget, bool)
 }
 
-// Clients gives the fetcher of a provider.
-type Clients func(provider string) (Fetcher, error)
+// Fetchers are the fetchers of a plan's providers, by provider name,
+// resolved by the caller before the run: the runner calls back into
+// nothing.
+type Fetchers map[string]Fetcher
+
+func (fs Fetchers) of(provider string) (Fetcher, error) {
+	if f := fs[provider]; f != nil {
+		return f, nil
+	}
+	return nil, fmt.Errorf("internal: no fetcher for provider %s", provider)
+}
 
 // Options tune execution.
 type Options struct {
@@ -58,7 +67,7 @@ type Options struct {
 }
 
 // Run executes p and returns its result.
-func Run(ctx context.Context, p *plan.Plan, clients Clients, opts Options) (*result.Result, error) {
+func Run(ctx context.Context, p *plan.Plan, fetchers Fetchers, opts Options) (*result.Result, error) {
 	start := time.Now()
 	if opts.Concurrency <= 0 {
 		opts.Concurrency = 8
@@ -74,7 +83,7 @@ func Run(ctx context.Context, p *plan.Plan, clients Clients, opts Options) (*res
 	var stats result.Stats
 	var pages atomic.Int64
 	requests := p.Requests()
-	if err := checkBudgets(ctx, p, clients); err != nil {
+	if err := checkBudgets(ctx, p, fetchers); err != nil {
 		return nil, err
 	}
 	// The limit holds for the requests actually sent too (pages and
@@ -82,7 +91,7 @@ func Run(ctx context.Context, p *plan.Plan, clients Clients, opts Options) (*res
 	ctx = client.WithRequestLimit(ctx, p.MaxRequests)
 	var use budgetUse
 	for _, s := range p.Scans {
-		c, err := clients(s.Resource.Provider)
+		c, err := fetchers.of(s.Resource.Provider)
 		if err != nil {
 			return nil, err
 		}
@@ -125,7 +134,7 @@ func Run(ctx context.Context, p *plan.Plan, clients Clients, opts Options) (*res
 		}
 		return nil, err
 	}
-	stats.RateLimit = use.stats(clients)
+	stats.RateLimit = use.stats(fetchers)
 	res.Stats = stats
 	res.Finish(start)
 	return res, nil
