@@ -1,6 +1,15 @@
 package enginetest
 
-import "testing"
+import (
+	"context"
+	"errors"
+	"strings"
+	"testing"
+
+	"github.com/enginehq/engine/engine"
+	"github.com/enginehq/engine/engine/exec"
+	"github.com/enginehq/engine/engine/sqlfront"
+)
 
 // pages is a small organisation: acme has three repositories over two
 // pages (one archived, one without a name), beta has one; each named
@@ -145,4 +154,43 @@ func TestFaults(t *testing.T) {
 			Err:  "fake: no pages for GET /orgs/nobody/repos",
 		},
 	})
+}
+
+// TestPrepared: a prepared statement says its kind and plan before it
+// runs, sends nothing until Run, and runs again the same plan.
+func TestPrepared(t *testing.T) {
+	fake := NewFake(pages)
+	eng, err := engine.New(engine.Options{Getenv: func(string) string { return "" }, Fetch: func(string) (exec.Fetcher, error) { return fake, nil }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	ps, err := eng.Prepare(ctx, "SELECT name FROM github.repos.repos WHERE org = 'beta' LIMIT 1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if ps.Kind() != sqlfront.KindSelect || !strings.Contains(ps.Explain(), "stops after 1 rows") {
+		t.Fatalf("kind %s, plan %q", ps.Kind(), ps.Explain())
+	}
+	if sent := fake.Sent(); len(sent) != 0 {
+		t.Fatalf("prepare sent %q", sent)
+	}
+	for range 2 {
+		res, err := ps.Run(ctx, engine.QueryOptions{})
+		if err != nil || len(res.Rows) != 1 || res.Rows[0][0] != "z" {
+			t.Fatalf("run: %v %v", res, err)
+		}
+	}
+	if sent := fake.Sent(); len(sent) != 2 {
+		t.Fatalf("two runs sent %q", sent)
+	}
+	show, err := eng.Prepare(ctx, "SHOW SERVICES IN github")
+	if err != nil || show.Kind() == sqlfront.KindSelect || show.Explain() != "" {
+		t.Fatalf("SHOW prepared as %v (%q): %v", show.Kind(), show.Explain(), err)
+	}
+	_, err = eng.Prepare(ctx, "SELECT * FROM github.nope.nothing")
+	var ee *engine.Error
+	if !errors.As(err, &ee) || ee.Kind != engine.KindPlan {
+		t.Fatalf("unknown table: %v, want a plan *engine.Error", err)
+	}
 }

@@ -17,7 +17,7 @@ type Options struct {
 	// MaxRequests refuses plans whose first-page request estimate exceeds
 	// it (0: no bound). Fan-outs fed by other tables are checked by the
 	// executor once their sources are materialised, before any of their
-	// requests is made.
+	// requests is made, with the plan's own arithmetic (Plan.Requests).
 	MaxRequests int
 	// Prover confirms a LIMIT pushdown (store.Prover); nil: no LIMIT is
 	// pushed down.
