@@ -1,13 +1,19 @@
-// Package engine is the query engine's entry point: Engine.Query takes one
-// statement of text and returns a typed result or a typed *Error.
+// Package engine is the query engine's entry point: Engine.Prepare takes
+// one statement of text and returns a Prepared statement (its kind, its
+// plan's text, Run), or a typed *Error; Engine.Query prepares and runs in
+// one call. A prepared plan is final (the LIMIT pushdown proved, the
+// request estimate checked) and Run runs exactly it, so a statement
+// validated by Prepare (engine check) is the one that runs.
 //
 // The data path is parse (sqlfront), plan (plan), fetch and materialise
 // (exec, store), run (store), each a package of its own. engine wires
 // them to the provider catalog (package catalog: sources loaded lazily,
 // the compile cache of OpenAPI documents, origins, credentials) and to
-// one HTTP client per provider. It answers discovery statements (SHOW,
-// DESCRIBE) from the catalog's typed discovery without any request,
-// phrasing the catalog's answers and errors as SQL.
+// one HTTP client per provider, which is the runner's exec.Fetcher
+// (Options.Fetch replaces it in the in-process harness, enginetest). It
+// answers discovery statements (SHOW, DESCRIBE) from the catalog's typed
+// discovery without any request, phrasing the catalog's answers and
+// errors as SQL.
 //
 // An engine is made on a catalog: New makes one from Options (Sources,
 // Store), or takes Options.Catalog, made beforehand by NewCatalog, when

@@ -9,10 +9,7 @@ import (
 
 	"github.com/enginehq/engine/engine/catalog"
 	"github.com/enginehq/engine/engine/exec"
-	"github.com/enginehq/engine/engine/plan"
 	"github.com/enginehq/engine/engine/result"
-	"github.com/enginehq/engine/engine/sqlfront"
-	"github.com/enginehq/engine/engine/store"
 	"github.com/enginehq/engine/providers"
 	"github.com/enginehq/engine/providers/client"
 	"github.com/enginehq/engine/registry"
@@ -52,6 +49,10 @@ type Options struct {
 	// again: engine check reads the providers' definitions before it
 	// decides the endpoints the engine is made with.
 	Catalog *catalog.Catalog
+	// Fetch, when set, replaces the providers' HTTP clients as the
+	// runner's fetchers (the in-process harness engine/enginetest serves
+	// pages from memory through it); nil: Client.
+	Fetch func(provider string) (exec.Fetcher, error)
 	// Warnf prints a warning for the user (the CLI: "warning: ..." on
 	// stderr), such as a GitHub App private key file readable by others;
 	// each warning is printed once per process. nil: none.
@@ -195,14 +196,34 @@ type QueryOptions struct {
 	Columns func(cols []result.Column) error
 }
 
-// Query runs one statement. Errors are always *Error.
+// Query prepares and runs one statement (Prepare, then Prepared.Run).
+// Errors are always *Error.
 func (e *Engine) Query(ctx context.Context, text string, qo QueryOptions) (*result.Result, error) {
-	start := time.Now()
+	ctx, cancel := e.bounded(ctx)
+	defer cancel()
+	return e.deliver(ctx, qo, func(ctx context.Context, qo QueryOptions) (*result.Result, error) {
+		ps, err := e.prepare(ctx, text)
+		if err != nil {
+			return nil, err
+		}
+		return ps.run(ctx, qo)
+	})
+}
+
+// bounded applies Options.QueryTimeout to ctx.
+func (e *Engine) bounded(ctx context.Context) (context.Context, context.CancelFunc) {
 	if e.opts.QueryTimeout > 0 {
-		var cancel context.CancelFunc
-		ctx, cancel = context.WithTimeout(ctx, e.opts.QueryTimeout)
-		defer cancel()
+		return context.WithTimeout(ctx, e.opts.QueryTimeout)
 	}
+	return ctx, func() {}
+}
+
+// deliver runs a statement's body and hands its result over as qo asks:
+// credentials redacted from rows and column names, a result that was not
+// streamed handed to qo.Columns and qo.Rows, errors classified, redacted
+// and bounded.
+func (e *Engine) deliver(ctx context.Context, qo QueryOptions, body func(context.Context, QueryOptions) (*result.Result, error)) (*result.Result, error) {
+	start := time.Now()
 	if qo.Rows != nil {
 		qo.Rows = e.redactRows(qo.Rows)
 	}
@@ -219,7 +240,7 @@ func (e *Engine) Query(ctx context.Context, text string, qo QueryOptions) (*resu
 			return columns(cols)
 		}
 	}
-	res, err := e.query(ctx, text, qo)
+	res, err := body(ctx, qo)
 	if err == nil && qo.Columns != nil && qo.Rows != nil && !begun {
 		// Not a streamed SELECT: its columns come with its rows.
 		err = qo.Columns(append([]result.Column(nil), res.Columns...))
@@ -234,15 +255,7 @@ func (e *Engine) Query(ctx context.Context, text string, qo QueryOptions) (*resu
 		res.Rows = nil
 	}
 	if err != nil {
-		ce := Classify(err)
-		msg := ce.Err.Error()
-		if s := e.Secrets(); len(s) > 0 {
-			msg = providers.Redact(msg, s...)
-		}
-		if bounded := BoundMessage(msg); bounded != ce.Err.Error() {
-			ce.Err = redacted{ce.Err, bounded} // redacted, then bounded
-		}
-		return nil, ce
+		return nil, e.publicError(err)
 	}
 	res.Finish(start)
 	if s := e.Secrets(); len(s) > 0 {
@@ -250,6 +263,20 @@ func (e *Engine) Query(ctx context.Context, text string, qo QueryOptions) (*resu
 		res.MapText(func(v string) string { return redactText(v, s) })
 	}
 	return res, nil
+}
+
+// publicError is err as the engine returns it: classified, with the
+// credentials redacted from its message, then bounded.
+func (e *Engine) publicError(err error) *Error {
+	ce := Classify(err)
+	msg := ce.Err.Error()
+	if s := e.Secrets(); len(s) > 0 {
+		msg = providers.Redact(msg, s...)
+	}
+	if bounded := BoundMessage(msg); bounded != ce.Err.Error() {
+		ce.Err = redacted{ce.Err, bounded} // redacted, then bounded
+	}
+	return ce
 }
 
 // redactRows wraps a row sink so that the text values it receives are
@@ -290,86 +317,3 @@ type redacted struct {
 
 func (r redacted) Error() string { return r.msg }
 func (r redacted) Unwrap() error { return r.err }
-
-func (e *Engine) query(ctx context.Context, text string, qo QueryOptions) (*result.Result, error) {
-	st, err := sqlfront.Parse(text, e.cat.IsProvider)
-	if err != nil {
-		return nil, err
-	}
-	switch st.Kind {
-	case sqlfront.KindSelect:
-		p, err := e.planWithin(ctx, st)
-		if err != nil {
-			return nil, err
-		}
-		if qo.Estimate != nil {
-			if n, ok := p.FirstPages(); ok {
-				qo.Estimate(n)
-			}
-		}
-		res, err := exec.Run(ctx, p, e.Client, exec.Options{Concurrency: e.opts.Concurrency, Progress: qo.Progress, Rows: qo.Rows, Columns: qo.Columns, MaxValueBytes: e.opts.MaxValueBytes})
-		if err == nil {
-			res.Unordered = st.Query.UnorderedLimit
-		}
-		return res, err
-	case sqlfront.KindExplain:
-		p, err := e.planWithin(ctx, st)
-		if err != nil {
-			return nil, err
-		}
-		return explainResult(p), nil
-	}
-	res, err := e.discover(ctx, st)
-	if err == nil && ctx.Err() != nil {
-		return nil, ctx.Err()
-	}
-	return res, err
-}
-
-// Plan plans a parsed SELECT or EXPLAIN.
-func (e *Engine) Plan(st *sqlfront.Statement) (*plan.Plan, error) {
-	return plan.Build(st.Query, e.cat, plan.Options{MaxRequests: max(e.opts.MaxRequests, 0)})
-}
-
-// Parse parses one statement against the engine's providers.
-func (e *Engine) Parse(text string) (*sqlfront.Statement, error) {
-	st, err := sqlfront.Parse(text, e.cat.IsProvider)
-	if err != nil {
-		return nil, Classify(err)
-	}
-	return st, nil
-}
-
-// planWithin plans a SELECT and checks the plan against the engine's
-// limits.
-func (e *Engine) planWithin(ctx context.Context, st *sqlfront.Statement) (*plan.Plan, error) {
-	p, err := e.Plan(st)
-	if err != nil {
-		return nil, err
-	}
-	if err := checkLimits(ctx, p); err != nil {
-		return nil, err
-	}
-	return p, nil
-}
-
-// checkLimits keeps a LIMIT pushdown (stop paginating after n rows) only
-// when SQLite will run the statement as a plain scan of the table: the
-// front end's syntactic test cannot know every aggregate or window
-// function SQLite has (json_group_array, string_agg, ...), SQLite's own
-// compiled program can. It runs before the first request.
-func checkLimits(ctx context.Context, p *plan.Plan) error {
-	for _, s := range p.Scans {
-		if s.Limit <= 0 {
-			continue
-		}
-		ok, err := store.PlainScan(ctx, s.Table, s.Columns(), p.SQL)
-		if err != nil {
-			return err
-		}
-		if !ok {
-			s.Limit = 0
-		}
-	}
-	return nil
-}

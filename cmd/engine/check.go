@@ -120,7 +120,9 @@ func runCheck(cmd *cobra.Command, g *globalFlags, cf *checkFlags, path string) e
 	if err != nil {
 		return checkExit(check.ExitError, "%v", err)
 	}
-	problems = append(problems, check.Validate(eng, file)...)
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	defer stop()
+	problems = append(problems, check.Validate(ctx, eng, file)...)
 	if len(problems) > 0 {
 		return reportProblems(g.io, out, errOut, cf.output, path, problems)
 	}
@@ -129,8 +131,6 @@ func runCheck(cmd *cobra.Command, g *globalFlags, cf *checkFlags, path string) e
 	}
 	controls, _ := check.Select(file, cf.only)
 
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
-	defer stop()
 	rep := check.Run(ctx, eng, path, controls, check.RunOptions{Parallel: cf.parallel, MaxRows: cf.maxRows, Secrets: eng.Secrets})
 	if err := check.Write(out, rep, cf.output); err != nil {
 		return checkExit(check.ExitError, "writing the report: %v", err)

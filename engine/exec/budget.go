@@ -42,11 +42,11 @@ func (u *budgetUse) add(provider, bucket, path string, n int) {
 
 // checkBudgets checks the statement's independent scans before any
 // request is sent.
-func checkBudgets(ctx context.Context, p *plan.Plan, clients Clients) error {
+func checkBudgets(ctx context.Context, p *plan.Plan, fetchers Fetchers) error {
 	var need budgetUse
 	for _, s := range p.Scans {
 		if !s.Dependent() {
-			c, err := clients(s.Resource.Provider)
+			c, err := fetchers.of(s.Resource.Provider)
 			if err != nil {
 				return err
 			}
@@ -54,7 +54,7 @@ func checkBudgets(ctx context.Context, p *plan.Plan, clients Clients) error {
 		}
 	}
 	for _, k := range need.order {
-		c, err := clients(k.provider)
+		c, err := fetchers.of(k.provider)
 		if err != nil {
 			return err
 		}
@@ -66,11 +66,11 @@ func checkBudgets(ctx context.Context, p *plan.Plan, clients Clients) error {
 }
 
 // stats reports the buckets the statement used.
-func (u *budgetUse) stats(clients Clients) []result.RateLimit {
+func (u *budgetUse) stats(fetchers Fetchers) []result.RateLimit {
 	var out []result.RateLimit
 	for _, k := range u.order {
 		rl := result.RateLimit{Provider: k.provider, Bucket: k.bucket, Used: u.used[k]}
-		if c, err := clients(k.provider); err == nil {
+		if c, err := fetchers.of(k.provider); err == nil {
 			if b, ok := c.Budget(u.path[k]); ok {
 				rl.Limit, rl.Remaining = b.Limit, &b.Remaining
 				if !b.Reset.IsZero() {

@@ -19,8 +19,34 @@ import (
 	"github.com/enginehq/engine/providers/client"
 )
 
-// Clients gives the HTTP client of a provider.
-type Clients func(provider string) (*client.Client, error)
+// Fetcher is what the runner needs of a provider's HTTP client
+// (*client.Client; engine/enginetest has an in-memory one).
+type Fetcher interface {
+	// Do fetches a call's pages (following pagination, retrying, caching)
+	// and hands each page's items to emit in order; an error of any page
+	// is the call's error.
+	Do(ctx context.Context, call client.Call, emit func(items []json.RawMessage) error) (client.Stats, error)
+	// BucketOf names the rate-limit bucket of a path ("" when the
+	// provider has none).
+	BucketOf(path string) string
+	// CheckBudget refuses n more requests of path's bucket when the
+	// provider says fewer remain.
+	CheckBudget(ctx context.Context, path string, n int) error
+	// Budget is what remains of path's bucket, when known.
+	Budget(path string) (client.BucketBudget, bool)
+}
+
+// Fetchers are the fetchers of a plan's providers, by provider name,
+// resolved by the caller before the run: the runner calls back into
+// nothing.
+type Fetchers map[string]Fetcher
+
+func (fs Fetchers) of(provider string) (Fetcher, error) {
+	if f := fs[provider]; f != nil {
+		return f, nil
+	}
+	return nil, fmt.Errorf("internal: no fetcher for provider %s", provider)
+}
 
 // Options tune execution.
 type Options struct {
@@ -41,7 +67,7 @@ type Options struct {
 }
 
 // Run executes p and returns its result.
-func Run(ctx context.Context, p *plan.Plan, clients Clients, opts Options) (*result.Result, error) {
+func Run(ctx context.Context, p *plan.Plan, fetchers Fetchers, opts Options) (*result.Result, error) {
 	start := time.Now()
 	if opts.Concurrency <= 0 {
 		opts.Concurrency = 8
@@ -56,8 +82,8 @@ func Run(ctx context.Context, p *plan.Plan, clients Clients, opts Options) (*res
 	}
 	var stats result.Stats
 	var pages atomic.Int64
-	planned := 0 // first-page requests of the statement so far
-	if err := checkBudgets(ctx, p, clients); err != nil {
+	requests := p.Requests()
+	if err := checkBudgets(ctx, p, fetchers); err != nil {
 		return nil, err
 	}
 	// The limit holds for the requests actually sent too (pages and
@@ -65,23 +91,16 @@ func Run(ctx context.Context, p *plan.Plan, clients Clients, opts Options) (*res
 	ctx = client.WithRequestLimit(ctx, p.MaxRequests)
 	var use budgetUse
 	for _, s := range p.Scans {
-		c, err := clients(s.Resource.Provider)
+		c, err := fetchers.of(s.Resource.Provider)
 		if err != nil {
 			return nil, err
 		}
-		budget := -1 // no bound
-		if p.MaxRequests > 0 {
-			budget = max(p.MaxRequests-planned, 0)
-		}
-		calls, need, err := scanCalls(ctx, st, s, budget)
+		calls, need, err := scanCalls(ctx, st, s, requests.Left())
 		if err != nil {
 			return nil, err
 		}
-		planned = plan.AddSat(planned, need)
-		if s.Dependent() && p.MaxRequests > 0 && planned > p.MaxRequests {
-			return nil, plan.RequestLimitError(s.Ref.Name(),
-				"the query needs at least %d requests (%d for %s, one per distinct binding from other tables), more than the limit of %d; nothing was sent for %s. Narrow the source tables in WHERE (or with an IN list) or raise the request limit",
-				planned, need, s.Ref, p.MaxRequests, s.Ref.Name())
+		if err := requests.Admit(s, need); err != nil {
+			return nil, err
 		}
 		if s.Dependent() {
 			if err := c.CheckBudget(ctx, s.Method.Path, len(calls)); err != nil {
@@ -115,7 +134,7 @@ func Run(ctx context.Context, p *plan.Plan, clients Clients, opts Options) (*res
 		}
 		return nil, err
 	}
-	stats.RateLimit = use.stats(clients)
+	stats.RateLimit = use.stats(fetchers)
 	res.Stats = stats
 	res.Finish(start)
 	return res, nil
@@ -130,7 +149,7 @@ func Run(ctx context.Context, p *plan.Plan, clients Clients, opts Options) (*res
 // bits), so the table reads as if the calls had been loaded one after the
 // other: rows come out of a query without ORDER BY in the same order
 // whatever the timing of the requests.
-func runScan(ctx context.Context, st *store.Store, s *plan.Scan, calls []map[string]string, c *client.Client, opts Options, pages *atomic.Int64) (client.Stats, error) {
+func runScan(ctx context.Context, st *store.Store, s *plan.Scan, calls []map[string]string, c Fetcher, opts Options, pages *atomic.Int64) (client.Stats, error) {
 	tbl, err := st.CreateTable(ctx, s.Table, s.Columns())
 	if err != nil {
 		return client.Stats{}, err
@@ -157,30 +176,29 @@ func runScan(ctx context.Context, st *store.Store, s *plan.Scan, calls []map[str
 			opts.Progress(int(n))
 		}
 	}
-	// load inserts one page of call i; loaded counts the call's rows so
-	// far (its next rowid). With a LIMIT pushed down each call keeps its
-	// first s.Limit rows: the statement is a plain scan (engine confirms
-	// it), which reads the first s.Limit rows in rowid order and stops.
-	load := func(i int, params map[string]string, fixed map[string]any, loaded *int64, items []json.RawMessage) error {
+	// load inserts one page of a call into its part of the table (call
+	// order, then page order). With a LIMIT pushed down each call keeps
+	// its first s.Limit rows: the statement is a plain scan (the plan
+	// proved it), which reads the first s.Limit rows in rowid order and
+	// stops.
+	load := func(part *store.Part, params map[string]string, fixed map[string]any, items []json.RawMessage) error {
 		mu.Lock()
 		defer mu.Unlock()
 		if firstErr != nil {
 			return firstErr
 		}
 		for _, raw := range items {
-			if s.Limit > 0 && *loaded >= s.Limit {
+			if s.Limit > 0 && part.Rows() >= s.Limit {
 				return nil
 			}
-			*loaded++
-			tbl.Key = int64(i)<<32 | *loaded
 			var err error
 			if s.ValueColumn() {
 				var v any
 				if v, err = store.Value(raw, s.Method.ValueColumnType()); err == nil {
-					err = tbl.Insert(ctx, map[string]any{providers.ValueName: v}, fixed)
+					err = part.Insert(ctx, map[string]any{providers.ValueName: v}, fixed)
 				}
 			} else {
-				err = tbl.InsertJSON(ctx, raw, fixed)
+				err = part.InsertJSON(ctx, raw, fixed)
 			}
 			if err != nil {
 				return loadError(s, params, err)
@@ -196,9 +214,9 @@ func runScan(ctx context.Context, st *store.Store, s *plan.Scan, calls []map[str
 		if s.AnsweredColumn() {
 			fixed[plan.AnsweredName] = int64(1)
 		}
-		var loaded int64
+		part := tbl.Part(i) // only this goroutine's load uses it, under mu
 		n, err := c.Do(ctx, client.Call{Method: s.Method, Params: params, Limit: int(s.Limit), OnPage: onPage}, func(items []json.RawMessage) error {
-			return load(i, params, fixed, &loaded, items)
+			return load(part, params, fixed, items)
 		})
 		mu.Lock()
 		total.Requests += n.Requests

@@ -1,6 +1,7 @@
 package plan
 
 import (
+	"context"
 	"fmt"
 	"math"
 	"sort"
@@ -16,15 +17,29 @@ type Options struct {
 	// MaxRequests refuses plans whose first-page request estimate exceeds
 	// it (0: no bound). Fan-outs fed by other tables are checked by the
 	// executor once their sources are materialised, before any of their
-	// requests is made.
+	// requests is made, with the plan's own arithmetic (Plan.Requests).
 	MaxRequests int
+	// Prover confirms a LIMIT pushdown (store.Prover); nil: no LIMIT is
+	// pushed down.
+	Prover ScanProver
+}
+
+// ScanProver proves that SQLite runs text, a query over the one table
+// of the given columns, as a plain scan: one that reads the table's rows
+// in order and stops at its LIMIT, so that stopping the fetch after LIMIT
+// rows cannot change the answer (implemented by engine/store, which
+// compiles text with EXPLAIN; nothing is fetched).
+type ScanProver interface {
+	PlainScan(ctx context.Context, table string, cols []providers.Column, text string) (bool, error)
 }
 
 // Build plans a query: it resolves every provider table to a method,
 // binding parameters from literals first and from other tables' rows
 // (JOIN ... ON / WHERE column equalities, IN subqueries) when those
-// tables can be fetched first, and orders the scans accordingly.
-func Build(q *sqlfront.Query, cat Catalog, opts Options) (*Plan, error) {
+// tables can be fetched first, and orders the scans accordingly. The plan
+// is final: its LIMIT pushdown is proved (Options.Prover) and its
+// literal request estimate checked against Options.MaxRequests.
+func Build(ctx context.Context, q *sqlfront.Query, cat Catalog, opts Options) (*Plan, error) {
 	p := &Plan{Query: q, MaxRequests: opts.MaxRequests}
 	nodes := make([]*node, len(q.Tables))
 	byRef := map[*sqlfront.TableRef]*node{}
@@ -118,7 +133,34 @@ func Build(q *sqlfront.Query, cat Catalog, opts Options) (*Plan, error) {
 			s.Subs[i].SQL = text
 		}
 	}
+	if err := proveLimits(ctx, p, opts.Prover); err != nil {
+		return nil, err
+	}
 	return p, nil
+}
+
+// proveLimits keeps a LIMIT pushdown (stop paginating after n rows) only
+// when SQLite will run the statement as a plain scan of the table: the
+// syntactic test above cannot know every aggregate or window function
+// SQLite has (json_group_array, string_agg, ...), SQLite's own compiled
+// program can.
+func proveLimits(ctx context.Context, p *Plan, prover ScanProver) error {
+	for _, s := range p.Scans {
+		if s.Limit <= 0 {
+			continue
+		}
+		ok := false
+		if prover != nil {
+			var err error
+			if ok, err = prover.PlainScan(ctx, s.Table, s.Columns(), p.SQL); err != nil {
+				return err
+			}
+		}
+		if !ok {
+			s.Limit = 0
+		}
+	}
+	return nil
 }
 
 // AddSat adds two non-negative counts, saturating at math.MaxInt.

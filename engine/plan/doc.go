@@ -20,9 +20,13 @@
 // API (double-quoted strings, TRUE/FALSE for non-boolean parameters,
 // floats, integers not written as SQLite prints them).
 //
-// Scan.Limit is the syntactic LIMIT pushdown; the engine confirms it with
-// SQLite (store.PlainScan) before the first request, since only SQLite
-// knows which of its functions aggregate.
+// A Plan is final when Build returns it: Scan.Limit, the LIMIT pushdown,
+// is kept only when Options.Prover (store.Prover: SQLite's EXPLAIN of the
+// statement, since only SQLite knows which of its functions aggregate)
+// proves a plain scan, and the literal request estimate is checked
+// against Options.MaxRequests. Plan.Requests carries the same arithmetic
+// into the run, for the fan-outs whose bindings come from other tables.
 //
-// plan must not perform I/O: no HTTP, no SQLite.
+// plan must not perform I/O itself: no HTTP, and SQLite only through
+// Options.Prover.
 package plan

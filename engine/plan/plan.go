@@ -259,6 +259,39 @@ func (p *Plan) FirstPages() (n int, known bool) {
 	return n, true
 }
 
+// Requests counts a statement's first-page requests against the plan's
+// MaxRequests as its scans are fetched: the literal estimate was checked
+// when the plan was built, a dependent scan's need (one request per
+// distinct binding) is known once its sources are loaded.
+type Requests struct {
+	max     int
+	planned int
+}
+
+// Requests starts the count of a run of the plan.
+func (p *Plan) Requests() *Requests { return &Requests{max: p.MaxRequests} }
+
+// Left is the number of first-page requests still allowed, or -1 when
+// there is no bound.
+func (r *Requests) Left() int {
+	if r.max <= 0 {
+		return -1
+	}
+	return max(r.max-r.planned, 0)
+}
+
+// Admit counts need more requests for s and refuses a dependent scan
+// whose requests would pass the limit; nothing has been sent for it.
+func (r *Requests) Admit(s *Scan, need int) error {
+	r.planned = AddSat(r.planned, need)
+	if s.Dependent() && r.max > 0 && r.planned > r.max {
+		return RequestLimitError(s.Ref.Name(),
+			"the query needs at least %d requests (%d for %s, one per distinct binding from other tables), more than the limit of %d; nothing was sent for %s. Narrow the source tables in WHERE (or with an IN list) or raise the request limit",
+			r.planned, need, s.Ref, r.max, s.Ref.Name())
+	}
+	return nil
+}
+
 // MulSat multiplies two non-negative counts, saturating at math.MaxInt.
 func MulSat(a, b int) int {
 	if a == 0 || b == 0 {

@@ -1,12 +1,14 @@
 package plan
 
 import (
+	"context"
 	"errors"
 	"math"
 	"strings"
 	"testing"
 
 	"github.com/enginehq/engine/engine/sqlfront"
+	"github.com/enginehq/engine/engine/store"
 	"github.com/enginehq/engine/providers"
 	"github.com/enginehq/engine/registry"
 )
@@ -43,7 +45,7 @@ func build(t *testing.T, cat testCatalog, q string) (*Plan, error) {
 	if err != nil {
 		t.Fatalf("parse %s: %v", q, err)
 	}
-	return Build(st.Query, cat, Options{MaxRequests: 1000})
+	return Build(context.Background(), st.Query, cat, Options{MaxRequests: 1000, Prover: store.Prover{}})
 }
 
 func TestMethodChoice(t *testing.T) {
@@ -112,8 +114,26 @@ func TestFanOutAndLimit(t *testing.T) {
 	if calls[1]["repo"] != "b" || calls[1]["owner"] != "acme" || calls[1]["state"] != "all" {
 		t.Fatalf("call = %v", calls[1])
 	}
-	if s.Limit != 3 {
-		t.Errorf("limit %d, want 3 (every WHERE term is an API parameter)", s.Limit)
+	// Every WHERE term is an API parameter, but SQLite runs the IN list
+	// over the parameter column through an ephemeral table: not a plain
+	// scan, so the plan keeps every page.
+	if s.Limit != 0 {
+		t.Errorf("limit %d pushed down past an IN list SQLite does not run as a plain scan", s.Limit)
+	}
+	p, err = build(t, cat, "SELECT * FROM github.issues.issues WHERE owner = 'acme' AND repo = 'a' AND state = 'all' LIMIT 3")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p.Scans[0].Limit != 3 {
+		t.Errorf("limit %d, want 3 (every WHERE term is an API parameter, a plain scan)", p.Scans[0].Limit)
+	}
+	// Without a prover nothing is pushed down.
+	st, err := sqlfront.Parse("SELECT * FROM github.issues.issues WHERE owner = 'acme' AND repo = 'a' AND state = 'all' LIMIT 3", cat.IsProvider)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p, err = Build(context.Background(), st.Query, cat, Options{}); err != nil || p.Scans[0].Limit != 0 {
+		t.Errorf("limit pushed down without a prover: %v", err)
 	}
 	// A filter the API cannot apply keeps pagination going.
 	p, _ = build(t, cat, "SELECT * FROM github.repos.repos WHERE org = 'acme' AND name LIKE 'a%' LIMIT 3")

@@ -11,9 +11,10 @@
 // keeps its JSON type and SQLite's JSON functions read every row; an
 // integer beyond 64 bits keeps its digits (see cell and number in
 // values.go). Rows go in through a
-// prepared statement inside one transaction per table; Table.Key sets a
-// row's rowid, so that rows inserted out of order (a fan-out's pages, as
-// they arrive) read back in the order of their keys.
+// prepared statement inside one transaction per table; a table loaded in
+// parts (Table.Part: a fan-out's calls, whose pages arrive in any order)
+// keys each row by its part and its place in it, so the rows read back in
+// part order, then insertion order.
 //
 // Query collects a result; QueryRows hands each row on as SQLite produces
 // it, for callers that must not hold a whole result (exec, the shell and

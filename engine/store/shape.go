@@ -29,6 +29,15 @@ var scanOpcodes = map[string]bool{
 	"Copy": true, "SCopy": true, "IntCopy": true, "Move": true, "CollSeq": true,
 }
 
+// Prover proves plain scans for the planner (plan.ScanProver) with
+// PlainScan.
+type Prover struct{}
+
+// PlainScan is the package's PlainScan.
+func (Prover) PlainScan(ctx context.Context, table string, cols []providers.Column, text string) (bool, error) {
+	return PlainScan(ctx, table, cols, text)
+}
+
 // PlainScan reports whether SQLite runs text, a query over one table of
 // the given columns, as a plain scan (see scanOpcodes), so that stopping
 // the fetch after LIMIT rows cannot change its answer. It compiles text

@@ -134,12 +134,6 @@ type Table struct {
 	tx    *sql.Tx
 	stmt  *sql.Stmt
 	Rows  int
-	// Key, when non-zero, is the rowid of the next row inserted (then it
-	// is reset); otherwise SQLite appends. A full scan of the table reads
-	// rows in rowid order, so loaders that insert out of order (the pages
-	// of a fan-out, as they arrive) give each row the key of its place
-	// and the table reads as if it had been loaded in that order.
-	Key   int64
 	vals  []any // vals[0] is the rowid, then one value per column
 	row   []any // vals[1:]
 	keyed bool  // the statement sets the rowid (vals[0])
@@ -204,19 +198,27 @@ func rowidName(cols map[string]int) string {
 // Insert adds one row from a decoded item. fixed holds the values of
 // parameter columns (by column name).
 func (t *Table) Insert(ctx context.Context, item map[string]any, fixed map[string]any) error {
+	return t.insertItem(ctx, 0, item, fixed)
+}
+
+func (t *Table) insertItem(ctx context.Context, key int64, item map[string]any, fixed map[string]any) error {
 	clear(t.row)
 	for k, v := range item {
 		if i, ok := t.keys[k]; ok {
 			t.row[i] = v
 		}
 	}
-	return t.insert(ctx, fixed)
+	return t.insert(ctx, key, fixed)
 }
 
 // InsertJSON adds one row from a JSON object item in a single pass,
 // decoding only the properties that are columns of the table. fixed holds
 // the values of parameter columns (by column name).
 func (t *Table) InsertJSON(ctx context.Context, raw []byte, fixed map[string]any) error {
+	return t.insertJSON(ctx, 0, raw, fixed)
+}
+
+func (t *Table) insertJSON(ctx context.Context, key int64, raw []byte, fixed map[string]any) error {
 	clear(t.row)
 	raw = bytes.TrimSpace(raw)
 	if len(raw) == 0 || raw[0] != '{' {
@@ -245,11 +247,12 @@ func (t *Table) InsertJSON(ctx context.Context, raw []byte, fixed map[string]any
 	if err != nil {
 		return fmt.Errorf("item is not a valid JSON object: %w", err)
 	}
-	return t.insert(ctx, fixed)
+	return t.insert(ctx, key, fixed)
 }
 
-// insert sets the parameter columns and inserts the row held in t.vals.
-func (t *Table) insert(ctx context.Context, fixed map[string]any) error {
+// insert sets the parameter columns and inserts the row held in t.vals,
+// with rowid key (0: SQLite appends).
+func (t *Table) insert(ctx context.Context, key int64, fixed map[string]any) error {
 	for k, v := range fixed {
 		if i, ok := t.index[k]; ok {
 			t.row[i] = v
@@ -258,11 +261,10 @@ func (t *Table) insert(ctx context.Context, fixed map[string]any) error {
 	args := t.row
 	if t.keyed {
 		t.vals[0], args = nil, t.vals
-		if t.Key != 0 {
-			t.vals[0] = t.Key
+		if key != 0 {
+			t.vals[0] = key
 		}
 	}
-	t.Key = 0
 	if _, err := t.stmt.ExecContext(ctx, args...); err != nil {
 		if le := t.s.limitError(err, t.name); le != err {
 			return le
@@ -271,6 +273,36 @@ func (t *Table) insert(ctx context.Context, fixed map[string]any) error {
 	}
 	t.Rows++
 	return nil
+}
+
+// Part is the rows of one part of a table loaded in parts (the calls of a
+// fan-out, in call order), which may be loaded in any interleaving: a row's
+// rowid is its part's index (high 32 bits) then its place in the part, so
+// a full scan of the table, which reads rows in rowid order, reads the
+// parts one after the other, each in insertion order. A Part shares its
+// Table: it is not safe for concurrent use either.
+type Part struct {
+	t    *Table
+	base int64
+	n    int64
+}
+
+// Part returns the loader of part i (0-based) of the table.
+func (t *Table) Part(i int) *Part { return &Part{t: t, base: int64(i) << 32} }
+
+// Rows is the number of rows the part has received.
+func (p *Part) Rows() int64 { return p.n }
+
+// Insert adds one row of the part (Table.Insert).
+func (p *Part) Insert(ctx context.Context, item map[string]any, fixed map[string]any) error {
+	p.n++
+	return p.t.insertItem(ctx, p.base|p.n, item, fixed)
+}
+
+// InsertJSON adds one row of the part (Table.InsertJSON).
+func (p *Part) InsertJSON(ctx context.Context, raw []byte, fixed map[string]any) error {
+	p.n++
+	return p.t.insertJSON(ctx, p.base|p.n, raw, fixed)
 }
 
 // Commit ends loading.

@@ -51,9 +51,9 @@ func TestTempFileUnlinkedWhileInUse(t *testing.T) {
 	}
 }
 
-// TestKeyOrdersRows: rows inserted out of order with Key read back in key
+// TestKeyOrdersRows: rows of parts inserted out of order read back in part
 // order by a plain scan, also when a column is named rowid (the key then
-// goes through another name of the rowid), and rows without a Key append.
+// goes through another name of the rowid), and rows outside parts append.
 func TestKeyOrdersRows(t *testing.T) {
 	ctx := context.Background()
 	for _, col := range []string{"name", "rowid"} {
@@ -67,14 +67,17 @@ func TestKeyOrdersRows(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
+			parts := []*Part{tb.Part(0), tb.Part(1), tb.Part(2)}
 			for _, r := range []struct {
-				key int64
-				v   string
-			}{{1<<32 | 1, "c"}, {1, "a"}, {2<<32 | 1, "d"}, {2, "b"}, {0, "e"}} {
-				tb.Key = r.key
-				if err := tb.Insert(ctx, map[string]any{col: r.v}, nil); err != nil {
+				part int
+				v    string
+			}{{1, "c"}, {0, "a"}, {2, "d"}, {0, "b"}} {
+				if err := parts[r.part].Insert(ctx, map[string]any{col: r.v}, nil); err != nil {
 					t.Fatal(err)
 				}
+			}
+			if err := tb.Insert(ctx, map[string]any{col: "e"}, nil); err != nil {
+				t.Fatal(err)
 			}
 			if err := tb.Commit(); err != nil {
 				t.Fatal(err)

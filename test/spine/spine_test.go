@@ -46,6 +46,24 @@ var forbidden = []struct {
 	{"providers", "github.com/dolthub/vitess", "providers know nothing of SQL"},
 }
 
+// parts are dependencies (direct or not) that one part of the engine's
+// middle must not have, with the reason: the planner, the runner and the
+// store meet at interfaces (plan.ScanProver, exec.Fetcher), and the
+// in-process harness is for tests only.
+var parts = []struct {
+	pkg string // a package, relative to the module
+	dep string // a package it must not depend on, relative to the module
+	why string
+}{
+	{"engine/plan", "engine/store", "the planner proves a plain scan through plan.ScanProver"},
+	{"engine/plan", "engine/exec", "a plan is final before the runner sees it"},
+	{"engine/exec", "engine", "the runner gets its fetchers (exec.Fetcher) from its caller"},
+	{"engine/store", "engine/plan", "the store knows tables and SQLite text, not plans"},
+	{"engine", "engine/enginetest", "the in-process harness is for tests"},
+	{"mcpsurface", "engine/enginetest", "the in-process harness is for tests"},
+	{"cmd/engine", "engine/enginetest", "the in-process harness is for tests"},
+}
+
 type pkg struct {
 	ImportPath string
 	Imports    []string
@@ -109,6 +127,16 @@ func violations(pkgs []pkg) []string {
 				out = append(out, fmt.Sprintf("%s imports %s: %s is above %s in the spine", p.ImportPath, imp, layers[to], layers[from]))
 			}
 		}
+		for _, r := range parts {
+			if p.ImportPath != module+"/"+r.pkg {
+				continue
+			}
+			for _, d := range p.Deps {
+				if d == module+"/"+r.dep {
+					out = append(out, fmt.Sprintf("%s depends on %s: %s", p.ImportPath, d, r.why))
+				}
+			}
+		}
 		for _, f := range forbidden {
 			if from > layerIndex(f.below) {
 				continue
@@ -170,6 +198,7 @@ func TestViolationsAreFound(t *testing.T) {
 		{ImportPath: m("tools/x")},
 		{ImportPath: m("cmd/engine"), Imports: []string{m("mcpsurface"), m("engine")}, Deps: []string{"github.com/modelcontextprotocol/go-sdk/mcp"}},
 		{ImportPath: m("test/exec"), Imports: []string{m("cmd/engine")}},
+		{ImportPath: m("engine/exec"), Imports: []string{m("engine/plan")}, Deps: []string{m("engine/plan"), m("engine")}},
 	}
 	got := strings.Join(violations(pkgs), "\n")
 	for _, want := range []string{
@@ -180,6 +209,7 @@ func TestViolationsAreFound(t *testing.T) {
 		"mcpsurface imports " + m("test/fakegithub") + ": only tests import test/",
 		"tools/x is in no layer",
 		"engine/catalog imports " + m("engine/plan") + ": engine is above engine/catalog",
+		"engine/exec depends on " + m("engine") + ": the runner gets its fetchers",
 	} {
 		if !strings.Contains(got, want) {
 			t.Errorf("missing %q in:\n%s", want, got)

@@ -1,39 +1,35 @@
 package check
 
 import (
+	"context"
 	"fmt"
 	"strings"
 
 	"github.com/enginehq/engine/engine"
-	"github.com/enginehq/engine/engine/plan"
 	"github.com/enginehq/engine/engine/sqlfront"
 )
 
-// Planner parses and plans statements without running them
-// (*engine.Engine).
-type Planner interface {
-	Parse(text string) (*sqlfront.Statement, error)
-	Plan(st *sqlfront.Statement) (*plan.Plan, error)
+// Preparer parses and plans statements without running them
+// (*engine.Engine): the plan it makes is the one the statement runs.
+type Preparer interface {
+	Prepare(ctx context.Context, text string) (*engine.Prepared, error)
 }
 
-// Validate parses and plans every control's SQL (no requests are made) and
+// Validate prepares every control's SQL (no requests are made) and
 // reports each statement that would not run, at the line of its sql.
 // Controls whose variables are unresolved are skipped (Resolve reported
 // them).
-func Validate(p Planner, f *File) []Problem {
+func Validate(ctx context.Context, p Preparer, f *File) []Problem {
 	var ps []Problem
 	for _, c := range f.Controls {
 		if c.SQL == "" || placeholder.MatchString(c.SQL) {
 			continue
 		}
-		st, err := p.Parse(c.SQL)
-		if err == nil {
-			if st.Kind != sqlfront.KindSelect {
-				ps = append(ps, Problem{File: f.Name, Line: c.SQLLine, Control: c.ID,
-					Message: fmt.Sprintf("sql is a %s statement; a control must be a SELECT", st.Kind)})
-				continue
-			}
-			_, err = p.Plan(st)
+		st, err := p.Prepare(ctx, c.SQL)
+		if err == nil && st.Kind() != sqlfront.KindSelect {
+			ps = append(ps, Problem{File: f.Name, Line: c.SQLLine, Control: c.ID,
+				Message: fmt.Sprintf("sql is a %s statement; a control must be a SELECT", st.Kind())})
+			continue
 		}
 		if err != nil {
 			e := engine.Classify(err)

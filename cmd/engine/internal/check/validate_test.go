@@ -1,6 +1,7 @@
 package check
 
 import (
+	"context"
 	"os"
 	"path/filepath"
 	"strings"
@@ -42,7 +43,7 @@ func TestValidatePlansWithoutRequests(t *testing.T) {
 		t.Fatal(ps)
 	}
 	f.Resolve(nil)
-	ps = Validate(newEngine(t), f)
+	ps = Validate(context.Background(), newEngine(t), f)
 	want := map[string]string{
 		"unbound":       "plan",
 		"syntax":        "parse",
@@ -83,7 +84,7 @@ func TestExampleControlsPlan(t *testing.T) {
 		t.Fatal(problemText(ps))
 	}
 	eng := newEngine(t)
-	if ps := Validate(eng, f); len(ps) != 0 {
+	if ps := Validate(context.Background(), eng, f); len(ps) != 0 {
 		t.Fatal(problemText(ps))
 	}
 	if ps := f.CheckProviders(eng.ProviderNames()); len(ps) != 0 {

@@ -1,0 +1,132 @@
+package engine
+
+import (
+	"context"
+
+	"github.com/enginehq/engine/engine/exec"
+	"github.com/enginehq/engine/engine/plan"
+	"github.com/enginehq/engine/engine/result"
+	"github.com/enginehq/engine/engine/sqlfront"
+	"github.com/enginehq/engine/engine/store"
+	"github.com/enginehq/engine/providers/client"
+)
+
+// A provider's HTTP client is the runner's fetcher.
+var _ exec.Fetcher = (*client.Client)(nil)
+
+// Prepared is one statement, parsed and, when it reads provider tables
+// (SELECT, EXPLAIN), planned. Its plan is final: the LIMIT pushdown is
+// proved by SQLite and the request estimate checked, and Run runs exactly
+// that plan, so a statement that prepares (engine check validates its
+// controls this way) is the statement that runs. Nothing has been sent
+// to any provider. A Prepared may be run more than once, but not
+// concurrently.
+type Prepared struct {
+	e    *Engine
+	st   *sqlfront.Statement
+	plan *plan.Plan // SELECT and EXPLAIN
+}
+
+// Prepare parses and plans one statement without running it. Errors are
+// always *Error.
+func (e *Engine) Prepare(ctx context.Context, text string) (*Prepared, error) {
+	ctx, cancel := e.bounded(ctx)
+	defer cancel()
+	ps, err := e.prepare(ctx, text)
+	if err != nil {
+		return nil, e.publicError(err)
+	}
+	return ps, nil
+}
+
+func (e *Engine) prepare(ctx context.Context, text string) (*Prepared, error) {
+	st, err := sqlfront.Parse(text, e.cat.IsProvider)
+	if err != nil {
+		return nil, err
+	}
+	ps := &Prepared{e: e, st: st}
+	if st.Kind == sqlfront.KindSelect || st.Kind == sqlfront.KindExplain {
+		ps.plan, err = plan.Build(ctx, st.Query, e.cat, plan.Options{MaxRequests: max(e.opts.MaxRequests, 0), Prover: store.Prover{}})
+		if err != nil {
+			return nil, err
+		}
+	}
+	return ps, nil
+}
+
+// Kind is the statement's kind (SELECT, EXPLAIN, SHOW ..., DESCRIBE).
+func (ps *Prepared) Kind() sqlfront.Kind { return ps.st.Kind }
+
+// Explain is the plan as EXPLAIN prints it (one line per scan, the
+// request estimate, the SQLite text), or "" for a statement that reads no
+// provider table.
+func (ps *Prepared) Explain() string {
+	if ps.plan == nil {
+		return ""
+	}
+	return ps.plan.String()
+}
+
+// Run runs the prepared statement (Engine.Query documents qo). Errors
+// are always *Error.
+func (ps *Prepared) Run(ctx context.Context, qo QueryOptions) (*result.Result, error) {
+	ctx, cancel := ps.e.bounded(ctx)
+	defer cancel()
+	return ps.e.deliver(ctx, qo, ps.run)
+}
+
+func (ps *Prepared) run(ctx context.Context, qo QueryOptions) (*result.Result, error) {
+	e, st, p := ps.e, ps.st, ps.plan
+	switch st.Kind {
+	case sqlfront.KindSelect:
+		if qo.Estimate != nil {
+			if n, ok := p.FirstPages(); ok {
+				qo.Estimate(n)
+			}
+		}
+		fetchers, err := e.fetchers(p)
+		if err != nil {
+			return nil, err
+		}
+		res, err := exec.Run(ctx, p, fetchers, exec.Options{Concurrency: e.opts.Concurrency, Progress: qo.Progress, Rows: qo.Rows, Columns: qo.Columns, MaxValueBytes: e.opts.MaxValueBytes})
+		if err == nil {
+			res.Unordered = st.Query.UnorderedLimit
+		}
+		return res, err
+	case sqlfront.KindExplain:
+		return explainResult(p), nil
+	}
+	res, err := e.discover(ctx, st)
+	if err == nil && ctx.Err() != nil {
+		return nil, ctx.Err()
+	}
+	return res, err
+}
+
+// fetchers are the runner's fetchers of the plan's providers, in scan
+// order: Options.Fetch, or the providers' HTTP clients (made, and their
+// credentials resolved, before any request is sent).
+func (e *Engine) fetchers(p *plan.Plan) (exec.Fetchers, error) {
+	out := exec.Fetchers{}
+	for _, s := range p.Scans {
+		name := s.Resource.Provider
+		if out[name] != nil {
+			continue
+		}
+		var f exec.Fetcher
+		var err error
+		if e.opts.Fetch != nil {
+			f, err = e.opts.Fetch(name)
+		} else {
+			var c *client.Client
+			if c, err = e.Client(name); err == nil {
+				f = c
+			}
+		}
+		if err != nil {
+			return nil, err
+		}
+		out[name] = f
+	}
+	return out, nil
+}
