@@ -66,6 +66,7 @@ func New(eng *engine.Engine, cfg Config) (*Server, error) {
 	s.addQueryTools()
 	s.addDiscoveryTools()
 	s.addResources()
+	s.addApp()
 	return s, nil
 }
 
