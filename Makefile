@@ -5,7 +5,7 @@ BIN     ?= bin/engine
 ADDR    ?= 127.0.0.1:8099
 PKGS    := ./...
 
-.PHONY: build test test-race bench run demo lint generate fuzz conformance corpus clean
+.PHONY: build test test-race bench run demo lint generate fuzz conformance ui-check corpus clean
 
 build:
 	$(GO) build -o $(BIN) ./cmd/engine
@@ -35,6 +35,12 @@ demo: build
 # npm and the npm registry; not part of the offline `make test`).
 conformance: build
 	./scripts/conformance.sh $(BIN)
+
+# The MCP Apps view of results in headless Chromium, with a minimal host
+# bridge; writes docs/mcp-app.png. Needs Chromium (Debian: apt-get install
+# chromium); not part of the offline `make test`.
+ui-check: build
+	./scripts/ui-check.sh $(BIN)
 
 # gofmt, go vet and staticcheck (pinned in go.mod's tool line, so a fresh
 # clone runs the same version: go tool staticcheck).
