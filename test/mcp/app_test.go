@@ -145,3 +145,32 @@ func TestAppViewHiddenFromOtherHosts(t *testing.T) {
 		t.Errorf("server capabilities declare extensions: %v", cs.InitializeResult().Capabilities.Extensions)
 	}
 }
+
+// TestAppViewStateless: under protocol 2026-07-28 (HTTP, no session) the
+// client's capabilities come with each request, and so does the view.
+func TestAppViewStateless(t *testing.T) {
+	fake := fakegithub.ForTest(t)
+	endpoint := httpServer(t, fake)
+	for _, declare := range []bool{true, false} {
+		caps := &mcp.ClientCapabilities{}
+		if declare {
+			caps.AddExtension(appExtension, map[string]any{"mimeTypes": []string{appMIME}})
+		}
+		cs, err := mcp.NewClient(&mcp.Implementation{Name: "apps-host", Version: "1"}, &mcp.ClientOptions{Capabilities: caps}).
+			Connect(context.Background(), &mcp.StreamableClientTransport{Endpoint: endpoint, MaxRetries: -1}, &mcp.ClientSessionOptions{ProtocolVersion: "2026-07-28"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if v := cs.InitializeResult().ProtocolVersion; v != "2026-07-28" || cs.ID() != "" {
+			t.Fatalf("negotiated %q, session %q", v, cs.ID())
+		}
+		links, listed := toolMetaUI(t, cs), listedUI(t, cs)
+		cs.Close()
+		if declare && (len(links) != 1 || len(listed) != 1) {
+			t.Errorf("declaring the extension: links %v, ui:// resources %+v", links, listed)
+		}
+		if !declare && (len(links) != 0 || len(listed) != 0) {
+			t.Errorf("not declaring it: links %v, ui:// resources %+v", links, listed)
+		}
+	}
+}
