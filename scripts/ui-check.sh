@@ -16,4 +16,4 @@ if [ -z "${CHROMIUM:-}" ] && ! command -v chromium >/dev/null && ! command -v ch
 fi
 [ -n "$shot" ] && shot="$(cd "$(dirname "$shot")" && pwd)/$(basename "$shot")"
 ENGINE_BIN="$(cd "$(dirname "$bin")" && pwd)/$(basename "$bin")" ENGINE_UI_SCREENSHOT="$shot" \
-  go test -tags uicheck -count=1 -v -run TestAppInChromium ./test/mcpapp/ | grep -v '^=== '
+  go test -tags uicheck -count=1 -v -run TestApp ./test/mcpapp/ | grep -v '^=== '

@@ -11,6 +11,7 @@ import (
 	"net/http"
 	"os"
 	"slices"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -31,62 +32,76 @@ const (
 	query   = "SELECT name, stargazers_count, forks_count, language, visibility, archived, updated_at FROM github.repos.repos WHERE org = 'acme' ORDER BY name"
 )
 
-// TestAppInChromium: the host (the SDK client over HTTP, declaring the
-// MCP Apps extension) runs the query, reads the view the tool links and
-// renders it in headless Chromium with a minimal bridge. The model's
-// result holds the first page only; the view pages through the other 150
-// rows and sorts the whole result by stars, every row coming from
-// fetch_result_page through the bridge. ENGINE_UI_SCREENSHOT names a PNG
-// file to write the final view to (make ui-check: docs/mcp-app.png).
-func TestAppInChromium(t *testing.T) {
+// report is what the host page saw (host.html resolves window.__done).
+type report struct {
+	OK        bool     `json:"ok"`
+	Error     string   `json:"error"`
+	ErrorText string   `json:"errorText"`
+	Seen      []string `json:"seen"`
+	Steps     map[string]struct {
+		Names    []string  `json:"names"`
+		Stars    []float64 `json:"stars"`
+		Pos      string    `json:"pos"`
+		Error    string    `json:"error"`
+		Injected int       `json:"injected"`
+	} `json:"steps"`
+}
+
+// host is the MCP Apps host of these tests: the real SDK client over
+// HTTP, declaring the extension, with the view the tool links.
+type host struct {
+	ctx  context.Context
+	cs   *mcp.ClientSession
+	view string
+}
+
+func newHost(t *testing.T) *host {
+	t.Helper()
 	fake := fakegithub.ForTest(t)
 	endpoint, serverLog := mcptest.StartHTTP(t, testutil.FakeEnv(t, fake.URL()), "--auth", `{"github":{"type":"null_auth"}}`, "--request-timeout", "10s")
 	caps := &mcp.ClientCapabilities{}
 	caps.AddExtension("io.modelcontextprotocol/ui", map[string]any{"mimeTypes": []string{appMIME}})
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
-	defer cancel()
+	t.Cleanup(cancel)
 	cs, err := mcp.NewClient(&mcp.Implementation{Name: "engine-test-host", Version: "1"}, &mcp.ClientOptions{Capabilities: caps}).
 		Connect(ctx, &mcp.StreamableClientTransport{Endpoint: endpoint, MaxRetries: -1}, nil)
 	if err != nil {
 		t.Fatalf("connect: %v\n%s", err, serverLog)
 	}
-	defer cs.Close()
+	t.Cleanup(func() { cs.Close() })
 
-	// The host: which view does run_select_query link?
+	// Which view does run_select_query link?
 	lt, err := cs.ListTools(ctx, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	var view string
+	var uri string
 	for _, tool := range lt.Tools {
 		if ui, ok := tool.Meta["ui"].(map[string]any); ok && tool.Name == "run_select_query" {
-			view, _ = ui["resourceUri"].(string)
+			uri, _ = ui["resourceUri"].(string)
 		}
 	}
-	if view != appURI {
-		t.Fatalf("run_select_query links view %q, want %s", view, appURI)
+	if uri != appURI {
+		t.Fatalf("run_select_query links view %q, want %s", uri, appURI)
 	}
-	rr, err := cs.ReadResource(ctx, &mcp.ReadResourceParams{URI: view})
+	rr, err := cs.ReadResource(ctx, &mcp.ReadResourceParams{URI: uri})
 	if err != nil || len(rr.Contents) != 1 || rr.Contents[0].MIMEType != appMIME {
-		t.Fatalf("read %s: %v %+v", view, err, rr)
+		t.Fatalf("read %s: %v %+v", uri, err, rr)
 	}
-	args := map[string]any{"sql": query}
-	res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "run_select_query", Arguments: args})
-	if err != nil || res.IsError {
-		t.Fatalf("run_select_query: %v %+v", err, res)
-	}
-	var first struct {
-		Rows     [][]any `json:"rows"`
-		RowCount int     `json:"row_count"`
-		ResultID string  `json:"result_id"`
-	}
-	b, _ := json.Marshal(res.StructuredContent)
-	json.Unmarshal(b, &first) //nolint:errcheck
-	if first.RowCount != 250 || len(first.Rows) != 100 || first.ResultID == "" {
-		t.Fatalf("the model's result: %d of %d rows, result %q", len(first.Rows), first.RowCount, first.ResultID)
-	}
+	return &host{ctx: ctx, cs: cs, view: rr.Contents[0].Text}
+}
 
-	// The bridge's server side: what the view asks through the host.
+// show runs sql as the model would, renders the view of its result in
+// headless Chromium (host.html, mode: "" drives paging and sorting,
+// "look" only looks) and returns what the host saw, the offsets the view
+// asked fetch_result_page for, and the tool's result.
+func (h *host) show(t *testing.T, sql, mode string) (report, []float64, *mcp.CallToolResult, *browser, string) {
+	t.Helper()
+	args := map[string]any{"sql": sql}
+	res, err := h.cs.CallTool(h.ctx, &mcp.CallToolParams{Name: "run_select_query", Arguments: args})
+	if err != nil {
+		t.Fatalf("run_select_query: %v", err)
+	}
 	var mu sync.Mutex
 	var pages []float64
 	mux := http.NewServeMux()
@@ -95,8 +110,9 @@ func TestAppInChromium(t *testing.T) {
 		w.Write([]byte(hostHTML)) //nolint:errcheck
 	})
 	mux.HandleFunc("GET /call", func(w http.ResponseWriter, _ *http.Request) {
-		json.NewEncoder(w).Encode(map[string]any{"arguments": args, "result": res, "view": rr.Contents[0].Text}) //nolint:errcheck
+		json.NewEncoder(w).Encode(map[string]any{"arguments": args, "result": res, "view": h.view}) //nolint:errcheck
 	})
+	// The bridge's server side: what the view asks through the host.
 	mux.HandleFunc("POST /rpc", func(w http.ResponseWriter, r *http.Request) {
 		var in struct {
 			Method string          `json:"method"`
@@ -117,11 +133,11 @@ func TestAppInChromium(t *testing.T) {
 					pages = append(pages, off)
 					mu.Unlock()
 				}
-				out, rerr = cs.CallTool(r.Context(), &p)
+				out, rerr = h.cs.CallTool(r.Context(), &p)
 			case "resources/read":
 				var p mcp.ReadResourceParams
 				json.Unmarshal(in.Params, &p) //nolint:errcheck
-				out, rerr = cs.ReadResource(r.Context(), &p)
+				out, rerr = h.cs.ReadResource(r.Context(), &p)
 			default:
 				rerr = &jsonError{"method not proxied: " + in.Method}
 			}
@@ -138,44 +154,63 @@ func TestAppInChromium(t *testing.T) {
 	}
 	hs := &http.Server{Handler: mux}
 	go hs.Serve(ln) //nolint:errcheck
-	defer hs.Close()
+	t.Cleanup(func() { hs.Close() })
 
 	br := startBrowser(t, 1180, 700)
-	session, err := br.open(ctx, "http://"+ln.Addr().String()+"/host.html")
+	url := "http://" + ln.Addr().String() + "/host.html"
+	if mode != "" {
+		url += "#" + mode
+	}
+	session, err := br.open(h.ctx, url)
 	if err != nil {
 		t.Fatalf("%v\n%s", err, br.stderr.String())
 	}
-	var report struct {
-		OK        bool     `json:"ok"`
-		Error     string   `json:"error"`
-		ErrorText string   `json:"errorText"`
-		Seen      []string `json:"seen"`
-		Steps     map[string]struct {
-			Names []string  `json:"names"`
-			Stars []float64 `json:"stars"`
-			Pos   string    `json:"pos"`
-		} `json:"steps"`
-	}
+	var rep report
 	// The page may still be loading: retry until its promise exists.
 	for {
-		err = br.eval(ctx, session, "window.__done || null", &report)
-		if err == nil && (report.OK || report.Error != "") {
+		err = br.eval(h.ctx, session, "window.__done || null", &rep)
+		if err == nil && (rep.OK || rep.Error != "") {
 			break
 		}
-		if ctx.Err() != nil {
+		if h.ctx.Err() != nil {
 			t.Fatalf("the host page did not finish: %v", err)
 		}
 		time.Sleep(100 * time.Millisecond)
 	}
-	if !report.OK {
-		t.Fatalf("host: %s (view says %q); messages from the view: %v; steps: %+v", report.Error, report.ErrorText, report.Seen, report.Steps)
+	if !rep.OK {
+		t.Fatalf("host: %s (view says %q); messages from the view: %v; steps: %+v", rep.Error, rep.ErrorText, rep.Seen, rep.Steps)
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	return rep, slices.Clone(pages), res, br, session
+}
+
+// TestAppInChromium: the host (the SDK client over HTTP, declaring the
+// MCP Apps extension) runs the query, reads the view the tool links and
+// renders it in headless Chromium with a minimal bridge. The model's
+// result holds the first page only; the view pages through the other 150
+// rows and sorts the whole result by stars, every row coming from
+// fetch_result_page through the bridge. ENGINE_UI_SCREENSHOT names a PNG
+// file to write the final view to (make ui-check: docs/mcp-app.png).
+func TestAppInChromium(t *testing.T) {
+	h := newHost(t)
+	rep, pages, res, br, session := h.show(t, query, "")
+	var first struct {
+		Rows     [][]any `json:"rows"`
+		RowCount int     `json:"row_count"`
+		ResultID string  `json:"result_id"`
+	}
+	b, _ := json.Marshal(res.StructuredContent)
+	json.Unmarshal(b, &first) //nolint:errcheck
+	if res.IsError || first.RowCount != 250 || len(first.Rows) != 100 || first.ResultID == "" {
+		t.Fatalf("the model's result: %d of %d rows, result %q", len(first.Rows), first.RowCount, first.ResultID)
 	}
 	for _, m := range []string{"ui/initialize", "ui/notifications/initialized", "tools/call"} {
-		if !slices.Contains(report.Seen, m) {
-			t.Errorf("the view never sent %s: %v", m, report.Seen)
+		if !slices.Contains(rep.Seen, m) {
+			t.Errorf("the view never sent %s: %v", m, rep.Seen)
 		}
 	}
-	s := report.Steps
+	s := rep.Steps
 	if len(s["first"].Names) != 100 || s["first"].Names[0] != "repo-000" || s["first"].Pos != "1–100 of 250" {
 		t.Errorf("first page: %+v", s["first"])
 	}
@@ -194,17 +229,15 @@ func TestAppInChromium(t *testing.T) {
 	if len(st) != 100 || st[0] != float64(most) || !slices.IsSortedFunc(st, func(a, b float64) int { return int(b - a) }) {
 		t.Errorf("sorted by stars, descending: %v (want %d first)", st, most)
 	}
-	mu.Lock()
 	if !slices.Contains(pages, 100) || !slices.Contains(pages, 200) {
 		t.Errorf("fetch_result_page offsets asked through the bridge: %v, want 100 and 200", pages)
 	}
-	mu.Unlock()
 
 	if out := os.Getenv("ENGINE_UI_SCREENSHOT"); out != "" {
 		var shot struct {
 			Data string `json:"data"`
 		}
-		if err := br.call(ctx, session, "Page.captureScreenshot", map[string]any{"format": "png"}, &shot); err != nil {
+		if err := br.call(h.ctx, session, "Page.captureScreenshot", map[string]any{"format": "png"}, &shot); err != nil {
 			t.Fatal(err)
 		}
 		png, err := base64.StdEncoding.DecodeString(shot.Data)
@@ -215,6 +248,26 @@ func TestAppInChromium(t *testing.T) {
 			t.Fatal(err)
 		}
 		t.Logf("screenshot: %s (%d bytes)", out, len(png))
+	}
+}
+
+// TestAppShowsErrorsAndText: an error result shows its message; markup
+// in the data shows as text, never as elements; a result that fits one
+// page needs no bridge call.
+func TestAppShowsErrorsAndText(t *testing.T) {
+	h := newHost(t)
+	rep, _, _, _, _ := h.show(t, "SELECT sha FROM github.repos.commits", "look")
+	if e := rep.Steps["shown"].Error; !strings.Contains(e, "owner") {
+		t.Errorf("error result: view shows %q, want the plan error naming owner", e)
+	}
+	markup := `<img src=x onerror="document.title=1"><b>bold</b>`
+	rep, pages, _, _, _ := h.show(t, "SELECT '"+markup+"' AS html, name FROM github.repos.repos WHERE org = 'acme' ORDER BY name LIMIT 3", "look")
+	sh := rep.Steps["shown"]
+	if len(sh.Names) != 3 || sh.Names[0] != markup || sh.Injected != 0 || sh.Pos != "1–3 of 3" {
+		t.Errorf("markup in data: %+v", sh)
+	}
+	if len(pages) != 0 {
+		t.Errorf("a one-page result asked fetch_result_page for %v", pages)
 	}
 }
 
