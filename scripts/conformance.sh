@@ -50,12 +50,12 @@ total=0
 # run VERSION SCENARIO [flags...]: one scenario, one line of outcome.
 run() {
   local v="$1" s="$2"; shift 2
-  local conf="$dir/$v/node_modules/.bin/conformance" out
+  local conf="$dir/$v/node_modules/.bin/conformance" out flags="${*%%--expected-failures*}"
   total=$((total + 1))
   if out="$(node "$conf" server --url "$url" --scenario "$s" "$@" 2>&1)"; then
-    echo "PASS $v $s $*: $(grep -m1 '^Passed:' <<<"$out" | sed 's/\x1b\[[0-9;]*m//g')"
+    echo "PASS $v $s $flags: $(grep -m1 '^Passed:' <<<"$out" | sed 's/\x1b\[[0-9;]*m//g')"
   else
-    echo "FAIL $v $s $*:"
+    echo "FAIL $v $s $flags:"
     sed 's/\x1b\[[0-9;]*m//g' <<<"$out" | sed -n -e '/=== Failed Checks ===/,/^[A-Z]/p' -e '/[Bb]aseline\|[Uu]nexpected\|[Ss]tale/p' | grep -v '^[A-Z]' | head -20
     failed=$((failed + 1))
   fi
