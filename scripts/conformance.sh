@@ -50,7 +50,8 @@ total=0
 # run VERSION SCENARIO [flags...]: one scenario, one line of outcome.
 run() {
   local v="$1" s="$2"; shift 2
-  local conf="$dir/$v/node_modules/.bin/conformance" out flags="${*%%--expected-failures*}"
+  local conf="$dir/$v/node_modules/.bin/conformance" out all="$*"
+  local flags="${all%% --expected-failures*}"
   total=$((total + 1))
   if out="$(node "$conf" server --url "$url" --scenario "$s" "$@" 2>&1)"; then
     echo "PASS $v $s $flags: $(grep -m1 '^Passed:' <<<"$out" | sed 's/\x1b\[[0-9;]*m//g')"
