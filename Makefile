@@ -5,7 +5,7 @@ BIN     ?= bin/engine
 ADDR    ?= 127.0.0.1:8099
 PKGS    := ./...
 
-.PHONY: build test test-race bench run demo lint generate fuzz conformance ui-check corpus clean
+.PHONY: build test test-race bench run demo lint generate fuzz conformance corpus clean
 
 build:
 	$(GO) build -o $(BIN) ./cmd/engine
@@ -39,6 +39,7 @@ conformance: build
 # The MCP Apps view of results in headless Chromium, with a minimal host
 # bridge; writes docs/mcp-app.png. Needs Chromium (Debian: apt-get install
 # chromium); not part of the offline `make test`.
+.PHONY: ui-check
 ui-check: build
 	./scripts/ui-check.sh $(BIN)
 

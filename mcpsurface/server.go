@@ -64,9 +64,9 @@ func New(eng *engine.Engine, cfg Config) (*Server, error) {
 	s.mcp = mcp.NewServer(&mcp.Implementation{Name: "engine", Version: cfg.Version},
 		&mcp.ServerOptions{Instructions: fmt.Sprintf(instructions, cap), Capabilities: &mcp.ServerCapabilities{}})
 	s.addQueryTools()
+	s.addApp()
 	s.addDiscoveryTools()
 	s.addResources()
-	s.addApp()
 	return s, nil
 }
 
