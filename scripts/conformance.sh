@@ -11,9 +11,9 @@
 # reference server (tools named test_*, prompts, sampling). The ones run
 # here are the protocol scenarios that apply to any server; under
 # 0.2.0-alpha.12 those that apply to 2026-07-28 run a second time at that
-# version (stateless requests). server-stateless runs with a baseline
-# (scripts/conformance-baseline.yml) that excuses only its checks that
-# need the suite's diagnostic tools.
+# version (stateless requests), server-stateless and caching with a
+# baseline (scripts/conformance-baseline.yml) that excuses only their
+# checks that need the suite's diagnostic tools or prompts.
 set -euo pipefail
 bin="${1:-bin/engine}"
 dir="${CONFORMANCE_DIR:-${XDG_CACHE_HOME:-$HOME/.cache}/engine-conformance}"
