@@ -47,6 +47,13 @@ demo: build
 conformance: build
 	./scripts/conformance.sh $(BIN)
 
+# The MCP Apps view of results in headless Chromium, with a minimal host
+# bridge; writes docs/mcp-app.png. Needs Chromium (Debian: apt-get install
+# chromium); not part of the offline `make test`.
+.PHONY: ui-check
+ui-check: build
+	./scripts/ui-check.sh $(BIN)
+
 # gofmt, go vet and staticcheck (pinned in go.mod's tool line, so a fresh
 # clone runs the same version: go tool staticcheck).
 lint:

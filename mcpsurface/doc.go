@@ -20,6 +20,10 @@
 // only. Protocol 2026-07-28 is served over HTTP statelessly, next to the
 // sessions of older versions.
 //
+// For a client that declares the MCP Apps extension, run_select_query
+// links an interactive view of its result (app.go: the ui:// resource, an
+// HTML page embedded from app/); other clients see nothing of it.
+//
 // Contracts are the "MCP contract" of docs/architecture.md: a success is isError false with
 // columns, rows, the true row_count and a TSV text block; a failure is
 // isError true with {"error": engine.ErrorBody}, never empty rows.

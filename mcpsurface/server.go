@@ -72,6 +72,7 @@ func New(eng *engine.Engine, cfg Config) (*Server, error) {
 	s.mcp = mcp.NewServer(&mcp.Implementation{Name: "engine", Version: cfg.Version},
 		&mcp.ServerOptions{Instructions: fmt.Sprintf(instructions, cap), Capabilities: declared(), SetCacheable: s.cacheable})
 	s.addQueryTools()
+	s.addApp()
 	s.addDiscoveryTools()
 	s.addResources()
 	s.mcp.AddReceivingMiddleware(s.argumentErrors, declaredOnly)
