@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/enginehq/engine/engine/result"
+	"github.com/enginehq/engine/providers"
 )
 
 // SharedResults is a store of kept results shared by several replicas of
@@ -61,7 +62,7 @@ func (s *Store) sharedResult(start time.Time, err error) {
 }
 
 func sharedCtx(n int64) (context.Context, context.CancelFunc) {
-	return context.WithTimeout(context.Background(), 200*time.Millisecond+time.Duration(n/50_000)*time.Millisecond)
+	return context.WithTimeout(context.Background(), providers.SharedStateTimeout+time.Duration(n/50_000)*time.Millisecond)
 }
 
 // share writes a kept result (its spool, rows as encoded) to the shared

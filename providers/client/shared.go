@@ -8,6 +8,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/enginehq/engine/providers"
 	"github.com/enginehq/engine/registry"
 )
 
@@ -75,7 +76,7 @@ type Admit struct {
 const DefaultSlotTTL = 2 * time.Minute
 
 // SharedOpTimeout bounds each call of the governor to its SharedState.
-const SharedOpTimeout = 200 * time.Millisecond
+const SharedOpTimeout = providers.SharedStateTimeout
 
 // SharedKey is the key of a credential in a SharedState: a hash of the
 // governor's key (origin and identity, itself a hash).

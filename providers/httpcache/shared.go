@@ -7,6 +7,8 @@ import (
 	"fmt"
 	"sync"
 	"time"
+
+	"github.com/enginehq/engine/providers"
 )
 
 // Shared is a store of entries that several processes share (--state;
@@ -24,7 +26,7 @@ type Shared interface {
 
 // SharedTimeout bounds each call to the shared store (a large entry gets
 // 1 ms more per 50 kB).
-const SharedTimeout = 200 * time.Millisecond
+const SharedTimeout = providers.SharedStateTimeout
 
 type sharedStore struct {
 	s      Shared

@@ -12,7 +12,7 @@
 // a result its random id. Whatever must be atomic (a window, a slot, a
 // bounded store) is a Lua script run by the server.
 //
-// Every call is bounded (OpTimeout, 200 ms by default). After a failure the
+// Every call is bounded (OpTimeout: providers.SharedStateTimeout, 1 s). After a failure the
 // state is considered down for Backoff (2 s): calls fail at once with
 // client.ErrSharedDown instead of waiting again, and each caller goes on
 // with its local state (the rule is in docs/orgscale.md, "When Redis is
@@ -35,7 +35,7 @@ import (
 
 // Defaults.
 const (
-	OpTimeout = 200 * time.Millisecond
+	OpTimeout = client.SharedOpTimeout
 	Backoff   = 2 * time.Second
 	prefix    = "engine:v1:"
 )
