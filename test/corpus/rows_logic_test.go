@@ -519,6 +519,29 @@ func (d *oaDoc) envelopeItems(schema map[string]any, env []string) map[string]an
 	return d.itemsOf(cur)
 }
 
+// lacksRequired says whether an object body lacks an array property its
+// object schema requires (Slack's stars.list example {"ok": true} where
+// the schema requires items): then ok is false, with why.
+func (d *oaDoc) lacksRequired(schema map[string]any, body []byte) (why string, ok bool) {
+	v, err := decodeJSON(body)
+	obj, isObj := v.(map[string]any)
+	if err != nil || !isObj || d.kind(schema) != "object" {
+		return "", true
+	}
+	props := d.properties(schema)
+	names := make([]string, 0, len(props))
+	for n := range props {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	for _, n := range names {
+		if _, present := obj[n]; !present && d.requires(schema, n) && d.kind(props[n]) == "array" {
+			return fmt.Sprintf("the schema requires the list %s, the body has none", n), false
+		}
+	}
+	return "", true
+}
+
 // requires says whether an object schema (its allOf parts included)
 // lists name as required.
 func (d *oaDoc) requires(s map[string]any, name string) bool {

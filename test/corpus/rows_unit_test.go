@@ -319,6 +319,12 @@ func TestAbsentList(t *testing.T) {
 	if its, _, why, ok := doc.expectedItems("/reminders.list", nil, schema(false), []byte(`{"ok": true}`)); !ok || len(its) != 0 {
 		t.Errorf("an optional list absent: %v %v %s, want no item", its, ok, why)
 	}
+	if why, ok := doc.lacksRequired(schema(true), []byte(`{"ok": true}`)); ok || !strings.Contains(why, "reminders") {
+		t.Errorf("lacksRequired: %v %s, want the required list named", ok, why)
+	}
+	if _, ok := doc.lacksRequired(schema(false), []byte(`{"ok": true}`)); !ok {
+		t.Error("an optional list may be absent")
+	}
 	if _, _, _, ok := doc.expectedItems("/reminders.list", nil, schema(false), []byte(`{"ok": true, "results": [{"id": "a"}]}`)); ok {
 		t.Error("an undeclared array where the list should be is a contradiction")
 	}
