@@ -514,18 +514,31 @@ func deriveShape(op *openapi3.Operation, hints listHint) (shape providers.Shape,
 	// A list one level down ({"categories": {"items": [...], "next": ...}}):
 	// the only property beside the envelope fields is an object that is a
 	// list itself.
-	var inner []string
+	var inner, scalars []string
 	for _, name := range props.names {
-		if !isEnvelopeField(name) {
-			inner = append(inner, name)
+		if isEnvelopeField(name) {
+			continue
 		}
+		if alts := props.byName[name]; hints.paged && len(alts) == 1 && scalarType(alts[0], 0) != providers.TypeJSON {
+			scalars = append(scalars, name)
+			continue
+		}
+		inner = append(inner, name)
 	}
 	if len(inner) == 1 && !strings.ContainsAny(inner[0], ".@") {
 		if alts := props.byName[inner[0]]; len(alts) == 1 && alts[0] != nil && !isArray(alts[0]) {
 			// The inner object holds more than its array (a bare {limits:
 			// [...]} is an item's part, Kubernetes' LimitRange spec).
 			if in := properties(alts[0], 0); in != nil && len(in.names) > 1 {
-				if key := listKey(alts[0], in, hints); key != "" && !strings.ContainsAny(key, ".@") {
+				key := listKey(alts[0], in, hints)
+				if len(scalars) > 0 && (key == "" || envelopeKey(in.names, []string{key}) == "") {
+					// Scalars beside the inner object ({message,
+					// playlists: {items, next, total}}) on a paged
+					// operation: only when the inner object is a bare
+					// page of a list.
+					key = ""
+				}
+				if key != "" && !strings.ContainsAny(key, ".@") {
 					return providers.ShapeWrapped, inner[0] + "." + key, columnsOf(itemsOf(in.byName[key][0]))
 				}
 			}
@@ -577,6 +590,10 @@ type listHint struct {
 	collection string // the last segment when it is not a parameter
 	named      string // the last segment that is not a parameter
 	paged      bool   // a paging parameter, or an operation named list
+	// query holds the operation's query parameter names: a property of
+	// the answer with one of these names echoes the request (a report's
+	// year and month, from and to) and sits beside the rows.
+	query map[string]bool
 }
 
 // pagingParamNames are the request parameters that only a list takes.
@@ -600,9 +617,16 @@ func listHints(path string, item *openapi3.PathItem, op *openapi3.Operation) lis
 	}
 	for _, list := range []openapi3.Parameters{item.Parameters, op.Parameters} {
 		for _, ref := range list {
-			if ref != nil && ref.Value != nil && ref.Value.In == openapi3.ParameterInQuery && pagingParamNames[strings.ToLower(ref.Value.Name)] {
+			if ref == nil || ref.Value == nil || ref.Value.In != openapi3.ParameterInQuery {
+				continue
+			}
+			if pagingParamNames[strings.ToLower(ref.Value.Name)] {
 				h.paged = true
 			}
+			if h.query == nil {
+				h.query = map[string]bool{}
+			}
+			h.query[ref.Value.Name] = true
 		}
 	}
 	// The operation's name says list: /conversations.list, listUsers,
@@ -657,8 +681,22 @@ func listKey(s *openapi3.Schema, props *propSet, h listHint) string {
 	if key == "" {
 		return ""
 	}
-	if _, ok := props.byName["total_count"]; ok || envelopeKey(props.names, []string{key}) != "" {
+	if _, ok := props.byName["total_count"]; ok {
 		return key
+	}
+	if envelopeKey(props.names, []string{key}) != "" {
+		// Tags and metadata only beside the array ({apiVersion, kind,
+		// metadata, items}); on one entity's path (/endpoints/{name})
+		// that is the entity itself holding a list ({apiVersion, kind,
+		// metadata, subsets}) unless the array is named like rows or the
+		// operation pages.
+		if h.collection != "" || h.paged || listKeys[strings.ToLower(key)] || h.named != "" && sameWord(SnakeCase(key), h.named) {
+			return key
+		}
+		return ""
+	}
+	if echoesQuery(props.names, key, h.query) {
+		return key // {dates: [...], year, month} for ?year=&month=
 	}
 	if h.paged {
 		return key
@@ -675,6 +713,24 @@ func listKey(s *openapi3.Schema, props *propSet, h listHint) string {
 		return key
 	}
 	return ""
+}
+
+// echoesQuery reports whether every property beside the array key is
+// paging or metadata (isEnvelopeField) or has the name of one of the
+// operation's query parameters (the answer repeats the request), with
+// at least one such echo.
+func echoesQuery(names []string, key string, query map[string]bool) bool {
+	echo := false
+	for _, n := range names {
+		switch {
+		case n == key || isEnvelopeField(n):
+		case query[n]:
+			echo = true
+		default:
+			return false
+		}
+	}
+	return echo
 }
 
 // nestedSignal reports a paging field f in a metadata object beside the

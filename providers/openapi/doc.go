@@ -194,9 +194,16 @@
 //     at its top or in an object beside the array: Slack's
 //     response_metadata.next_cursor); a total_count; or nothing but
 //     paging and metadata beside the array (links, meta, metadata,
-//     response_metadata, ok, kind, apiVersion, object, url, self, total,
-//     count, page, page_size, start, end, offset, limit, ...: see
-//     envelopeFields). ShapeWrapped with ItemKey = that property, columns
+//     response_metadata, ok, kind, apiVersion, object, url, href, self,
+//     total, count, page, page_size, start, end, offset, limit, ...: see
+//     envelopeFields), except on one entity's path (ending in a
+//     parameter) where such tags beside an array not named like rows
+//     are the entity itself (Kubernetes' ComponentStatus {apiVersion,
+//     kind, metadata, conditions} at /componentstatuses/{name} is one
+//     row); or, beside the array, only such fields and properties named
+//     like the operation's query parameters, which echo the request
+//     (Zoom's {dates, year, month} for ?year=&month=). ShapeWrapped with
+//     ItemKey = that property, columns
 //     from its items. DigitalOcean {droplets, links, meta}, Slack {ok,
 //     members, cache_ts, response_metadata}, Kubernetes {items, metadata,
 //     kind, apiVersion}, Jira {values, isLast, startAt, maxResults,
@@ -209,7 +216,11 @@
 //   - an object whose only property beside envelope fields is an object
 //     that is a list by the rule above: ShapeWrapped with a dotted ItemKey
 //     (Spotify {categories: {items, next, total, ...}} gives
-//     "categories.items");
+//     "categories.items"); on an operation with a paging parameter,
+//     scalars may sit beside that object when it holds nothing but its
+//     array and paging or metadata (Spotify {message, playlists: {href,
+//     items, limit, next, offset, previous, total}} gives
+//     "playlists.items");
 //   - an operation named in the profile's tables.rows: the shape given
 //     there (object, array, or wrapped with a dotted key);
 //   - any other object: ShapeObject.

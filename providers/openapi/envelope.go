@@ -12,7 +12,7 @@ import "strings"
 var envelopeFields = map[string]bool{
 	"links": true, "link": true, "meta": true, "metadata": true, "responsemetadata": true,
 	"ok": true, "kind": true, "apiversion": true, "object": true, "hasmore": true,
-	"url": true, "uri": true, "self": true, "islast": true, "isfirst": true, "startat": true,
+	"url": true, "uri": true, "href": true, "self": true, "islast": true, "isfirst": true, "startat": true,
 	"maxresults": true, "total": true, "totalcount": true, "totalitems": true,
 	"totalresults": true, "totalpages": true, "count": true, "size": true,
 	"next": true, "nextpage": true, "nextpageuri": true, "nextpageurl": true,

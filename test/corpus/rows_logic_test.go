@@ -313,9 +313,9 @@ func (d *oaDoc) schemaFields(s map[string]any, depth int) []shapeField {
 }
 
 var (
-	pagingField = regexp.MustCompile(`(?i)^(next|next_?(page|cursor|link|url|href|page_?token|token)|@odata\.nextlink|cursor|has_?more|is_?last|total|total_?(count|results|records|size|items|pages)|page|pages|page_?(size|number|count|info|token)|pagelen|paging|pagination|continue|offset|limit|count|meta|metadata|_metadata|response_metadata|links|_links|prev|previous|prev_?page_?token)$`)
+	pagingField = regexp.MustCompile(`(?i)^(next|next_?(page|cursor|link|url|href|page_?token|token)|@odata\.nextlink|cursor|has_?more|is_?last|total|total_?(count|results|records|size|items|pages)|page|pages|page_?(size|number|count|info|token)|pagelen|paging|pagination|continue|offset|limit|count|meta|metadata|_metadata|response_metadata|prev|previous|prev_?page_?token)$`)
 	pagingParam = regexp.MustCompile(`(?i)^(limit|per_?page|page|page_?(size|number|token)|pagelen|size|cursor|offset|starting_after|ending_before|max_?results|count|marker|continue|next_page_token|\$top|\$skip|top|skip|start_?at|startindex)$`)
-	envelopeTag = regexp.MustCompile(`(?i)^(ok|kind|etag|object|type|url|href|status|success|message|warning|warnings|cache_ts|.*version)$`)
+	envelopeTag = regexp.MustCompile(`(?i)^(ok|kind|etag|object|type|url|href|links|_links|self|status|success|message|warning|warnings|cache_ts|event_?id|visitor_?id|.*version)$`)
 )
 
 // envelope returns where an object's list is, as property names (one, or
@@ -327,7 +327,8 @@ var (
 // and shows it is a page of a list: the operation takes a paging
 // query parameter, a sibling is paging data (next, total, has_more,
 // cursor, meta...), the path is a list method (conversations.list), or
-// every sibling is a tag such as ok, kind or apiVersion or echoes a
+// every sibling is a tag such as ok, kind, apiVersion, links or
+// YouTube's eventId and visitorId (a *ListResponse) or echoes a
 // parameter (a report's from and to). On a path that ends in a parameter
 // (one entity's: /builds/{num}) paging siblings are not enough.
 func envelope(fields []shapeField, path string, params map[string]bool, depth int) []string {
@@ -463,13 +464,27 @@ func (d *oaDoc) expectedItems(path string, params []map[string]any, schema map[s
 		if env == nil {
 			return []any{v}, schema, "", true
 		}
-		cur := v
+		cur, at := v, schema
 		for _, name := range env {
 			obj, isObj := cur.(map[string]any)
 			if !isObj {
 				return nil, nil, fmt.Sprintf("the schema's list %s is not in the body", strings.Join(env, ".")), false
 			}
-			cur = obj[name]
+			if _, present := obj[name]; !present {
+				// An absent list is no item only when the schema lets it
+				// be absent and the body holds no array the schema does
+				// not declare (a "results" where it says "result").
+				if d.requires(at, name) {
+					return nil, nil, fmt.Sprintf("the schema requires the list %s, the body has none", strings.Join(env, ".")), false
+				}
+				props := d.properties(at)
+				for k, x := range obj {
+					if _, isArr := x.([]any); isArr && props[k] == nil {
+						return nil, nil, fmt.Sprintf("the body has no list %s but an undeclared array %s", strings.Join(env, "."), k), false
+					}
+				}
+			}
+			cur, at = obj[name], d.properties(at)[name]
 		}
 		if cur == nil {
 			return nil, itemSchema, "", true // the list is absent or null: no item
@@ -502,6 +517,53 @@ func (d *oaDoc) envelopeItems(schema map[string]any, env []string) map[string]an
 		cur = d.properties(cur)[name]
 	}
 	return d.itemsOf(cur)
+}
+
+// lacksRequired says whether an object body lacks an array property its
+// object schema requires (Slack's stars.list example {"ok": true} where
+// the schema requires items): then ok is false, with why.
+func (d *oaDoc) lacksRequired(schema map[string]any, body []byte) (why string, ok bool) {
+	v, err := decodeJSON(body)
+	obj, isObj := v.(map[string]any)
+	if err != nil || !isObj || d.kind(schema) != "object" {
+		return "", true
+	}
+	props := d.properties(schema)
+	names := make([]string, 0, len(props))
+	for n := range props {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	for _, n := range names {
+		if _, present := obj[n]; !present && d.requires(schema, n) && d.kind(props[n]) == "array" {
+			return fmt.Sprintf("the schema requires the list %s, the body has none", n), false
+		}
+	}
+	return "", true
+}
+
+// requires says whether an object schema (its allOf parts included)
+// lists name as required.
+func (d *oaDoc) requires(s map[string]any, name string) bool {
+	s = d.deref(s)
+	if s == nil {
+		return false
+	}
+	if req, ok := s["required"].([]any); ok {
+		for _, r := range req {
+			if r == name {
+				return true
+			}
+		}
+	}
+	if all, ok := s["allOf"].([]any); ok {
+		for _, a := range all {
+			if m, ok := a.(map[string]any); ok && d.requires(m, name) {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // contradicts says whether a value from the mock's answer (the

@@ -327,6 +327,17 @@ func queryTable(t *testing.T, doc *oaDoc, rec *recorder, mockURL string, args, e
 		res.status, res.kind, res.detail = "error", "hang", fmt.Sprintf("no answer in %s; %s", rowsQueryTimeout, q)
 		return res
 	}
+	// templateOf is the most specific path template of the description
+	// that a requested path matches (the table's own path by default).
+	templateOf := func(p string) string {
+		tpl := path
+		for cand := range templates {
+			if matchTemplate(cand, p) && (!matchTemplate(tpl, p) || len(cand) > len(tpl)) {
+				tpl = cand
+			}
+		}
+		return tpl
+	}
 	if strings.Contains(stderr.String(), "panic") || strings.Contains(stderr.String(), "this is a bug") {
 		res.status, res.kind, res.detail = "error", "crash", clean(firstLine(stderr.String()))
 		return res
@@ -347,6 +358,30 @@ func queryTable(t *testing.T, doc *oaDoc, rec *recorder, mockURL string, args, e
 			res.status, res.kind = "unchecked", "mock repeats its page"
 		case strings.HasSuffix(res.kind, "(next URL refused)"):
 			res.status, res.kind = "unchecked", "mock's next URL is not the mock"
+		case strings.HasSuffix(res.kind, "(shape)"):
+			// The engine refused an answer's shape: when that answer
+			// contradicts the description's own schema (a required list
+			// absent from its example), the description is at fault.
+			for _, ex := range exchanges {
+				if ex.status < 200 || ex.status > 299 {
+					continue
+				}
+				tpl := templateOf(ex.path)
+				o, ps := doc.operation(tpl)
+				var schema map[string]any
+				if o != nil {
+					schema, _ = doc.responseSchema(o, ex.status)
+				}
+				_, _, why, ok := doc.expectedItems(tpl, ps, schema, ex.body)
+				if ok {
+					why, ok = doc.lacksRequired(schema, ex.body)
+				}
+				if !ok {
+					res.status, res.kind = "unchecked", "contradiction"
+					res.detail = "the mock's answer contradicts the response schema: " + why + " (the engine: " + res.detail + ")"
+					break
+				}
+			}
 		}
 		return res
 	}
@@ -369,12 +404,7 @@ func queryTable(t *testing.T, doc *oaDoc, rec *recorder, mockURL string, args, e
 		if ex.status < 200 || ex.status > 299 {
 			continue
 		}
-		tpl := path
-		for cand := range templates {
-			if matchTemplate(cand, ex.path) && (!matchTemplate(tpl, ex.path) || len(cand) > len(tpl)) {
-				tpl = cand
-			}
-		}
+		tpl := templateOf(ex.path)
 		o, ps := doc.operation(tpl)
 		var schema map[string]any
 		if o != nil {

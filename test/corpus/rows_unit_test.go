@@ -2,6 +2,7 @@ package corpus_test
 
 import (
 	"encoding/json"
+	"fmt"
 	"strings"
 	"testing"
 )
@@ -276,5 +277,55 @@ func TestForMock(t *testing.T) {
 	if !strings.Contains(string(out), `"customer":{"nullable":true,"maxLength":5000,"type":"string"}`) ||
 		!strings.Contains(string(out), `"other":{"anyOf":[{"type":"string"},{"type":"object"}]}`) {
 		t.Errorf("expandable fields:\n%s", out)
+	}
+}
+
+// A *ListResponse envelope (items beside kind, etag, eventId,
+// visitorId) is a list; a settings object holding one list beside links
+// and other objects is one item.
+func TestEnvelopeTagsAndLinks(t *testing.T) {
+	youtube := []shapeField{{name: "etag"}, {name: "eventId"}, {name: "items", objArray: true}, {name: "kind"}, {name: "visitorId"}}
+	if got := envelope(youtube, "/youtube/v3/captions", map[string]bool{"part": true, "videoId": true}, 0); fmt.Sprint(got) != "[items]" {
+		t.Errorf("YouTube list response: %v, want [items]", got)
+	}
+	settings := []shapeField{{name: "branch_types", objArray: true}, {name: "development", object: true}, {name: "links", object: true}, {name: "production", object: true}, {name: "type"}}
+	if got := envelope(settings, "/repositories/{workspace}/{repo_slug}/branching-model/settings", nil, 0); got != nil {
+		t.Errorf("settings object: %v, want one item", got)
+	}
+}
+
+// A list the schema requires, absent from the body, or absent beside an
+// array the schema does not declare, is a contradiction of the
+// description; an optional list absent is no item.
+func TestAbsentList(t *testing.T) {
+	doc, err := parseDoc([]byte(`{"openapi": "3.0.3", "info": {"title": "t", "version": "1"}, "paths": {}}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	item := map[string]any{"type": "object", "properties": map[string]any{"id": map[string]any{"type": "string"}}}
+	list := map[string]any{"type": "array", "items": item}
+	schema := func(required bool) map[string]any {
+		s := map[string]any{"type": "object", "properties": map[string]any{"ok": map[string]any{"type": "boolean"}, "reminders": list}}
+		if required {
+			s["required"] = []any{"ok", "reminders"}
+		}
+		return s
+	}
+	if _, _, why, ok := doc.expectedItems("/reminders.list", nil, schema(true), []byte(`{"ok": true}`)); ok {
+		t.Error("a required list absent from the body is a contradiction")
+	} else if !strings.Contains(why, "requires") {
+		t.Errorf("why: %s", why)
+	}
+	if its, _, why, ok := doc.expectedItems("/reminders.list", nil, schema(false), []byte(`{"ok": true}`)); !ok || len(its) != 0 {
+		t.Errorf("an optional list absent: %v %v %s, want no item", its, ok, why)
+	}
+	if why, ok := doc.lacksRequired(schema(true), []byte(`{"ok": true}`)); ok || !strings.Contains(why, "reminders") {
+		t.Errorf("lacksRequired: %v %s, want the required list named", ok, why)
+	}
+	if _, ok := doc.lacksRequired(schema(false), []byte(`{"ok": true}`)); !ok {
+		t.Error("an optional list may be absent")
+	}
+	if _, _, _, ok := doc.expectedItems("/reminders.list", nil, schema(false), []byte(`{"ok": true, "results": [{"id": "a"}]}`)); ok {
+		t.Error("an undeclared array where the list should be is a contradiction")
 	}
 }
