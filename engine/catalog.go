@@ -73,13 +73,13 @@ func (c *catalog) provider(name string) (*providers.Provider, error) {
 			err = fmt.Errorf("provider %s: %w", name, err)
 		}
 		if src.Kind != registry.KindIndex {
-			err = fmt.Errorf("%w; fix the OpenAPI document or pass another with --provider %s=PATH", err, name)
+			err = fmt.Errorf("%w; fix the OpenAPI document or give another one for %s", err, name)
 		}
-		return nil, &Error{Kind: KindPlan, Err: err}
+		return nil, &Error{Kind: KindPlan, Setting: "provider:" + name, Err: err}
 	}
 	p.Provider = name
 	if why := trustCredentials(src, p); why != "" {
-		c.debugf("provider %s: no credentials from the environment (%s); give them with --auth", name, why)
+		c.debugf("provider %s: no credentials from the environment (%s); give them in the auth setting for %s", name, why, name)
 	}
 	c.loaded[name] = p
 	return p, nil

@@ -80,6 +80,7 @@ type Error struct {
 	Missing map[string][]string
 	// Setting names the setting the error is about, e.g. the limit the
 	// statement ran into ("max-requests", "max-pages"); empty otherwise.
+	// It may name its subject after a colon ("provider:acme").
 	// The message does not say how to change it (flags are the CLI's,
 	// and an MCP agent has none): surfaces add that advice.
 	Setting string

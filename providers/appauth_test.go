@@ -1,6 +1,7 @@
 package providers
 
 import (
+	"encoding/json"
 	"fmt"
 	"strings"
 	"testing"
@@ -14,9 +15,24 @@ func testKey(t *testing.T) (string, string) {
 	return pemText, path
 }
 
-func TestParseAuthFlagApp(t *testing.T) {
+// parseAuth decodes an auth object keyed by provider name and checks each
+// entry, as the CLI's --auth does.
+func parseAuth(s string) (map[string]AuthConfig, error) {
+	out := map[string]AuthConfig{}
+	if err := json.Unmarshal([]byte(s), &out); err != nil {
+		return nil, err
+	}
+	for _, a := range out {
+		if err := a.Check(); err != nil {
+			return nil, err
+		}
+	}
+	return out, nil
+}
+
+func TestCheckAuthApp(t *testing.T) {
 	_, path := testKey(t)
-	cfg, err := ParseAuthFlag(`{"github":{"type":"app","app_id":123,"installation_id":"456","private_key_path":"` + path + `"}}`)
+	cfg, err := parseAuth(`{"github":{"type":"app","app_id":123,"installation_id":"456","private_key_path":"` + path + `"}}`)
 	if err != nil || cfg["github"].AppID != "123" || cfg["github"].InstallationID != "456" {
 		t.Fatalf("%+v %v", cfg, err)
 	}
@@ -30,7 +46,7 @@ func TestParseAuthFlagApp(t *testing.T) {
 		`{"github":{"type":"app","app_id":1,"installation_id":1,"private_key_path":"x","private_key_env":"Y"}}`:         "exactly one of private_key_path",
 		`{"github":{"type":"app","app_id":[1],"installation_id":1,"private_key_path":"x"}}`:                             "number or a string",
 	} {
-		if _, err := ParseAuthFlag(in); err == nil || !strings.Contains(err.Error(), want) {
+		if _, err := parseAuth(in); err == nil || !strings.Contains(err.Error(), want) {
 			t.Errorf("%s: %v, want %q", in, err, want)
 		}
 	}

@@ -14,7 +14,6 @@ import (
 	"github.com/enginehq/engine/engine"
 	"github.com/enginehq/engine/engine/result"
 	"github.com/enginehq/engine/engine/store"
-	"github.com/enginehq/engine/providers"
 	"github.com/enginehq/engine/providers/client"
 	"github.com/enginehq/engine/providers/httpcache"
 	"github.com/enginehq/engine/registry"
@@ -143,7 +142,7 @@ func (g *globalFlags) engineOptions() (engine.Options, error) {
 	store, stored := openRegistry(g.io.Err)
 	sources := append(registry.Embedded(), stored...) // a pulled provider overrides the embedded one
 	for _, p := range g.providers {
-		src, err := registry.ParseProviderFlag(p)
+		src, err := parseProviderFlag(p)
 		if err != nil {
 			return engine.Options{}, err
 		}
@@ -162,7 +161,7 @@ func (g *globalFlags) engineOptions() (engine.Options, error) {
 		}
 		base[strings.ToLower(name)] = u
 	}
-	auth, err := providers.ParseAuthFlag(g.auth)
+	auth, err := parseAuthFlag(g.auth)
 	if err != nil {
 		return engine.Options{}, err
 	}
@@ -231,7 +230,7 @@ func (g *globalFlags) openCache() *httpcache.Cache {
 	}
 	if err != nil {
 		g.cacheWarned.Do(func() {
-			fmt.Fprintf(g.io.Err, "warning: response cache disabled: %v\n", err)
+			fmt.Fprintf(g.io.Err, "warning: response cache disabled: %s\n", advice.WithSetting(err))
 		})
 		return nil
 	}

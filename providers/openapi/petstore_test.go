@@ -260,7 +260,7 @@ func TestLoadSources(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, flag := range []string{"petstore=testdata/petstore.yaml", "petstore=" + gzPath} {
-		src, err := registry.ParseProviderFlag(flag)
+		src, err := registry.FileSource("petstore", strings.TrimPrefix(flag, "petstore="), "")
 		if err != nil {
 			t.Fatal(err)
 		}
