@@ -5,6 +5,7 @@ import (
 	"crypto/rand"
 	"crypto/rsa"
 	"crypto/x509"
+	"encoding/json"
 	"encoding/pem"
 	"errors"
 	"fmt"
@@ -32,11 +33,13 @@ func appCredentials(t *testing.T, extra string) providers.Credentials {
 	if err := os.WriteFile(path, pem.EncodeToMemory(&pem.Block{Type: "RSA PRIVATE KEY", Bytes: x509.MarshalPKCS1PrivateKey(key)}), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	cfg, err := providers.ParseAuthFlag(`{"github":{"type":"app","app_id":7,"private_key_path":"` + path + `"` + extra + `}}`)
-	if err != nil {
+	var a providers.AuthConfig
+	if err := json.Unmarshal([]byte(`{"type":"app","app_id":7,"private_key_path":"`+path+`"`+extra+`}`), &a); err != nil {
 		t.Fatal(err)
 	}
-	a := cfg["github"]
+	if err := a.Check(); err != nil {
+		t.Fatal(err)
+	}
 	c, err := providers.ResolveCredentials(&a, nil, nil)
 	if err != nil {
 		t.Fatal(err)
