@@ -154,7 +154,7 @@ func (e *Engine) Client(name string) (*client.Client, error) {
 	if a, ok := e.opts.Auth[name]; ok {
 		cfg = &a
 	}
-	creds, err := providers.ResolveCredentials(cfg, p.TokenEnv, e.opts.Getenv)
+	creds, err := p.Credentials(cfg, e.opts.Getenv)
 	if err != nil {
 		return nil, Errorf(KindUsage, "provider %s: %w", name, err)
 	}

@@ -56,16 +56,22 @@ type Credentials struct {
 	warning string // see Warning
 }
 
-// ResolveCredentials turns an auth config (or, when cfg is nil, the
-// provider's default token variables) into credentials. A configured
-// variable that is empty is an error; missing default variables mean
-// anonymous access.
-func ResolveCredentials(cfg *AuthConfig, defaultEnv []string, getenv func(string) string) (Credentials, error) {
+// Credentials resolves the provider's credentials from cfg, its auth
+// entry, or, when cfg is nil, from the environment variables the header
+// names: its app kind's (Profile.App.Env), then its token variables
+// (TokenEnv), in order. A configured variable that is empty is an error;
+// no variable set means anonymous access. A nil header names none.
+func (h *Header) Credentials(cfg *AuthConfig, getenv func(string) string) (Credentials, error) {
 	if getenv == nil {
 		getenv = os.Getenv
 	}
+	var kind *AppAuth
+	var defaultEnv []string
+	if h != nil {
+		kind, defaultEnv = h.Profile.AppAuth(), h.TokenEnv
+	}
 	if cfg == nil {
-		if app, ok, err := appFromEnv(defaultEnv, getenv); ok || err != nil {
+		if app, ok, err := appFromEnv(kind, getenv); ok || err != nil {
 			return app, err
 		}
 		for _, v := range defaultEnv {
@@ -88,7 +94,7 @@ func ResolveCredentials(cfg *AuthConfig, defaultEnv []string, getenv func(string
 		}
 		return Credentials{kind: cfg.Type, secret: s, source: "env " + cfg.CredentialsEnvVar}, nil
 	case AuthApp:
-		return resolveApp(cfg, getenv)
+		return resolveApp(cfg, kind, getenv)
 	}
 	return Credentials{}, fmt.Errorf("auth: unknown type %q", cfg.Type)
 }

@@ -39,6 +39,9 @@ type Profile struct {
 	// containing it, first match wins (GitHub: "/search/code" is
 	// "code_search"); paths matching none are in bucket "core".
 	Buckets []PathBucket `json:"buckets,omitempty"`
+	// App is the provider's app-installation auth kind (auth type "app"),
+	// nil when it has none (appkind.go).
+	App *AppAuth `json:"app,omitempty"`
 }
 
 // PathBucket is one entry of Profile.Buckets.

@@ -137,7 +137,7 @@ func credentialsOf(x *IO, eng *engine.Engine, opts engine.Options, name string) 
 	if p.Profile != nil {
 		c.Advice = p.Profile.Credentials
 	}
-	creds, err := providers.ResolveCredentials(cfg, p.TokenEnv, x.Getenv)
+	creds, err := p.Credentials(cfg, x.Getenv)
 	c.Anonymous = err == nil && creds.Anonymous()
 	return c
 }

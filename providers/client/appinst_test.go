@@ -20,6 +20,7 @@ import (
 	"time"
 
 	"github.com/enginehq/engine/providers"
+	"github.com/enginehq/engine/test/testutil"
 )
 
 // appCredentials are credentials of app 7 over every installation.
@@ -40,7 +41,12 @@ func appCredentials(t *testing.T, extra string) providers.Credentials {
 	if err := a.Check(); err != nil {
 		t.Fatal(err)
 	}
-	c, err := providers.ResolveCredentials(&a, nil, nil)
+	var app providers.AppAuth
+	if err := json.Unmarshal(testutil.ProfileSection(t, "github", "auth", "app"), &app); err != nil {
+		t.Fatal(err)
+	}
+	h := &providers.Header{Profile: &providers.Profile{App: &app}}
+	c, err := h.Credentials(&a, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -408,7 +408,8 @@ func TestAuthorizationNotForwardedAcrossHosts(t *testing.T) {
 }
 
 func TestTokenNeverInErrors(t *testing.T) {
-	basic, err := providers.ResolveCredentials(&providers.AuthConfig{Type: providers.AuthBasic, CredentialsEnvVar: "X"}, nil,
+	var none *providers.Header
+	basic, err := none.Credentials(&providers.AuthConfig{Type: providers.AuthBasic, CredentialsEnvVar: "X"},
 		func(string) string { return "octocat:" + testToken })
 	if err != nil {
 		t.Fatal(err)

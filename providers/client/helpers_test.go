@@ -22,11 +22,10 @@ const testToken = "ghp_testSECRETtoken1234567890"
 func testProvider(t *testing.T) *providers.Provider {
 	t.Helper()
 	p, err := providers.NewProvider(providers.Header{
-		Provider:   "github",
-		BaseURL:    "https://api.github.invalid",
-		Pagination: "link",
-		Headers:    map[string]string{"X-GitHub-Api-Version": "2022-11-28"},
-		Profile:    githubProfile(),
+		Provider: "github",
+		BaseURL:  "https://api.github.invalid",
+		Headers:  map[string]string{"X-GitHub-Api-Version": "2022-11-28"},
+		Profile:  githubProfile(),
 	}, nil)
 	if err != nil {
 		t.Fatal(err)

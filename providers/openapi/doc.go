@@ -253,8 +253,7 @@
 // compiled in by cmd/indexgen). Only a built-in profile (BuildIndex) sets
 // the token variables: a document loaded with --provider, with a profile
 // or not, x-github or not, gets credentials only from --auth for its name.
-// Header.Pagination is "link" when some method takes page/per_page (or the
-// profile's default paging is link). Header.Profile.ErrorMessage is the
+// Header.Profile.ErrorMessage is the
 // error field the document's error schemas agree on, unless the profile
 // names one.
 //

@@ -93,7 +93,7 @@ func TestGitHubCounts(t *testing.T) {
 	if len(rs) != 371 {
 		t.Errorf("resources = %d, want 371", len(rs))
 	}
-	if h.Provider != "github" || h.BaseURL != "https://api.github.com" || h.Version != "23.0.2" || h.Pagination != "link" {
+	if h.Provider != "github" || h.BaseURL != "https://api.github.com" || h.Version != "23.0.2" {
 		t.Errorf("header = %+v", h)
 	}
 	if len(h.TokenEnv) != 0 {

@@ -57,8 +57,8 @@ func colTypes(m *providers.Method) map[string]string {
 
 func TestPetstoreHeader(t *testing.T) {
 	p := loadPetstore(t)
-	if p.BaseURL != "https://petstore.example.com" || p.Version != "1.2.3" || p.Pagination != "link" {
-		t.Errorf("header = base %q version %q pagination %q", p.BaseURL, p.Version, p.Pagination)
+	if p.BaseURL != "https://petstore.example.com" || p.Version != "1.2.3" {
+		t.Errorf("header = base %q version %q", p.BaseURL, p.Version)
 	}
 	if len(p.TokenEnv) != 0 || len(p.Headers) != 0 {
 		t.Errorf("non-GitHub document got GitHub defaults: %v %v", p.TokenEnv, p.Headers)
