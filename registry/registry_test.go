@@ -28,8 +28,8 @@ func TestEmbeddedGitHub(t *testing.T) {
 		t.Fatal(err)
 	}
 	t.Logf("github index: %d bytes, header decoded in %v", len(data), elapsed)
-	if p.Name() != "github" || len(p.Resources) != 371 || p.BaseURL != "https://api.github.com" || p.Pagination != "link" {
-		t.Errorf("header = provider %s, %d resources, base %q, pagination %q", p.Name(), len(p.Resources), p.BaseURL, p.Pagination)
+	if p.Name() != "github" || len(p.Resources) != 371 || p.BaseURL != "https://api.github.com" || p.Profile.AppAuth() == nil {
+		t.Errorf("header = provider %s, %d resources, base %q, app auth %v", p.Name(), len(p.Resources), p.BaseURL, p.Profile.AppAuth())
 	}
 	methods := 0
 	for _, r := range p.Resources {
