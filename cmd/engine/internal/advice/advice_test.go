@@ -39,7 +39,7 @@ func TestExplainOtherKinds(t *testing.T) {
 		want []string
 	}{
 		{&engine.Error{Kind: engine.KindProvider, Err: nf, Provider: nf}, Credentials{Anonymous: true, TokenEnv: "GITHUB_TOKEN"}, []string{"HTTP 404", "not retryable", "set GITHUB_TOKEN if it should be visible"}},
-		// Issue 16: every other provider's advice is its own, never GitHub's.
+		// docs/providers.md: every other provider's advice is its own, never GitHub's.
 		{&engine.Error{Kind: engine.KindProvider, Err: stripe, Provider: stripe}, Credentials{Anonymous: true}, []string{"HTTP 404", `--auth '{"stripe":`}},
 		{&engine.Error{Kind: engine.KindProvider, Err: stripe, Provider: stripe}, Credentials{Anonymous: true, Advice: "pass a Stripe secret key with --auth"}, []string{"pass a Stripe secret key with --auth if it should be visible"}},
 		{&engine.Error{Kind: engine.KindProvider, Err: nf, Provider: nf}, Credentials{}, []string{"not visible to this token"}},
