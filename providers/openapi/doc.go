@@ -276,7 +276,7 @@
 // # Compiling at run time
 //
 // Compile turns a document (plain or gzip, at most 512 MiB once
-// decompressed) and an optional profile (an Overrides file) into the same
+// decompressed) and an optional profile (a profile file (ProfileFile)) into the same
 // encoded index cmd/indexgen writes, refusing a document that derives no
 // table. Only the built-in provider's own description (`engine registry
 // pull github`) gets the token variables; --provider and `engine registry
@@ -287,8 +287,8 @@
 //
 // # Absence, redirects and partial answers
 //
-// Which answers mean "no rows" is data, not code: an Overrides file (see
-// ParseOverrides) committed next to the generator gives, per operationId,
+// Which answers mean "no rows" is data, not code: a profile file (ProfileFile) (see
+// ParseProfileFile) committed next to the generator gives, per operationId,
 // one status and the exact message (or a message pattern) the provider
 // sends for "absent", with a reason; a status alone is refused, as are
 // 401, 403, 429, 5xx and statuses the operation does not document. The

@@ -46,7 +46,7 @@ func deriveGitHub(t *testing.T) (providers.Header, map[string]*providers.Resourc
 			github.err = err
 			return
 		}
-		ov, err := ParseOverrides(ovData)
+		ov, err := ParseProfileFile(ovData)
 		if err != nil {
 			github.err = err
 			return

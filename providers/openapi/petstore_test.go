@@ -322,8 +322,8 @@ func TestOverrides(t *testing.T) {
 		`{"result_cap": {"max": 9, "total": "t", "reason": "r", "operations": {"a/b": {"split": {"param": "q", "qualifier": "created", "key": ["id"], "from": "2007"}}}}}`: "YYYY-MM-DD",
 	}
 	for in, want := range bad {
-		if _, err := ParseOverrides([]byte(in)); err == nil || !strings.Contains(err.Error(), want) {
-			t.Errorf("ParseOverrides(%s) error = %v, want it to mention %q", in, err, want)
+		if _, err := ParseProfileFile([]byte(in)); err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("ParseProfileFile(%s) error = %v, want it to mention %q", in, err, want)
 		}
 	}
 
@@ -336,7 +336,7 @@ func TestOverrides(t *testing.T) {
 		t.Fatal(err)
 	}
 	apply := func(js string) ([]*providers.Resource, error) {
-		o, err := ParseOverrides([]byte(js))
+		o, err := ParseProfileFile([]byte(js))
 		if err != nil {
 			t.Fatal(err)
 		}

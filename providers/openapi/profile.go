@@ -12,7 +12,7 @@ import (
 	"github.com/enginehq/engine/providers"
 )
 
-// The profile sections of an Overrides file beside absences and naming
+// The profile sections of a profile file (ProfileFile) beside absences and naming
 // (docs/providers.md has a worked example):
 //
 //	"auth":       {"token_env": ["GITHUB_TOKEN", "GH_TOKEN"],
@@ -64,8 +64,8 @@ type ErrorsProfile struct {
 	In200   *providers.ErrorIn200 `json:"in_200,omitempty"`
 }
 
-// checkProfile validates the profile sections (ParseOverrides).
-func (o *Overrides) checkProfile() error {
+// checkProfile validates the profile sections (ParseProfileFile).
+func (o *ProfileFile) checkProfile() error {
 	if a := o.Auth; a != nil {
 		for _, v := range a.TokenEnv {
 			if v == "" || strings.ContainsAny(v, "= \t") {
@@ -156,7 +156,7 @@ func checkPaging(where string, p *providers.Paging) error {
 // applyProfile sets the header's profile, headers and (trusted only) token
 // variables, and the methods' declared paging. Every operation named
 // must be a GET of the document.
-func applyProfile(o *Overrides, h *providers.Header, resources []*providers.Resource, trusted bool) error {
+func applyProfile(o *ProfileFile, h *providers.Header, resources []*providers.Resource, trusted bool) error {
 	if o == nil {
 		return nil
 	}
