@@ -76,7 +76,7 @@ func New(opts Options) (*Engine, error) {
 		opts.Getenv = os.Getenv
 	}
 	if opts.MaxRequests == 0 {
-		opts.MaxRequests = 1000
+		opts.MaxRequests = DefaultMaxRequests
 	}
 	cat := newCatalog(opts.Sources)
 	cat.store, cat.logf = opts.Store, opts.Client.Logf
