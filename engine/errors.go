@@ -87,6 +87,10 @@ type Error struct {
 }
 
 func (e *Error) Error() string { return e.Err.Error() }
+
+// ErrorSetting returns Setting (the method every error about a setting
+// has, for the surfaces' advice).
+func (e *Error) ErrorSetting() string { return e.Setting }
 func (e *Error) Unwrap() error { return e.Err }
 
 // Retryable reports whether running the statement again may succeed.

@@ -246,10 +246,7 @@ func (g *globalFlags) newEngine() (*engine.Engine, engine.Options, error) {
 	}
 	eng, err := engine.New(opts)
 	if err != nil {
-		if a := advice.SettingAdvice(engine.Classify(err).Setting); a != "" {
-			return nil, opts, usageError("%v; %s", err, a)
-		}
-		return nil, opts, usageError("%v", err)
+		return nil, opts, usageError("%s", advice.WithSetting(err))
 	}
 	return eng, opts, nil
 }

@@ -86,12 +86,15 @@ func SettingAdvice(setting string) string {
 }
 
 // WithSetting is err's message followed by the advice for the setting it
-// carries (an ErrorSetting method anywhere in its chain), if any.
+// carries (the first ErrorSetting in its chain that names one), if any:
+// the same advice Explain gives.
 func WithSetting(err error) string {
-	var s interface{ ErrorSetting() string }
-	if errors.As(err, &s) {
-		if a := SettingAdvice(s.ErrorSetting()); a != "" {
-			return err.Error() + "; " + a
+	for e := err; e != nil; e = errors.Unwrap(e) {
+		if s, ok := e.(interface{ ErrorSetting() string }); ok && s.ErrorSetting() != "" {
+			if a := SettingAdvice(s.ErrorSetting()); a != "" {
+				return err.Error() + "; " + a
+			}
+			break
 		}
 	}
 	return err.Error()
