@@ -18,17 +18,17 @@ type AppAuth struct {
 	// TokenPath mints an installation token (POST, JWT); its
 	// {installation_id} is replaced by the installation's ID.
 	TokenPath string `json:"token_path"`
+	// Headers are sent with the app's own requests (listing, minting);
+	// ProviderHeaders names the provider's default headers they also
+	// carry (an API version pin).
+	Headers         map[string]string `json:"headers,omitempty"`
+	ProviderHeaders []string          `json:"provider_headers,omitempty"`
 	// JWTPaths are the path patterns of the endpoints authenticated with
 	// the app's JWT rather than an installation token (see MatchPath).
 	JWTPaths []string `json:"jwt_paths,omitempty"`
 	// AccountPaths are the path patterns whose {account} segment names
 	// the account whose installation serves the request.
 	AccountPaths []string `json:"account_paths,omitempty"`
-	// Headers are sent with the app's own requests (listing, minting);
-	// ProviderHeaders names the provider's default headers they also
-	// carry (an API version pin).
-	Headers         map[string]string `json:"headers,omitempty"`
-	ProviderHeaders []string          `json:"provider_headers,omitempty"`
 	// Env names the environment variables that give app credentials
 	// without an explicit auth entry. Read only for trusted definitions
 	// (those whose token variables are read, see Header.TokenEnv).
