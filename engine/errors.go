@@ -88,10 +88,11 @@ type Error struct {
 
 func (e *Error) Error() string { return e.Err.Error() }
 
+func (e *Error) Unwrap() error { return e.Err }
+
 // ErrorSetting returns Setting (the method every error about a setting
 // has, for the surfaces' advice).
 func (e *Error) ErrorSetting() string { return e.Setting }
-func (e *Error) Unwrap() error { return e.Err }
 
 // Retryable reports whether running the statement again may succeed.
 func (e *Error) Retryable() bool {
