@@ -99,14 +99,6 @@ func (h *Header) Credentials(cfg *AuthConfig, getenv func(string) string) (Crede
 	return Credentials{}, fmt.Errorf("auth: unknown type %q", cfg.Type)
 }
 
-// BearerCredentials returns credentials for a literal token (tests, embedding).
-func BearerCredentials(token string) Credentials {
-	if token == "" {
-		return Credentials{kind: AuthNull, source: "anonymous"}
-	}
-	return Credentials{kind: AuthBearer, secret: token, source: "literal"}
-}
-
 // Apply sets the Authorization header on req.
 func (c Credentials) Apply(req *http.Request) {
 	switch c.kind {

@@ -414,7 +414,7 @@ func TestTokenNeverInErrors(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for name, creds := range map[string]providers.Credentials{"bearer": providers.BearerCredentials(testToken), "basic": basic} {
+	for name, creds := range map[string]providers.Credentials{"bearer": bearer(t, testToken), "basic": basic} {
 		t.Run(name, func(t *testing.T) {
 			srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 				auth := r.Header.Get("Authorization")

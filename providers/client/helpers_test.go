@@ -49,7 +49,7 @@ func newTestClient(t *testing.T, srv *httptest.Server, mod func(*Options)) *Clie
 	t.Helper()
 	opts := Options{
 		BaseURL:      srv.URL,
-		Credentials:  providers.BearerCredentials(testToken),
+		Credentials:  bearer(t, testToken),
 		RetryWaitMin: 5 * time.Millisecond,
 		RetryWaitMax: 20 * time.Millisecond,
 		MaxRetryWait: 5 * time.Second,
@@ -186,4 +186,16 @@ func githubProfile() *providers.Profile {
 // classifyHTTP classifies with GitHub's profile.
 func classifyHTTP(status int, h http.Header, body []byte, now time.Time) decision {
 	return classifyWith(githubProfile(), status, h, body, now)
+}
+
+// bearer is credentials sending token as a bearer token, resolved as the
+// engine resolves an auth entry.
+func bearer(t testing.TB, token string) providers.Credentials {
+	t.Helper()
+	var none *providers.Header
+	c, err := none.Credentials(&providers.AuthConfig{Type: providers.AuthBearer, CredentialsEnvVar: "TOKEN"}, func(string) string { return token })
+	if err != nil {
+		t.Fatal(err)
+	}
+	return c
 }
