@@ -87,7 +87,7 @@ func New(opts Options) (*Engine, error) {
 		opts.Getenv = os.Getenv
 	}
 	if opts.MaxRequests == 0 {
-		opts.MaxRequests = 1000
+		opts.MaxRequests = DefaultMaxRequests
 	}
 	cat := opts.Catalog
 	if cat == nil {

@@ -80,13 +80,19 @@ type Error struct {
 	Missing map[string][]string
 	// Setting names the setting the error is about, e.g. the limit the
 	// statement ran into ("max-requests", "max-pages"); empty otherwise.
+	// It may name its subject after a colon ("provider:acme").
 	// The message does not say how to change it (flags are the CLI's,
 	// and an MCP agent has none): surfaces add that advice.
 	Setting string
 }
 
 func (e *Error) Error() string { return e.Err.Error() }
+
 func (e *Error) Unwrap() error { return e.Err }
+
+// ErrorSetting returns Setting (the method every error about a setting
+// has, for the surfaces' advice).
+func (e *Error) ErrorSetting() string { return e.Setting }
 
 // Retryable reports whether running the statement again may succeed.
 func (e *Error) Retryable() bool {

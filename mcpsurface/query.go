@@ -18,26 +18,6 @@ type queryInput struct {
 	SQL string `json:"sql" jsonschema:"one read-only statement: SELECT, SHOW, DESCRIBE or EXPLAIN"`
 }
 
-// statsOutput: fetched pages came from the provider, revalidated ones were
-// answered 304 from the response cache (no rate limit), cache_hits were
-// served by the cache without a request (only with --cache-ttl).
-type statsOutput struct {
-	HTTPRequests int   `json:"http_requests"`
-	Pages        int   `json:"pages"`
-	Fetched      int   `json:"fetched" jsonschema:"pages whose body came from the provider"`
-	Revalidated  int   `json:"revalidated" jsonschema:"pages answered 304 Not Modified from the response cache (no rate limit)"`
-	CacheHits    int   `json:"cache_hits,omitempty" jsonschema:"pages served by the response cache without a request (the server's cache TTL)"`
-	ElapsedMS    int64 `json:"elapsed_ms"`
-	// RateLimit is the statement's use of each rate-limit bucket and what
-	// remains (result.RateLimit).
-	RateLimit []result.RateLimit `json:"rate_limit,omitempty" jsonschema:"per rate-limit bucket: requests this statement used, what remains and when it resets"`
-	// Methods names the API method each table was read with.
-	Methods []string `json:"methods,omitempty" jsonschema:"the API method each table was read with"`
-	// Parts counts the date ranges of searches split past the provider's
-	// result cap.
-	Parts int `json:"parts,omitempty" jsonschema:"date ranges that searches over the provider's result cap (GitHub: 1000) were split into"`
-}
-
 // queryOutput is run_select_query's structured output (docs/mcp.md): a
 // success fills the result fields (querySuccess), a failure only Error.
 type queryOutput struct {
@@ -52,11 +32,11 @@ type querySuccess struct {
 	rowsOut
 	Truncated bool `json:"truncated" jsonschema:"rows or cells were cut (see notice)"`
 	// TruncatedCells counts cells cut by the cell cap (Caps.MaxCell).
-	TruncatedCells int         `json:"truncated_cells,omitempty" jsonschema:"cells longer than the server's cell cap, cut and marked \"…[cut: N of M bytes shown]\"; the kept result holds them whole"`
-	Notice         string      `json:"notice,omitempty"`
-	ResultID       string      `json:"result_id,omitempty"`
-	ResultURI      string      `json:"result_uri,omitempty"`
-	Stats          statsOutput `json:"stats"`
+	TruncatedCells int          `json:"truncated_cells,omitempty" jsonschema:"cells longer than the server's cell cap, cut and marked \"…[cut: N of M bytes shown]\"; the kept result holds them whole"`
+	Notice         string       `json:"notice,omitempty"`
+	ResultID       string       `json:"result_id,omitempty"`
+	ResultURI      string       `json:"result_uri,omitempty"`
+	Stats          result.Stats `json:"stats"`
 	// ColumnStats describe each column over every row of the result.
 	ColumnStats []columnStats `json:"column_stats,omitempty" jsonschema:"per column, over every row of the result (not only those shown): NULLs, distinct values, min and max of numbers and dates"`
 }
@@ -190,13 +170,12 @@ func (s *Server) runSelect(ctx context.Context, req *mcp.CallToolRequest, in que
 		rowsOut:   newRowsOut(r.Columns, fr.rows, h.count),
 		Truncated: len(fr.rows) < h.count || fr.cutCells > 0, TruncatedCells: fr.cutCells,
 		ColumnStats: colStats,
-		Stats: statsOutput{HTTPRequests: r.Stats.HTTPRequests, Pages: r.Stats.Pages, Fetched: r.Stats.Fetched,
-			Revalidated: r.Stats.Revalidated, CacheHits: r.Stats.CacheHits, ElapsedMS: r.Stats.ElapsedMS, RateLimit: r.Stats.RateLimit, Methods: r.Stats.Methods, Parts: r.Stats.Parts},
+		Stats:       r.Stats,
 	}
 	if kept {
 		out.ResultID, out.ResultURI = id, ResultURI(id)
 	}
-	summary := fmt.Sprintf("%s; %s, %s, %s%d ms", result.Plural(out.RowCount, "row"), result.Plural(out.Stats.HTTPRequests, "HTTP request"), result.Plural(out.Stats.Pages, "page"), cacheSummary(out.Stats), out.Stats.ElapsedMS)
+	summary := fmt.Sprintf("%s; %s, %d ms", result.Plural(out.RowCount, "row"), r.Stats.Cost(), r.Stats.ElapsedMS)
 	if rl := r.Stats.RateLimitSummary(); rl != "" {
 		summary += "; " + rl
 	}
@@ -278,17 +257,4 @@ func (h *head) add(row []any) {
 		}
 		h.bytes += n
 	}
-}
-
-// cacheSummary is "3 revalidated, 1 from cache, " for the summary line,
-// empty when the cache answered nothing.
-func cacheSummary(s statsOutput) string {
-	out := ""
-	if s.Revalidated > 0 {
-		out += fmt.Sprintf("%d revalidated, ", s.Revalidated)
-	}
-	if s.CacheHits > 0 {
-		out += fmt.Sprintf("%d from cache, ", s.CacheHits)
-	}
-	return out
 }

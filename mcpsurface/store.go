@@ -71,16 +71,24 @@ type KeptInfo struct {
 	RowCount int
 }
 
+// Defaults of StoreOptions (the CLI's --keep-results, --keep-bytes and
+// --keep-for take them as their defaults).
+const (
+	DefaultKeepResults = 64
+	DefaultKeepBytes   = 256 << 20
+	DefaultKeepFor     = 30 * time.Minute
+)
+
 // OpenStore creates an empty store.
 func OpenStore(o StoreOptions) (*Store, error) {
 	if o.MaxResults <= 0 {
-		o.MaxResults = 64
+		o.MaxResults = DefaultKeepResults
 	}
 	if o.MaxBytes <= 0 {
-		o.MaxBytes = 256 << 20
+		o.MaxBytes = DefaultKeepBytes
 	}
 	if o.TTL <= 0 {
-		o.TTL = 30 * time.Minute
+		o.TTL = DefaultKeepFor
 	}
 	if o.MaxRowBytes <= 0 {
 		o.MaxRowBytes = DefaultMaxKeptRow

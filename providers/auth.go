@@ -4,7 +4,6 @@ import (
 	"crypto/sha256"
 	"encoding/base64"
 	"encoding/hex"
-	"encoding/json"
 	"fmt"
 	"net/http"
 	"os"
@@ -12,7 +11,7 @@ import (
 	"strings"
 )
 
-// AuthConfig is one provider's entry of --auth, e.g.
+// AuthConfig is one provider's auth entry (the CLI's --auth), e.g.
 // {"type":"bearer","credentialsenvvar":"MY_TOKEN"}.
 type AuthConfig struct {
 	Type              AuthType `json:"type"`
@@ -29,33 +28,22 @@ type AuthConfig struct {
 	DefaultInstallation string `json:"default_installation,omitempty"`
 }
 
-// ParseAuthFlag parses the --auth JSON object keyed by provider name.
-func ParseAuthFlag(s string) (map[string]AuthConfig, error) {
-	out := map[string]AuthConfig{}
-	if strings.TrimSpace(s) == "" {
-		return out, nil
-	}
-	dec := json.NewDecoder(strings.NewReader(s))
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(&out); err != nil {
-		return nil, fmt.Errorf(`--auth: %v; expected e.g. '{"github":{"type":"bearer","credentialsenvvar":"GITHUB_TOKEN"}}' or '{"github":{"type":"null_auth"}}'`, err)
-	}
-	for name, a := range out {
-		switch a.Type {
-		case AuthNull:
-		case AuthBearer, AuthBasic:
-			if a.CredentialsEnvVar == "" {
-				return nil, fmt.Errorf("--auth %s: type %q needs credentialsenvvar naming the environment variable that holds the secret", name, a.Type)
-			}
-		case AuthApp:
-			if err := a.checkApp(); err != nil {
-				return nil, fmt.Errorf("--auth %s: %v", name, err)
-			}
-		default:
-			return nil, fmt.Errorf("--auth %s: unknown type %q (use bearer, basic, app or null_auth)", name, a.Type)
+// Check validates one provider's auth entry: the fields its type needs.
+// The command line's --auth JSON is decoded in cmd/engine, which names
+// the flag in its errors.
+func (a AuthConfig) Check() error {
+	switch a.Type {
+	case AuthNull:
+	case AuthBearer, AuthBasic:
+		if a.CredentialsEnvVar == "" {
+			return fmt.Errorf("type %q needs credentialsenvvar naming the environment variable that holds the secret", a.Type)
 		}
+	case AuthApp:
+		return a.checkApp()
+	default:
+		return fmt.Errorf("unknown type %q (use bearer, basic, app or null_auth)", a.Type)
 	}
-	return out, nil
+	return nil
 }
 
 // Credentials are resolved secrets for one provider. The secret is never
@@ -68,16 +56,22 @@ type Credentials struct {
 	warning string // see Warning
 }
 
-// ResolveCredentials turns an auth config (or, when cfg is nil, the
-// provider's default token variables) into credentials. A configured
-// variable that is empty is an error; missing default variables mean
-// anonymous access.
-func ResolveCredentials(cfg *AuthConfig, defaultEnv []string, getenv func(string) string) (Credentials, error) {
+// Credentials resolves the provider's credentials from cfg, its auth
+// entry, or, when cfg is nil, from the environment variables the header
+// names: its app kind's (Profile.App.Env), then its token variables
+// (TokenEnv), in order. A configured variable that is empty is an error;
+// no variable set means anonymous access. A nil header names none.
+func (h *Header) Credentials(cfg *AuthConfig, getenv func(string) string) (Credentials, error) {
 	if getenv == nil {
 		getenv = os.Getenv
 	}
+	var kind *AppAuth
+	var defaultEnv []string
+	if h != nil {
+		kind, defaultEnv = h.Profile.AppAuth(), h.TokenEnv
+	}
 	if cfg == nil {
-		if app, ok, err := appFromEnv(defaultEnv, getenv); ok || err != nil {
+		if app, ok, err := appFromEnv(kind, getenv); ok || err != nil {
 			return app, err
 		}
 		for _, v := range defaultEnv {
@@ -100,17 +94,9 @@ func ResolveCredentials(cfg *AuthConfig, defaultEnv []string, getenv func(string
 		}
 		return Credentials{kind: cfg.Type, secret: s, source: "env " + cfg.CredentialsEnvVar}, nil
 	case AuthApp:
-		return resolveApp(cfg, getenv)
+		return resolveApp(cfg, kind, getenv)
 	}
 	return Credentials{}, fmt.Errorf("auth: unknown type %q", cfg.Type)
-}
-
-// BearerCredentials returns credentials for a literal token (tests, embedding).
-func BearerCredentials(token string) Credentials {
-	if token == "" {
-		return Credentials{kind: AuthNull, source: "anonymous"}
-	}
-	return Credentials{kind: AuthBearer, secret: token, source: "literal"}
 }
 
 // Apply sets the Authorization header on req.

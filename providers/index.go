@@ -21,8 +21,6 @@ type Header struct {
 	TokenEnv []string `json:"token_env,omitempty"`
 	// Headers are sent with every request (e.g. API version pins).
 	Headers map[string]string `json:"headers,omitempty"`
-	// Pagination is "link" (RFC 8288 Link headers with page/per_page) or "".
-	Pagination string `json:"pagination,omitempty"`
 	// Profile is the run-time part of the provider's profile (error
 	// message fields, rate-limit headers, the "error in a 200" rule); nil
 	// means the generic defaults.

@@ -9,10 +9,10 @@ import (
 
 // Profile is the run-time part of a provider's profile (the data about a
 // provider that its OpenAPI document cannot express, see
-// providers/openapi.Overrides and docs/providers.md): how to read its
+// providers/openapi.ProfileFile, the file as written, and docs/providers.md): how to read its
 // errors and its rate-limit answers, and its "error in a 200" rule. It is
 // carried in the index header (Header.Profile), so the client needs no
-// provider-specific code. The token variables and default headers of a
+// provider-specific code (app auth included: App). The token variables and default headers of a
 // profile are Header.TokenEnv and Header.Headers; pagination is per
 // method (Method.Paging). A nil *Profile, or a zero field, means the
 // generic defaults documented on each field.
@@ -39,6 +39,9 @@ type Profile struct {
 	// containing it, first match wins (GitHub: "/search/code" is
 	// "code_search"); paths matching none are in bucket "core".
 	Buckets []PathBucket `json:"buckets,omitempty"`
+	// App is the provider's app-installation auth kind (auth type "app"),
+	// nil when it has none (appkind.go).
+	App *AppAuth `json:"app,omitempty"`
 }
 
 // PathBucket is one entry of Profile.Buckets.

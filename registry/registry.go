@@ -23,6 +23,7 @@ package registry
 
 import (
 	"embed"
+	"errors"
 	"fmt"
 	"io/fs"
 	"os"
@@ -52,7 +53,7 @@ type Source struct {
 	// Data returns the bytes of the definition.
 	Data func() ([]byte, error)
 	// Profile is the path of a profile file given with the document
-	// (--provider NAME=PATH,profile=FILE), or "".
+	// (a file named with the document, see FileSource), or "".
 	Profile string
 	// Stored is set for a provider kept in the user's data directory by
 	// `engine registry add` or `pull` (see Store); Path is then where its
@@ -121,37 +122,23 @@ var providerName = regexp.MustCompile(`^[a-z][a-z0-9_]*$`)
 // a SQL table name).
 func ValidName(s string) bool { return providerName.MatchString(s) }
 
-// ParseProviderFlag parses one --provider NAME=PATH[,profile=FILE] value.
-// PATH is an OpenAPI 3 document (Kind openapi), or an encoded index when
-// it ends in .idx (Kind index); FILE is a profile for the document. The
-// files are not read here; Data reads the document.
-func ParseProviderFlag(s string) (Source, error) {
-	spec, profile := s, ""
-	if i := strings.LastIndex(s, ",profile="); i >= 0 {
-		spec, profile = s[:i], strings.TrimSpace(s[i+len(",profile="):])
-		if profile == "" {
-			return Source{}, fmt.Errorf("--provider %q: the profile file after ',profile=' is empty", s)
-		}
-	}
-	name, p, ok := strings.Cut(spec, "=")
-	name, p = strings.TrimSpace(name), strings.TrimSpace(p)
-	if !ok {
-		return Source{}, fmt.Errorf("--provider %q: expected NAME=PATH, e.g. --provider petstore=./petstore.yaml", s)
-	}
-	if name == "" {
-		return Source{}, fmt.Errorf("--provider %q: the provider name before '=' is empty", s)
-	}
+// FileSource is the source of provider name defined by the file at p:
+// an OpenAPI 3 document (Kind openapi), or an encoded index when p ends
+// in .idx (Kind index); profile is a profile file for the document, or
+// "". The files are not read here; Data reads the document. The command
+// line's --provider NAME=PATH[,profile=FILE] is parsed in cmd/engine.
+func FileSource(name, p, profile string) (Source, error) {
 	if !ValidName(name) {
-		return Source{}, fmt.Errorf("--provider %q: provider name %q must be lower-case letters, digits and underscores, starting with a letter", s, name)
+		return Source{}, fmt.Errorf("provider name %q must be lower-case letters, digits and underscores, starting with a letter", name)
 	}
 	if p == "" {
-		return Source{}, fmt.Errorf("--provider %q: the path after '=' is empty", s)
+		return Source{}, fmt.Errorf("the path of provider %s's document is empty", name)
 	}
 	kind := KindOpenAPI
 	if strings.HasSuffix(p, ".idx") {
 		kind = KindIndex
 		if profile != "" {
-			return Source{}, fmt.Errorf("--provider %q: a profile applies to an OpenAPI document, not to a compiled .idx index (compile the document with its profile instead)", s)
+			return Source{}, errors.New("a profile applies to an OpenAPI document, not to a compiled .idx index (compile the document with its profile instead)")
 		}
 	}
 	return Source{

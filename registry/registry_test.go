@@ -9,41 +9,6 @@ import (
 	"github.com/enginehq/engine/registry"
 )
 
-func TestParseProviderFlag(t *testing.T) {
-	src, err := registry.ParseProviderFlag("petstore=./specs/petstore.yaml")
-	if err != nil {
-		t.Fatal(err)
-	}
-	if src.Name != "petstore" || src.Kind != registry.KindOpenAPI || src.Path != "./specs/petstore.yaml" || src.Data == nil {
-		t.Errorf("source = %+v", src)
-	}
-	if _, err := src.Data(); err == nil {
-		t.Error("reading a missing file succeeded")
-	}
-	if src, err := registry.ParseProviderFlag(" my_api2 = /tmp/x.idx "); err != nil || src.Kind != registry.KindIndex || src.Name != "my_api2" || src.Path != "/tmp/x.idx" {
-		t.Errorf("index source = %+v, %v", src, err)
-	}
-	// The path may itself contain '='.
-	if src, err := registry.ParseProviderFlag("a=dir/x=y.json"); err != nil || src.Path != "dir/x=y.json" {
-		t.Errorf("path with '=' = %+v, %v", src, err)
-	}
-	for in, want := range map[string]string{
-		"":                  "NAME=PATH",
-		"petstore.yaml":     "NAME=PATH",
-		"=petstore.yaml":    "name before '=' is empty",
-		"petstore=":         "path after '=' is empty",
-		"Pet-Store=x.yaml":  "lower-case",
-		"pet.store=x.yaml":  "lower-case",
-		"1pets=x.yaml":      "lower-case",
-		"pets store=x.yaml": "lower-case",
-	} {
-		_, err := registry.ParseProviderFlag(in)
-		if err == nil || !strings.Contains(err.Error(), want) {
-			t.Errorf("ParseProviderFlag(%q) error = %v, want it to mention %q", in, err, want)
-		}
-	}
-}
-
 func TestEmbeddedGitHub(t *testing.T) {
 	srcs := registry.Embedded()
 	if len(srcs) != 1 || srcs[0].Name != "github" || srcs[0].Kind != registry.KindIndex || srcs[0].Path != "embedded/github.idx" {
@@ -63,8 +28,8 @@ func TestEmbeddedGitHub(t *testing.T) {
 		t.Fatal(err)
 	}
 	t.Logf("github index: %d bytes, header decoded in %v", len(data), elapsed)
-	if p.Name() != "github" || len(p.Resources) != 371 || p.BaseURL != "https://api.github.com" || p.Pagination != "link" {
-		t.Errorf("header = provider %s, %d resources, base %q, pagination %q", p.Name(), len(p.Resources), p.BaseURL, p.Pagination)
+	if p.Name() != "github" || len(p.Resources) != 371 || p.BaseURL != "https://api.github.com" || p.Profile.AppAuth() == nil {
+		t.Errorf("header = provider %s, %d resources, base %q, app auth %v", p.Name(), len(p.Resources), p.BaseURL, p.Profile.AppAuth())
 	}
 	methods := 0
 	for _, r := range p.Resources {
@@ -96,14 +61,13 @@ func BenchmarkDecodeEmbedded(b *testing.B) {
 	}
 }
 
-func TestParseProviderFlagProfile(t *testing.T) {
-	s, err := registry.ParseProviderFlag("stripe=./stripe.json,profile=./stripe-profile.json")
-	if err != nil || s.Name != "stripe" || s.Path != "./stripe.json" || s.Profile != "./stripe-profile.json" || s.Kind != registry.KindOpenAPI {
+func TestFileSource(t *testing.T) {
+	if s, err := registry.FileSource("stripe", "./stripe.json", "./p.json"); err != nil || s.Kind != registry.KindOpenAPI || s.Profile != "./p.json" {
 		t.Fatalf("got %+v, %v", s, err)
 	}
-	for _, bad := range []string{"stripe=./s.json,profile=", "stripe=./s.idx,profile=p.json"} {
-		if _, err := registry.ParseProviderFlag(bad); err == nil {
-			t.Errorf("%q: want an error", bad)
+	for _, bad := range [][3]string{{"Stripe", "s.json", ""}, {"stripe", "", ""}, {"stripe", "s.idx", "p.json"}} {
+		if _, err := registry.FileSource(bad[0], bad[1], bad[2]); err == nil || strings.Contains(err.Error(), "--provider") {
+			t.Errorf("%q: %v, want an error that names no flag", bad, err)
 		}
 	}
 	if _, ok := registry.BuiltinProfile("github"); !ok {

@@ -185,11 +185,11 @@ func mergeDefaults(opts *engine.Options, file *check.File, allowCreds bool, prov
 		} else if a, ok := d.Auth[name]; ok {
 			cfg = &a
 		}
-		var tokenEnv []string
+		var h *providers.Header
 		if p != nil {
-			tokenEnv = p.TokenEnv
+			h = &p.Header
 		}
-		creds, err := providers.ResolveCredentials(cfg, tokenEnv, getenv)
+		creds, err := h.Credentials(cfg, getenv)
 		opts.Auth[name] = providers.AuthConfig{Type: providers.AuthNull}
 		if err != nil || !creds.Anonymous() {
 			notices = append(notices, fmt.Sprintf("warning: credentials withheld from %s: its base URL %s comes from the control file (%s:%d, defaults.base_url.%s), "+

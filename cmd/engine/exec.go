@@ -49,17 +49,7 @@ func newExecCmd(g *globalFlags) *cobra.Command {
 			if err != nil {
 				return usageError("%v", err)
 			}
-			var writeErr error
-			res, err := eng.Query(ctx, text, engine.QueryOptions{Columns: out.Begin, Rows: func(row []any) error {
-				if err := out.Row(row); err != nil {
-					writeErr = err
-					return err
-				}
-				return nil
-			}})
-			if writeErr == nil && err == nil {
-				writeErr = out.End()
-			}
+			res, writeErr, err := eng.QueryInto(ctx, text, out, engine.QueryOptions{})
 			if writeErr != nil {
 				return &exitError{code: exitProvider, msg: "error: writing output: " + writeErr.Error()}
 			}

@@ -14,7 +14,6 @@ import (
 	"github.com/enginehq/engine/engine"
 	"github.com/enginehq/engine/engine/result"
 	"github.com/enginehq/engine/engine/store"
-	"github.com/enginehq/engine/providers"
 	"github.com/enginehq/engine/providers/client"
 	"github.com/enginehq/engine/providers/httpcache"
 	"github.com/enginehq/engine/registry"
@@ -85,7 +84,7 @@ Credentials: GITHUB_TOKEN or GH_TOKEN (bearer), or --auth.`,
 	f.IntVar(&g.maxPages, "max-pages", client.DefaultMaxPages, "most pages one request may follow; hitting it is an error, never a silent cut")
 	f.IntVar(&g.pageConc, "page-concurrency", 0, "page requests in flight or waiting to be loaded once a list's last page is known, all lists together (0: as many as --max-concurrency)")
 	f.IntVar(&g.concurrency, "concurrency", 0, "concurrent requests of one IN (...) fan-out (0: as many as --max-concurrency)")
-	f.IntVar(&g.maxRequests, "max-requests", 1000, "most requests one statement may send, pages and retries included: a statement estimated to need more is refused before any request, and one that reaches it is stopped (-1: no bound)")
+	f.IntVar(&g.maxRequests, "max-requests", engine.DefaultMaxRequests, "most requests one statement may send, pages and retries included: a statement estimated to need more is refused before any request, and one that reaches it is stopped (-1: no bound)")
 	f.IntVar(&g.retryMax, "retry-max", client.DefaultRetryMax, "retries of a retryable failure (429, 5xx, rate limit, reset)")
 	f.DurationVar(&g.maxRetryWait, "max-retry-wait", client.DefaultMaxRetryWait, "total time one request may spend waiting to retry")
 	f.DurationVar(&g.requestTimeout, "request-timeout", client.DefaultRequestTimeout, "timeout of one HTTP request")
@@ -151,7 +150,7 @@ func (g *globalFlags) engineOptions() (engine.Options, error) {
 	store, stored := openRegistry(g.io.Err)
 	sources := append(registry.Embedded(), stored...) // a pulled provider overrides the embedded one
 	for _, p := range g.providers {
-		src, err := registry.ParseProviderFlag(p)
+		src, err := parseProviderFlag(p)
 		if err != nil {
 			return engine.Options{}, err
 		}
@@ -170,7 +169,7 @@ func (g *globalFlags) engineOptions() (engine.Options, error) {
 		}
 		base[strings.ToLower(name)] = u
 	}
-	auth, err := providers.ParseAuthFlag(g.auth)
+	auth, err := parseAuthFlag(g.auth)
 	if err != nil {
 		return engine.Options{}, err
 	}
@@ -242,7 +241,7 @@ func (g *globalFlags) openCache() *httpcache.Cache {
 	}
 	if err != nil {
 		g.cacheWarned.Do(func() {
-			fmt.Fprintf(g.io.Err, "warning: response cache disabled: %v\n", err)
+			fmt.Fprintf(g.io.Err, "warning: response cache disabled: %s\n", advice.WithSetting(err))
 		})
 		return nil
 	}
@@ -258,10 +257,7 @@ func (g *globalFlags) newEngine() (*engine.Engine, engine.Options, error) {
 	}
 	eng, err := engine.New(opts)
 	if err != nil {
-		if a := advice.SettingAdvice(engine.Classify(err).Setting); a != "" {
-			return nil, opts, usageError("%v; %s", err, a)
-		}
-		return nil, opts, usageError("%v", err)
+		return nil, opts, usageError("%s", advice.WithSetting(err))
 	}
 	return eng, opts, nil
 }

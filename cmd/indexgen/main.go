@@ -2,8 +2,8 @@
 //
 //	go run ./cmd/indexgen -in ../shared/openapi/github/api.github.com.json.gz -name github -out registry/embedded/github.idx
 //
-// The input may be JSON or YAML, plain or gzip. Overrides (statuses that
-// mean "no rows", see openapi.Overrides) come from -overrides, or else from
+// The input may be JSON or YAML, plain or gzip. The profile (statuses that
+// mean "no rows", see openapi.ProfileFile) come from -overrides, or else from
 // the provider's profile registry/profiles/NAME.json (compiled into the
 // registry package); "-overrides none" uses none. The output is deterministic, so a
 // test can check that the committed index is current.
@@ -58,7 +58,7 @@ func generate(in, name, ovPath string) ([]byte, error) {
 	return openapi.BuildIndex(doc, name, ov)
 }
 
-func loadOverrides(name, ovPath string) (*openapi.Overrides, error) {
+func loadOverrides(name, ovPath string) (*openapi.ProfileFile, error) {
 	var data []byte
 	var err error
 	switch ovPath {
@@ -75,7 +75,7 @@ func loadOverrides(name, ovPath string) (*openapi.Overrides, error) {
 	if err != nil {
 		return nil, err
 	}
-	return openapi.ParseOverrides(data)
+	return openapi.ParseProfileFile(data)
 }
 
 // writeFile replaces path atomically.

@@ -88,13 +88,13 @@ func (c *Catalog) Provider(name string) (*providers.Provider, error) {
 			err = fmt.Errorf("provider %s: %w", name, err)
 		}
 		if src.Kind != registry.KindIndex {
-			err = fmt.Errorf("%w; fix the OpenAPI document or pass another with --provider %s=PATH", err, name)
+			err = fmt.Errorf("%w; fix the OpenAPI document or give another one for %s", err, name)
 		}
-		return nil, &Error{Kind: "plan", Err: err}
+		return nil, &Error{Kind: "plan", Setting: "provider:" + name, Err: err}
 	}
 	p.Provider = name
 	if why := trustCredentials(src, p); why != "" {
-		c.debugf("provider %s: no credentials from the environment (%s); give them with --auth", name, why)
+		c.debugf("provider %s: no credentials from the environment (%s); give them in the auth setting for %s", name, why, name)
 	}
 	c.loaded[name] = p
 	return p, nil
@@ -190,6 +190,6 @@ func (c *Catalog) Credentials(name string, auth map[string]providers.AuthConfig,
 	if a, ok := auth[name]; ok {
 		cfg = &a
 	}
-	creds, err := providers.ResolveCredentials(cfg, p.TokenEnv, getenv)
+	creds, err := p.Credentials(cfg, getenv)
 	return p, creds, err
 }

@@ -9,8 +9,8 @@ import (
 
 // Which definitions may name credentials. An index header names the
 // environment variables a provider's token is read from (token_env), and
-// a provider whose variables include GITHUB_TOKEN also takes GitHub App
-// credentials from GITHUB_APP_*. Whoever wrote the index chooses its base
+// those of its app auth kind (auth.app.env: GitHub's GITHUB_APP_*).
+// Whoever wrote the index chooses its base
 // URL too, so only two kinds of definitions are trusted with them: the
 // index compiled into the binary, and a `registry pull` of a built-in
 // provider whose base URL is still the embedded index's (the pull's own
@@ -18,7 +18,7 @@ import (
 // Every other index (--provider NAME=FILE.idx, a document's compiled
 // index, a provider kept by `registry add`, or any file found in the
 // registry directory, whatever its checksum) loses its token variables
-// when it is loaded: such a provider gets credentials only from --auth
+// (both kinds) when it is loaded: such a provider gets credentials only from --auth
 // for its name (docs/providers.md, "Credentials").
 
 // trustCredentials applies that rule to p, loaded from src; it returns
@@ -27,8 +27,7 @@ func trustCredentials(src registry.Source, p *providers.Provider) string {
 	if src.Embedded {
 		return ""
 	}
-	named := p.TokenEnv
-	p.TokenEnv = nil
+	named := p.DropCredentialEnv()
 	if src.Stored != nil && src.Stored.Kind == registry.StoredPulled {
 		emb, err := embeddedIndex(src.Name)
 		switch {
@@ -37,10 +36,10 @@ func trustCredentials(src registry.Source, p *providers.Provider) string {
 		case p.BaseURL != emb.BaseURL:
 			return fmt.Sprintf("the pulled index's base URL %q is not the embedded index's %q", p.BaseURL, emb.BaseURL)
 		}
-		p.TokenEnv = append([]string(nil), emb.TokenEnv...)
+		p.CredentialEnvFrom(&emb.Header)
 		return ""
 	}
-	if len(named) == 0 {
+	if !named {
 		return ""
 	}
 	return "only the embedded index and a pulled built-in description may name token variables"

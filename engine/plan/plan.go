@@ -121,7 +121,7 @@ func (s *Scan) TupleQueries() []TupleQuery {
 				src = sc
 			}
 		}
-		out[i].SQL = "SELECT DISTINCT " + strings.Join(exprs[i], ", ") + " FROM " + quote(src.Table) + " AS " + quote(strings.ToLower(src.Ref.RefName()))
+		out[i].SQL = "SELECT DISTINCT " + strings.Join(exprs[i], ", ") + " FROM " + sqlfront.QuoteIdent(src.Table) + " AS " + sqlfront.QuoteIdent(strings.ToLower(src.Ref.RefName()))
 		if len(filters[i]) > 0 {
 			out[i].SQL += " WHERE " + strings.Join(filters[i], " AND ")
 		}
@@ -131,8 +131,6 @@ func (s *Scan) TupleQueries() []TupleQuery {
 	}
 	return out
 }
-
-func quote(s string) string { return `"` + strings.ReplaceAll(s, `"`, `""`) + `"` }
 
 // Binding is one parameter bound to one or more literal values.
 type Binding struct {

@@ -27,31 +27,62 @@ type Column struct {
 	Type string `json:"type"`
 }
 
-// Stats describe what a statement cost. Every page is one of: Fetched
-// (its body came from the provider), Revalidated (the provider answered
-// 304 Not Modified to a conditional request and the cached body was used:
-// free of GitHub's rate limit) or a CacheHit (answered by the response
-// cache without a request, only with --cache-ttl).
+// Stats describe what a statement (or, summed with Add, a run of
+// several) cost: the one stats type every surface prints (exec's stats
+// line, the shell's footer, the MCP result's stats and summary, check's
+// report). Every page is one of: Fetched (its body came from the
+// provider), Revalidated (the provider answered 304 Not Modified to a
+// conditional request and the cached body was used: free of GitHub's rate
+// limit) or a CacheHit (answered by the response cache without a request,
+// only with a cache TTL).
 type Stats struct {
 	HTTPRequests int           `json:"http_requests"`
 	Pages        int           `json:"pages"`
-	Fetched      int           `json:"fetched"`
-	Revalidated  int           `json:"revalidated"`
-	CacheHits    int           `json:"cache_hits"`
+	Fetched      int           `json:"fetched" jsonschema:"pages whose body came from the provider"`
+	Revalidated  int           `json:"revalidated" jsonschema:"pages answered 304 Not Modified from the response cache (no rate limit)"`
+	CacheHits    int           `json:"cache_hits" jsonschema:"pages served by the response cache without a request (the server's cache TTL)"`
 	Elapsed      time.Duration `json:"-"`
 	ElapsedMS    int64         `json:"elapsed_ms"`
 	// RateLimit is the statement's use of each provider rate-limit bucket
 	// it touched.
-	RateLimit []RateLimit `json:"rate_limit,omitempty"`
+	RateLimit []RateLimit `json:"rate_limit,omitempty" jsonschema:"per rate-limit bucket: requests this statement used, what remains and when it resets"`
 
 	// Methods names the API method each provider table was read with, in
 	// scan order: "github.repos.repos: GET /user/repos", and how a query
 	// over the provider's result cap was split ("(over the 1000-result
 	// cap: split by created: into 7 parts)").
-	Methods []string `json:"methods,omitempty"`
+	Methods []string `json:"methods,omitempty" jsonschema:"the API method each table was read with"`
 	// Parts counts the date ranges that queries over the provider's result
 	// cap were split into (0: none was).
-	Parts int `json:"parts,omitempty"`
+	Parts int `json:"parts,omitempty" jsonschema:"date ranges that searches over the provider's result cap (GitHub: 1000) were split into"`
+}
+
+// Add adds the counts of o (requests, pages, parts) to s. Elapsed time,
+// rate-limit use and methods are a statement's own and are not summed.
+func (s *Stats) Add(o Stats) {
+	s.HTTPRequests += o.HTTPRequests
+	s.Pages += o.Pages
+	s.Fetched += o.Fetched
+	s.Revalidated += o.Revalidated
+	s.CacheHits += o.CacheHits
+	s.Parts += o.Parts
+}
+
+// Cost is the summary of the HTTP work every surface prints:
+// "3 HTTP requests, 3 pages, 1 revalidated, 1 from cache" (pages,
+// revalidated and from cache only when not 0).
+func (s Stats) Cost() string {
+	parts := []string{Plural(s.HTTPRequests, "HTTP request")}
+	if s.Pages > 0 {
+		parts = append(parts, Plural(s.Pages, "page"))
+	}
+	if s.Revalidated > 0 {
+		parts = append(parts, fmt.Sprintf("%d revalidated", s.Revalidated))
+	}
+	if s.CacheHits > 0 {
+		parts = append(parts, fmt.Sprintf("%d from cache", s.CacheHits))
+	}
+	return strings.Join(parts, ", ")
 }
 
 // RateLimit is a statement's use of one rate-limit bucket (GitHub's

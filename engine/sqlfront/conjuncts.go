@@ -120,7 +120,7 @@ func (a *analyser) conjunct(e sqlparser.Expr, scope *Scope, inOn bool) {
 		case lok && rok:
 			c.Qualifier, c.Column = qualCol(left)
 			c.RefQualifier, c.RefColumn = qualCol(right)
-			c.RefExpr = quoteIdent(c.RefQualifier) + "." + quoteIdent(c.RefColumn)
+			c.RefExpr = QuoteIdent(c.RefQualifier) + "." + QuoteIdent(c.RefColumn)
 			c.Op = OpCol
 		case lok:
 			if !c.bindColumn(left, cmp.Right) {
@@ -183,7 +183,7 @@ func refExpr(e sqlparser.Expr) (string, string, bool) {
 				return
 			}
 			qual = q
-			b.WriteString(quoteIdent(q) + "." + quoteIdent(colOf(n)))
+			b.WriteString(QuoteIdent(q) + "." + QuoteIdent(colOf(n)))
 		case *sqlparser.SQLVal:
 			switch n.Type {
 			case sqlparser.StrVal:

@@ -120,7 +120,7 @@ func (f *filterRenderer) render(e sqlparser.Expr) {
 			return
 		}
 		f.reads = true
-		w(quoteIdent(f.me) + "." + quoteIdent(col))
+		w(QuoteIdent(f.me) + "." + QuoteIdent(col))
 	case *sqlparser.SQLVal:
 		switch n.Type {
 		case sqlparser.StrVal:

@@ -44,9 +44,9 @@ func (q *Query) Rewrite(tableNames map[int]string, consumed []*Conjunct) (*Rewri
 		if !ok {
 			return nil, fmt.Errorf("internal: no materialised table for %s", r)
 		}
-		repl := quoteIdent(name)
+		repl := QuoteIdent(name)
 		if r.Alias == "" {
-			repl += " AS " + quoteIdent(r.RefName())
+			repl += " AS " + QuoteIdent(r.RefName())
 		}
 		edits = append(edits, edit{r.start, r.end, repl})
 	}
@@ -108,7 +108,9 @@ func (rw *Rewrite) apply(start, end int) string {
 	return b.String()
 }
 
-func quoteIdent(s string) string { return `"` + strings.ReplaceAll(s, `"`, `""`) + `"` }
+// QuoteIdent quotes an SQLite identifier: the one identifier quoter of
+// the engine (the planner's and the store's SQL use it too).
+func QuoteIdent(s string) string { return `"` + strings.ReplaceAll(s, `"`, `""`) + `"` }
 
 // quoteString writes s as an SQL string literal.
 func quoteString(s string) string { return "'" + strings.ReplaceAll(s, "'", "''") + "'" }

@@ -13,6 +13,7 @@ import (
 	_ "modernc.org/sqlite" // registers the "sqlite" driver
 
 	"github.com/enginehq/engine/engine/result"
+	"github.com/enginehq/engine/engine/sqlfront"
 	"github.com/enginehq/engine/providers"
 )
 
@@ -120,8 +121,8 @@ func resultType(decl string) string {
 	return ""
 }
 
-// QuoteIdent quotes an SQLite identifier.
-func QuoteIdent(s string) string { return `"` + strings.ReplaceAll(s, `"`, `""`) + `"` }
+// QuoteIdent quotes an SQLite identifier (sqlfront.QuoteIdent).
+func QuoteIdent(s string) string { return sqlfront.QuoteIdent(s) }
 
 // Table is a materialised table being loaded. A Table is not safe for
 // concurrent use: loaders of one table take turns.

@@ -17,14 +17,16 @@ import (
 	"github.com/enginehq/engine/providers"
 )
 
-// GitHub App installation tokens. For credentials of type app the client
-// signs a JWT (RS256, iss = app ID, issued 60 s in the past against clock
-// drift, valid 9 minutes: GitHub allows at most 10) and exchanges it at
-// POST /app/installations/{id}/access_tokens for an installation token
-// (GitHub's last an hour), which it sends as "Authorization: Bearer" on
-// every request. The token is minted once per credential and origin for
-// the whole process (every request, fan-out and MCP session), and
-// refreshed before it expires: at 80% of its lifetime, and at most 5
+// App installation tokens (auth type app). Every path, header and name
+// comes from the provider's app auth kind (providers.AppAuth, its
+// profile's auth.app; GitHub's: a GitHub App). For credentials of type
+// app the client signs a JWT (RS256, iss = app ID, issued 60 s in the
+// past against clock drift, valid 9 minutes: GitHub allows at most 10)
+// and exchanges it at the kind's token path (POST) for an installation
+// token (GitHub's last an hour), which it sends as "Authorization:
+// Bearer" on every request. The token is minted once per credential and
+// origin for the whole process (every request, fan-out and MCP session),
+// and refreshed before it expires: at 80% of its lifetime, and at most 5
 // minutes before expires_at. A 401 drops it, and the refused request's
 // first attempt is retried once with a new token (PrepareRetry). Neither
 // the JWT nor a token is logged; both join the scrubbed secrets the
@@ -33,17 +35,17 @@ import (
 // (Client.Secrets).
 //
 // Credentials without an installation ID cover every installation of the
-// app: the installations are listed (GET /app/installations, signed with
-// the JWT, every page) on the first request, and each request is sent
-// with the token of the installation on the account its path names
-// (providers.AccountOfPath; logins compare case-insensitively), one token
+// app: the installations are listed (the kind's installations path,
+// signed with the JWT, every page) on the first request, and each request
+// is sent with the token of the installation on the account its path
+// names (AppAuth.Account; logins compare case-insensitively), one token
 // per installation, minted, cached and refreshed as above. Each
 // installation has its own governor (its own primary budget), keyed by
 // the credential and the installation. A request that names no account
 // goes to default_installation, or to the app's only installation; an
 // account without an installation is an error naming it (the list is
 // asked again at most once a minute, for an app installed meanwhile).
-// The app's own endpoints (/app/...) are sent with the JWT.
+// The kind's JWT paths (the app's own endpoints) are sent with the JWT.
 
 const (
 	appJWTLifetime = 9 * time.Minute
@@ -158,7 +160,7 @@ func (c *Client) knownInstallation(path string) *installation {
 	if !t.app.Multi() {
 		return t.insts[t.app.InstallationID]
 	}
-	acct := providers.AccountOfPath(c.relPath(path))
+	acct := t.app.Kind.Account(c.relPath(path))
 	if acct == "" {
 		acct = t.app.DefaultInstallation
 	}
@@ -215,15 +217,19 @@ func (c *Client) installationFor(ctx context.Context, u string, path string) (*i
 	if len(accounts) > 0 {
 		have = "it is installed on " + strings.Join(accounts, ", ")
 	}
-	acct := providers.AccountOfPath(c.relPath(path))
+	acct := t.app.Kind.Account(c.relPath(path))
 	var msg string
 	switch {
 	case acct != "":
-		msg = fmt.Sprintf("GitHub App %s has no installation on the account %q (%s); install the app on %s, or leave %s out of the statement", t.app.AppID, acct, have, acct, acct)
+		msg = fmt.Sprintf("%s %s has no installation on the account %q (%s); install the app on %s, or leave %s out of the statement", t.app.Kind.Name, t.app.AppID, acct, have, acct, acct)
 	case t.app.DefaultInstallation != "":
-		msg = fmt.Sprintf("GitHub App %s has no installation on %q, its default_installation (%s); set default_installation to an account it is installed on", t.app.AppID, t.app.DefaultInstallation, have)
+		msg = fmt.Sprintf("%s %s has no installation on %q, its default_installation (%s); set default_installation to an account it is installed on", t.app.Kind.Name, t.app.AppID, t.app.DefaultInstallation, have)
 	default:
-		msg = fmt.Sprintf("this request names no account (organisation or user), so a GitHub App over every installation needs a default: set \"default_installation\" in --auth (or %s) to the account whose installation serves it (%s)", providers.EnvDefaultInstallation, have)
+		env := ""
+		if e := t.app.Kind.Env; e != nil && e.DefaultInstallation != "" {
+			env = " (or " + e.DefaultInstallation + ")"
+		}
+		msg = fmt.Sprintf("this request names no account (organisation or user), so a %s over every installation needs a default: set \"default_installation\" in the provider's auth entry%s to the account whose installation serves it (%s)", t.app.Kind.Name, env, have)
 	}
 	pe := c.newError(Call{}, u, "auth", "not sent: "+msg)
 	pe.Retryable = false
@@ -237,7 +243,7 @@ func (c *Client) listInstallations(ctx context.Context) error {
 	t := c.app
 	ctx, cancel := context.WithTimeout(ctx, c.opts.RequestTimeout)
 	defer cancel()
-	next := c.baseStr + "/app/installations?per_page=100"
+	next := c.baseStr + t.app.Kind.InstallationsPath + "?per_page=100"
 	first, _ := url.Parse(next)
 	found := map[string]*installation{}
 	for page := 0; next != ""; page++ {
@@ -263,13 +269,13 @@ func (c *Client) listInstallations(ctx context.Context) error {
 			if ctx.Err() != nil && ctx.Err() != context.DeadlineExceeded {
 				return ctx.Err()
 			}
-			pe := c.appError(next, 0, "listing the GitHub App's installations: "+c.redact(err.Error()))
+			pe := c.appError(next, 0, "listing the "+t.app.Kind.Name+"'s installations: "+c.redact(err.Error()))
 			pe.Method = http.MethodGet // a transport failure: retryable
 			return pe
 		}
 		body, _ := io.ReadAll(io.LimitReader(resp.Body, 8<<20))
 		resp.Body.Close()
-		c.logf("GET %s -> %d (GitHub App installations)", c.sanitize(next), resp.StatusCode)
+		c.logf("GET %s -> %d (%s installations)", c.sanitize(next), resp.StatusCode, t.app.Kind.Name)
 		if resp.StatusCode != http.StatusOK {
 			msg := apiMessage(body)
 			if msg == "" {
@@ -278,7 +284,7 @@ func (c *Client) listInstallations(ctx context.Context) error {
 			if resp.StatusCode == http.StatusUnauthorized {
 				msg += "; check app_id and that the private key belongs to this app (and that this machine's clock is right)"
 			}
-			return c.listError(next, resp.StatusCode, "could not list the GitHub App's installations: "+msg)
+			return c.listError(next, resp.StatusCode, "could not list the "+t.app.Kind.Name+"'s installations: "+msg)
 		}
 		var items []struct {
 			ID      json.Number `json:"id"`
@@ -309,7 +315,7 @@ func (c *Client) listInstallations(ctx context.Context) error {
 	}
 	t.listed = time.Now()
 	t.mu.Unlock() // before logging: the log line is redacted with t's secrets
-	c.logf("auth: GitHub App %s has %d installations", t.app.AppID, len(found))
+	c.logf("auth: %s %s has %d installations", t.app.Kind.Name, t.app.AppID, len(found))
 	return nil
 }
 
@@ -319,7 +325,7 @@ func (c *Client) listInstallations(ctx context.Context) error {
 // wait out a governor pause longer than the retry budget fails at once,
 // unsent (pausedError).
 func (c *Client) authorize(ctx context.Context, req *http.Request) error {
-	if c.app != nil && c.app.app.Multi() && !providers.AppJWTPath(c.relPath(req.URL.Path)) {
+	if c.app != nil && c.app.app.Multi() && !c.app.app.Kind.JWTPath(c.relPath(req.URL.Path)) {
 		// Route first: the pause to check is the installation's.
 		if _, err := c.installationFor(ctx, req.URL.String(), req.URL.Path); err != nil {
 			return err
@@ -337,7 +343,7 @@ func (c *Client) setAuth(ctx context.Context, req *http.Request) error {
 		c.opts.Credentials.Apply(req)
 		return nil
 	}
-	if providers.AppJWTPath(c.relPath(req.URL.Path)) {
+	if c.app.app.Kind.JWTPath(c.relPath(req.URL.Path)) {
 		signed, err := c.appJWT()
 		if err != nil {
 			return err
@@ -385,7 +391,7 @@ func (c *Client) appToken(ctx context.Context, i *installation) (string, error) 
 	i.mu.Lock()
 	i.token, i.refresh = tok, expires.Add(-early)
 	i.mu.Unlock()
-	c.logf("auth: minted a GitHub App installation token for github app %s %s, valid until %s", c.app.app.AppID, i, expires.UTC().Format(time.RFC3339))
+	c.logf("auth: minted a %s installation token for %s %s %s, valid until %s", c.app.app.Kind.Name, strings.ToLower(c.app.app.Kind.Name), c.app.app.AppID, i, expires.UTC().Format(time.RFC3339))
 	return tok, nil
 }
 
@@ -444,10 +450,15 @@ func (c *Client) appJWT() (string, error) {
 
 func (c *Client) setAppHeaders(req *http.Request, signed string) {
 	req.Header.Set("Authorization", "Bearer "+signed)
-	req.Header.Set("Accept", "application/vnd.github+json")
+	kind := c.app.app.Kind
+	for k, v := range kind.Headers {
+		req.Header.Set(k, v)
+	}
 	req.Header.Set("User-Agent", c.opts.UserAgent)
-	if v := c.headers["X-GitHub-Api-Version"]; v != "" {
-		req.Header.Set("X-GitHub-Api-Version", v)
+	for _, k := range kind.ProviderHeaders {
+		if v := c.headers[k]; v != "" {
+			req.Header.Set(k, v)
+		}
 	}
 }
 
@@ -457,7 +468,7 @@ func (c *Client) mintAppToken(ctx context.Context, i *installation) (string, tim
 	if err != nil {
 		return "", time.Time{}, err
 	}
-	u := c.baseStr + "/app/installations/" + url.PathEscape(i.id) + "/access_tokens"
+	u := c.baseStr + strings.ReplaceAll(c.app.app.Kind.TokenPath, "{installation_id}", url.PathEscape(i.id))
 	ctx, cancel := context.WithTimeout(ctx, c.opts.RequestTimeout)
 	defer cancel()
 	req, err := http.NewRequestWithContext(ctx, http.MethodPost, u, nil)
@@ -475,7 +486,7 @@ func (c *Client) mintAppToken(ctx context.Context, i *installation) (string, tim
 	}
 	defer resp.Body.Close()
 	body, _ := io.ReadAll(io.LimitReader(resp.Body, 1<<20))
-	c.logf("POST %s -> %d (GitHub App installation token)", c.sanitize(u), resp.StatusCode)
+	c.logf("POST %s -> %d (%s installation token)", c.sanitize(u), resp.StatusCode, c.app.app.Kind.Name)
 	if resp.StatusCode != http.StatusCreated && resp.StatusCode != http.StatusOK {
 		msg := apiMessage(body)
 		if msg == "" {
@@ -492,7 +503,7 @@ func (c *Client) mintAppToken(ctx context.Context, i *installation) (string, tim
 				hint = "; check installation_id: the app must be installed on the org"
 			}
 		}
-		return "", time.Time{}, c.appError(u, resp.StatusCode, "could not get a GitHub App installation token: "+msg+hint)
+		return "", time.Time{}, c.appError(u, resp.StatusCode, "could not get a "+c.app.app.Kind.Name+" installation token: "+msg+hint)
 	}
 	var out struct {
 		Token     string    `json:"token"`

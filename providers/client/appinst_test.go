@@ -5,6 +5,7 @@ import (
 	"crypto/rand"
 	"crypto/rsa"
 	"crypto/x509"
+	"encoding/json"
 	"encoding/pem"
 	"errors"
 	"fmt"
@@ -19,6 +20,7 @@ import (
 	"time"
 
 	"github.com/enginehq/engine/providers"
+	"github.com/enginehq/engine/test/testutil"
 )
 
 // appCredentials are credentials of app 7 over every installation.
@@ -32,12 +34,19 @@ func appCredentials(t *testing.T, extra string) providers.Credentials {
 	if err := os.WriteFile(path, pem.EncodeToMemory(&pem.Block{Type: "RSA PRIVATE KEY", Bytes: x509.MarshalPKCS1PrivateKey(key)}), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	cfg, err := providers.ParseAuthFlag(`{"github":{"type":"app","app_id":7,"private_key_path":"` + path + `"` + extra + `}}`)
-	if err != nil {
+	var a providers.AuthConfig
+	if err := json.Unmarshal([]byte(`{"type":"app","app_id":7,"private_key_path":"`+path+`"`+extra+`}`), &a); err != nil {
 		t.Fatal(err)
 	}
-	a := cfg["github"]
-	c, err := providers.ResolveCredentials(&a, nil, nil)
+	if err := a.Check(); err != nil {
+		t.Fatal(err)
+	}
+	var app providers.AppAuth
+	if err := json.Unmarshal(testutil.ProfileSection(t, "github", "auth", "app"), &app); err != nil {
+		t.Fatal(err)
+	}
+	h := &providers.Header{Profile: &providers.Profile{App: &app}}
+	c, err := h.Credentials(&a, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

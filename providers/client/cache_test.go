@@ -11,7 +11,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/enginehq/engine/providers"
 	"github.com/enginehq/engine/providers/httpcache"
 )
 
@@ -124,7 +123,7 @@ func TestCacheVary(t *testing.T) {
 	// Another token under Vary: Authorization is another entry anyway
 	// (the key holds the credentials' identity): not reused.
 	cs, _ = runCached(t, http.Header{"Etag": {`W/"1"`}, "Vary": {"Authorization"}}, time.Hour, 2, func(i int, o *Options) {
-		o.Credentials = providers.BearerCredentials([]string{"token-a-1234567890", "token-b-1234567890"}[i])
+		o.Credentials = bearer(t, []string{"token-a-1234567890", "token-b-1234567890"}[i])
 	})
 	if cs.requests.Load() != 2 || cs.conditional.Load() != 0 {
 		t.Fatalf("another token was served this token's entry: %d requests", cs.requests.Load())

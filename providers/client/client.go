@@ -50,8 +50,8 @@
 //     debug lines), so a secret cut by a length limit never leaks a prefix.
 //   - The retry budget (MaxRetryWait) is an upper bound on the waits of one
 //     request: a wait that does not fit ends the retries at once.
-//   - Link rel="next" is followed whenever a response carries it, whatever
-//     Header.Pagination says. With concurrent pages, the error of the
+//   - Link rel="next" is followed whenever a response carries it, whatever paging
+//     the method declares. With concurrent pages, the error of the
 //     earliest failing page is returned.
 //   - A response that says there is more (has_more, a next cursor or URL,
 //     isLast false, ...) when the method's paging does not say how to get

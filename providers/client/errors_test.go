@@ -408,12 +408,13 @@ func TestAuthorizationNotForwardedAcrossHosts(t *testing.T) {
 }
 
 func TestTokenNeverInErrors(t *testing.T) {
-	basic, err := providers.ResolveCredentials(&providers.AuthConfig{Type: providers.AuthBasic, CredentialsEnvVar: "X"}, nil,
+	var none *providers.Header
+	basic, err := none.Credentials(&providers.AuthConfig{Type: providers.AuthBasic, CredentialsEnvVar: "X"},
 		func(string) string { return "octocat:" + testToken })
 	if err != nil {
 		t.Fatal(err)
 	}
-	for name, creds := range map[string]providers.Credentials{"bearer": providers.BearerCredentials(testToken), "basic": basic} {
+	for name, creds := range map[string]providers.Credentials{"bearer": bearer(t, testToken), "basic": basic} {
 		t.Run(name, func(t *testing.T) {
 			srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 				auth := r.Header.Get("Authorization")

@@ -22,11 +22,10 @@ const testToken = "ghp_testSECRETtoken1234567890"
 func testProvider(t *testing.T) *providers.Provider {
 	t.Helper()
 	p, err := providers.NewProvider(providers.Header{
-		Provider:   "github",
-		BaseURL:    "https://api.github.invalid",
-		Pagination: "link",
-		Headers:    map[string]string{"X-GitHub-Api-Version": "2022-11-28"},
-		Profile:    githubProfile(),
+		Provider: "github",
+		BaseURL:  "https://api.github.invalid",
+		Headers:  map[string]string{"X-GitHub-Api-Version": "2022-11-28"},
+		Profile:  githubProfile(),
 	}, nil)
 	if err != nil {
 		t.Fatal(err)
@@ -50,7 +49,7 @@ func newTestClient(t *testing.T, srv *httptest.Server, mod func(*Options)) *Clie
 	t.Helper()
 	opts := Options{
 		BaseURL:      srv.URL,
-		Credentials:  providers.BearerCredentials(testToken),
+		Credentials:  bearer(t, testToken),
 		RetryWaitMin: 5 * time.Millisecond,
 		RetryWaitMax: 20 * time.Millisecond,
 		MaxRetryWait: 5 * time.Second,
@@ -187,4 +186,16 @@ func githubProfile() *providers.Profile {
 // classifyHTTP classifies with GitHub's profile.
 func classifyHTTP(status int, h http.Header, body []byte, now time.Time) decision {
 	return classifyWith(githubProfile(), status, h, body, now)
+}
+
+// bearer is credentials sending token as a bearer token, resolved as the
+// engine resolves an auth entry.
+func bearer(t testing.TB, token string) providers.Credentials {
+	t.Helper()
+	var none *providers.Header
+	c, err := none.Credentials(&providers.AuthConfig{Type: providers.AuthBearer, CredentialsEnvVar: "TOKEN"}, func(string) string { return token })
+	if err != nil {
+		t.Fatal(err)
+	}
+	return c
 }

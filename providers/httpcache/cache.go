@@ -95,7 +95,7 @@ type Cache struct {
 func DefaultDir() (string, error) {
 	d, err := os.UserCacheDir()
 	if err != nil {
-		return "", fmt.Errorf("no user cache directory (%v); set --cache-dir or disable the cache with --no-cache", err)
+		return "", &DirError{fmt.Errorf("no user cache directory (%v); choose a cache directory or turn the cache off", err)}
 	}
 	return filepath.Join(d, "engine", "http"), nil
 }
@@ -104,6 +104,30 @@ func DefaultDir() (string, error) {
 // entry may be served without revalidation (0: never); maxBytes bounds the
 // entries' total size (<= 0: DefaultMaxBytes).
 func Open(dir string, ttl time.Duration, maxBytes int64) (*Cache, error) {
+	c, err := open(dir, ttl, maxBytes)
+	if err != nil {
+		return nil, &DirError{err}
+	}
+	return c, nil
+}
+
+// SettingDir is the setting (DirError.ErrorSetting) that chooses the
+// cache directory.
+const SettingDir = "cache-dir"
+
+// DirError is an error of the cache directory. It names no flag: it
+// carries the setting, which each surface phrases (the CLI as its flags).
+type DirError struct{ Err error }
+
+func (e *DirError) Error() string { return e.Err.Error() }
+
+// Unwrap returns the cause.
+func (e *DirError) Unwrap() error { return e.Err }
+
+// ErrorSetting names the setting that chooses the directory.
+func (e *DirError) ErrorSetting() string { return SettingDir }
+
+func open(dir string, ttl time.Duration, maxBytes int64) (*Cache, error) {
 	if ttl < 0 {
 		return nil, errors.New("cache TTL must not be negative")
 	}
@@ -139,8 +163,8 @@ func Open(dir string, ttl time.Duration, maxBytes int64) (*Cache, error) {
 var privateDir = fsutil.PrivateDir{
 	What:        "cache directory",
 	ModeProblem: "writable by group or others",
-	ModeAdvice:  "use a directory only you can write to (chmod go-w), or --no-cache",
-	OwnerAdvice: "use a directory of your own, or --no-cache",
+	ModeAdvice:  "use a directory only you can write to (chmod go-w), or turn the cache off",
+	OwnerAdvice: "use a directory of your own, or turn the cache off",
 }
 
 // claim creates root with its marker, or checks that an existing root is
@@ -155,7 +179,7 @@ func claim(root string) error {
 		return fmt.Errorf("cache directory %s: %w", root, err)
 	}
 	if fi.Mode()&fs.ModeSymlink != 0 {
-		return fmt.Errorf("%s is a symbolic link, not the engine's cache directory; remove it or choose another --cache-dir", root)
+		return fmt.Errorf("%s is a symbolic link, not the engine's cache directory; remove it or choose another cache directory", root)
 	}
 	if err := privateDir.Check(root, fi, 0o077); err != nil {
 		return err
@@ -166,14 +190,14 @@ func claim(root string) error {
 	case err == nil && string(data) == markerContent:
 		return nil
 	case err == nil || !errors.Is(err, fs.ErrNotExist):
-		return fmt.Errorf("%s exists but was not written by this engine's cache; the cache will not use %s (remove it or choose another --cache-dir)", marker, root)
+		return fmt.Errorf("%s exists but was not written by this engine's cache; the cache will not use %s (remove it or choose another cache directory)", marker, root)
 	}
 	entries, err := os.ReadDir(root)
 	if err != nil {
 		return fmt.Errorf("cache directory %s: %w", root, err)
 	}
 	if len(entries) > 0 {
-		return fmt.Errorf("%s holds files but no %s marker: it is not the engine's cache, which will not touch it (choose another --cache-dir)", root, Marker)
+		return fmt.Errorf("%s holds files but no %s marker: it is not the engine's cache, which will not touch it (choose another cache directory)", root, Marker)
 	}
 	f, err := os.OpenFile(marker, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
 	if errors.Is(err, fs.ErrExist) {

@@ -43,7 +43,7 @@ func gunzip(path string, data []byte) ([]byte, error) {
 
 // Compile parses an OpenAPI document and derives the encoded index of
 // provider name from it (providers.Encode output), applying profile (an
-// overrides file, see ParseOverrides) when it is not nil. path is used in
+// overrides file, see ParseProfileFile) when it is not nil. path is used in
 // messages and to recognise gzip. builtin marks the built-in provider's
 // own description (`engine registry pull github`): only then does the
 // index read the provider's token variables (GITHUB_TOKEN, GH_TOKEN);
@@ -66,9 +66,9 @@ func Compile(name, path string, doc, profile []byte, builtin bool) ([]byte, erro
 	if err != nil {
 		return nil, err
 	}
-	var ov *Overrides
+	var ov *ProfileFile
 	if profile != nil {
-		if ov, err = ParseOverrides(profile); err != nil {
+		if ov, err = ParseProfileFile(profile); err != nil {
 			return nil, fmt.Errorf("profile: %w", err)
 		}
 	}

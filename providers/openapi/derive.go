@@ -68,7 +68,6 @@ func DeriveTables(doc *openapi3.T, name string, tn *TableNames) (providers.Heade
 
 	byKey := map[string]*group{}
 	var order []*group
-	anyPaged := false
 	nGet := 0
 	unresolved := unresolvedOps(doc)
 	for _, path := range paths {
@@ -110,7 +109,6 @@ func DeriveTables(doc *openapi3.T, name string, tn *TableNames) (providers.Heade
 		if err := tn.applyRows(op, m); err != nil {
 			return h, nil, fmt.Errorf("provider %s: %w", name, err)
 		}
-		anyPaged = anyPaged || (m.Paginated && m.Paging == nil)
 		key := service + "." + resource
 		g := byKey[key]
 		if g == nil {
@@ -133,9 +131,6 @@ func DeriveTables(doc *openapi3.T, name string, tn *TableNames) (providers.Heade
 		return h, nil, fmt.Errorf("provider %s: overrides tables entries match nothing in the document: %s", name, strings.Join(stale, "; "))
 	}
 	AssignSQLNames(resources)
-	if anyPaged {
-		h.Pagination = "link"
-	}
 	if msg := inferErrorMessage(doc); msg != nil {
 		h.Profile = &providers.Profile{ErrorMessage: msg} // the profile file may override it
 	}

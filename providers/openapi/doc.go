@@ -264,8 +264,7 @@
 // compiled in by cmd/indexgen). Only a built-in profile (BuildIndex) sets
 // the token variables: a document loaded with --provider, with a profile
 // or not, x-github or not, gets credentials only from --auth for its name.
-// Header.Pagination is "link" when some method takes page/per_page (or the
-// profile's default paging is link). Header.Profile.ErrorMessage is the
+// Header.Profile.ErrorMessage is the
 // error field the document's error schemas agree on, unless the profile
 // names one.
 //
@@ -288,7 +287,7 @@
 // # Compiling at run time
 //
 // Compile turns a document (plain or gzip, at most 512 MiB once
-// decompressed) and an optional profile (an Overrides file) into the same
+// decompressed) and an optional profile (a profile file (ProfileFile)) into the same
 // encoded index cmd/indexgen writes, refusing a document that derives no
 // table. Only the built-in provider's own description (`engine registry
 // pull github`) gets the token variables; --provider and `engine registry
@@ -299,8 +298,8 @@
 //
 // # Absence, redirects and partial answers
 //
-// Which answers mean "no rows" is data, not code: an Overrides file (see
-// ParseOverrides) committed next to the generator gives, per operationId,
+// Which answers mean "no rows" is data, not code: a profile file (ProfileFile) (see
+// ParseProfileFile) committed next to the generator gives, per operationId,
 // one status and the exact message (or a message pattern) the provider
 // sends for "absent", with a reason; a status alone is refused, as are
 // 401, 403, 429, 5xx and statuses the operation does not document. The

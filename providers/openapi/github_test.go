@@ -46,7 +46,7 @@ func deriveGitHub(t *testing.T) (providers.Header, map[string]*providers.Resourc
 			github.err = err
 			return
 		}
-		ov, err := ParseOverrides(ovData)
+		ov, err := ParseProfileFile(ovData)
 		if err != nil {
 			github.err = err
 			return
@@ -93,7 +93,7 @@ func TestGitHubCounts(t *testing.T) {
 	if len(rs) != 371 {
 		t.Errorf("resources = %d, want 371", len(rs))
 	}
-	if h.Provider != "github" || h.BaseURL != "https://api.github.com" || h.Version != "23.0.2" || h.Pagination != "link" {
+	if h.Provider != "github" || h.BaseURL != "https://api.github.com" || h.Version != "23.0.2" {
 		t.Errorf("header = %+v", h)
 	}
 	if len(h.TokenEnv) != 0 {

@@ -41,9 +41,9 @@ func Load(src registry.Source) (*providers.Provider, error) {
 		if err != nil {
 			return nil, fmt.Errorf("provider %s: %w", src.Name, err)
 		}
-		var o *Overrides
+		var o *ProfileFile
 		if profile != nil {
-			if o, err = ParseOverrides(profile); err != nil {
+			if o, err = ParseProfileFile(profile); err != nil {
 				return nil, fmt.Errorf("provider %s: profile %s: %w", src.Name, src.Profile, err)
 			}
 		}
@@ -95,7 +95,7 @@ func LoadData(name, path string, data []byte) (*providers.Provider, error) {
 // loadData derives a provider from a document with its profile o (may be
 // nil). The profile's token variables are never read (untrusted: only
 // --auth gives a --provider document credentials).
-func loadData(name, path string, data []byte, o *Overrides) (*providers.Provider, error) {
+func loadData(name, path string, data []byte, o *ProfileFile) (*providers.Provider, error) {
 	doc, err := ParseDocument(path, data)
 	if err != nil {
 		return nil, fmt.Errorf("provider %s: %w", name, err)

@@ -15,8 +15,8 @@ import (
 	"github.com/enginehq/engine/providers"
 )
 
-// Overrides is a provider's profile: data about a document that the
-// document cannot express, one JSON file per provider (GitHub's is
+// ProfileFile is a provider's profile as its file is written: data about
+// a document that the document cannot express, one JSON file per provider (GitHub's is
 // registry/profiles/github.json; others are given with --provider
 // NAME=PATH,profile=FILE; docs/providers.md is the guide). Its run-time
 // sections (auth, headers, pagination, rate_limit, errors) are described
@@ -45,7 +45,12 @@ import (
 // Incomplete names the boolean property by which the provider says, in a
 // 2xx answer, that the answer is partial; every method whose 2xx JSON
 // response schema declares that property gets Method.IncompleteFlag.
-type Overrides struct {
+//
+// One concept, two forms: ProfileFile is the whole file, read when a
+// document is compiled; providers.Profile is the run-time part of it that
+// the compiler copies into the index header (the client reads nothing
+// else), and the rest becomes methods' data (absences, caps, names).
+type ProfileFile struct {
 	Absent     map[string]AbsentOverride   `json:"absent"`
 	NotAbsent  map[string]Reviewed         `json:"not_absent,omitempty"`
 	Redirects  map[string]RedirectOverride `json:"redirects,omitempty"`
@@ -146,12 +151,12 @@ func (rc *ResultCapOverride) check() error {
 	return nil
 }
 
-// ParseOverrides decodes and checks an overrides file. Unknown fields, a
+// ParseProfileFile decodes and checks an overrides file. Unknown fields, a
 // missing reason, an absence without a message or pattern (or with both,
 // or with a pattern that does not compile), and statuses that can never
 // mean absence (anything but 4xx other than 401, 403 and 429) are refused.
-func ParseOverrides(data []byte) (*Overrides, error) {
-	var o Overrides
+func ParseProfileFile(data []byte) (*ProfileFile, error) {
+	var o ProfileFile
 	dec := json.NewDecoder(bytes.NewReader(data))
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(&o); err != nil {
@@ -204,7 +209,7 @@ func ParseOverrides(data []byte) (*Overrides, error) {
 // Apply sets Method.Absent, Method.RedirectAdvice and Method.IncompleteFlag on the derived
 // resources. Every operation named must be a GET of doc, and an absence
 // status must be one the operation documents.
-func (o *Overrides) Apply(doc *openapi3.T, resources []*providers.Resource) error {
+func (o *ProfileFile) Apply(doc *openapi3.T, resources []*providers.Resource) error {
 	if o == nil {
 		return nil
 	}
@@ -300,7 +305,7 @@ func sortedOps[V any](m map[string]V) []string {
 // AbsenceTable renders, as a markdown table, exactly which answers count
 // as "no rows" (docs/check.md embeds it between markers; a test keeps the
 // two equal).
-func (o *Overrides) AbsenceTable() string {
+func (o *ProfileFile) AbsenceTable() string {
 	var b strings.Builder
 	b.WriteString("| operation | status | message | why |\n|---|---|---|---|\n")
 	if o == nil {
@@ -320,7 +325,7 @@ func (o *Overrides) AbsenceTable() string {
 
 // NotAbsentTable renders the operations reviewed and left without an
 // absence rule, with the reason.
-func (o *Overrides) NotAbsentTable() string {
+func (o *ProfileFile) NotAbsentTable() string {
 	var b strings.Builder
 	b.WriteString("| operation | why its 404 is an error |\n|---|---|\n")
 	if o == nil {
@@ -337,7 +342,7 @@ func (o *Overrides) NotAbsentTable() string {
 // trusts the profile's token variables (auth.token_env): it compiles the
 // profiles committed in registry/profiles (cmd/indexgen); a document
 // loaded with --provider gets credentials only from --auth (see Load).
-func BuildIndex(doc *openapi3.T, name string, o *Overrides) ([]byte, error) {
+func BuildIndex(doc *openapi3.T, name string, o *ProfileFile) ([]byte, error) {
 	h, resources, err := derive(doc, name, o, true)
 	if err != nil {
 		return nil, err
@@ -347,7 +352,7 @@ func BuildIndex(doc *openapi3.T, name string, o *Overrides) ([]byte, error) {
 
 // derive derives the tables of doc and applies the profile o (may be nil);
 // trusted says whether the profile's token variables may be read.
-func derive(doc *openapi3.T, name string, o *Overrides, trusted bool) (providers.Header, []*providers.Resource, error) {
+func derive(doc *openapi3.T, name string, o *ProfileFile, trusted bool) (providers.Header, []*providers.Resource, error) {
 	var tn *TableNames
 	if o != nil {
 		tn = o.Tables

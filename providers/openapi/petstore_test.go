@@ -57,8 +57,8 @@ func colTypes(m *providers.Method) map[string]string {
 
 func TestPetstoreHeader(t *testing.T) {
 	p := loadPetstore(t)
-	if p.BaseURL != "https://petstore.example.com" || p.Version != "1.2.3" || p.Pagination != "link" {
-		t.Errorf("header = base %q version %q pagination %q", p.BaseURL, p.Version, p.Pagination)
+	if p.BaseURL != "https://petstore.example.com" || p.Version != "1.2.3" {
+		t.Errorf("header = base %q version %q", p.BaseURL, p.Version)
 	}
 	if len(p.TokenEnv) != 0 || len(p.Headers) != 0 {
 		t.Errorf("non-GitHub document got GitHub defaults: %v %v", p.TokenEnv, p.Headers)
@@ -260,7 +260,7 @@ func TestLoadSources(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, flag := range []string{"petstore=testdata/petstore.yaml", "petstore=" + gzPath} {
-		src, err := registry.ParseProviderFlag(flag)
+		src, err := registry.FileSource("petstore", strings.TrimPrefix(flag, "petstore="), "")
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -322,8 +322,8 @@ func TestOverrides(t *testing.T) {
 		`{"result_cap": {"max": 9, "total": "t", "reason": "r", "operations": {"a/b": {"split": {"param": "q", "qualifier": "created", "key": ["id"], "from": "2007"}}}}}`: "YYYY-MM-DD",
 	}
 	for in, want := range bad {
-		if _, err := ParseOverrides([]byte(in)); err == nil || !strings.Contains(err.Error(), want) {
-			t.Errorf("ParseOverrides(%s) error = %v, want it to mention %q", in, err, want)
+		if _, err := ParseProfileFile([]byte(in)); err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("ParseProfileFile(%s) error = %v, want it to mention %q", in, err, want)
 		}
 	}
 
@@ -336,7 +336,7 @@ func TestOverrides(t *testing.T) {
 		t.Fatal(err)
 	}
 	apply := func(js string) ([]*providers.Resource, error) {
-		o, err := ParseOverrides([]byte(js))
+		o, err := ParseProfileFile([]byte(js))
 		if err != nil {
 			t.Fatal(err)
 		}

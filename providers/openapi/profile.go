@@ -1,6 +1,7 @@
 package openapi
 
 import (
+	"errors"
 	"fmt"
 	"net/http"
 	"sort"
@@ -11,11 +12,12 @@ import (
 	"github.com/enginehq/engine/providers"
 )
 
-// The profile sections of an Overrides file beside absences and naming
+// The profile sections of a profile file (ProfileFile) beside absences and naming
 // (docs/providers.md has a worked example):
 //
 //	"auth":       {"token_env": ["GITHUB_TOKEN", "GH_TOKEN"],
-//	               "credentials": "set GITHUB_TOKEN to a token with access"},
+//	               "credentials": "set GITHUB_TOKEN to a token with access",
+//	               "app": {"name": "GitHub App", "token_path": "/app/installations/{installation_id}/access_tokens", ...}},
 //	"headers":    {"Accept": "application/vnd.github+json"},
 //	"pagination": {"default": {"style": "link"},
 //	               "operations": {"customers/list": {"style": "cursor", ...}}},
@@ -25,16 +27,18 @@ import (
 //	               "in_200": {"field": "ok", "equals": "false", "code": "error",
 //	                          "auth": ["invalid_auth"], "rate_limited": ["ratelimited"]}}
 //
-// token_env is read only from the profiles compiled into the binary
+// token_env and auth.app.env are read only from the profiles compiled into the binary
 // (BuildIndex, cmd/indexgen): a document loaded with --provider gets
 // credentials only from --auth, whatever its profile says.
 
 // AuthProfile is a provider's credentials: the environment variables read
-// for a bearer token (built-in profiles only) and the advice shown when
-// the provider refuses or hides an answer for want of them.
+// for a bearer token (built-in profiles only), the advice shown when
+// the provider refuses or hides an answer for want of them, and its app
+// installation auth kind (auth type "app"), if it has one.
 type AuthProfile struct {
-	TokenEnv    []string `json:"token_env,omitempty"`
-	Credentials string   `json:"credentials,omitempty"`
+	TokenEnv    []string           `json:"token_env,omitempty"`
+	Credentials string             `json:"credentials,omitempty"`
+	App         *providers.AppAuth `json:"app,omitempty"`
 }
 
 // PaginationProfile declares paging where the document does not show it:
@@ -60,13 +64,16 @@ type ErrorsProfile struct {
 	In200   *providers.ErrorIn200 `json:"in_200,omitempty"`
 }
 
-// checkProfile validates the profile sections (ParseOverrides).
-func (o *Overrides) checkProfile() error {
+// checkProfile validates the profile sections (ParseProfileFile).
+func (o *ProfileFile) checkProfile() error {
 	if a := o.Auth; a != nil {
 		for _, v := range a.TokenEnv {
 			if v == "" || strings.ContainsAny(v, "= \t") {
 				return fmt.Errorf("overrides: auth.token_env: %q is not an environment variable name", v)
 			}
+		}
+		if app := a.App; app != nil && (app.Name == "" || !strings.HasPrefix(app.InstallationsPath, "/") || !strings.HasPrefix(app.TokenPath, "/") || !strings.Contains(app.TokenPath, "{installation_id}")) {
+			return errors.New(`overrides: auth.app needs "name", "installations_path" (a path) and "token_path" (a path with {installation_id})`)
 		}
 	}
 	for k := range o.Headers {
@@ -149,7 +156,7 @@ func checkPaging(where string, p *providers.Paging) error {
 // applyProfile sets the header's profile, headers and (trusted only) token
 // variables, and the methods' declared paging. Every operation named
 // must be a GET of the document.
-func applyProfile(o *Overrides, h *providers.Header, resources []*providers.Resource, trusted bool) error {
+func applyProfile(o *ProfileFile, h *providers.Header, resources []*providers.Resource, trusted bool) error {
 	if o == nil {
 		return nil
 	}
@@ -169,6 +176,13 @@ func applyProfile(o *Overrides, h *providers.Header, resources []*providers.Reso
 			h.TokenEnv = append([]string(nil), a.TokenEnv...)
 		}
 		prof.Credentials = a.Credentials
+		if a.App != nil {
+			app := *a.App
+			if !trusted {
+				app.Env = nil
+			}
+			prof.App = &app
+		}
 	}
 	if rl := o.RateLimit; rl != nil {
 		r := rl.RateLimit
@@ -182,7 +196,7 @@ func applyProfile(o *Overrides, h *providers.Header, resources []*providers.Reso
 		}
 		prof.ErrorIn200 = e.In200
 	}
-	if prof.Credentials != "" || prof.RateLimit != nil || prof.ErrorIn200 != nil || len(prof.ErrorMessage) > 0 || prof.RateLimitProbe != "" || len(prof.Buckets) > 0 {
+	if prof.Credentials != "" || prof.RateLimit != nil || prof.ErrorIn200 != nil || len(prof.ErrorMessage) > 0 || prof.RateLimitProbe != "" || len(prof.Buckets) > 0 || prof.App != nil {
 		h.Profile = prof
 	}
 	if pg := o.Pagination; pg != nil {
@@ -203,9 +217,6 @@ func applyProfile(o *Overrides, h *providers.Header, resources []*providers.Reso
 					}
 				}
 			}
-		}
-		if d := pg.Default; d != nil && d.Style == providers.PagingLink {
-			h.Pagination = "link" // Link headers are followed on every method
 		}
 	}
 	return nil

@@ -9,7 +9,7 @@ import (
 	"time"
 )
 
-// streamRows measures issue 15's streaming and throughput rows against
+// streamRows measures the streaming and throughput rows of docs/performance.md against
 // the in-process fake: count(*) and SELECT * -o json of 10k rows against
 // the sequential fetch floor measured in the same run, a 100k-row
 // SELECT * -o json and a fan-out over 4 large orgs by peak RSS.

@@ -8,7 +8,7 @@ import (
 	"github.com/enginehq/engine/test/testutil"
 )
 
-// The control of issue 11: every repository's default branch is protected.
+// The control of docs/check.md: every repository's default branch is protected.
 // GitHub answers an unprotected branch with 404 "Branch not protected";
 // only that answer is "no protection rows".
 const protectedControl = `controls:

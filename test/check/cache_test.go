@@ -49,7 +49,7 @@ func TestCheckAlwaysRevalidates(t *testing.T) {
 	}
 	// 2 requests: the repos, and the protection of alpha (200); r.name =
 	// 'alpha' narrows the source rows of the fan-out, so beta and gamma are
-	// not asked about (issue 12).
+	// not asked about (docs/reliability.md, "Tables that mean one thing").
 	if st := runJSON(0); st.Fetched != 2 || st.Revalidated != 0 || st.HTTPRequests != 2 {
 		t.Fatalf("first run stats %+v; want 2 requests, 2 pages fetched", st)
 	}

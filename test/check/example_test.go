@@ -57,7 +57,7 @@ func TestExampleControls(t *testing.T) {
 
 	// One branch request per active repository: 3 pages of repos, 225
 	// branches (NOT r.archived narrows the join's source rows before the
-	// fan-out, issue 12; 25 of the 250 repositories are archived).
+	// fan-out, docs/architecture.md; 25 of the 250 repositories are archived).
 	var branches int
 	for _, req := range s.Requests() {
 		if strings.HasPrefix(req.Path, "/repos/acme/") && strings.Contains(req.Path, "/branches/") {

@@ -199,6 +199,11 @@ func TestCacheDirUnusable(t *testing.T) {
 		if n := strings.Count(r.Stderr, "warning: response cache disabled"); n != 1 {
 			t.Fatalf("%s: want exactly one warning, got %d:\n%s", dir, n, r.Stderr)
 		}
+		// The library's message names no flag; the CLI says which flags
+		// choose the directory or turn the cache off.
+		if !strings.Contains(r.Stderr, "--cache-dir") || !strings.Contains(r.Stderr, "--no-cache") {
+			t.Fatalf("%s: the warning does not name --cache-dir and --no-cache:\n%s", dir, r.Stderr)
+		}
 	}
 	if b, _ := os.ReadFile(file); string(b) != "user data\n" {
 		t.Fatalf("the file given as cache dir was changed: %q", b)

@@ -10,7 +10,7 @@ import (
 	"github.com/enginehq/engine/test/testutil"
 )
 
-// Dependent parameter binding (issue 6): a required parameter bound from
+// Dependent parameter binding (docs/architecture.md, "Data path"): a required parameter bound from
 // another table of the same query.
 
 const joinPulls = `SELECT r.name, count(p.number) AS pulls

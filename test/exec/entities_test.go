@@ -9,7 +9,7 @@ import (
 	"github.com/enginehq/engine/test/testutil"
 )
 
-// Entity tables (issue 12): every table means one thing, so the same WHERE
+// Entity tables (docs/reliability.md, "Tables that mean one thing"): every table means one thing, so the same WHERE
 // keys read different entities from different tables, and the method that
 // ran is named in EXPLAIN and in the stats.
 

@@ -25,7 +25,7 @@ func errorKind(t *testing.T, r testutil.Result) engine.Kind {
 }
 
 // A credential that cannot be read is a configuration error: kind usage
-// (issue 17; it was labelled plan), exit 1 as before, nothing sent.
+// (docs/reliability.md, "Error kinds of bad arguments"; it was labelled plan), exit 1 as before, nothing sent.
 func TestUnreadableCredentialIsUsage(t *testing.T) {
 	fake.ClearFaults()
 	fake.ResetRequests()

@@ -8,7 +8,7 @@ import (
 )
 
 // A dependent fan-out asks only for the source rows that pass the WHERE
-// terms over the source alone (issue 12): same rows as the unfiltered
+// terms over the source alone (docs/reliability.md, "Tables that mean one thing"): same rows as the unfiltered
 // plan, fewer requests, and EXPLAIN shows the narrowed estimate.
 
 const pythonPulls = `SELECT r.name, count(p.number) AS open_pulls

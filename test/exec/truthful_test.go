@@ -12,7 +12,8 @@ import (
 	"github.com/enginehq/engine/test/testutil"
 )
 
-// Issue 11: provider answers are reported truthfully. Each test uses its
+// Provider answers are reported truthfully (docs/reliability.md,
+// "Truthful answers"). Each test uses its
 // own fake server so that faults do not leak into other tests.
 
 func ownFake(t *testing.T, opts ...fakegithub.Option) *fakegithub.Server {

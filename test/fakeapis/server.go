@@ -1,6 +1,6 @@
 // Package fakeapis is a fake of three non-GitHub REST APIs, each with its
 // own pagination style and error format, for the engine's end-to-end
-// tests of provider profiles and pagination (issue 16):
+// tests of provider profiles and pagination (docs/providers.md):
 //
 //   - /stripe: Stripe-like cursor pagination. GET /v1/customers answers
 //     {object: "list", data, has_more, url} and pages with starting_after =

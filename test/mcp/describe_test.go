@@ -28,7 +28,7 @@ func toolText(t *testing.T, cs *mcp.ClientSession, tool string, args map[string]
 	return text
 }
 
-// TestDiscoveryDescriptionsAndBudget (issue 12): describe_resource shows
+// TestDiscoveryDescriptionsAndBudget (docs/mcp.md): describe_resource shows
 // the table's summary and each column's description; list_resources of
 // every table fits a small token budget (o200k tokens, printed with -v and
 // in docs/mcp.md), and one service's list carries each table's summary.
@@ -72,7 +72,7 @@ func TestDiscoveryDescriptionsAndBudget(t *testing.T) {
 	}
 }
 
-// Entity tables over MCP (issue 12): a column the table does not have is
+// Entity tables over MCP (docs/mcp.md): a column the table does not have is
 // an isError result of kind plan before any request; a success names, in
 // stats.methods, the API method each table was read with.
 func TestEntityTablesOverMCP(t *testing.T) {

@@ -11,7 +11,7 @@ import (
 	"github.com/enginehq/engine/test/fakegithub"
 )
 
-// Bad tool arguments are kind usage (issue 17): an unknown or expired
+// Bad tool arguments are kind usage (docs/reliability.md, "Error kinds of bad arguments"): an unknown or expired
 // result_id, a negative offset, a resource name that is not
 // provider.service.resource. A name that matches no provider, service or
 // table stays kind plan, as the same name in SQL is. No request is made.
@@ -43,7 +43,7 @@ func TestArgumentErrorsAreUsage(t *testing.T) {
 }
 
 // An MCP agent has no flags: the request-limit refusal says which limit
-// (kind plan, the figures) but names no CLI flag (issue 17). exec adds
+// (kind plan, the figures) but names no CLI flag (docs/architecture.md, "Errors"). exec adds
 // the flag in its advice (test/exec TestDependentFanOutAboveLimitIsRefusedBeforeRequests).
 func TestLimitErrorsNameNoFlag(t *testing.T) {
 	fake := fakegithub.ForTest(t)

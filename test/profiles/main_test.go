@@ -1,6 +1,6 @@
 // Package profiles_test runs the built engine binary against the fake
 // Stripe-, Slack- and Jira-like APIs of test/fakeapis, loaded with
-// --provider NAME=PATH[,profile=FILE] (issue 16): pagination styles other
+// --provider NAME=PATH[,profile=FILE] (docs/providers.md): pagination styles other
 // than GitHub's Link headers, the "unknown pagination says more" error,
 // errors in a 200, and each provider's own credential advice.
 package profiles_test

@@ -12,7 +12,7 @@ import (
 	"github.com/enginehq/engine/test/testutil"
 )
 
-// Issue 16: Stripe-style cursor pagination (has_more + starting_after =
+// Stripe-style cursor pagination (has_more + starting_after =
 // the last item's id) is inferred from the document: 6 customers over 3
 // pages are exactly those 6 rows, in the API's order (before: 2 rows,
 // exit 0).
@@ -172,7 +172,7 @@ func TestProfileIsStrict(t *testing.T) {
 	}
 }
 
-// Issue 16: Slack answers failures with HTTP 200 and {"ok": false,
+// Slack answers failures with HTTP 200 and {"ok": false,
 // "error": CODE}. With Slack's profile rule that is an error of kind
 // provider (exit 2), never a row: an auth code says what to do and is not
 // retryable, "ratelimited" is retryable (before: one row, exit 0).

@@ -1,5 +1,5 @@
 // Package ratelimit holds the end-to-end tests of the rate-limit governor
-// (issue 13): the built engine binary against fake GitHub servers that
+// (docs/reliability.md, "Rate limits"): the built engine binary against fake GitHub servers that
 // model GitHub's limiter (fakegithub.WithLimits: concurrency, points per
 // window, primary buckets, secondary-limit 403s with Retry-After), and
 // against a fake that issues GitHub App installation tokens. Assertions

@@ -182,7 +182,7 @@ func newCutFake(t *testing.T) *fakegithub.Server {
 	return fake
 }
 
-// TestTokenCutByTruncationNeverLeaks: issue 14 §6. exec (every format,
+// TestTokenCutByTruncationNeverLeaks: docs/reliability.md, "Secrets". exec (every format,
 // with --debug and its retry lines), check and MCP.
 func TestTokenCutByTruncationNeverLeaks(t *testing.T) {
 	t.Parallel()

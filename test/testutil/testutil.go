@@ -12,6 +12,7 @@ import (
 	"crypto/rand"
 	"crypto/rsa"
 	"crypto/x509"
+	"encoding/json"
 	"encoding/pem"
 	"encoding/xml"
 	"errors"
@@ -24,6 +25,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/enginehq/engine/registry"
 )
 
 var (
@@ -323,4 +326,24 @@ func JUnitProperties(t testing.TB, report string) map[string]string {
 		props[p.Name] = p.Value
 	}
 	return props
+}
+
+// ProfileSection returns a section of a built-in provider profile
+// (registry/profiles/NAME.json), e.g. ProfileSection(t, "github", "auth",
+// "app"), as JSON, so that package tests use the profile's data rather
+// than a copy.
+func ProfileSection(t testing.TB, name string, keys ...string) []byte {
+	t.Helper()
+	data, ok := registry.BuiltinProfile(name)
+	if !ok {
+		t.Fatalf("no built-in profile %s", name)
+	}
+	for _, k := range keys {
+		var m map[string]json.RawMessage
+		if err := json.Unmarshal(data, &m); err != nil || m[k] == nil {
+			t.Fatalf("profile %s: no section %q (%v)", name, k, err)
+		}
+		data = m[k]
+	}
+	return data
 }

@@ -5,6 +5,7 @@
 package advice
 
 import (
+	"errors"
 	"fmt"
 	"strings"
 	"time"
@@ -65,14 +66,39 @@ var settingAdvice = map[string]string{
 	"max-requests":    "the limit is --max-requests; raise it only if the statement really needs more.",
 	"max-pages":       "the limit is --max-pages; raise it only if the statement really needs more.",
 	"max-value-bytes": "the limit is --max-value-bytes (ENGINE_MAX_VALUE_BYTES); raise it only for data that really holds such values.",
-	"provider":        "add a provider with --provider NAME=PATH.",
+	"provider":        "providers are given with --provider NAME=PATH[,profile=FILE].",
 	"base-url":        "base URLs are given with --base-url NAME=URL (or ENGINE_BASE_URL_NAME).",
 	"auth":            "credentials are given with --auth (a JSON object keyed by provider name).",
+	"cache-dir":       "the cache directory is --cache-dir (ENGINE_CACHE_DIR); --no-cache turns the cache off.",
 }
 
 // SettingAdvice is the CLI's advice for an error about setting (the flag
 // that changes it), or "".
-func SettingAdvice(setting string) string { return settingAdvice[setting] }
+// A setting may name its subject after a colon ("provider:acme"): the
+// advice then names it where it says NAME.
+func SettingAdvice(setting string) string {
+	setting, subject, ok := strings.Cut(setting, ":")
+	a := settingAdvice[setting]
+	if ok && subject != "" {
+		a = strings.ReplaceAll(a, "NAME", subject)
+	}
+	return a
+}
+
+// WithSetting is err's message followed by the advice for the setting it
+// carries (the first ErrorSetting in its chain that names one), if any:
+// the same advice Explain gives.
+func WithSetting(err error) string {
+	for e := err; e != nil; e = errors.Unwrap(e) {
+		if s, ok := e.(interface{ ErrorSetting() string }); ok && s.ErrorSetting() != "" {
+			if a := SettingAdvice(s.ErrorSetting()); a != "" {
+				return err.Error() + "; " + a
+			}
+			break
+		}
+	}
+	return err.Error()
+}
 
 func explainProvider(e *engine.Error, cred Credentials, now time.Time, advice func(string, ...any)) {
 	p := e.Provider

@@ -2,6 +2,7 @@ package advice
 
 import (
 	"errors"
+	"fmt"
 	"strings"
 	"testing"
 	"time"
@@ -39,7 +40,7 @@ func TestExplainOtherKinds(t *testing.T) {
 		want []string
 	}{
 		{&engine.Error{Kind: engine.KindProvider, Err: nf, Provider: nf}, Credentials{Anonymous: true, TokenEnv: "GITHUB_TOKEN"}, []string{"HTTP 404", "not retryable", "set GITHUB_TOKEN if it should be visible"}},
-		// Issue 16: every other provider's advice is its own, never GitHub's.
+		// docs/providers.md: every other provider's advice is its own, never GitHub's.
 		{&engine.Error{Kind: engine.KindProvider, Err: stripe, Provider: stripe}, Credentials{Anonymous: true}, []string{"HTTP 404", `--auth '{"stripe":`}},
 		{&engine.Error{Kind: engine.KindProvider, Err: stripe, Provider: stripe}, Credentials{Anonymous: true, Advice: "pass a Stripe secret key with --auth"}, []string{"pass a Stripe secret key with --auth if it should be visible"}},
 		{&engine.Error{Kind: engine.KindProvider, Err: nf, Provider: nf}, Credentials{}, []string{"not visible to this token"}},
@@ -64,6 +65,20 @@ func TestHumanWait(t *testing.T) {
 	for s, want := range map[int]string{5: "5s", 60: "1 min", 61: "2 min", 3600: "1h00", 3599 + 3600: "2h00", 5400: "1h30"} {
 		if got := humanWait(s); got != want {
 			t.Errorf("humanWait(%d) = %q, want %q", s, got, want)
+		}
+	}
+}
+
+func TestWithSetting(t *testing.T) {
+	inner := &engine.Error{Kind: engine.KindUsage, Err: errors.New("bad base URL"), Setting: "base-url"}
+	for err, want := range map[error]string{
+		inner:                                   "bad base URL; base URLs are given with --base-url",
+		fmt.Errorf("wrapped: %w", inner):        "wrapped: bad base URL; base URLs are given with --base-url",
+		&engine.Error{Err: errors.New("plain")}: "plain",
+		&engine.Error{Err: errors.New("doc"), Setting: "provider:acme"}: "doc; providers are given with --provider acme=PATH",
+	} {
+		if got := WithSetting(err); !strings.HasPrefix(got, want) {
+			t.Errorf("WithSetting(%v) = %q, want it to start with %q", err, got, want)
 		}
 	}
 }

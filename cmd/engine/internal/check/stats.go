@@ -16,11 +16,7 @@ func (r *Report) Stats() result.Stats {
 		if o.Status == Error {
 			continue
 		}
-		s.HTTPRequests += o.Stats.HTTPRequests
-		s.Pages += o.Stats.Pages
-		s.Fetched += o.Stats.Fetched
-		s.Revalidated += o.Stats.Revalidated
-		s.CacheHits += o.Stats.CacheHits
+		s.Add(o.Stats)
 	}
 	return s
 }

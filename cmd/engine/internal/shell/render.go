@@ -3,7 +3,6 @@ package shell
 import (
 	"fmt"
 	"io"
-	"strings"
 	"sync"
 
 	"github.com/enginehq/engine/engine/result"
@@ -18,20 +17,11 @@ import (
 // line gives its budget:
 // "rate limit github core: 3 used, 4997 of 5000 left, resets 15:58:00 UTC".
 func footer(r *result.Result, rows int, timer bool) string {
-	parts := []string{result.Plural(r.Stats.HTTPRequests, "HTTP request")}
-	if r.Stats.Pages > 0 {
-		parts = append(parts, result.Plural(r.Stats.Pages, "page"))
-	}
-	if r.Stats.Revalidated > 0 {
-		parts = append(parts, fmt.Sprintf("%d revalidated", r.Stats.Revalidated))
-	}
-	if r.Stats.CacheHits > 0 {
-		parts = append(parts, fmt.Sprintf("%d from cache", r.Stats.CacheHits))
-	}
+	cost := r.Stats.Cost()
 	if timer {
-		parts = append(parts, fmt.Sprintf("%.2f s", r.Stats.Elapsed.Seconds()))
+		cost += fmt.Sprintf(", %.2f s", r.Stats.Elapsed.Seconds())
 	}
-	out := result.Plural(rows, "row") + " (" + strings.Join(parts, ", ") + ")"
+	out := result.Plural(rows, "row") + " (" + cost + ")"
 	for _, m := range r.Stats.Methods {
 		out += "\nread " + m
 	}

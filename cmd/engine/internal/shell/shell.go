@@ -23,7 +23,7 @@ const (
 // Engine is what the shell runs statements on (*engine.Engine).
 type Engine interface {
 	Catalog
-	Query(ctx context.Context, sql string, qo engine.QueryOptions) (*result.Result, error)
+	QueryInto(ctx context.Context, sql string, out *result.Stream, qo engine.QueryOptions) (*result.Result, error, error)
 }
 
 // Options configure a shell.
@@ -132,25 +132,14 @@ func (s *Shell) execute(sql string) error {
 		fmt.Fprintln(s.opts.Stderr, "error:", err)
 		return errFailed
 	}
-	var writeErr error
-	res, err := s.opts.Engine.Query(ctx, sql, engine.QueryOptions{Progress: prog.update,
-		Columns: func(cols []result.Column) error {
+	res, writeErr, err := s.opts.Engine.QueryInto(ctx, sql, out, engine.QueryOptions{Progress: prog.update,
+		Columns: func([]result.Column) error {
 			prog.clear()
-			return out.Begin(cols)
-		},
-		Rows: func(row []any) error {
-			if err := out.Row(row); err != nil {
-				writeErr = err
-				return err
-			}
 			return nil
 		}})
 	close(stop)
 	<-watched
 	prog.clear()
-	if writeErr == nil && err == nil {
-		writeErr = out.End()
-	}
 	if writeErr != nil {
 		fmt.Fprintln(s.opts.Stderr, "error: writing the result:", writeErr)
 		return errFailed

@@ -1,0 +1,66 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"sort"
+	"strings"
+
+	"github.com/enginehq/engine/providers"
+	"github.com/enginehq/engine/registry"
+)
+
+// The syntax of the flags that name providers and their credentials lives
+// here, in the command layer: the libraries take typed values
+// (registry.FileSource, providers.AuthConfig) and their errors name no
+// flag; these functions phrase them with the flag.
+
+// parseProviderFlag parses one --provider NAME=PATH[,profile=FILE] value.
+func parseProviderFlag(s string) (registry.Source, error) {
+	spec, profile := s, ""
+	if i := strings.LastIndex(s, ",profile="); i >= 0 {
+		spec, profile = s[:i], strings.TrimSpace(s[i+len(",profile="):])
+		if profile == "" {
+			return registry.Source{}, fmt.Errorf("--provider %q: the profile file after ',profile=' is empty", s)
+		}
+	}
+	name, p, ok := strings.Cut(spec, "=")
+	name, p = strings.TrimSpace(name), strings.TrimSpace(p)
+	switch {
+	case !ok:
+		return registry.Source{}, fmt.Errorf("--provider %q: expected NAME=PATH, e.g. --provider petstore=./petstore.yaml", s)
+	case name == "":
+		return registry.Source{}, fmt.Errorf("--provider %q: the provider name before '=' is empty", s)
+	case p == "" && registry.ValidName(name):
+		return registry.Source{}, fmt.Errorf("--provider %q: the path after '=' is empty", s)
+	}
+	src, err := registry.FileSource(name, p, profile)
+	if err != nil {
+		return registry.Source{}, fmt.Errorf("--provider %q: %v", s, err)
+	}
+	return src, nil
+}
+
+// parseAuthFlag parses the --auth JSON object keyed by provider name.
+func parseAuthFlag(s string) (map[string]providers.AuthConfig, error) {
+	out := map[string]providers.AuthConfig{}
+	if strings.TrimSpace(s) == "" {
+		return out, nil
+	}
+	dec := json.NewDecoder(strings.NewReader(s))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&out); err != nil {
+		return nil, fmt.Errorf(`--auth: %v; expected e.g. '{"github":{"type":"bearer","credentialsenvvar":"GITHUB_TOKEN"}}' or '{"github":{"type":"null_auth"}}'`, err)
+	}
+	names := make([]string, 0, len(out))
+	for name := range out {
+		names = append(names, name)
+	}
+	sort.Strings(names)
+	for _, name := range names {
+		if err := out[name].Check(); err != nil {
+			return nil, fmt.Errorf("--auth %s: %v", name, err)
+		}
+	}
+	return out, nil
+}
