@@ -14,7 +14,9 @@ import (
 // sent, and a 2026-07-28 client opens no subscriptions/listen stream for
 // them).
 func declared() *mcp.ServerCapabilities {
-	return &mcp.ServerCapabilities{Tools: &mcp.ToolCapabilities{}, Resources: &mcp.ResourceCapabilities{}}
+	// and the tasks extension (tasks.go), for run_select_query.
+	return &mcp.ServerCapabilities{Tools: &mcp.ToolCapabilities{}, Resources: &mcp.ResourceCapabilities{},
+		Extensions: map[string]any{tasksExtension: map[string]any{}}}
 }
 
 // The server declares the capabilities tools and resources, and serves
