@@ -6,12 +6,14 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/http"
+	"os"
 	"strings"
 	"sync/atomic"
 	"testing"
 	"time"
 
 	"github.com/enginehq/engine/test/fakegithub"
+	"github.com/enginehq/engine/test/testutil"
 )
 
 // rawClient speaks JSON-RPC over the streamable HTTP transport under
@@ -19,7 +21,8 @@ import (
 // capabilities in _meta); the go-sdk client cannot speak tasks.
 type rawClient struct {
 	url   string
-	tasks bool // declare the tasks extension
+	tasks bool   // declare the tasks extension
+	token string // bearer token, if any
 	id    atomic.Int64
 }
 
@@ -47,6 +50,9 @@ func (c *rawClient) call(t *testing.T, method string, params map[string]any) (ma
 	req.Header.Set("Accept", "application/json, text/event-stream")
 	req.Header.Set("MCP-Protocol-Version", "2026-07-28")
 	req.Header.Set("Mcp-Method", method)
+	if c.token != "" {
+		req.Header.Set("Authorization", "Bearer "+c.token)
+	}
 	if n, ok := params["name"].(string); ok {
 		req.Header.Set("Mcp-Name", n)
 	}
@@ -219,5 +225,31 @@ func TestTasks(t *testing.T) {
 	// The bound is free again.
 	if r, e := tc.query(t, sql); e != nil || r["resultType"] != "task" {
 		t.Fatalf("a task after the cancel: %v %+v", r, e)
+	}
+}
+
+// TestTasksBelongToTheirPrincipal: another principal's task is unknown
+// to a client (-32602), for tasks/get as for tasks/cancel.
+func TestTasksBelongToTheirPrincipal(t *testing.T) {
+	fake := fakegithub.ForTest(t)
+	alice, bob := strings.Repeat("a1", 20), strings.Repeat("b2", 20)
+	file := testutil.TempFile(t, "tokens", "alice "+alice+"\nbob "+bob+"\n")
+	if err := os.Chmod(file, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	url := httpServer(t, fake, "--tokens-file", file)
+	a, b := &rawClient{url: url, tasks: true, token: alice}, &rawClient{url: url, tasks: true, token: bob}
+	r, e := a.query(t, "SELECT count(*) AS n FROM github.repos.repos WHERE org = 'tiny'")
+	if e != nil || r["resultType"] != "task" {
+		t.Fatalf("alice's task: %v %+v", r, e)
+	}
+	id := r["taskId"].(string)
+	for _, m := range []string{"tasks/get", "tasks/cancel"} {
+		if _, e := b.call(t, m, map[string]any{"taskId": id}); errCode(e) != -32602 {
+			t.Fatalf("bob's %s of alice's task: %+v, want -32602", m, e)
+		}
+	}
+	if done := a.poll(t, id); done["status"] != "completed" {
+		t.Fatalf("alice's task after bob's cancel: %v", done)
 	}
 }
