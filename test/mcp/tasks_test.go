@@ -190,18 +190,25 @@ func TestTasks(t *testing.T) {
 	}
 
 	// A slow statement: the bound, then cancellation.
-	fake.Inject(fakegithub.Fault{Path: "^/orgs/acme/repos$", Kind: fakegithub.KindSlow, Delay: 60 * time.Second})
-	before := fake.Arrived()
+	// Its second page is slowed: tasks/get shows the first one fetched
+	// ("1 of 1 planned pages fetched").
+	fake.Inject(fakegithub.Fault{Path: "^/orgs/acme/repos$", Page: 2, Kind: fakegithub.KindSlow, Delay: 60 * time.Second})
 	slow, e := tc.query(t, "SELECT count(*) FROM github.repos.repos WHERE org = 'acme'")
 	if e != nil || slow["resultType"] != "task" {
 		t.Fatalf("slow task: %v %+v", slow, e)
 	}
 	sid := slow["taskId"].(string)
-	for fake.Arrived() == before {
-		time.Sleep(20 * time.Millisecond)
-	}
-	if r, e := tc.call(t, "tasks/get", map[string]any{"taskId": sid}); e != nil || r["status"] != "working" {
-		t.Fatalf("slow task: %v %+v", r, e)
+	for deadline := time.Now().Add(20 * time.Second); ; time.Sleep(20 * time.Millisecond) {
+		r, e := tc.call(t, "tasks/get", map[string]any{"taskId": sid})
+		if e != nil || r["status"] != "working" {
+			t.Fatalf("slow task: %v %+v", r, e)
+		}
+		if m, _ := r["statusMessage"].(string); strings.HasPrefix(m, "1 ") && strings.HasSuffix(m, " fetched") {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("the slow task's progress: %v", r)
+		}
 	}
 	if r, e := tc.query(t, sql); e == nil || !strings.Contains(e.Message, "--max-tasks 1") {
 		t.Fatalf("a task over the bound: %v %+v", r, e)
