@@ -12,9 +12,10 @@ import (
 // declared is what the server declares: tools and resources, whose lists
 // never change while it runs (no listChanged: no notification is ever
 // sent, and a 2026-07-28 client opens no subscriptions/listen stream for
-// them).
+// them), and the tasks extension (tasks.go), for run_select_query.
 func declared() *mcp.ServerCapabilities {
-	return &mcp.ServerCapabilities{Tools: &mcp.ToolCapabilities{}, Resources: &mcp.ResourceCapabilities{}}
+	return &mcp.ServerCapabilities{Tools: &mcp.ToolCapabilities{}, Resources: &mcp.ResourceCapabilities{},
+		Extensions: map[string]any{tasksExtension: map[string]any{}}}
 }
 
 // The server declares the capabilities tools and resources, and serves

@@ -39,8 +39,14 @@
 // those the input schema refuses included (argumentErrors, a receiving
 // middleware: the SDK checks the schema before the handler runs).
 //
-// The server declares the tools and resources capabilities and serves
-// nothing else (capabilities.go answers the methods the SDK would serve
+// For a client that declares the tasks extension, run_select_query runs
+// as a task (tasks.go: a receiving middleware, since the SDK has none):
+// the call answers at once, tasks/get reports status, progress and the
+// result, tasks/cancel cancels the statement's own context; at most
+// Config.MaxTasks run at once, and each belongs to its principal.
+//
+// The server declares the tools and resources capabilities and the tasks
+// extension, and serves nothing else (capabilities.go answers the methods the SDK would serve
 // regardless, prompts and logging, "method not found"). Progress
 // notifications carry a total when the plan knows the first-page
 // requests (engine.QueryOptions.Estimate). See docs/mcp.md, "Protocol".

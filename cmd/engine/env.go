@@ -64,6 +64,7 @@ var envTable = []envVar{
 	{"mcp", "keep-results", "ENGINE_MCP_KEEP_RESULTS", envValue},
 	{"mcp", "keep-bytes", "ENGINE_MCP_KEEP_BYTES", envValue},
 	{"mcp", "keep-for", "ENGINE_MCP_KEEP_FOR", envValue},
+	{"mcp", "max-tasks", "ENGINE_MCP_MAX_TASKS", envValue},
 	{"mcp", "max-sessions", "ENGINE_MCP_MAX_SESSIONS", envValue},
 	{"mcp", "session-idle", "ENGINE_MCP_SESSION_IDLE", envValue},
 	{"mcp", "http-read-timeout", "ENGINE_MCP_HTTP_READ_TIMEOUT", envValue},

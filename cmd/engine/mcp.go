@@ -22,6 +22,7 @@ func newMCPCmd(g *globalFlags) *cobra.Command {
 		allowRemote       bool
 		caps              mcpsurface.Caps
 		maxResource       int
+		maxTasks          int
 		store             mcpsurface.StoreOptions
 		maxBody           int64
 		httpOpts          mcpsurface.HTTPOptions
@@ -42,7 +43,7 @@ Logs go to stderr only. See docs/mcp.md for client configuration.`,
 				return err
 			}
 			g.shareResults(&store)
-			srv, err := mcpsurface.New(eng, mcpsurface.Config{Caps: caps, Store: store, MaxResourceBytes: maxResource, Log: g.io.Err})
+			srv, err := mcpsurface.New(eng, mcpsurface.Config{Caps: caps, Store: store, MaxResourceBytes: maxResource, MaxTasks: maxTasks, Log: g.io.Err})
 			if err != nil {
 				return usageError("%v", err)
 			}
@@ -104,6 +105,7 @@ Logs go to stderr only. See docs/mcp.md for client configuration.`,
 	f.IntVar(&store.MaxResults, "keep-results", mcpsurface.DefaultKeepResults, "most results kept for fetch_result_page and engine://results/{id}")
 	f.Int64Var(&store.MaxBytes, "keep-bytes", mcpsurface.DefaultKeepBytes, "most bytes of kept results (least recently used are dropped)")
 	f.DurationVar(&store.TTL, "keep-for", mcpsurface.DefaultKeepFor, "how long a result is kept")
+	f.IntVar(&maxTasks, "max-tasks", mcpsurface.DefaultMaxTasks, "most statements running as tasks at once (clients that declare the tasks extension); beyond it a new task is refused")
 	f.Int64Var(&maxBody, "max-body", mcpsurface.DefaultMaxBody, "largest HTTP request body in bytes")
 	f.IntVar(&httpOpts.MaxSessions, "max-sessions", mcpsurface.DefaultMaxSessions, "HTTP: most sessions open at once; beyond it a new session gets 503 with Retry-After (-1: no bound)")
 	f.DurationVar(&httpOpts.SessionIdle, "session-idle", mcpsurface.DefaultSessionIdle, "HTTP: close a session after this long without a request (0: never)")

@@ -72,8 +72,8 @@ func TestDeclaresExactlyWhatItServes(t *testing.T) {
 					t.Fatalf("capabilities %+v: want tools and resources", caps)
 				}
 				b, _ := json.Marshal(caps)
-				if string(b) != `{"resources":{},"tools":{}}` {
-					t.Fatalf("capabilities %s; want tools and resources only", b)
+				if string(b) != `{"extensions":{"io.modelcontextprotocol/tasks":{}},"resources":{},"tools":{}}` {
+					t.Fatalf("capabilities %s; want tools, resources and the tasks extension only", b)
 				}
 				_, err := c.S.ListPrompts(ctx, nil)
 				wantNotFound(t, "prompts/list", err)
