@@ -20,5 +20,5 @@
 // the endpoints depend on the providers' definitions (engine check).
 //
 // engine knows nothing of MCP, terminals or output formats; it must not
-// import mcpsurface or cmd.
+// import mcpserver or cmd.
 package engine

@@ -2,7 +2,7 @@ package main
 
 import (
 	"fmt"
-	"github.com/enginehq/engine/cmd/engine/internal/advice"
+	"github.com/enginehq/engine/surfaces/advice"
 	"os"
 	"runtime/pprof"
 	"strings"

@@ -2,7 +2,7 @@
 // (--state redis://HOST:PORT/DB) in Redis: the rate-limit governor's
 // windows, slots, pauses and buckets per credential (client.SharedState),
 // the response cache's entries (httpcache.Shared) and the MCP server's
-// kept results (mcpsurface.SharedResults). Each domain package defines the
+// kept results (mcpserver.SharedResults). Each domain package defines the
 // interface it needs; this package only implements them, so the embedded
 // default (one process, no server) never links a Redis client into the
 // data path. docs/orgscale.md is the guide.

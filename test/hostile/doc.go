@@ -13,5 +13,5 @@
 // human-facing output is inert and machine formats exact.
 //
 // It owns no production code; it must not be imported and must not change
-// engine, providers, mcpsurface or cmd.
+// engine, providers, mcpserver or cmd.
 package hostile

@@ -1,6 +1,6 @@
 // Package spine_test enforces the package spine (docs/architecture.md):
 //
-//	cmd -> mcpsurface -> engine -> engine/catalog -> providers -> registry
+//	cmd -> surfaces -> engine -> engine/catalog -> providers -> registry
 //
 // A package imports only packages of its own layer or below; engine and
 // below know nothing of MCP; the catalog imports none of the other engine
@@ -26,7 +26,7 @@ const module = "github.com/enginehq/engine"
 
 // layers, lowest first: a package is in the layer of the longest prefix
 // of its path (relative to the module) that is listed.
-var layers = []string{"registry", "providers", "state", "engine/catalog", "engine", "mcpsurface", "cmd"}
+var layers = []string{"registry", "providers", "state", "engine/catalog", "engine", "surfaces", "cmd"}
 
 // forbidden are dependencies (direct or not) a layer must not have, with
 // the reason.
@@ -35,7 +35,7 @@ var forbidden = []struct {
 	prefix string // an import path, with the paths under it
 	why    string
 }{
-	{"engine", module + "/mcpsurface", "engine knows nothing of MCP"},
+	{"engine", module + "/surfaces", "engine knows nothing of MCP or terminals"},
 	{"engine", "github.com/modelcontextprotocol/", "engine knows nothing of MCP"},
 	{"engine/catalog", "database/sql", "the catalog knows nothing of SQL"},
 	{"engine/catalog", "modernc.org/sqlite", "the catalog knows nothing of SQL"},
@@ -60,7 +60,16 @@ var parts = []struct {
 	{"engine/exec", "engine", "the runner gets its fetchers (exec.Fetcher) from its caller"},
 	{"engine/store", "engine/plan", "the store knows tables and SQLite text, not plans"},
 	{"engine", "engine/enginetest", "the in-process harness is for tests"},
-	{"mcpsurface", "engine/enginetest", "the in-process harness is for tests"},
+	{"surfaces/mcpserver", "engine/enginetest", "the in-process harness is for tests"},
+	{"surfaces/shell", "engine/enginetest", "the in-process harness is for tests"},
+	{"surfaces/check", "engine/enginetest", "the in-process harness is for tests"},
+	{"surfaces/mcpserver", "surfaces/shell", "the surfaces are siblings"},
+	{"surfaces/mcpserver", "surfaces/check", "the surfaces are siblings"},
+	{"surfaces/mcpserver", "surfaces/advice", "the CLI's hints are not MCP's error results"},
+	{"surfaces/shell", "surfaces/mcpserver", "the surfaces are siblings"},
+	{"surfaces/shell", "surfaces/check", "the surfaces are siblings"},
+	{"surfaces/check", "surfaces/mcpserver", "the surfaces are siblings"},
+	{"surfaces/check", "surfaces/shell", "the surfaces are siblings"},
 	{"cmd/engine", "engine/enginetest", "the in-process harness is for tests"},
 }
 
@@ -194,9 +203,9 @@ func TestViolationsAreFound(t *testing.T) {
 		{ImportPath: m("engine/catalog"), Imports: []string{m("engine/plan")}, Deps: []string{m("engine/plan")}},
 		{ImportPath: m("engine/catalogue"), Imports: []string{m("engine/catalog")}},
 		{ImportPath: m("registry"), Imports: []string{"io/fs"}, Deps: []string{"io/fs", "database/sql"}},
-		{ImportPath: m("mcpsurface"), Imports: []string{m("test/fakegithub")}},
+		{ImportPath: m("surfaces/mcpserver"), Imports: []string{m("test/fakegithub")}},
 		{ImportPath: m("tools/x")},
-		{ImportPath: m("cmd/engine"), Imports: []string{m("mcpsurface"), m("engine")}, Deps: []string{"github.com/modelcontextprotocol/go-sdk/mcp"}},
+		{ImportPath: m("cmd/engine"), Imports: []string{m("surfaces/mcpserver"), m("engine")}, Deps: []string{"github.com/modelcontextprotocol/go-sdk/mcp"}},
 		{ImportPath: m("test/exec"), Imports: []string{m("cmd/engine")}},
 		{ImportPath: m("engine/exec"), Imports: []string{m("engine/plan")}, Deps: []string{m("engine/plan"), m("engine")}},
 	}
@@ -206,7 +215,7 @@ func TestViolationsAreFound(t *testing.T) {
 		"providers/client depends on " + m("engine/result") + ": providers know nothing of SQL",
 		"engine/plan depends on github.com/modelcontextprotocol/go-sdk/mcp: engine knows nothing of MCP",
 		"registry depends on database/sql",
-		"mcpsurface imports " + m("test/fakegithub") + ": only tests import test/",
+		"surfaces/mcpserver imports " + m("test/fakegithub") + ": only tests import test/",
 		"tools/x is in no layer",
 		"engine/catalog imports " + m("engine/plan") + ": engine is above engine/catalog",
 		"engine/exec depends on " + m("engine") + ": the runner gets its fetchers",

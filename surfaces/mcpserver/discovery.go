@@ -1,0 +1,239 @@
+package mcpserver
+
+import (
+	"cmp"
+	"context"
+	"errors"
+	"fmt"
+	"sort"
+	"strings"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/enginehq/engine/engine"
+	"github.com/enginehq/engine/engine/catalog"
+	"github.com/enginehq/engine/engine/result"
+	"github.com/enginehq/engine/providers"
+)
+
+// compactOver is the resource count above which list_resources answers
+// with one line per service instead of one line per resource, unless a
+// service was asked for: a service's list always has its summaries.
+const compactOver = 40
+
+type providerInput struct {
+	Provider string `json:"provider,omitempty" jsonschema:"provider name (default: the only or first provider)"`
+}
+
+type resourcesInput struct {
+	Provider string `json:"provider,omitempty" jsonschema:"provider name (default: the first provider)"`
+	Service  string `json:"service,omitempty" jsonschema:"only this service"`
+	Filter   string `json:"filter,omitempty" jsonschema:"case-insensitive substring of the resource name"`
+}
+
+type describeInput struct {
+	Resource string `json:"resource" jsonschema:"provider.service.resource, e.g. github.repos.repos"`
+	Compact  bool   `json:"compact,omitempty" jsonschema:"column names only, no types"`
+}
+
+func (s *Server) addDiscoveryTools() {
+	addTextTool(s, &mcp.Tool{Name: "list_providers", Description: "List providers (TSV: name, version, services, resources).",
+		Annotations: annotations("List providers", false)}, s.listProviders)
+	addTextTool(s, &mcp.Tool{Name: "list_services", Description: "List a provider's services with their resource counts (TSV).",
+		Annotations: annotations("List services", false)}, s.listServices)
+	addTextTool(s, &mcp.Tool{Name: "list_resources", Description: "List a provider's tables (provider.service.resource) with summaries; without service or filter, names only per service when many.",
+		Annotations: annotations("List resources", false)}, s.listResources)
+	addTextTool(s, &mcp.Tool{Name: "describe_resource", Description: "Describe a table: columns and types, the WHERE keys each method requires, optional pushable keys.",
+		Annotations: annotations("Describe a resource", false)}, s.describe)
+}
+
+// planErrorf is a discovery argument that names no known provider,
+// service or table: kind plan, as the same name in SQL would be.
+func planErrorf(format string, args ...any) error {
+	return engine.Errorf(engine.KindPlan, format, args...)
+}
+
+// catalog is the engine's catalog, for a request that is not cancelled:
+// a cancelled request loads nothing.
+func (s *Server) catalog(ctx context.Context) (*catalog.Catalog, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	return s.eng.Catalog(), nil
+}
+
+// lookup returns the named provider (catalog.Lookup: default
+// DefaultProvider), phrasing an unknown name for the agent.
+func (s *Server) lookup(ctx context.Context, name string) (*providers.Provider, error) {
+	cat, err := s.catalog(ctx)
+	if err != nil {
+		return nil, err
+	}
+	p, err := cat.Lookup(strings.ToLower(strings.TrimSpace(name)))
+	return p, s.phrase(err)
+}
+
+// phrase words the catalog's not-found errors as the tools to call.
+func (s *Server) phrase(err error) error {
+	nf := (*catalog.NotFound)(nil)
+	if !errors.As(err, &nf) {
+		return err
+	}
+	switch {
+	case nf.Table != "" && !nf.ServiceKnown:
+		return planErrorf("unknown table %s.%s.%s: provider %s has no service %q; list_services(provider=%q) lists its services", nf.Provider, nf.Service, nf.Table, nf.Provider, nf.Service, nf.Provider)
+	case nf.Table != "":
+		return planErrorf("unknown table %s.%s.%s; list_resources(provider=%q, service=%q) lists the tables of %s.%s", nf.Provider, nf.Service, nf.Table, nf.Provider, nf.Service, nf.Provider, nf.Service)
+	case nf.Service != "":
+		return planErrorf("provider %s has no service %q; list_services lists them", nf.Provider, nf.Service)
+	}
+	return planErrorf("unknown provider %q (known: %s)", nf.Provider, strings.Join(nf.Known, ", "))
+}
+
+func (s *Server) listProviders(ctx context.Context, _ struct{}) (string, error) {
+	var b strings.Builder
+	b.WriteString("name\tversion\tservices\tresources\n")
+	ps, err := s.eng.Catalog().Providers(ctx, nil)
+	if err != nil {
+		return "", err
+	}
+	for _, p := range ps {
+		fmt.Fprintf(&b, "%s\t%s\t%d\t%d\n", p.Name, p.Version, p.Services, p.Resources)
+	}
+	return b.String(), nil
+}
+
+func (s *Server) listServices(ctx context.Context, in providerInput) (string, error) {
+	p, err := s.lookup(ctx, in.Provider)
+	if err != nil {
+		return "", err
+	}
+	ss, err := s.eng.Catalog().Services(p.Provider)
+	if err != nil {
+		return "", err
+	}
+	var b strings.Builder
+	b.WriteString("service\tresources\n")
+	for _, sv := range ss {
+		fmt.Fprintf(&b, "%s\t%d\n", sv.Name, sv.Resources)
+	}
+	fmt.Fprintf(&b, "# %d services; list_resources(provider=%q, service=...) lists tables", len(ss), p.Provider)
+	return b.String(), nil
+}
+
+func (s *Server) listResources(ctx context.Context, in resourcesInput) (string, error) {
+	p, err := s.lookup(ctx, in.Provider)
+	if err != nil {
+		return "", err
+	}
+	svc := strings.ToLower(strings.TrimSpace(in.Service))
+	filter := strings.ToLower(strings.TrimSpace(in.Filter))
+	tables, err := s.eng.Catalog().Tables(p.Provider, svc)
+	if err != nil {
+		return "", s.phrase(err)
+	}
+	var match []catalog.TableInfo
+	for _, t := range tables {
+		if filter == "" || strings.Contains(t.Service+"."+t.Name, filter) {
+			match = append(match, t)
+		}
+	}
+	var b strings.Builder
+	if len(match) > compactOver && svc == "" {
+		bySvc := map[string][]string{}
+		var svcs []string
+		for _, r := range match {
+			if bySvc[r.Service] == nil {
+				svcs = append(svcs, r.Service)
+			}
+			bySvc[r.Service] = append(bySvc[r.Service], r.Name)
+		}
+		sort.Strings(svcs)
+		for _, sv := range svcs {
+			fmt.Fprintf(&b, "%s.%s: %s\n", p.Provider, sv, strings.Join(bySvc[sv], ", "))
+		}
+		hint := "pass service= or filter= for a list with summaries"
+		if filter != "" {
+			hint = "pass service= too for a list with summaries"
+		}
+		fmt.Fprintf(&b, "# %d tables in %d services (provider.service: resource names); %s, describe_resource for columns", len(match), len(svcs), hint)
+		return b.String(), nil
+	}
+	b.WriteString("table\tmethods\tsummary\n")
+	for _, t := range match {
+		summary := ""
+		if res, err := p.Resource(t.Service, t.Name); err == nil && res != nil {
+			summary = res.Summary
+		}
+		fmt.Fprintf(&b, "%s\t%d\t%s\n", t.FullName(), t.Methods, tsvCell(summary))
+	}
+	fmt.Fprintf(&b, "# %s; describe_resource shows columns and required WHERE keys", result.Plural(len(match), "table"))
+	return b.String(), nil
+}
+
+func (s *Server) describe(ctx context.Context, in describeInput) (string, error) {
+	cat, err := s.catalog(ctx)
+	if err != nil {
+		return "", err
+	}
+	parts := providers.SplitName(in.Resource)
+	if len(parts) == 2 && cat.IsProvider(parts[0]) {
+		// provider.service: a service, not a table.
+		next := fmt.Sprintf("list_resources(provider=%q, service=%q) lists its tables", parts[0], parts[1])
+		if _, err := cat.Tables(parts[0], parts[1]); err != nil {
+			if !errors.As(err, new(*catalog.NotFound)) {
+				return "", err
+			}
+			next = fmt.Sprintf("%s has no service %q: list_services(provider=%q) lists them", parts[0], parts[1], parts[0])
+		}
+		return "", usageErrorf("resource %q names a service, not a table: a table name has three parts, provider.service.resource (e.g. github.repos.repos); %s", in.Resource, next)
+	}
+	if len(parts) == 2 {
+		parts = append([]string{""}, parts...)
+	}
+	if len(parts) != 3 {
+		return "", usageErrorf("resource %q: expected provider.service.resource, e.g. github.repos.repos", in.Resource)
+	}
+	p, err := s.lookup(ctx, parts[0])
+	if err != nil {
+		return "", err
+	}
+	r, err := cat.Table(p.Provider, parts[1], parts[2])
+	if err != nil {
+		return "", s.phrase(err)
+	}
+	var b strings.Builder
+	if r.Summary != "" {
+		fmt.Fprintf(&b, "# %s: %s\n", r.FullName(), r.Summary)
+	}
+	fmt.Fprintf(&b, "# %s: bind every required key of one method in WHERE (= or IN); optional keys in WHERE are pushed to the API\n", r.FullName())
+	b.WriteString("method\trequired\toptional\n")
+	for _, m := range r.Methods {
+		req, opt := m.ParamNames()
+		fmt.Fprintf(&b, "%s\t%s\t%s\n", m.Name, strings.Join(req, ", "), strings.Join(opt, ", "))
+	}
+	cols := catalog.ResourceColumns(r.Methods)
+	if in.Compact {
+		names := make([]string, len(cols))
+		for i, c := range cols {
+			names[i] = c.Name
+		}
+		fmt.Fprintf(&b, "# columns: %s", strings.Join(names, ", "))
+		return b.String(), nil
+	}
+	b.WriteString("\ncolumn\ttype\tdescription\n")
+	for _, c := range cols {
+		t := c.Type
+		if len(c.Methods) < len(r.Methods) {
+			t += " *"
+		}
+		fmt.Fprintf(&b, "%s\t%s\t%s\n", c.Name, t, tsvCell(catalog.APINote(c.API, cmp.Or(r.Docs[c.Name], c.Note))))
+	}
+	fmt.Fprintf(&b, "# %d columns (* only some methods return it); JSON columns hold JSON text, a string with its quotes (json_extract works; x ->> '$' reads a string), BOOLEAN shows as true/false and is 1/0 in SQL (WHERE x, x = TRUE or x = 1; never x = 'true')", len(cols))
+	return b.String(), nil
+}
+
+// tsvCell keeps a description on one TSV cell.
+func tsvCell(s string) string {
+	return strings.NewReplacer("\t", " ", "\n", " ", "\r", " ").Replace(s)
+}

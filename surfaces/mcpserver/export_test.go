@@ -1,0 +1,30 @@
+package mcpserver
+
+import (
+	"context"
+	"net/http"
+
+	"github.com/enginehq/engine/engine/result"
+)
+
+// Helpers only the tests use.
+
+// Put keeps res and returns its id; kept is false when res alone exceeds
+// MaxBytes.
+func (s *Store) Put(ctx context.Context, res *result.Result) (id string, kept bool, err error) {
+	sp, err := s.NewSpool()
+	if err != nil {
+		return "", false, err
+	}
+	defer sp.Close()
+	for _, row := range res.Rows {
+		sp.Add(row)
+	}
+	return s.Keep(ctx, sp, res.Columns)
+}
+
+// HTTPHandler serves the streamable HTTP transport at HTTPPath with the
+// default bounds and no browser origin allowed (see HTTPHandlerOpts).
+func (s *Server) HTTPHandler(maxBody int64) http.Handler {
+	return s.HTTPHandlerOpts(HTTPOptions{MaxBody: maxBody})
+}
