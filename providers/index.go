@@ -119,16 +119,6 @@ func Decode(data []byte) (*Provider, error) {
 	return p, nil
 }
 
-// NewProvider builds an in-memory provider from derived resources (used for
-// OpenAPI documents added at run time).
-func NewProvider(h Header, resources []*Resource) (*Provider, error) {
-	data, err := Encode(h, resources)
-	if err != nil {
-		return nil, err
-	}
-	return Decode(data)
-}
-
 // Methods counts the methods of all resources (from the header alone).
 func (p *Provider) Methods() int {
 	n := 0

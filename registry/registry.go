@@ -16,7 +16,7 @@
 // registry only locates bytes. It must not import providers (or anything
 // else in this module): it sits at the bottom of the dependency spine
 // cmd -> mcpserver -> engine -> providers -> registry. Parsing, deriving
-// and decoding belong to providers and providers/openapi (openapi.Load).
+// and decoding belong to providers and providers/openapi (openapi.Compile).
 package registry
 
 //go:generate go run ../cmd/indexgen -in ../../shared/openapi/github/api.github.com.json.gz -name github -out embedded/github.idx

@@ -177,35 +177,6 @@ func EscapeTSV(s string) string {
 	return b.String()
 }
 
-// UnescapeTSV reverses EscapeTSV.
-func UnescapeTSV(s string) string {
-	if !strings.Contains(s, `\`) {
-		return s
-	}
-	var b strings.Builder
-	for i := 0; i < len(s); i++ {
-		if s[i] == '\\' && i+1 < len(s) {
-			switch s[i+1] {
-			case '\\':
-				b.WriteByte('\\')
-			case 't':
-				b.WriteByte('\t')
-			case 'n':
-				b.WriteByte('\n')
-			case 'r':
-				b.WriteByte('\r')
-			default:
-				b.WriteByte(s[i])
-				continue
-			}
-			i++
-			continue
-		}
-		b.WriteByte(s[i])
-	}
-	return b.String()
-}
-
 // cellText is CellText of the i-th value of a row of cols (Text when the
 // row is longer than cols).
 func cellText(cols []Column, i int, v any) string {

@@ -83,9 +83,6 @@ func RegisterFormat(f *Format) {
 	formats = append(formats, f)
 }
 
-// Formats returns the registered formats, in help-text order.
-func Formats() []*Format { return append([]*Format(nil), formats...) }
-
 // LookupFormat returns the format of a name ("" is DefaultFormat); an
 // unknown name is an error that lists the formats.
 func LookupFormat(name string) (*Format, error) {

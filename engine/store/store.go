@@ -196,12 +196,6 @@ func rowidName(cols map[string]int) string {
 	return "" // every name is a column: rows are appended (Key is ignored)
 }
 
-// Insert adds one row from a decoded item. fixed holds the values of
-// parameter columns (by column name).
-func (t *Table) Insert(ctx context.Context, item map[string]any, fixed map[string]any) error {
-	return t.insertItem(ctx, 0, item, fixed)
-}
-
 func (t *Table) insertItem(ctx context.Context, key int64, item map[string]any, fixed map[string]any) error {
 	clear(t.row)
 	for k, v := range item {
@@ -210,13 +204,6 @@ func (t *Table) insertItem(ctx context.Context, key int64, item map[string]any, 
 		}
 	}
 	return t.insert(ctx, key, fixed)
-}
-
-// InsertJSON adds one row from a JSON object item in a single pass,
-// decoding only the properties that are columns of the table. fixed holds
-// the values of parameter columns (by column name).
-func (t *Table) InsertJSON(ctx context.Context, raw []byte, fixed map[string]any) error {
-	return t.insertJSON(ctx, 0, raw, fixed)
 }
 
 func (t *Table) insertJSON(ctx context.Context, key int64, raw []byte, fixed map[string]any) error {
@@ -294,13 +281,16 @@ func (t *Table) Part(i int) *Part { return &Part{t: t, base: int64(i) << 32} }
 // Rows is the number of rows the part has received.
 func (p *Part) Rows() int64 { return p.n }
 
-// Insert adds one row of the part (Table.Insert).
+// Insert adds one row of the part from a decoded item. fixed holds the
+// values of parameter columns (by column name).
 func (p *Part) Insert(ctx context.Context, item map[string]any, fixed map[string]any) error {
 	p.n++
 	return p.t.insertItem(ctx, p.base|p.n, item, fixed)
 }
 
-// InsertJSON adds one row of the part (Table.InsertJSON).
+// InsertJSON adds one row of the part from a JSON object item in a single
+// pass, decoding only the properties that are columns of the table. fixed
+// holds the values of parameter columns (by column name).
 func (p *Part) InsertJSON(ctx context.Context, raw []byte, fixed map[string]any) error {
 	p.n++
 	return p.t.insertJSON(ctx, p.base|p.n, raw, fixed)

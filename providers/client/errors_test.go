@@ -556,7 +556,7 @@ func TestConcurrentDoTotals(t *testing.T) {
 }
 
 func TestNewRequiresBaseURL(t *testing.T) {
-	p, _ := providers.NewProvider(providers.Header{Provider: "custom"}, nil)
+	p, _ := newProvider(providers.Header{Provider: "custom"}, nil)
 	if _, err := New(p, Options{}); err == nil || !strings.Contains(err.Error(), "no base URL") {
 		t.Fatalf("err %v", err)
 	}

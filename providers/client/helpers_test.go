@@ -21,7 +21,7 @@ const testToken = "ghp_testSECRETtoken1234567890"
 
 func testProvider(t *testing.T) *providers.Provider {
 	t.Helper()
-	p, err := providers.NewProvider(providers.Header{
+	p, err := newProvider(providers.Header{
 		Provider: "github",
 		BaseURL:  "https://api.github.invalid",
 		Headers:  map[string]string{"X-GitHub-Api-Version": "2022-11-28"},
@@ -198,4 +198,14 @@ func bearer(t testing.TB, token string) providers.Credentials {
 		t.Fatal(err)
 	}
 	return c
+}
+
+// newProvider is the provider of an index encoded from h and resources,
+// as the engine decodes a compiled index.
+func newProvider(h providers.Header, resources []*providers.Resource) (*providers.Provider, error) {
+	data, err := providers.Encode(h, resources)
+	if err != nil {
+		return nil, err
+	}
+	return providers.Decode(data)
 }

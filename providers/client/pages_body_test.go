@@ -247,7 +247,7 @@ func TestErrorIn200(t *testing.T) {
 		`{"ok":false,"error":"channel_not_found"}`: {false, false, "channel_not_found"},
 	} {
 		srv, _ := bodyServer(t, func(*http.Request) string { return body })
-		p, err := providers.NewProvider(providers.Header{Provider: "slack", BaseURL: srv.URL, Profile: prof}, nil)
+		p, err := newProvider(providers.Header{Provider: "slack", BaseURL: srv.URL, Profile: prof}, nil)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -309,7 +309,7 @@ func TestErrorIn200NotCached(t *testing.T) {
 		t.Fatal(err)
 	}
 	prof := &providers.Profile{ErrorIn200: &providers.ErrorIn200{Field: "ok", Equals: "false", Code: "error"}}
-	p, err := providers.NewProvider(providers.Header{Provider: "slack", BaseURL: srv.URL, Profile: prof}, nil)
+	p, err := newProvider(providers.Header{Provider: "slack", BaseURL: srv.URL, Profile: prof}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

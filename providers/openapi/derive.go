@@ -26,15 +26,11 @@ var transportHeaders = map[string]bool{"authorization": true, "accept": true, "a
 	"connection": true, "cookie": true, "if-none-match": true, "if-modified-since": true, "if-match": true,
 	"if-unmodified-since": true, "cache-control": true}
 
-// Derive turns the GET operations of doc into resources of the provider
-// name, following the rule in the package documentation. The header's
-// Resources list is filled in by providers.Encode / providers.NewProvider.
-func Derive(doc *openapi3.T, name string) (providers.Header, []*providers.Resource, error) {
-	return DeriveTables(doc, name, nil)
-}
-
-// DeriveTables is Derive with the naming data of an overrides file (may
-// be nil); every entry of tn must be used.
+// DeriveTables turns the GET operations of doc into resources of the
+// provider name, following the rule in the package documentation, with
+// the naming data of an overrides file (may be nil); every entry of tn
+// must be used. The header's Resources list is filled in by
+// providers.Encode.
 func DeriveTables(doc *openapi3.T, name string, tn *TableNames) (providers.Header, []*providers.Resource, error) {
 	var h providers.Header
 	if doc == nil {

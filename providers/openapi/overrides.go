@@ -341,7 +341,7 @@ func (o *ProfileFile) NotAbsentTable() string {
 // be nil) and returns the encoded index. The output is deterministic. It
 // trusts the profile's token variables (auth.token_env): it compiles the
 // profiles committed in registry/profiles (cmd/indexgen); a document
-// loaded with --provider gets credentials only from --auth (see Load).
+// loaded with --provider gets credentials only from --auth (see Compile).
 func BuildIndex(doc *openapi3.T, name string, o *ProfileFile) ([]byte, error) {
 	h, resources, err := derive(doc, name, o, true)
 	if err != nil {

@@ -246,6 +246,8 @@ func TestLoadErrors(t *testing.T) {
 	}
 }
 
+// TestLoadSources loads the sources --provider makes, as the catalog does:
+// a document (plain or gzip) is compiled, an .idx index is decoded.
 func TestLoadSources(t *testing.T) {
 	raw, err := os.ReadFile("testdata/petstore.yaml")
 	if err != nil {
@@ -264,16 +266,24 @@ func TestLoadSources(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		p, err := Load(src)
+		doc, err := src.Data()
 		if err != nil {
-			t.Fatalf("Load(%s): %v", flag, err)
+			t.Fatal(err)
+		}
+		idx, err := Compile(src.Name, src.Path, doc, nil, false)
+		if err != nil {
+			t.Fatalf("Compile(%s): %v", flag, err)
+		}
+		p, err := providers.Decode(idx)
+		if err != nil {
+			t.Fatalf("Decode(%s): %v", flag, err)
 		}
 		if p.Name() != "petstore" || len(p.Resources) != 7 {
-			t.Errorf("Load(%s): %s with %d resources", flag, p.Name(), len(p.Resources))
+			t.Errorf("Compile(%s): %s with %d resources", flag, p.Name(), len(p.Resources))
 		}
 	}
 
-	// An index source round-trips, and the name must match.
+	// An index round-trips.
 	doc, err := ParseDocument("petstore.yaml", raw)
 	if err != nil {
 		t.Fatal(err)
@@ -282,17 +292,20 @@ func TestLoadSources(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	src := registry.Source{Name: "petstore", Kind: registry.KindIndex, Path: "mem", Data: func() ([]byte, error) { return idx, nil }}
-	p, err := Load(src)
-	if err != nil || len(p.Resources) != 7 {
-		t.Fatalf("Load(index) = %v, %v", p, err)
+	src, err := registry.FileSource("petstore", filepath.Join(t.TempDir(), "petstore.idx"), "")
+	if err != nil || src.Kind != registry.KindIndex {
+		t.Fatalf("FileSource(.idx) = %+v, %v", src, err)
 	}
-	src.Name = "other"
-	if _, err := Load(src); err == nil {
-		t.Error("an index named petstore loaded as provider other")
+	if err := os.WriteFile(src.Path, idx, 0o644); err != nil {
+		t.Fatal(err)
 	}
-	if _, err := Load(registry.Source{Name: "x", Kind: "zip", Path: "x"}); err == nil {
-		t.Error("unknown kind accepted")
+	data, err := src.Data()
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, err := providers.Decode(data)
+	if err != nil || p.Name() != "petstore" || len(p.Resources) != 7 {
+		t.Fatalf("Decode(index) = %v, %v", p, err)
 	}
 }
 

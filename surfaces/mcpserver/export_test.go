@@ -28,3 +28,13 @@ func (s *Store) Put(ctx context.Context, res *result.Result) (id string, kept bo
 func (s *Server) HTTPHandler(maxBody int64) http.Handler {
 	return s.HTTPHandlerOpts(HTTPOptions{MaxBody: maxBody})
 }
+
+// Rows returns up to limit rows from offset (limit < 0: all).
+func (s *Store) Rows(ctx context.Context, k *KeptInfo, offset, limit int) ([][]any, error) {
+	var out [][]any
+	err := s.Each(ctx, k, offset, limit, func(row []any) (bool, error) {
+		out = append(out, row)
+		return true, nil
+	})
+	return out, err
+}

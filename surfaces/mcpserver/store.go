@@ -419,16 +419,6 @@ func (s *Store) Info(ctx context.Context, id, owner string) (*KeptInfo, error) {
 	return k, nil
 }
 
-// Rows returns up to limit rows from offset (limit < 0: all).
-func (s *Store) Rows(ctx context.Context, k *KeptInfo, offset, limit int) ([][]any, error) {
-	var out [][]any
-	err := s.Each(ctx, k, offset, limit, func(row []any) (bool, error) {
-		out = append(out, row)
-		return true, nil
-	})
-	return out, err
-}
-
 // Each hands up to limit rows from offset (limit < 0: all) to f, one at
 // a time, holding only the row f is given; f returns false to stop.
 func (s *Store) Each(ctx context.Context, k *KeptInfo, offset, limit int, f func(row []any) (bool, error)) error {

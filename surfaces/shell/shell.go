@@ -31,7 +31,7 @@ type Options struct {
 	Engine Engine
 	Stdout io.Writer
 	Stderr io.Writer
-	// Mode is the initial output mode, a result format (result.Formats).
+	// Mode is the initial output mode, a result format (result.FormatNames).
 	Mode string
 	// SpreadsheetSafe makes the csv and tsv modes safe to open in a
 	// spreadsheet (result.SpreadsheetSafe; --csv-safe).
