@@ -657,18 +657,7 @@ var pagingSignals = []string{"has_more", "hasMore", "has_next", "hasNext", "has_
 // at /categories/{id} with its icons, a branch's status-check policy and
 // its checks. The counts of sibling scalars do not decide.
 func listKey(s *openapi3.Schema, props *propSet, h listHint) string {
-	key := ""
-	for _, name := range props.names {
-		alts := props.byName[name]
-		if len(alts) == 1 && isArray(alts[0]) {
-			if it := itemsOf(alts[0]); it != nil && isObject(it) {
-				if key != "" {
-					return "" // two lists: one object holding both
-				}
-				key = name
-			}
-		}
-	}
+	key := soleObjectArray(props)
 	if key == "" {
 		return ""
 	}

@@ -171,7 +171,12 @@ func pagingField(s *openapi3.Schema, names []string, typ string) string {
 // itemArray returns the one array-of-objects property of an object
 // schema, or "" when it has none or several.
 func itemArray(s *openapi3.Schema) string {
-	props := properties(s, 0)
+	return soleObjectArray(properties(s, 0))
+}
+
+// soleObjectArray returns the name of the one array-of-objects property
+// of props, or "" when there is none or several (nil props: "").
+func soleObjectArray(props *propSet) string {
 	if props == nil {
 		return ""
 	}
@@ -181,7 +186,7 @@ func itemArray(s *openapi3.Schema) string {
 		if len(alts) == 1 && isArray(alts[0]) {
 			if it := itemsOf(alts[0]); it != nil && isObject(it) {
 				if key != "" {
-					return ""
+					return "" // two lists: one object holding both
 				}
 				key = name
 			}
