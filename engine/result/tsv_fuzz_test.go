@@ -6,6 +6,8 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/enginehq/engine/test/testutil"
 )
 
 // FuzzTSVEscape: EscapeTSV leaves no tab, newline or carriage return and
@@ -19,7 +21,7 @@ func FuzzTSVEscape(f *testing.F) {
 		if strings.ContainsAny(e, "\t\n\r") {
 			t.Fatalf("EscapeTSV(%q) = %q keeps a separator", s, e)
 		}
-		if got := UnescapeTSV(e); got != s {
+		if got := testutil.UnescapeTSV(e); got != s {
 			t.Fatalf("round trip %q -> %q -> %q", s, e, got)
 		}
 	})
@@ -44,7 +46,7 @@ func FuzzTSVRow(f *testing.F) {
 			t.Fatalf("WriteTSV lines %q", lines)
 		}
 		head := strings.Split(lines[0], "\t")
-		if len(head) != len(cols) || UnescapeTSV(head[0]) != col {
+		if len(head) != len(cols) || testutil.UnescapeTSV(head[0]) != col {
 			t.Fatalf("header %q does not give back column %q", lines[0], col)
 		}
 		cells := strings.Split(lines[1], "\t")
@@ -52,7 +54,7 @@ func FuzzTSVRow(f *testing.F) {
 			t.Fatalf("row %q has %d cells, want %d", lines[1], len(cells), len(row))
 		}
 		for i := range cells {
-			cells[i] = UnescapeTSV(cells[i])
+			cells[i] = testutil.UnescapeTSV(cells[i])
 		}
 		if cells[0] != s || cells[5] != last || cells[4] != "" || cells[3] != strconv.FormatBool(b) {
 			t.Fatalf("cells %q from row %#v", cells, row)

@@ -104,7 +104,7 @@ func TestTerminalInjectionExecMachineExact(t *testing.T) {
 	}
 	r = testutil.Run(t, env, "", "exec", "-o", "tsv", evilSQL)
 	lines := strings.Split(strings.TrimSuffix(r.Stdout, "\n"), "\n")
-	if len(lines) != 2 || unescapeTSV(strings.Split(lines[1], "\t")[1]) != evilDesc {
+	if len(lines) != 2 || testutil.UnescapeTSV(strings.Split(lines[1], "\t")[1]) != evilDesc {
 		t.Errorf("tsv: %q", r.Stdout)
 	}
 	// -o json errors are the JSON error object: exact, and inert as JSON.
@@ -187,33 +187,4 @@ func TestCheckReportInjection(t *testing.T) {
 	if rep.Controls[0].Title != "Evil\n::error::pwned\n::stop-commands::tok\x1b[2J" || len(rep.Controls[0].Rows) != 1 || rep.Controls[0].Rows[0][1] != evilDesc {
 		t.Errorf("json report not exact: %+v", rep.Controls[0])
 	}
-}
-
-// unescapeTSV reverses the TSV escaping of the engine's output (backslash,
-// tab, newline, carriage return written as \\, \t, \n, \r): the oracle
-// that the escaped cell is the stored value, byte for byte. The engine
-// never reads TSV back, so this inverse lives only in tests.
-func unescapeTSV(s string) string {
-	var b strings.Builder
-	for i := 0; i < len(s); i++ {
-		if s[i] == '\\' && i+1 < len(s) {
-			switch s[i+1] {
-			case '\\':
-				b.WriteByte('\\')
-			case 't':
-				b.WriteByte('\t')
-			case 'n':
-				b.WriteByte('\n')
-			case 'r':
-				b.WriteByte('\r')
-			default:
-				b.WriteByte(s[i])
-				continue
-			}
-			i++
-			continue
-		}
-		b.WriteByte(s[i])
-	}
-	return b.String()
 }

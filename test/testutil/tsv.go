@@ -1,9 +1,10 @@
-package result
+package testutil
 
 import "strings"
 
-// UnescapeTSV reverses EscapeTSV: the oracle of the round-trip tests
-// (the engine never reads TSV back).
+// UnescapeTSV reverses the engine's TSV escaping (result.EscapeTSV:
+// backslash, tab, newline, carriage return): the oracle of the round-trip
+// tests; the engine never reads TSV back.
 func UnescapeTSV(s string) string {
 	if !strings.Contains(s, `\`) {
 		return s
