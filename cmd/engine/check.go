@@ -45,11 +45,21 @@ nothing runs (exit 2). See docs/check.md.`,
 		Example: `  engine check examples/controls/github-org.yaml --var org=myorg
   engine check controls.yaml --only no-public-repos,members-2fa -o junit > check.xml
   engine check controls.yaml -o github   # in GitHub Actions`,
-		Args: cobra.ExactArgs(1),
+		// Nothing is evaluated on a usage mistake (a bad flag, no file):
+		// exit 2 as for any other, never 1, which says a control failed.
+		Args: func(cmd *cobra.Command, args []string) error {
+			if err := cobra.ExactArgs(1)(cmd, args); err != nil {
+				return checkExit(check.ExitError, "%v: engine check takes one control file", err)
+			}
+			return nil
+		},
 		RunE: func(cmd *cobra.Command, args []string) error {
 			return runCheck(cmd, g, cf, args[0])
 		},
 	}
+	cmd.SetFlagErrorFunc(func(_ *cobra.Command, err error) error {
+		return checkExit(check.ExitError, "%v (engine check --help lists the flags)", err)
+	})
 	f := cmd.Flags()
 	f.StringSliceVar(&cf.only, "only", nil, "run only these control ids (comma separated, repeatable)")
 	f.StringVarP(&cf.output, "output", "o", "text", "report format: "+strings.Join(check.Formats, ", "))

@@ -66,8 +66,17 @@ func Open(rawURL string) (*State, error) {
 	opts.MaxRetries = -1 // a failed call falls back at once; the caller retries its own way
 	opts.ContextTimeoutEnabled = true
 	opts.DisableIdentity = true
+	// The surfaces say once, in their words, that the state is unreachable
+	// (see Open's callers); the client library's own log lines (a dial
+	// that failed, with its address and time) would only repeat it raw.
+	redis.SetLogger(quietLog{})
 	return &State{rdb: redis.NewClient(opts), name: Redact(rawURL), raw: rawURL}, nil
 }
+
+// quietLog drops go-redis's log lines.
+type quietLog struct{}
+
+func (quietLog) Printf(context.Context, string, ...any) {}
 
 // Redact returns the URL without its password.
 func Redact(raw string) string {
