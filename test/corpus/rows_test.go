@@ -338,6 +338,16 @@ func queryTable(t *testing.T, doc *oaDoc, rec *recorder, mockURL string, args, e
 		}
 		return tpl
 	}
+	// exchangeSchema is the template an exchange answered, the
+	// operation's parameters and its answer's schema (nil: none declared).
+	exchangeSchema := func(ex exchange) (tpl string, params []map[string]any, schema map[string]any) {
+		tpl = templateOf(ex.path)
+		o, params := doc.operation(tpl)
+		if o != nil {
+			schema, _ = doc.responseSchema(o, ex.status)
+		}
+		return tpl, params, schema
+	}
 	if strings.Contains(stderr.String(), "panic") || strings.Contains(stderr.String(), "this is a bug") {
 		res.status, res.kind, res.detail = "error", "crash", clean(firstLine(stderr.String()))
 		return res
@@ -366,12 +376,7 @@ func queryTable(t *testing.T, doc *oaDoc, rec *recorder, mockURL string, args, e
 				if ex.status < 200 || ex.status > 299 {
 					continue
 				}
-				tpl := templateOf(ex.path)
-				o, ps := doc.operation(tpl)
-				var schema map[string]any
-				if o != nil {
-					schema, _ = doc.responseSchema(o, ex.status)
-				}
+				tpl, ps, schema := exchangeSchema(ex)
 				_, _, why, ok := doc.expectedItems(tpl, ps, schema, ex.body)
 				if ok {
 					why, ok = doc.lacksRequired(schema, ex.body)
@@ -404,12 +409,7 @@ func queryTable(t *testing.T, doc *oaDoc, rec *recorder, mockURL string, args, e
 		if ex.status < 200 || ex.status > 299 {
 			continue
 		}
-		tpl := templateOf(ex.path)
-		o, ps := doc.operation(tpl)
-		var schema map[string]any
-		if o != nil {
-			schema, _ = doc.responseSchema(o, ex.status)
-		}
+		tpl, ps, schema := exchangeSchema(ex)
 		its, is, why, ok := doc.expectedItems(tpl, ps, schema, ex.body)
 		if !ok {
 			res.status, res.kind, res.detail = "unchecked", "contradiction", "the mock's answer contradicts the response schema: "+why
