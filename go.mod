@@ -45,7 +45,7 @@ require (
 	golang.org/x/term v0.47.0
 	golang.org/x/text v0.14.0
 	golang.org/x/time v0.15.0
-	golang.org/x/tools v0.52.0 // indirect
+	golang.org/x/tools v0.52.0
 	google.golang.org/genproto v0.0.0-20190926190326-7ee9db18f195 // indirect
 	google.golang.org/grpc v1.24.0 // indirect
 	google.golang.org/protobuf v1.27.1 // indirect

@@ -109,7 +109,7 @@ func Build(ctx context.Context, q *sqlfront.Query, cat Catalog, opts Options) (*
 		}
 		p.Scans = append(p.Scans, s)
 	}
-	setSourceFilters(q, p.Scans)
+	setSourceFilters(p.Scans)
 	if len(q.Tables) == 1 {
 		s := p.Scans[0]
 		if q.Limit > 0 && s.Ref.Scope == q.Root && countBinding(s) == s.Ref.Scope.WhereTerms {
@@ -119,14 +119,14 @@ func Build(ctx context.Context, q *sqlfront.Query, cat Catalog, opts Options) (*
 	if opts.MaxRequests > 0 && total > opts.MaxRequests {
 		return nil, RequestLimitError("", "the query needs about %d requests, more than the limit of %d; narrow the IN lists or raise the request limit", total, opts.MaxRequests)
 	}
-	rw, err := q.Rewrite(names, consumed)
+	rw, err := newRewrite(q, names, consumed)
 	if err != nil {
 		return nil, err
 	}
-	p.SQL = rw.SQL()
+	p.SQL = rw.sql()
 	for _, s := range p.Scans {
 		for i := range s.Subs {
-			text, err := rw.Subquery(s.Subs[i].Conjunct)
+			text, err := rw.subquery(s.Subs[i].Conjunct)
 			if err != nil {
 				return nil, err
 			}

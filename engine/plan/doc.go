@@ -1,7 +1,9 @@
 // Package plan turns an analysed query into a Plan: for each provider table
 // the method to call, the parameter values bound from WHERE and ON
 // predicates, the columns the materialised table will have, the SQLite
-// text to run, and the request estimate. A Plan is a value: it prints
+// text to run (sqlite.go: the user's text edited at the spans the front end
+// recorded; plan never calls back into the front end), and the request
+// estimate. A Plan is a value: it prints
 // (EXPLAIN) and can be tested without any network.
 //
 // Method choice follows stackql's rule, and the way steampipe tables

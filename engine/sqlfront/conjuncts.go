@@ -6,18 +6,26 @@ import (
 	"github.com/dolthub/vitess/go/vt/sqlparser"
 )
 
-// rawLiterals fills Conjunct.Raw from the statement's tokens, in one pass
-// over them: each `[q.]col = lit`, `lit = [q.]col` and `[q.]col IN (lit,
-// ...)` is keyed like the conjunct it parses to. When the same predicate is
-// written twice, differently, the form that is not a single-quoted string
-// is kept, so that a refusal is not missed.
-func (q *Query) rawLiterals(scopes []*Scope) {
-	toks, text := q.toks, q.text
+// literalPredicates fills Conjunct.Raw and Conjunct.Spans from the
+// statement's tokens, in one pass over them: each `[q.]col = lit`, `lit =
+// [q.]col` and `[q.]col IN (lit, ...)` is keyed like the conjunct it parses
+// to. When the same predicate is written twice, differently, the form that
+// is not a single-quoted string is kept in Raw, so that a refusal is not
+// missed. It then counts, in the parsed statement, the comparisons that
+// print as each such conjunct (Conjunct.Occurs).
+func (q *Query) literalPredicates(scopes []*Scope) {
+	toks, text := q.toks, q.Text
 	raws := map[string][]string{}
-	record := func(key string, lits []string) {
+	spans := map[string][][2]int{}
+	lastEnd := map[string]int{} // token index where the key's last span ends
+	record := func(key string, lits []string, first, last int) {
 		prev, ok := raws[key]
 		if !ok || (allSingleQuoted(prev) && !allSingleQuoted(lits)) {
 			raws[key] = lits
+		}
+		if end, ok := lastEnd[key]; !ok || first > end {
+			spans[key] = append(spans[key], [2]int{toks[first].start, toks[last].end})
+			lastEnd[key] = last
 		}
 	}
 	colref := func(i int) (string, int, bool) { // key prefix, index after
@@ -47,7 +55,7 @@ func (q *Query) rawLiterals(scopes []*Scope) {
 		if k, j, ok := colref(i); ok {
 			if j+1 < len(toks) && toks[j].typ == '=' {
 				if v, ok := lit(j + 1); ok {
-					record(k+"\x00=\x00"+v, []string{toks[j+1].raw(text)})
+					record(k+"\x00=\x00"+v, []string{toks[j+1].raw(text)}, i, j+1)
 				}
 			}
 			if j+1 < len(toks) && strings.EqualFold(toks[j].raw(text), "in") && toks[j+1].typ == '(' {
@@ -59,7 +67,7 @@ func (q *Query) rawLiterals(scopes []*Scope) {
 					}
 					vals, lits = append(vals, v), append(lits, toks[n].raw(text))
 					if n+1 < len(toks) && toks[n+1].typ == ')' {
-						record(k+"\x00in\x00"+strings.Join(vals, "\x00"), lits)
+						record(k+"\x00in\x00"+strings.Join(vals, "\x00"), lits, i, n+1)
 						break
 					}
 					if n+1 >= len(toks) || toks[n+1].typ != ',' {
@@ -69,18 +77,53 @@ func (q *Query) rawLiterals(scopes []*Scope) {
 			}
 		}
 		if v, ok := lit(i); ok && i+1 < len(toks) && toks[i+1].typ == '=' {
-			if k, _, ok := colref(i + 2); ok {
-				record(k+"\x00=\x00"+v, []string{toks[i].raw(text)})
+			if k, after, ok := colref(i + 2); ok {
+				record(k+"\x00=\x00"+v, []string{toks[i].raw(text)}, i, after-1)
 			}
 		}
 	}
+	occurs := q.literalComparisons()
 	for _, s := range scopes {
 		for _, c := range s.Conjuncts {
 			if c.Op == OpEq || c.Op == OpIn {
-				c.Raw = raws[c.Qualifier+"\x00"+c.Column+"\x00"+string(c.Op)+"\x00"+strings.Join(c.Values, "\x00")]
+				key := c.Qualifier + "\x00" + c.Column + "\x00" + string(c.Op) + "\x00" + strings.Join(c.Values, "\x00")
+				c.Raw, c.Spans, c.Occurs = raws[key], spans[key], occurs[c.Text]
 			}
 		}
 	}
+}
+
+// literalComparisons counts the comparisons of the parsed statement, in
+// every scope, that have the form of an "=" or "in" conjunct (a column
+// and literals), by their printed text. Only those are printed, so that
+// the count costs one walk whatever the nesting of other comparisons.
+func (q *Query) literalComparisons() map[string]int {
+	out := map[string]int{}
+	lits := func(e sqlparser.Expr) bool {
+		if t, ok := e.(sqlparser.ValTuple); ok {
+			for _, x := range t {
+				if _, ok := literal(x); !ok {
+					return false
+				}
+			}
+			return true
+		}
+		_, ok := literal(e)
+		return ok
+	}
+	_ = sqlparser.Walk(func(node sqlparser.SQLNode) (bool, error) {
+		c, ok := node.(*sqlparser.ComparisonExpr)
+		if !ok || (c.Operator != sqlparser.EqualStr && c.Operator != sqlparser.InStr) {
+			return true, nil
+		}
+		_, lcol := c.Left.(*sqlparser.ColName)
+		_, rcol := c.Right.(*sqlparser.ColName)
+		if (lcol && lits(c.Right)) || (rcol && lits(c.Left)) {
+			out[exprText(c)]++
+		}
+		return true, nil
+	}, q.AST)
+	return out
 }
 
 func allSingleQuoted(lits []string) bool {
@@ -162,6 +205,7 @@ func (a *analyser) conjunct(e sqlparser.Expr, scope *Scope, inOn bool) {
 	if c.Op == OpSubquery {
 		a.subConjs = append(a.subConjs, c)
 	}
+	c.Text = exprText(cmp)
 	scope.Conjuncts = append(scope.Conjuncts, c)
 }
 

@@ -1,12 +1,17 @@
 // Package sqlfront is the SQL front end: it turns one statement of text into
-// a Statement value the planner can work with, and it produces the SQLite
-// text that finally runs over the materialised tables.
+// a Statement value the planner can work with, and it is entered once per
+// statement (Parse): everything the planner needs later is in that value,
+// as data.
 //
 // The model: the user's text is parsed by the vitess SQL parser (MySQL
 // grammar) for validation and analysis, but what SQLite executes is the
 // user's own text with precise, token-position edits (three-part table
 // names replaced by materialised table names, consumed parameter
-// predicates replaced by 1). Regenerating SQL from the vitess AST would
+// predicates replaced by 1). The front end records where those things
+// stand in the text (Query.Span, TableRef.Span, Conjunct.Spans and
+// SubSpan, and TableRef.Filters, the source-row conditions already
+// written as SQLite text); the planner, which decides the edits, makes
+// them. Regenerating SQL from the vitess AST would
 // silently change SQLite semantics (`||`, double-quoted identifiers), so it
 // is never done. Constructs on which the two dialects disagree about
 // statement boundaries (backslash escapes in strings, `#` comments, `/*!`
@@ -29,7 +34,8 @@
 // query.go (parsing a statement), placeholders.go (the table-name
 // placeholder notation), scope.go (scopes and column attribution),
 // conjuncts.go (predicates that can bind API parameters), limit.go (LIMIT
-// pushdown), rewrite.go and filter.go (the SQLite text), tokens.go.
+// pushdown), filter.go (TableRef.Filters), quote.go (the one SQLite
+// identifier quoter), tokens.go.
 //
 // sqlfront knows nothing of providers beyond their names, nothing of HTTP,
 // SQLite or MCP.

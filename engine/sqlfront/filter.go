@@ -24,51 +24,80 @@ func markNullable(join string, left, right []*TableRef) {
 	}
 }
 
-// SourceFilter returns the top-level WHERE terms of ref's scope that read
-// only ref's own columns, as SQLite conditions over ref's rows (columns
-// qualified with ref's lower-cased reference name), for narrowing the rows
-// that feed a dependent fan-out: a row of ref that fails one of them
-// cannot be part of any result row, so the requests its bindings would
-// cause are useless. Terms in skip (predicates the API applied and the
-// rows cannot express) are left out, as are terms with subqueries,
-// aggregates or constructs outside a small set whose meaning is the same
-// in the parser's grammar and in SQLite; so is everything when ref is on
-// the NULL-extended side of an outer join, or when the statement contains
-// `||` or a double-quoted string, which the two dialects read differently.
-// It returns nil when nothing applies.
-func (q *Query) SourceFilter(ref *TableRef, skip []*Conjunct) []string {
-	if ref == nil || ref.Scope == nil || ref.nullable {
-		return nil
-	}
+// setFilters fills TableRef.Filters: for each provider table, the
+// top-level WHERE terms of its scope that read only its own columns, as
+// SQLite conditions over its rows (columns qualified with its lower-cased
+// reference name), for narrowing the rows that feed a dependent fan-out: a
+// row that fails one of them cannot be part of any result row, so the
+// requests its bindings would cause are useless. Terms with subqueries,
+// aggregates or constructs outside a small set whose meaning is the same in
+// the parser's grammar and in SQLite are left out; so is everything for a
+// table on the NULL-extended side of an outer join, and for every table
+// when the statement contains `||` or a double-quoted string, which the
+// two dialects read differently. Each term is rendered for the one table
+// its column references can name (the table its qualifier names, or the
+// only table of a SELECT whose unqualified columns are attributed to it),
+// so the cost is one pass over the terms.
+func (q *Query) setFilters(scopes []*Scope) {
 	for _, t := range q.toks {
-		if r := t.raw(q.text); r == "||" || strings.HasPrefix(r, `"`) {
-			return nil
+		if r := t.raw(q.Text); r == "||" || strings.HasPrefix(r, `"`) {
+			return
 		}
 	}
-	skipped := map[string]bool{}
-	for _, c := range skip {
-		skipped[c.String()] = true
-	}
-	me := strings.ToLower(ref.RefName())
-	unqualified := map[string]bool{}
-	for _, c := range ref.ColumnRefs {
-		if !strings.Contains(c.Written, ".") {
-			unqualified[c.Name] = true
+	unqualified := map[*TableRef]map[string]bool{}
+	for _, r := range q.Tables {
+		for _, c := range r.ColumnRefs {
+			if !strings.Contains(c.Written, ".") {
+				if unqualified[r] == nil {
+					unqualified[r] = map[string]bool{}
+				}
+				unqualified[r][c.Name] = true
+			}
 		}
 	}
-	var out []string
-	for _, e := range ref.Scope.terms {
-		e = unparen(e)
-		if skipped[exprText(e)] {
+	for _, s := range scopes {
+		if len(s.Tables) == 0 {
 			continue
 		}
-		f := filterRenderer{me: me, unqualified: unqualified}
-		f.render(e)
-		if f.ok && f.reads {
-			out = append(out, f.b.String())
+		for _, e := range s.terms {
+			e = unparen(e)
+			quals, sub := map[string]bool{}, false
+			_ = sqlparser.Walk(func(n sqlparser.SQLNode) (bool, error) {
+				switch n := n.(type) {
+				case *sqlparser.ColName:
+					quals[qualOf(n)] = true
+				case *sqlparser.Subquery:
+					sub = true
+					return false, nil // not rendered; nor walked, so nesting costs nothing
+				}
+				return true, nil
+			}, e)
+			if sub || len(quals) == 0 {
+				continue // a subquery, or no column read
+			}
+			for _, r := range s.Tables {
+				me := strings.ToLower(r.RefName())
+				if r.nullable || !onlyOf(quals, me) || (quals[""] && unqualified[r] == nil) {
+					continue
+				}
+				f := filterRenderer{me: me, unqualified: unqualified[r]}
+				f.render(e)
+				if f.ok && f.reads {
+					r.Filters = append(r.Filters, Filter{Term: exprText(e), SQL: f.b.String()})
+				}
+			}
 		}
 	}
-	return out
+}
+
+// onlyOf reports whether every qualifier in quals is me or none ("").
+func onlyOf(quals map[string]bool, me string) bool {
+	for q := range quals {
+		if q != "" && q != me {
+			return false
+		}
+	}
+	return true
 }
 
 // filterRenderer writes an expression as SQLite text, refusing anything

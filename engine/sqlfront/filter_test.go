@@ -5,7 +5,7 @@ import (
 	"testing"
 )
 
-func TestSourceFilter(t *testing.T) {
+func TestFilters(t *testing.T) {
 	cases := []struct {
 		sql  string
 		want []string
@@ -36,7 +36,11 @@ func TestSourceFilter(t *testing.T) {
 				r = ref
 			}
 		}
-		if got := st.Query.SourceFilter(r, nil); !reflect.DeepEqual(got, c.want) {
+		var got []string
+		for _, f := range r.Filters {
+			got = append(got, f.SQL)
+		}
+		if !reflect.DeepEqual(got, c.want) {
 			t.Errorf("%s:\n got %q\nwant %q", c.sql, got, c.want)
 		}
 	}

@@ -8,7 +8,12 @@ import (
 
 // Query is an analysed SELECT (or UNION, or WITH ... SELECT).
 type Query struct {
-	text string // the original statement text
+	// Text is the statement as written, and Span the byte span of its
+	// code in Text (without a trailing semicolon or comments). The
+	// planner writes the SQLite text by editing Text at the spans the
+	// front end records: TableRef.Span, Conjunct.Spans, Conjunct.SubSpan.
+	Text string
+	Span [2]int
 	toks []token
 	// subTexts caches subqueryTexts.
 	subTexts map[string][2]int
@@ -35,9 +40,10 @@ type TableRef struct {
 	// Parts is provider, service, resource and optionally a method name.
 	Parts []string
 	// Alias is the alias as written, "" when none.
-	Alias      string
-	start, end int
-	Scope      *Scope
+	Alias string
+	// Span is the byte span of the table's name in Query.Text.
+	Span  [2]int
+	Scope *Scope
 	// AllColumns is true when the query may read every column (SELECT *);
 	// otherwise Columns holds every column name it may read (a superset:
 	// any unqualified name, and any name qualified with this table's name,
@@ -48,8 +54,19 @@ type TableRef struct {
 	// this table (see attributeColumns); the planner refuses those that
 	// the chosen method does not return.
 	ColumnRefs []ColumnRef
+	// Filters are the top-level WHERE terms of the table's scope that read
+	// only its own columns, as SQLite conditions over its rows (see
+	// filter.go); the planner narrows a fan-out's source rows with them.
+	Filters []Filter
 	// nullable: the table is on the NULL-extended side of an outer join.
 	nullable bool
+}
+
+// Filter is one WHERE term that reads only one table's columns: Term is
+// its text as Conjunct.Text would print it (so that the planner can leave
+// out the terms the API already applied), SQL the SQLite condition.
+type Filter struct {
+	Term, SQL string
 }
 
 // ColumnRef is one column reference as written (e.g. "r.stat" or "stat").
@@ -101,7 +118,7 @@ type Scope struct {
 	// WhereTerms counts the top-level AND terms of WHERE, recognised as
 	// conjuncts or not.
 	WhereTerms int
-	// terms are those top-level AND terms (see SourceFilter).
+	// terms are those top-level AND terms (see setFilters).
 	terms []sqlparser.Expr
 	// star is set by an unqualified * in the select list; starOf holds
 	// the qualifiers of t.* entries.
@@ -141,11 +158,22 @@ type Conjunct struct {
 	// json_extract(r.owner, '$.login')).
 	RefQualifier, RefColumn string
 	RefExpr                 string
-	// Sub is the scope of an IN subquery.
+	// Text is the predicate as the parser prints it: how EXPLAIN and
+	// errors show it, and the key under which equal predicates are one.
+	Text string
+	// Sub is the scope of an IN subquery, and SubSpan the byte span of
+	// its text in Query.Text, without parentheses ({-1, -1}: not found).
 	Sub     *Scope
+	SubSpan [2]int
 	subNode *sqlparser.Subquery
-	subSpan [2]int // byte span of the subquery's text, without parentheses
-	expr    sqlparser.Expr
+	// Spans are the byte spans in Query.Text of every occurrence of an
+	// "=" or "in" predicate's text (col = lit, lit = col, col IN (lits)),
+	// and Occurs how many comparisons of the parsed statement print as
+	// Text: a predicate the API applied is replaced by 1 in the SQLite
+	// text only when the two agree (see the planner's sqlite.go).
+	Spans  [][2]int
+	Occurs int
+	expr   sqlparser.Expr
 	// InOn is true for conjuncts of a JOIN ... ON clause.
 	InOn bool
 	// Raw holds the literals of an "=" or "in" conjunct as written (e.g.
@@ -154,4 +182,4 @@ type Conjunct struct {
 	Raw []string
 }
 
-func (c *Conjunct) String() string { return exprText(c.expr) }
+func (c *Conjunct) String() string { return c.Text }

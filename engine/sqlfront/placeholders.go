@@ -33,7 +33,13 @@ func parsePlaceholder(ident string) (name string, index int, ok bool) {
 
 // unplaceholder turns the placeholders in printed text (an expression, a
 // parser error) back into the table names as written.
-func unplaceholder(text string) string { return placeholderRe.ReplaceAllString(text, "$1") }
+// Text without '#' holds none, and most expressions are such text.
+func unplaceholder(text string) string {
+	if !strings.Contains(text, "#") {
+		return text
+	}
+	return placeholderRe.ReplaceAllString(text, "$1")
+}
 
 // exprText is an expression as written, table placeholders back to names.
 func exprText(e sqlparser.Expr) string { return unplaceholder(sqlparser.String(e)) }
@@ -60,7 +66,7 @@ func findTables(text string, toks []token, isProvider func(string) bool) []*Tabl
 		if strings.Contains(t.val, ".") {
 			parts := SplitLower(t.val)
 			if len(parts) >= 3 && len(parts) <= 4 && isProvider(parts[0]) {
-				refs = append(refs, &TableRef{Index: len(refs), Parts: parts, start: t.start, end: t.end})
+				refs = append(refs, &TableRef{Index: len(refs), Parts: parts, Span: [2]int{t.start, t.end}})
 			}
 			continue
 		}
@@ -71,7 +77,7 @@ func findTables(text string, toks []token, isProvider func(string) bool) []*Tabl
 		if err != nil || len(parts) < 3 || len(parts) > 4 {
 			continue
 		}
-		refs = append(refs, &TableRef{Index: len(refs), Parts: parts, start: t.start, end: toks[next-1].end})
+		refs = append(refs, &TableRef{Index: len(refs), Parts: parts, Span: [2]int{t.start, toks[next-1].end}})
 		i = next - 1
 	}
 	return refs
@@ -92,12 +98,12 @@ func withPlaceholders(text string, refs []*TableRef, start, end int) string {
 	var b strings.Builder
 	pos := start
 	for _, r := range refs {
-		if r.start < start || r.end > end {
+		if r.Span[0] < start || r.Span[1] > end {
 			continue
 		}
-		b.WriteString(text[pos:r.start])
+		b.WriteString(text[pos:r.Span[0]])
 		b.WriteString(placeholder(r))
-		pos = r.end
+		pos = r.Span[1]
 	}
 	b.WriteString(text[pos:end])
 	return b.String()

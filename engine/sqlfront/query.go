@@ -40,12 +40,12 @@ func (q *Query) subqueryTexts() map[string][2]int {
 			if i+1 >= j {
 				continue
 			}
-			w := strings.ToLower(toks[i+1].raw(q.text))
+			w := strings.ToLower(toks[i+1].raw(q.Text))
 			if w != "select" && w != "with" {
 				continue
 			}
 			span := [2]int{toks[i+1].start, toks[j-1].end}
-			st, err := parseSQL(withPlaceholders(q.text, q.Tables, span[0], span[1]))
+			st, err := parseSQL(withPlaceholders(q.Text, q.Tables, span[0], span[1]))
 			if err != nil {
 				continue
 			}
@@ -84,7 +84,7 @@ func parseQuery(text string, toks []token, isProvider func(string) bool) (*Query
 	if !ok {
 		return nil, &Error{Pos: toks[0].start, Msg: "only read-only SELECT statements can run here"}
 	}
-	q := &Query{text: text, toks: toks, AST: sel, Tables: refs}
+	q := &Query{Text: text, Span: [2]int{start, end}, toks: toks, AST: sel, Tables: refs}
 	a := &analyser{q: q, byIndex: map[int]*TableRef{}, subScopes: map[*sqlparser.Subquery]*Scope{}}
 	for _, r := range refs {
 		a.byIndex[r.Index] = r
@@ -95,11 +95,11 @@ func parseQuery(text string, toks []token, isProvider func(string) bool) (*Query
 	}
 	for _, c := range a.subConjs {
 		c.Sub = a.subScopes[c.subNode]
-		c.subSpan = q.findSubquery(c.subNode)
+		c.SubSpan = q.findSubquery(c.subNode)
 	}
 	for _, r := range refs {
 		if r.Scope == nil {
-			return nil, &Error{Pos: r.start, Msg: fmt.Sprintf("%s can only be used as a table in FROM or JOIN", strings.Join(r.Parts, "."))}
+			return nil, &Error{Pos: r.Span[0], Msg: fmt.Sprintf("%s can only be used as a table in FROM or JOIN", strings.Join(r.Parts, "."))}
 		}
 	}
 	q.Limit = simpleLimit(sel, q)
@@ -108,7 +108,8 @@ func parseQuery(text string, toks []token, isProvider func(string) bool) (*Query
 	}
 	q.markColumns()
 	q.attributeColumns(a.scopes)
-	q.rawLiterals(a.scopes)
+	q.literalPredicates(a.scopes)
+	q.setFilters(a.scopes)
 	return q, nil
 }
 

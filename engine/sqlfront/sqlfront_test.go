@@ -27,54 +27,43 @@ func TestParseRewritesThreePartNames(t *testing.T) {
 	if strings.Join(got, ",") != want {
 		t.Fatalf("conjuncts %v, want %s", got, want)
 	}
-	sql, err := q.SQLite(map[int]string{0: "t0", 1: "t1"}, nil)
-	if err != nil {
-		t.Fatal(err)
+	if r := q.Tables[0]; q.Text[r.Span[0]:r.Span[1]] != "github.repos.repos" {
+		t.Fatalf("span of %v is %q", r, q.Text[r.Span[0]:r.Span[1]])
 	}
-	if want := `SELECT r.name FROM "t0" r JOIN "t1" AS m ON m.login = r.name WHERE r.org = 'acme' AND m.org IN ('acme', 'b')`; sql != want {
-		t.Fatalf("sqlite:\n%s\nwant\n%s", sql, want)
-	}
-}
-
-func TestSQLiteKeepsUserTextAndAddsAlias(t *testing.T) {
-	st, err := Parse(`select "name" || '-x', repos.id from github.repos.repos where org = 'acme' and name like 'a%';`, isGH)
-	if err != nil {
-		t.Fatal(err)
-	}
-	sql, err := st.Query.SQLite(map[int]string{0: "t0"}, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	// || stays string concatenation and "name" an identifier: the text is
-	// the user's own, only the table name changed.
-	want := `select "name" || '-x', repos.id from "t0" AS "repos" where org = 'acme' and name like 'a%'`
-	if sql != want {
-		t.Fatalf("got  %s\nwant %s", sql, want)
+	if c := q.Root.Conjuncts[1]; c.Occurs != 1 || len(c.Spans) != 1 || q.Text[c.Spans[0][0]:c.Spans[0][1]] != "r.org = 'acme'" {
+		t.Fatalf("conjunct %s: occurs %d, spans %v", c, c.Occurs, c.Spans)
 	}
 }
 
-func TestConsumedPredicateBecomesTrue(t *testing.T) {
-	st, err := Parse("SELECT name FROM github.repos.repos WHERE owner = 'acme' AND repo = 'x' AND (owner = 'acme') IS NOT NULL", isGH)
-	if err != nil {
-		t.Fatal(err)
+// TestPredicateSpans: every textual occurrence of a literal predicate is
+// found, in either order; Occurs counts the comparisons of
+// the statement that print the same, so the planner can tell a predicate
+// used only as a parameter from one also used as a filter.
+func TestPredicateSpans(t *testing.T) {
+	cases := []struct {
+		sql    string
+		spans  []string
+		occurs int
+	}{
+		{"SELECT name FROM github.repos.repos WHERE 'acme' = owner AND repo = 'x'", []string{"'acme' = owner"}, 1},
+		{"SELECT name FROM github.repos.repos WHERE owner = 'acme' AND repo = 'x' AND owner = 'acme'", []string{"owner = 'acme'", "owner = 'acme'"}, 2},
+		{"SELECT name FROM github.repos.repos WHERE owner = 'acme' AND (owner = 'acme') IS NOT NULL", []string{"owner = 'acme'", "owner = 'acme'"}, 2},
+		{"SELECT name FROM github.repos.repos r WHERE r.owner IN ('a', 'b') AND name IN (SELECT 1 WHERE r.owner IN ('a','b'))", []string{"r.owner IN ('a', 'b')", "r.owner IN ('a','b')"}, 2},
+		{"SELECT name FROM github.repos.repos WHERE owner = 'acme' AND lower(owner) = 'acme'", []string{"owner = 'acme'"}, 1},
 	}
-	var owner []*Conjunct
-	for _, c := range st.Query.Root.Conjuncts {
-		if c.Column == "owner" {
-			owner = append(owner, c)
+	for _, c := range cases {
+		st, err := Parse(c.sql, isGH)
+		if err != nil {
+			t.Fatalf("%s: %v", c.sql, err)
 		}
-	}
-	// owner = 'acme' appears twice; only one is a binding: ambiguous.
-	if _, err := st.Query.SQLite(map[int]string{0: "t0"}, owner); err == nil {
-		t.Fatal("want an ambiguity error")
-	}
-	st, _ = Parse("SELECT name FROM github.repos.repos WHERE 'acme' = owner AND repo = 'x'", isGH)
-	sql, err := st.Query.SQLite(map[int]string{0: "t0"}, st.Query.Root.Conjuncts[:1])
-	if err != nil {
-		t.Fatal(err)
-	}
-	if want := `SELECT name FROM "t0" AS "repos" WHERE 1 AND repo = 'x'`; sql != want {
-		t.Fatalf("got %s", sql)
+		conj := st.Query.Root.Conjuncts[0]
+		var got []string
+		for _, s := range conj.Spans {
+			got = append(got, c.sql[s[0]:s[1]])
+		}
+		if strings.Join(got, "|") != strings.Join(c.spans, "|") || conj.Occurs != c.occurs {
+			t.Errorf("%s:\n spans %q occurs %d\n want %q occurs %d", c.sql, got, conj.Occurs, c.spans, c.occurs)
+		}
 	}
 }
 
@@ -197,11 +186,11 @@ func FuzzParse(f *testing.F) {
 		if err != nil || st.Query == nil {
 			return
 		}
-		names := map[int]string{}
 		for _, r := range st.Query.Tables {
-			names[r.Index] = "t"
+			if r.Span[0] < 0 || r.Span[1] > len(s) || r.Span[0] >= r.Span[1] {
+				t.Fatalf("table %v has span %v in %d bytes", r, r.Span, len(s))
+			}
 		}
-		_, _ = st.Query.SQLite(names, nil)
 	})
 }
 

@@ -8,6 +8,7 @@ import (
 
 	"gopkg.in/yaml.v3"
 
+	"github.com/enginehq/engine/engine"
 	"github.com/enginehq/engine/providers"
 )
 
@@ -58,6 +59,8 @@ type Control struct {
 	Line       int
 	SQLLine    int
 	sqlLiteral bool
+	// prepared is the statement Validate planned: Run runs exactly it.
+	prepared *engine.Prepared
 }
 
 var idPattern = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._-]*$`)

@@ -23,7 +23,8 @@ const (
 // DefaultMaxRows caps the offending rows kept per failed control.
 const DefaultMaxRows = 20
 
-// Querier runs one statement (*engine.Engine).
+// Querier runs one statement (*engine.Engine): Run uses it only for a
+// control that Validate did not prepare.
 type Querier interface {
 	Query(ctx context.Context, sql string, qo engine.QueryOptions) (*result.Result, error)
 }
@@ -151,7 +152,13 @@ func evaluate(ctx context.Context, q Querier, c *Control, o RunOptions) (out *Ou
 		out.Status, out.Err = Error, &b
 		return out
 	}
-	res, err := q.Query(ctx, c.SQL, engine.QueryOptions{})
+	var res *result.Result
+	var err error
+	if c.prepared != nil {
+		res, err = c.prepared.Run(ctx, engine.QueryOptions{})
+	} else {
+		res, err = q.Query(ctx, c.SQL, engine.QueryOptions{})
+	}
 	if err != nil {
 		b := engine.Classify(err).Body()
 		if o.Secrets != nil {

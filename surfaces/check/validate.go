@@ -18,7 +18,8 @@ type Preparer interface {
 // Validate prepares every control's SQL (no requests are made) and
 // reports each statement that would not run, at the line of its sql.
 // Controls whose variables are unresolved are skipped (Resolve reported
-// them).
+// them). A control that prepares keeps its prepared statement, and Run
+// runs exactly that one: what was validated is what runs, planned once.
 func Validate(ctx context.Context, p Preparer, f *File) []Problem {
 	var ps []Problem
 	for _, c := range f.Controls {
@@ -30,6 +31,9 @@ func Validate(ctx context.Context, p Preparer, f *File) []Problem {
 			ps = append(ps, Problem{File: f.Name, Line: c.SQLLine, Control: c.ID,
 				Message: fmt.Sprintf("sql is a %s statement; a control must be a SELECT", st.Kind())})
 			continue
+		}
+		if err == nil {
+			c.prepared = st
 		}
 		if err != nil {
 			e := engine.Classify(err)

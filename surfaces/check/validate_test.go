@@ -2,12 +2,14 @@ package check
 
 import (
 	"context"
+	"errors"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/enginehq/engine/engine"
+	"github.com/enginehq/engine/engine/result"
 )
 
 func newEngine(t *testing.T) *engine.Engine {
@@ -94,5 +96,28 @@ func TestExampleControlsPlan(t *testing.T) {
 		if c.Severity == "" || c.Remediation == "" || c.Title == c.ID {
 			t.Errorf("control %s: give it a title, severity and remediation", c.ID)
 		}
+	}
+}
+
+// failQuerier fails the test when used: a validated control runs the
+// statement Validate prepared, never a second preparation of its text.
+type failQuerier struct{ t *testing.T }
+
+func (f failQuerier) Query(_ context.Context, sql string, _ engine.QueryOptions) (*result.Result, error) {
+	f.t.Errorf("control %q was prepared again", sql)
+	return nil, errors.New("prepared again")
+}
+
+func TestRunRunsWhatValidatePrepared(t *testing.T) {
+	f, ps := Load("c.yaml", []byte("controls:\n  - id: none\n    sql: SELECT 1 AS x WHERE 0\n  - id: one\n    sql: SELECT 1 AS x\n"))
+	if len(ps) != 0 {
+		t.Fatal(ps)
+	}
+	if ps := append(f.Resolve(nil), Validate(context.Background(), newEngine(t), f)...); len(ps) != 0 {
+		t.Fatal(ps)
+	}
+	r := Run(context.Background(), failQuerier{t}, "c.yaml", f.Controls, RunOptions{})
+	if r.Outcomes[0].Status != Pass || r.Outcomes[1].Status != Fail || r.Outcomes[1].RowCount != 1 {
+		t.Fatalf("outcomes %+v %+v", r.Outcomes[0], r.Outcomes[1])
 	}
 }
