@@ -5,7 +5,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"sort"
+	"maps"
+	"slices"
 	"strings"
 
 	"github.com/enginehq/engine/engine/catalog"
@@ -210,7 +211,6 @@ func describeResult(r *providers.Resource, target []string) *result.Result {
 		required, opt []string
 	}
 	params := map[string]*paramInfo{}
-	var paramNames []string
 	for _, m := range methods {
 		for _, p := range m.Params {
 			pi, ok := params[p.Name]
@@ -224,7 +224,6 @@ func describeResult(r *providers.Resource, target []string) *result.Result {
 					pi.note = "Sent as a request header."
 				}
 				params[p.Name] = pi
-				paramNames = append(paramNames, p.Name)
 			}
 			if p.Required {
 				pi.required = append(pi.required, m.Name)
@@ -240,8 +239,7 @@ func describeResult(r *providers.Resource, target []string) *result.Result {
 		}
 		res.Rows = append(res.Rows, []any{c.Name, c.Type, "column", ms, catalog.APINote(c.API, cmp.Or(r.Docs[c.Name], c.Note))})
 	}
-	sort.Strings(paramNames)
-	for _, n := range paramNames {
+	for _, n := range slices.Sorted(maps.Keys(params)) {
 		pi := params[n]
 		if len(pi.required) > 0 {
 			res.Rows = append(res.Rows, []any{n, pi.typ, "required key", strings.Join(pi.required, ", "), catalog.APINote(pi.api, pi.note)})

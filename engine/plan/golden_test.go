@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/enginehq/engine/test/testutil"
 )
 
 var update = flag.Bool("update", false, "rewrite the EXPLAIN golden files in testdata/explain")
@@ -36,20 +38,7 @@ func TestExplainGolden(t *testing.T) {
 			} else {
 				got = p.String()
 			}
-			golden := strings.TrimSuffix(f, ".sql") + ".golden"
-			if *update {
-				if err := os.WriteFile(golden, []byte(got), 0o644); err != nil {
-					t.Fatal(err)
-				}
-				return
-			}
-			want, err := os.ReadFile(golden)
-			if err != nil {
-				t.Fatalf("%v (create it with -update)", err)
-			}
-			if got != string(want) {
-				t.Errorf("EXPLAIN of %s differs from %s (rerun with -update if intended):\ngot\n%s\nwant\n%s", f, golden, got, want)
-			}
+			testutil.Golden(t, strings.TrimSuffix(f, ".sql")+".golden", []byte(got), *update)
 		})
 	}
 }

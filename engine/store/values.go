@@ -151,36 +151,9 @@ func Value(raw json.RawMessage, col string) (any, error) {
 	if len(raw) == 0 {
 		return nil, nil
 	}
-	if col == providers.TypeJSON {
-		switch raw[0] {
-		case 'n':
-			return nil, nil
-		case '{', '[':
-			if !json.Valid(raw) {
-				return nil, &DecodeError{Msg: "invalid JSON"}
-			}
-			if err := checkDepth(raw); err != nil {
-				return nil, err
-			}
-		case '"':
-			var s string
-			if err := json.Unmarshal(raw, &s); err != nil {
-				return nil, err
-			}
-		}
-		return string(raw), nil
-	}
 	switch raw[0] {
 	case 'n':
 		return nil, nil
-	case 't', 'f':
-		return boolean(raw[0] == 't', col), nil
-	case '"':
-		var s string
-		if err := json.Unmarshal(raw, &s); err != nil {
-			return nil, err
-		}
-		return s, nil
 	case '{', '[':
 		if !json.Valid(raw) {
 			return nil, &DecodeError{Msg: "invalid JSON"}
@@ -189,6 +162,20 @@ func Value(raw json.RawMessage, col string) (any, error) {
 			return nil, err
 		}
 		return string(raw), nil
+	case '"':
+		var s string
+		if err := json.Unmarshal(raw, &s); err != nil {
+			return nil, err
+		}
+		if col != providers.TypeJSON {
+			return s, nil
+		}
+	}
+	if col == providers.TypeJSON {
+		return string(raw), nil // the JSON text of a string too, quotes and all
+	}
+	if raw[0] == 't' || raw[0] == 'f' {
+		return boolean(raw[0] == 't', col), nil
 	}
 	return number(raw)
 }

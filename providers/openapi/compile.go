@@ -11,6 +11,8 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/getkin/kin-openapi/openapi3"
+
 	"github.com/enginehq/engine/providers"
 	"github.com/enginehq/engine/registry"
 )
@@ -73,15 +75,7 @@ func Compile(name, path string, doc, profile []byte, builtin bool) ([]byte, erro
 		}
 	}
 	// Only a built-in profile is trusted with token variables (derive).
-	h, resources, err := derive(d, name, ov, builtin)
-	if err != nil {
-		return nil, err
-	}
-	index, err := providers.Encode(h, resources)
-	if err != nil {
-		return nil, err
-	}
-	p, err := providers.Decode(index)
+	index, p, err := encode(d, name, ov, builtin)
 	if err != nil {
 		return nil, err
 	}
@@ -89,6 +83,25 @@ func Compile(name, path string, doc, profile []byte, builtin bool) ([]byte, erro
 		return nil, fmt.Errorf("%s: no GET operation of the document makes a table (%d skipped); nothing to query", path, len(p.Skipped))
 	}
 	return index, nil
+}
+
+// encode derives the tables of doc with its profile o (may be nil) and
+// returns their encoded index (providers.Encode) with the provider
+// decoded from it, as the engine will read it.
+func encode(doc *openapi3.T, name string, o *ProfileFile, builtin bool) ([]byte, *providers.Provider, error) {
+	h, resources, err := derive(doc, name, o, builtin)
+	if err != nil {
+		return nil, nil, err
+	}
+	index, err := providers.Encode(h, resources)
+	if err != nil {
+		return nil, nil, err
+	}
+	p, err := providers.Decode(index)
+	if err != nil {
+		return nil, nil, err
+	}
+	return index, p, nil
 }
 
 // SourceProfile returns the profile bytes that apply to src: the built-in

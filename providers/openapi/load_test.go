@@ -37,15 +37,8 @@ func loadData(name, path string, data []byte, o *ProfileFile) (*providers.Provid
 	if err != nil {
 		return nil, fmt.Errorf("provider %s: %w", name, err)
 	}
-	h, resources, err := derive(doc, name, o, false)
-	if err != nil {
-		return nil, err
-	}
-	index, err := providers.Encode(h, resources)
-	if err != nil {
-		return nil, err
-	}
-	return providers.Decode(index)
+	_, p, err := encode(doc, name, o, false)
+	return p, err
 }
 
 // Derive is DeriveTables without overrides.

@@ -1,10 +1,12 @@
 package openapi
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
+	"maps"
 	"net/http"
-	"sort"
+	"slices"
 	"strings"
 
 	"github.com/getkin/kin-openapi/openapi3"
@@ -254,7 +256,6 @@ func setPaging(m *providers.Method, p *providers.Paging) {
 // responses (4xx and default) agree on, or nil when they do not say.
 func inferErrorMessage(doc *openapi3.T) []string {
 	counts := map[string]int{}
-	total := 0
 	for _, item := range doc.Paths.Map() {
 		if item == nil || item.Get == nil || item.Get.Responses == nil {
 			continue
@@ -267,26 +268,20 @@ func inferErrorMessage(doc *openapi3.T) []string {
 			if mt == nil || mt.Schema == nil || mt.Schema.Value == nil {
 				continue
 			}
-			total++
 			if f := messageField(mt.Schema.Value); f != "" {
 				counts[f]++
 			}
 		}
 	}
-	if total == 0 || len(counts) == 0 {
+	if len(counts) == 0 {
 		return nil
 	}
-	var best []string
-	for f := range counts {
-		best = append(best, f)
-	}
-	sort.Slice(best, func(i, j int) bool {
-		if counts[best[i]] != counts[best[j]] {
-			return counts[best[i]] > counts[best[j]]
-		}
-		return best[i] < best[j]
+	// The field most responses name; of fields named as often, the first
+	// by name.
+	best := slices.MinFunc(slices.Collect(maps.Keys(counts)), func(a, b string) int {
+		return cmp.Or(cmp.Compare(counts[b], counts[a]), strings.Compare(a, b))
 	})
-	return []string{best[0]}
+	return []string{best}
 }
 
 // messageField finds the message of an error schema: a string "message",

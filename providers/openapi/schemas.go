@@ -2,7 +2,8 @@ package openapi
 
 import (
 	"fmt"
-	"sort"
+	"maps"
+	"slices"
 
 	"github.com/getkin/kin-openapi/openapi3"
 )
@@ -29,19 +30,14 @@ const (
 func checkSchemas(doc *openapi3.T) error {
 	c := &schemaCheck{state: map[*openapi3.Schema]uint8{}, size: map[*openapi3.Schema]int{}, seen: map[*openapi3.Schema]bool{}}
 	if doc.Components != nil {
-		for _, n := range sortedSchemaNames(doc.Components.Schemas) {
+		for _, n := range slices.Sorted(maps.Keys(doc.Components.Schemas)) {
 			if ref := doc.Components.Schemas[n]; ref != nil && ref.Value != nil {
 				c.nameOf(ref.Value, "#/components/schemas/"+n)
 			}
 		}
 	}
 	pathMap := doc.Paths.Map()
-	paths := make([]string, 0, len(pathMap))
-	for p := range pathMap {
-		paths = append(paths, p)
-	}
-	sort.Strings(paths)
-	for _, path := range paths {
+	for _, path := range slices.Sorted(maps.Keys(pathMap)) {
 		item := pathMap[path]
 		if item == nil || item.Get == nil {
 			continue
@@ -61,12 +57,7 @@ func checkSchemas(doc *openapi3.T) error {
 		}
 		if item.Get.Responses != nil {
 			codes := item.Get.Responses.Map()
-			keys := make([]string, 0, len(codes))
-			for k := range codes {
-				keys = append(keys, k)
-			}
-			sort.Strings(keys)
-			for _, code := range keys {
+			for _, code := range slices.Sorted(maps.Keys(codes)) {
 				r := codes[code]
 				if r == nil || r.Value == nil {
 					continue
@@ -137,7 +128,7 @@ func (c *schemaCheck) drain() error {
 			return err
 		}
 		s := n.s
-		for _, p := range sortedSchemaNames(s.Properties) {
+		for _, p := range slices.Sorted(maps.Keys(s.Properties)) {
 			c.push(s.Properties[p], n.name+".properties."+p)
 		}
 		c.push(s.Items, n.name+".items")
@@ -196,13 +187,4 @@ func (c *schemaCheck) measure(s *openapi3.Schema, name string, depth int) (int, 
 		return 0, fmt.Errorf("schema %s is made of more than %d schemas through nested allOf/oneOf/anyOf (the same schemas repeated at every level)", c.label(s, name), maxComposition)
 	}
 	return total, nil
-}
-
-func sortedSchemaNames(m openapi3.Schemas) []string {
-	out := make([]string, 0, len(m))
-	for k := range m {
-		out = append(out, k)
-	}
-	sort.Strings(out)
-	return out
 }

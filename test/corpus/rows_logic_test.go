@@ -11,9 +11,10 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"maps"
 	"math/big"
 	"regexp"
-	"sort"
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -116,11 +117,7 @@ func (d *oaDoc) responseSchema(op map[string]any, status int) (schema map[string
 			return nil
 		}
 		content, _ := r["content"].(map[string]any)
-		var types []string
-		for mt := range content {
-			types = append(types, mt)
-		}
-		sort.Strings(types)
+		types := slices.Sorted(maps.Keys(content))
 		rank := func(mt string) int {
 			base := strings.TrimSpace(strings.SplitN(strings.ToLower(mt), ";", 2)[0])
 			switch {
@@ -287,12 +284,7 @@ type shapeField struct {
 func (d *oaDoc) schemaFields(s map[string]any, depth int) []shapeField {
 	var out []shapeField
 	props := d.properties(s)
-	names := make([]string, 0, len(props))
-	for n := range props {
-		names = append(names, n)
-	}
-	sort.Strings(names)
-	for _, n := range names {
+	for _, n := range slices.Sorted(maps.Keys(props)) {
 		p := props[n]
 		f := shapeField{name: n}
 		switch d.kind(p) {
@@ -529,12 +521,7 @@ func (d *oaDoc) lacksRequired(schema map[string]any, body []byte) (why string, o
 		return "", true
 	}
 	props := d.properties(schema)
-	names := make([]string, 0, len(props))
-	for n := range props {
-		names = append(names, n)
-	}
-	sort.Strings(names)
-	for _, n := range names {
+	for _, n := range slices.Sorted(maps.Keys(props)) {
 		if _, present := obj[n]; !present && d.requires(schema, n) && d.kind(props[n]) == "array" {
 			return fmt.Sprintf("the schema requires the list %s, the body has none", n), false
 		}
@@ -643,12 +630,7 @@ func (d *oaDoc) placeholder(p map[string]any) any {
 		return ex
 	}
 	if exs, ok := p["examples"].(map[string]any); ok {
-		names := make([]string, 0, len(exs))
-		for n := range exs {
-			names = append(names, n)
-		}
-		sort.Strings(names)
-		for _, n := range names {
+		for _, n := range slices.Sorted(maps.Keys(exs)) {
 			if e := d.deref(exs[n]); e != nil && isScalar(e["value"]) && e["value"] != nil {
 				return e["value"]
 			}
@@ -931,12 +913,7 @@ func (d *oaDoc) compareRows(got []map[string]any, items []any, itemSchema map[st
 			continue
 		}
 		used := map[string]bool{}
-		fields := make([]string, 0, len(obj))
-		for f := range obj {
-			fields = append(fields, f)
-		}
-		sort.Strings(fields)
-		for _, f := range fields {
+		for _, f := range slices.Sorted(maps.Keys(obj)) {
 			c, ok := cs.column(f, row)
 			if !ok {
 				if _, declared := props[f]; (declared || len(props) == 0) && obj[f] != nil {
@@ -953,12 +930,7 @@ func (d *oaDoc) compareRows(got []map[string]any, items []any, itemSchema map[st
 				diffs = append(diffs, fmt.Sprintf("row %d %s: got %s, want %s", i+1, f, short(row[c]), short(obj[f])))
 			}
 		}
-		cols := make([]string, 0, len(row))
-		for c := range row {
-			cols = append(cols, c)
-		}
-		sort.Strings(cols)
-		for _, c := range cols {
+		for _, c := range slices.Sorted(maps.Keys(row)) {
 			if used[c] || cs.keys[c] || row[c] == nil || (c == "ok" && row[c] == true && len(obj) == 0) {
 				continue
 			}

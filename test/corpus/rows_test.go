@@ -314,7 +314,7 @@ func queryTable(t *testing.T, doc *oaDoc, rec *recorder, mockURL string, args, e
 			}
 		}
 	}()
-	rec.reset()
+	rec.take() // what an earlier query left
 	ctx, cancel := context.WithTimeout(context.Background(), rowsQueryTimeout)
 	defer cancel()
 	cmd := exec.CommandContext(ctx, testutil.EngineBinary(t), append(append([]string{"exec", "-o", "json"}, args...), q)...)
@@ -592,12 +592,8 @@ func (rec *recorder) proxy() http.Handler {
 	return p
 }
 
-func (rec *recorder) reset() {
-	rec.mu.Lock()
-	rec.exchanges = nil
-	rec.mu.Unlock()
-}
-
+// take returns the exchanges recorded since the last take and forgets
+// them.
 func (rec *recorder) take() []exchange {
 	rec.mu.Lock()
 	defer rec.mu.Unlock()
@@ -704,8 +700,10 @@ func writeRowsReport(w io.Writer, bin string, reports []*apiReport) {
 		var c counts
 		kinds := map[string]int{}
 		c.total = r.total
+		tot.total += r.total
 		for _, tr := range r.tables {
 			c.add(tr)
+			tot.add(tr)
 			switch tr.status {
 			case "error":
 				kinds[tr.kind]++
@@ -714,7 +712,6 @@ func writeRowsReport(w io.Writer, bin string, reports []*apiReport) {
 				uncheckedKinds[tr.kind]++
 			}
 		}
-		tot.merge(c)
 		note := kindList(kinds)
 		if r.refused != "" {
 			note = "refused: " + firstLine(r.refused)
@@ -748,17 +745,6 @@ func (c *counts) add(tr tableResult) {
 			c.declCorrect++
 		}
 	}
-}
-
-func (c *counts) merge(o counts) {
-	c.total += o.total
-	c.queried += o.queried
-	c.correct += o.correct
-	c.wrong += o.wrong
-	c.errors += o.errors
-	c.unchecked += o.unchecked
-	c.declCheckable += o.declCheckable
-	c.declCorrect += o.declCorrect
 }
 
 func share(n, of int) string {

@@ -238,12 +238,8 @@ func (s *Server) appAuthorized(w http.ResponseWriter, r *http.Request) bool {
 
 // handleAccessTokens is POST /app/installations/{id}/access_tokens.
 func (s *Server) handleAccessTokens(w http.ResponseWriter, r *http.Request) {
-	a := s.app
+	a := s.appCaller(w, r)
 	if a == nil {
-		notFound(s, w, r)
-		return
-	}
-	if !s.appJWTValid(w, r) {
 		return
 	}
 	id, _ := strconv.ParseInt(r.PathValue("id"), 10, 64)
@@ -276,12 +272,8 @@ func (s *Server) handleAccessTokens(w http.ResponseWriter, r *http.Request) {
 // handleListInstallations is GET /app/installations (JWT): the app's
 // installations, paginated.
 func (s *Server) handleListInstallations(w http.ResponseWriter, r *http.Request) {
-	a := s.app
+	a := s.appCaller(w, r)
 	if a == nil {
-		notFound(s, w, r)
-		return
-	}
-	if !s.appJWTValid(w, r) {
 		return
 	}
 	ins := a.cfg.Installations
@@ -323,10 +315,15 @@ func (s *Server) handleListInstallations(w http.ResponseWriter, r *http.Request)
 	writeJSON(s, w, http.StatusOK, items)
 }
 
-// appJWTValid checks the app's JWT of a request to an /app/ endpoint,
-// answering 401 when it is not valid.
-func (s *Server) appJWTValid(w http.ResponseWriter, r *http.Request) bool {
+// appCaller returns the app a request to an /app/ endpoint is made as,
+// or nil after answering 404 when the server models no app, or 401 when
+// the request's JWT is not the app's valid one.
+func (s *Server) appCaller(w http.ResponseWriter, r *http.Request) *appState {
 	a := s.app
+	if a == nil {
+		notFound(s, w, r)
+		return nil
+	}
 	raw := bearer(r)
 	a.mu.Lock()
 	if raw != "" {
@@ -351,7 +348,7 @@ func (s *Server) appJWTValid(w http.ResponseWriter, r *http.Request) bool {
 			msg += " (Authorization: " + r.Header.Get("Authorization") + ")"
 		}
 		writeError(s, w, r, http.StatusUnauthorized, msg)
-		return false
+		return nil
 	}
-	return true
+	return a
 }
