@@ -127,16 +127,8 @@ func (g *Governor) sharedDone(bucket string, sent time.Time, pause time.Duration
 		}
 	}
 	g.mu.Unlock()
-	op := func(f func(ctx context.Context) error) {
-		start := time.Now()
-		ctx, cancel := sharedstate.Context(context.Background(), 0)
-		defer cancel()
-		if err := f(ctx); err != nil {
-			g.shared.Failed(err)
-		} else {
-			g.shared.OK(start)
-		}
-	}
+	// A failed call is said by g.shared; the local state goes on.
+	op := func(f func(ctx context.Context) error) { g.shared.Do(context.Background(), 0, f) } //nolint:errcheck
 	if a != nil {
 		op(func(ctx context.Context) error { return g.opts.Shared.Release(ctx, g.key(), *a) })
 	}
@@ -155,15 +147,14 @@ func (g *Governor) sharedBucket(name string) {
 	if g.opts.Shared == nil {
 		return
 	}
-	start := time.Now()
-	ctx, cancel := sharedstate.Context(context.Background(), 0)
-	b, ok, err := g.opts.Shared.Bucket(ctx, g.key(), name)
-	cancel()
-	if err != nil {
-		g.shared.Failed(err)
+	var b Bucket
+	var ok bool
+	if err := g.shared.Do(context.Background(), 0, func(ctx context.Context) (err error) {
+		b, ok, err = g.opts.Shared.Bucket(ctx, g.key(), name)
+		return err
+	}); err != nil {
 		return
 	}
-	g.shared.OK(start)
 	if !ok {
 		return
 	}

@@ -18,8 +18,7 @@ import (
 // alone; the cache says so once (Warnf), and once when it answers again
 // (docs/orgscale.md, "When Redis is down").
 type Shared interface {
-	Get(ctx context.Context, key string) ([]byte, bool, error)
-	Put(ctx context.Context, key string, data []byte) error
+	sharedstate.Blobs
 	Delete(ctx context.Context, key string) error
 }
 
@@ -69,11 +68,12 @@ func decodeEntry(data []byte) (*Entry, bool) {
 }
 
 func (c *Cache) sharedGet(key string) (*Entry, bool) {
-	start := time.Now()
-	ctx, cancel := sharedstate.Context(context.Background(), 0)
-	defer cancel()
-	data, ok, err := c.shared.Get(ctx, key)
-	c.sharedHealth.Result(start, err)
+	var data []byte
+	var ok bool
+	err := c.sharedHealth.Do(context.Background(), 0, func(ctx context.Context) (err error) {
+		data, ok, err = c.shared.Get(ctx, key)
+		return err
+	})
 	if err != nil || !ok {
 		return nil, false
 	}
@@ -85,15 +85,13 @@ func (c *Cache) sharedPut(key string, e *Entry, stored time.Time) {
 	if err != nil {
 		return
 	}
-	start := time.Now()
-	ctx, cancel := sharedstate.Context(context.Background(), int64(len(data)))
-	defer cancel()
-	c.sharedHealth.Result(start, c.shared.Put(ctx, key, data))
+	c.sharedHealth.Do(context.Background(), int64(len(data)), func(ctx context.Context) error { //nolint:errcheck // said by sharedHealth
+		return c.shared.Put(ctx, key, data)
+	})
 }
 
 func (c *Cache) sharedDelete(key string) {
-	start := time.Now()
-	ctx, cancel := sharedstate.Context(context.Background(), 0)
-	defer cancel()
-	c.sharedHealth.Result(start, c.shared.Delete(ctx, key))
+	c.sharedHealth.Do(context.Background(), 0, func(ctx context.Context) error { //nolint:errcheck // said by sharedHealth
+		return c.shared.Delete(ctx, key)
+	})
 }

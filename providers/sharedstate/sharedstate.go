@@ -14,6 +14,17 @@ import (
 	"github.com/enginehq/engine/providers"
 )
 
+// Blobs is a store of values by key that processes share, bounded in
+// bytes and age by the store itself (state/redisstate's Blobs): the
+// response cache's entries (httpcache.Shared) and the MCP server's kept
+// results (mcpserver.SharedResults).
+type Blobs interface {
+	// Get returns the value of key; ok is false when there is none.
+	Get(ctx context.Context, key string) (data []byte, ok bool, err error)
+	// Put stores data as the value of key.
+	Put(ctx context.Context, key string, data []byte) error
+}
+
 // Context bounds one call to the shared state that moves n bytes:
 // providers.SharedStateTimeout, plus 1 ms per 50 kB.
 func Context(parent context.Context, n int64) (context.Context, context.CancelFunc) {
@@ -35,6 +46,17 @@ type Health struct {
 	mu     sync.Mutex
 	down   bool
 	failAt time.Time
+}
+
+// Do runs f, one call to the shared state that moves n bytes, bounded
+// by Context(parent, n), and records its outcome.
+func (h *Health) Do(parent context.Context, n int64, f func(ctx context.Context) error) error {
+	start := time.Now()
+	ctx, cancel := Context(parent, n)
+	defer cancel()
+	err := f(ctx)
+	h.Result(start, err)
+	return err
 }
 
 // Result records the outcome of a call that started at start.

@@ -7,7 +7,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"time"
 
 	"github.com/enginehq/engine/engine/result"
 	"github.com/enginehq/engine/providers/sharedstate"
@@ -23,8 +22,7 @@ import (
 // store says so once (StoreOptions.Warnf), and once when it is back
 // (docs/orgscale.md, "When Redis is down").
 type SharedResults interface {
-	Get(ctx context.Context, id string) ([]byte, bool, error)
-	Put(ctx context.Context, id string, data []byte) error
+	sharedstate.Blobs
 }
 
 // MaxSharedResultBytes is the largest result (encoded rows) written to the
@@ -58,10 +56,9 @@ func (s *Store) share(id string, sp *Spool, columns []result.Column, created int
 	if _, err := io.Copy(buf, sp.f); err != nil {
 		return
 	}
-	start := time.Now()
-	ctx, cancel := sharedstate.Context(context.Background(), int64(buf.Len()))
-	defer cancel()
-	s.shared.Result(start, s.opts.Shared.Put(ctx, id, buf.Bytes()))
+	s.shared.Do(context.Background(), int64(buf.Len()), func(ctx context.Context) error { //nolint:errcheck // said by s.shared
+		return s.opts.Shared.Put(ctx, id, buf.Bytes())
+	})
 }
 
 // fetchShared copies a result another replica kept into this store; ok is
@@ -70,11 +67,12 @@ func (s *Store) fetchShared(ctx context.Context, id string) (bool, error) {
 	if s.opts.Shared == nil || !validResultID(id) {
 		return false, nil
 	}
-	start := time.Now()
-	octx, cancel := sharedstate.Context(context.Background(), 0)
-	data, ok, err := s.opts.Shared.Get(octx, id)
-	cancel()
-	s.shared.Result(start, err)
+	var data []byte
+	var ok bool
+	err := s.shared.Do(context.Background(), 0, func(ctx context.Context) (err error) {
+		data, ok, err = s.opts.Shared.Get(ctx, id)
+		return err
+	})
 	if err != nil || !ok {
 		return false, nil
 	}
