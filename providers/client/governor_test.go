@@ -232,12 +232,8 @@ func TestGovernorSearchPacedSeparately(t *testing.T) {
 func TestGovernorRecordsBuckets(t *testing.T) {
 	g := NewGovernor(GovernorOptions{})
 	reset := time.Now().Add(time.Hour).Unix()
-	h := http.Header{}
-	h.Set("X-Ratelimit-Limit", "5000")
-	h.Set("X-Ratelimit-Remaining", "42")
-	h.Set("X-Ratelimit-Used", "4958")
-	h.Set("X-Ratelimit-Reset", strconv.FormatInt(reset, 10))
-	h.Set("X-Ratelimit-Resource", "core")
+	h := header("X-Ratelimit-Limit", "5000", "X-Ratelimit-Remaining", "42", "X-Ratelimit-Used", "4958",
+		"X-Ratelimit-Reset", strconv.FormatInt(reset, 10), "X-Ratelimit-Resource", "core")
 	at, _ := g.Acquire(context.Background(), "core")
 	g.Done("core", at, 200, h, nil)
 	b, ok := g.Bucket("core")
@@ -266,10 +262,7 @@ func TestGovernorRetryAfterAndSpentBucket(t *testing.T) {
 	if st := g.Stats(); st.Pauses != 1 || st.SecondaryLimits != 0 || st.Cuts != 0 || st.Concurrency != DefaultStartConcurrency || time.Until(g.PausedUntil()) < 1500*time.Millisecond {
 		t.Fatalf("stats %+v, pause %s", st, time.Until(g.PausedUntil()))
 	}
-	h := http.Header{}
-	h.Set("X-Ratelimit-Limit", "5000")
-	h.Set("X-Ratelimit-Remaining", "0")
-	h.Set("X-Ratelimit-Reset", strconv.FormatInt(time.Now().Add(time.Hour).Unix(), 10))
+	h := header("X-Ratelimit-Limit", "5000", "X-Ratelimit-Remaining", "0", "X-Ratelimit-Reset", unixSeconds(time.Now().Add(time.Hour)))
 	g.Done("core", at, 200, h, nil)
 	if d := time.Until(g.SpentUntil("core")); d < 59*time.Minute {
 		t.Fatalf("core spent for %s, want until the reset", d)

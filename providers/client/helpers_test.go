@@ -8,6 +8,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"runtime"
+	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -42,6 +43,14 @@ func listMethod() *providers.Method {
 		},
 		Shape: providers.ShapeArray, Paginated: true,
 	}
+}
+
+// serve serves h on loopback until the test ends.
+func serve(t testing.TB, h http.Handler) *httptest.Server {
+	t.Helper()
+	srv := httptest.NewServer(h)
+	t.Cleanup(srv.Close)
+	return srv
 }
 
 // newTestClient builds a client against srv with fast retries.
@@ -152,6 +161,18 @@ func pageOf(t *testing.T, item json.RawMessage) (int, int) {
 	}
 	return v.Page, v.I
 }
+
+// header is a header of the names and values in kv (name, value, ...).
+func header(kv ...string) http.Header {
+	out := http.Header{}
+	for i := 0; i < len(kv); i += 2 {
+		out.Set(kv[i], kv[i+1])
+	}
+	return out
+}
+
+// unixSeconds is t as a rate-limit reset header carries it.
+func unixSeconds(t time.Time) string { return strconv.FormatInt(t.Unix(), 10) }
 
 // settleGoroutines waits until the goroutine count drops to at most want.
 func settleGoroutines(want int) int {
