@@ -174,6 +174,27 @@ func header(kv ...string) http.Header {
 // unixSeconds is t as a rate-limit reset header carries it.
 func unixSeconds(t time.Time) string { return strconv.FormatInt(t.Unix(), 10) }
 
+// acquire admits one request of bucket; an error fails the test.
+func acquire(t testing.TB, g *Governor, bucket string) time.Time {
+	t.Helper()
+	at, err := g.Acquire(context.Background(), bucket)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return at
+}
+
+// acquireN admits n requests of bucket, none answered, and returns when
+// each was sent.
+func acquireN(t testing.TB, g *Governor, bucket string, n int) []time.Time {
+	t.Helper()
+	sent := make([]time.Time, n)
+	for i := range sent {
+		sent[i] = acquire(t, g, bucket)
+	}
+	return sent
+}
+
 // settleGoroutines waits until the goroutine count drops to at most want.
 func settleGoroutines(want int) int {
 	var n int
