@@ -880,11 +880,9 @@ func TestRequestLimitHoldsAcrossCalls(t *testing.T) {
 	var wg sync.WaitGroup
 	errs := make([]error, 4)
 	for i := range errs {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
+		wg.Go(func() {
 			_, errs[i] = c.Do(ctx, Call{Method: listMethod(), Params: map[string]string{"org": fmt.Sprint("o", i)}}, func([]json.RawMessage) error { return nil })
-		}()
+		})
 	}
 	wg.Wait()
 	if n := sent.Load(); n > 20 {
