@@ -2,18 +2,10 @@ package client
 
 import (
 	"context"
-	"crypto/rand"
-	"crypto/rsa"
-	"crypto/x509"
 	"encoding/json"
-	"encoding/pem"
 	"errors"
 	"fmt"
 	"net/http"
-	"net/http/httptest"
-	"os"
-	"path/filepath"
-	"strconv"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -26,14 +18,7 @@ import (
 // appCredentials are credentials of app 7 over every installation.
 func appCredentials(t *testing.T, extra string) providers.Credentials {
 	t.Helper()
-	key, err := rsa.GenerateKey(rand.Reader, 2048)
-	if err != nil {
-		t.Fatal(err)
-	}
-	path := filepath.Join(t.TempDir(), "app.pem")
-	if err := os.WriteFile(path, pem.EncodeToMemory(&pem.Block{Type: "RSA PRIVATE KEY", Bytes: x509.MarshalPKCS1PrivateKey(key)}), 0o600); err != nil {
-		t.Fatal(err)
-	}
+	_, path, _ := testutil.RSAKey(t)
 	var a providers.AuthConfig
 	if err := json.Unmarshal([]byte(`{"type":"app","app_id":7,"private_key_path":"`+path+`"`+extra+`}`), &a); err != nil {
 		t.Fatal(err)
@@ -57,9 +42,9 @@ func appCredentials(t *testing.T, extra string) providers.Credentials {
 // answers report is not another's, and a statement is refused only for
 // the installation whose bucket cannot cover it.
 func TestAppInstallationsHaveTheirOwnBudgets(t *testing.T) {
-	reset := strconv.FormatInt(time.Now().Add(time.Hour).Unix(), 10)
+	reset := unixSeconds(time.Now().Add(time.Hour))
 	remaining := map[string]string{"acme": "10", "tiny": "4000"}
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+	srv := serve(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		auth := r.Header.Get("Authorization")
 		switch {
 		case r.URL.Path == "/app/installations":
@@ -88,7 +73,6 @@ func TestAppInstallationsHaveTheirOwnBudgets(t *testing.T) {
 			http.Error(w, `{"message":"Not Found"}`, http.StatusNotFound)
 		}
 	}))
-	defer srv.Close()
 	c := newTestClient(t, srv, func(o *Options) {
 		o.Credentials = appCredentials(t, "")
 		o.Governor = &GovernorOptions{}
@@ -120,13 +104,11 @@ func TestAppInstallationsHaveTheirOwnBudgets(t *testing.T) {
 // reaches another host.
 func TestAppInstallationsListStaysOnOrigin(t *testing.T) {
 	var elsewhere atomic.Int32
-	other := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { elsewhere.Add(1) }))
-	defer other.Close()
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+	other := serve(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { elsewhere.Add(1) }))
+	srv := serve(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Link", `<`+other.URL+`/app/installations?page=2>; rel="next"`)
 		fmt.Fprint(w, `[{"id":1,"account":{"login":"acme"}}]`)
 	}))
-	defer srv.Close()
 	c := newTestClient(t, srv, func(o *Options) { o.Credentials = appCredentials(t, "") })
 	_, _, err := collect(t, c, Call{Method: listMethod(), Params: map[string]string{"org": "acme"}})
 	var pe *providers.ProviderError

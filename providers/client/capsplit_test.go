@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
-	"net/http/httptest"
 	"slices"
 	"strconv"
 	"strings"
@@ -126,11 +125,38 @@ func capIDs(t *testing.T, items []json.RawMessage) map[int]bool {
 	return ids
 }
 
+// capClient is a client of s, two results a page (mod, when set, adds
+// options).
+func capClient(t *testing.T, s *capSearch, mod func(*Options)) *Client {
+	t.Helper()
+	return newTestClient(t, serve(t, s), func(o *Options) {
+		o.PerPage = 2
+		if mod != nil {
+			mod(o)
+		}
+	})
+}
+
+// capIncomplete searches s for q (split: the method may split it) and
+// wants the search to fail as incomplete, retryable or not, with a
+// message that says each of says.
+func capIncomplete(t *testing.T, s *capSearch, split bool, q string, retryable bool, says ...string) {
+	t.Helper()
+	_, _, err := collect(t, capClient(t, s, nil), Call{Method: capMethod(split), Params: map[string]string{"q": q}})
+	var pe *providers.ProviderError
+	if !errors.As(err, &pe) || pe.Kind != "incomplete" || pe.Retryable != retryable {
+		t.Fatalf("err %v; want incomplete, retryable %t", err, retryable)
+	}
+	for _, w := range says {
+		if !strings.Contains(pe.Message, w) {
+			t.Errorf("err %v; want it to say %q", err, w)
+		}
+	}
+}
+
 func TestCapSplitGetsEveryResult(t *testing.T) {
 	s := &capSearch{n: 23, max: 5, dup: 7}
-	srv := httptest.NewServer(s)
-	defer srv.Close()
-	c := newTestClient(t, srv, func(o *Options) { o.PerPage = 2 })
+	c := capClient(t, s, nil)
 	items, st, err := collect(t, c, Call{Method: capMethod(true), Params: map[string]string{"q": "org:x"}})
 	if err != nil {
 		t.Fatal(err)
@@ -152,9 +178,7 @@ func TestCapSplitGetsEveryResult(t *testing.T) {
 // split, stopping at the limit.
 func TestCapSplitLimit(t *testing.T) {
 	s := &capSearch{n: 23, max: 5}
-	srv := httptest.NewServer(s)
-	defer srv.Close()
-	c := newTestClient(t, srv, func(o *Options) { o.PerPage = 2 })
+	c := capClient(t, s, nil)
 	items, _, err := collect(t, c, Call{Method: capMethod(false), Params: map[string]string{"q": "org:x"}, Limit: 4})
 	if err != nil || len(items) != 4 || len(s.sent()) != 2 {
 		t.Fatalf("limit 4: %d items, %d queries, %v", len(items), len(s.sent()), err)
@@ -166,36 +190,20 @@ func TestCapSplitLimit(t *testing.T) {
 }
 
 func TestCapWithoutSplitIsIncomplete(t *testing.T) {
-	srv := httptest.NewServer(&capSearch{n: 23, max: 5})
-	defer srv.Close()
-	c := newTestClient(t, srv, func(o *Options) { o.PerPage = 2 })
-	_, _, err := collect(t, c, Call{Method: capMethod(false), Params: map[string]string{"q": "org:x"}})
-	var pe *providers.ProviderError
-	if !errors.As(err, &pe) || pe.Kind != "incomplete" || pe.Retryable || !strings.Contains(pe.Message, "matched 23") || !strings.Contains(pe.Message, "narrow it") {
-		t.Fatalf("err %v", err)
-	}
+	capIncomplete(t, &capSearch{n: 23, max: 5}, false, "org:x", false, "matched 23", "narrow it")
 }
 
 // Parts that hold fewer distinct results than the first page counted
 // fail as incomplete (retryable): never a silent gap.
 func TestCapSplitMissingResultIsIncomplete(t *testing.T) {
-	srv := httptest.NewServer(&capSearch{n: 23, max: 5, lose: 11})
-	defer srv.Close()
-	c := newTestClient(t, srv, func(o *Options) { o.PerPage = 2 })
-	_, _, err := collect(t, c, Call{Method: capMethod(true), Params: map[string]string{"q": "org:x"}})
-	var pe *providers.ProviderError
-	if !errors.As(err, &pe) || pe.Kind != "incomplete" || !pe.Retryable || !strings.Contains(pe.Message, "only 22 distinct") {
-		t.Fatalf("err %v", err)
-	}
+	capIncomplete(t, &capSearch{n: 23, max: 5, lose: 11}, true, "org:x", true, "only 22 distinct")
 }
 
 // A split whose matches need more pages than max-pages is refused at the
 // first page.
 func TestCapSplitOverMaxPages(t *testing.T) {
 	s := &capSearch{n: 23, max: 5}
-	srv := httptest.NewServer(s)
-	defer srv.Close()
-	c := newTestClient(t, srv, func(o *Options) { o.PerPage = 2; o.MaxPages = 6 })
+	c := capClient(t, s, func(o *Options) { o.MaxPages = 6 })
 	_, _, err := collect(t, c, Call{Method: capMethod(true), Params: map[string]string{"q": "org:x"}})
 	var pe *providers.ProviderError
 	if !errors.As(err, &pe) || pe.Kind != "limit" || !strings.Contains(pe.Message, "12 pages") || len(s.sent()) != 1 {
@@ -205,14 +213,7 @@ func TestCapSplitOverMaxPages(t *testing.T) {
 
 // A query with OR cannot take an added range: incomplete, not retryable.
 func TestCapSplitRefusesOr(t *testing.T) {
-	srv := httptest.NewServer(&capSearch{n: 23, max: 5})
-	defer srv.Close()
-	c := newTestClient(t, srv, func(o *Options) { o.PerPage = 2 })
-	_, _, err := collect(t, c, Call{Method: capMethod(true), Params: map[string]string{"q": "org:x OR org:y"}})
-	var pe *providers.ProviderError
-	if !errors.As(err, &pe) || pe.Kind != "incomplete" || pe.Retryable || !strings.Contains(pe.Message, "OR operator") {
-		t.Fatalf("err %v", err)
-	}
+	capIncomplete(t, &capSearch{n: 23, max: 5}, true, "org:x OR org:y", false, "OR operator")
 }
 
 func TestUserSpan(t *testing.T) {

@@ -84,6 +84,7 @@ import (
 	"github.com/hashicorp/go-retryablehttp"
 
 	"github.com/enginehq/engine/providers"
+	"github.com/enginehq/engine/providers/defaults"
 	"github.com/enginehq/engine/providers/httpcache"
 )
 
@@ -245,29 +246,22 @@ func New(p *providers.Provider, opts Options) (*Client, error) {
 	return c, nil
 }
 
-// orDefault sets *v to d when it is zero or negative (unset).
-func orDefault[T ~int | ~int64](v *T, d T) {
-	if *v <= 0 {
-		*v = d
-	}
-}
-
 func setDefaults(o *Options) {
-	orDefault(&o.PerPage, DefaultPerPage)
-	orDefault(&o.MaxPages, DefaultMaxPages)
+	defaults.Set(&o.PerPage, DefaultPerPage)
+	defaults.Set(&o.MaxPages, DefaultMaxPages)
 	if o.RetryMax < 0 {
 		o.RetryMax = 0
 	} else if o.RetryMax == 0 {
 		o.RetryMax = DefaultRetryMax
 	}
-	orDefault(&o.MaxRetryWait, DefaultMaxRetryWait)
-	orDefault(&o.RetryWaitMin, DefaultRetryWaitMin)
-	orDefault(&o.RetryWaitMax, DefaultRetryWaitMax)
+	defaults.Set(&o.MaxRetryWait, DefaultMaxRetryWait)
+	defaults.Set(&o.RetryWaitMin, DefaultRetryWaitMin)
+	defaults.Set(&o.RetryWaitMax, DefaultRetryWaitMax)
 	if o.RetryWaitMax < o.RetryWaitMin {
 		o.RetryWaitMax = o.RetryWaitMin
 	}
-	orDefault(&o.RequestTimeout, DefaultRequestTimeout)
-	orDefault(&o.MaxBodyBytes, DefaultMaxBodyBytes)
+	defaults.Set(&o.RequestTimeout, DefaultRequestTimeout)
+	defaults.Set(&o.MaxBodyBytes, DefaultMaxBodyBytes)
 	if o.UserAgent == "" {
 		o.UserAgent = DefaultUserAgent
 	}

@@ -178,42 +178,35 @@ func TestRetryAfterHTTPDate(t *testing.T) {
 			t.Errorf("%q: %v", v, d)
 		}
 	}
-	if d := resetWait(strconv.FormatInt(now.Add(30*time.Second).Unix(), 10), now); d != 30*time.Second {
+	if d := resetWait(unixSeconds(now.Add(30*time.Second)), now); d != 30*time.Second {
 		t.Errorf("reset: %v", d)
 	}
-	if d := resetWait(strconv.FormatInt(now.Add(-time.Minute).Unix(), 10), now); d != time.Second {
+	if d := resetWait(unixSeconds(now.Add(-time.Minute)), now); d != time.Second {
 		t.Errorf("reset in the past: %v", d)
 	}
 }
 
 func TestClassifyHTTP(t *testing.T) {
 	now := time.Now()
-	h := func(kv ...string) http.Header {
-		out := http.Header{}
-		for i := 0; i < len(kv); i += 2 {
-			out.Set(kv[i], kv[i+1])
-		}
-		return out
-	}
 	tests := []struct {
 		status      int
 		h           http.Header
 		body        string
 		retry, rate bool
 	}{
-		{408, h(), "", true, false},
-		{429, h(), "", true, true},
-		{500, h(), "", true, false},
-		{502, h(), "", true, false},
-		{599, h(), "", true, false},
-		{403, h("X-RateLimit-Remaining", "0"), "", true, true},
-		{403, h(), `{"message":"API RATE LIMIT exceeded"}`, true, true},
-		{403, h(), `{"message":"Resource not accessible by integration"}`, false, false},
-		{400, h(), "", false, false},
-		{401, h(), "", false, false},
-		{404, h(), "", false, false},
-		{409, h(), "", false, false},
-		{422, h(), "", false, false},
+		{408, header(), "", true, false},
+		{429, header(), "", true, true},
+		{500, header(), "", true, false},
+		{502, header(), "", true, false},
+		{599, header(), "", true, false},
+		{403, header("X-RateLimit-Remaining", "0"), "", true, true},
+		{403, header(), `{"message":"API RATE LIMIT exceeded"}`, true, true},
+		{403, header(), `{"message":"Resource not accessible by integration"}`, false, false},
+		{400, header(), "", false, false},
+		{401, header(), "", false, false},
+		{404, header(), "", false, false},
+		{409, header(), "", false, false},
+		{422, header(), "", false, false},
 	}
 	for _, tt := range tests {
 		d := classifyHTTP(tt.status, tt.h, []byte(tt.body), now)
@@ -861,5 +854,51 @@ func TestAbsentStatus(t *testing.T) {
 	var pe *providers.ProviderError
 	if !errors.As(err, &pe) || pe.Status != 404 || pe.Message != "Not Found" {
 		t.Fatalf("404 on page 2: %v", err)
+	}
+}
+
+// TestRequestLimitHoldsAcrossCalls: under WithRequestLimit, concurrent
+// calls with concurrent numbered pages send at most the limit in all, and
+// the call that meets it fails with a RequestLimitError of kind plan.
+func TestRequestLimitHoldsAcrossCalls(t *testing.T) {
+	var sent atomic.Int64
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		sent.Add(1)
+		page := r.URL.Query().Get("page")
+		if page == "" {
+			page = "1"
+		}
+		w.Header().Set("Link", fmt.Sprintf(`<%s%s?page=2&per_page=100>; rel="next", <%s%s?page=50&per_page=100>; rel="last"`, "http://"+r.Host, r.URL.Path, "http://"+r.Host, r.URL.Path))
+		if page != "1" {
+			w.Header().Del("Link")
+		}
+		w.Write([]byte(`[{"id":1}]`)) //nolint:errcheck
+	}))
+	defer srv.Close()
+	c := newTestClient(t, srv, func(o *Options) { o.PageConcurrency = 8 })
+	ctx := WithRequestLimit(context.Background(), 20)
+	var wg sync.WaitGroup
+	errs := make([]error, 4)
+	for i := range errs {
+		wg.Go(func() {
+			_, errs[i] = c.Do(ctx, Call{Method: listMethod(), Params: map[string]string{"org": fmt.Sprint("o", i)}}, func([]json.RawMessage) error { return nil })
+		})
+	}
+	wg.Wait()
+	if n := sent.Load(); n > 20 {
+		t.Fatalf("%d requests sent under a limit of 20", n)
+	}
+	limited := 0
+	for _, err := range errs {
+		var le *RequestLimitError
+		if errors.As(err, &le) {
+			limited++
+			if le.ErrorKind() != "plan" || le.ErrorSetting() != "max-requests" || le.Limit != 20 {
+				t.Fatalf("%+v", le)
+			}
+		}
+	}
+	if limited == 0 {
+		t.Fatalf("no call met the limit: %v", errs)
 	}
 }

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/enginehq/engine/providers"
+	"github.com/enginehq/engine/providers/sharedstate"
 )
 
 // The governor keeps one credential's requests within the provider's
@@ -82,39 +83,43 @@ type Governor struct {
 	logf func(string, ...any)
 	now  func() time.Time
 
-	mu           sync.Mutex
-	inflight     int
-	limit        int           // current concurrency cap (<=0: none)
-	ssthresh     int           // slow start below it, additive growth above
-	ceiling      int           // growth stops here until a quiet period
-	acked        int           // successes towards the next additive step
-	lastFull     time.Time     // last admission that filled the cap
-	changed      chan struct{} // closed when a slot frees or a bound changes
-	pauseUntil   time.Time
-	pauseStart   time.Time
-	backoff      time.Duration // last secondary pause (for doubling)
-	lastLimit    time.Time     // last new secondary limit
-	lastGrow     time.Time
-	factor       float64 // current fraction of the configured rates
-	points       *window
-	search       *window
-	codeSearch   *window
-	buckets      map[string]Bucket
-	secondary    int
-	pauses       int
-	cuts         int
-	probedAt     time.Time
-	sharedKey    string                    // the credential's key in opts.Shared
-	admitted     map[admitKey][]*Admission // shared admissions awaiting Done
-	sharedDown   bool                      // the last shared call failed
-	sharedFailAt time.Time                 // when
+	mu         sync.Mutex
+	inflight   int
+	limit      int           // current concurrency cap (<=0: none)
+	ssthresh   int           // slow start below it, additive growth above
+	ceiling    int           // growth stops here until a quiet period
+	acked      int           // successes towards the next additive step
+	lastFull   time.Time     // last admission that filled the cap
+	changed    chan struct{} // closed when a slot frees or a bound changes
+	pauseUntil time.Time
+	pauseStart time.Time
+	backoff    time.Duration // last secondary pause (for doubling)
+	lastLimit  time.Time     // last new secondary limit
+	lastGrow   time.Time
+	factor     float64 // current fraction of the configured rates
+	points     *window
+	search     *window
+	codeSearch *window
+	buckets    map[string]Bucket
+	secondary  int
+	pauses     int
+	cuts       int
+	probedAt   time.Time
+	sharedKey  string                    // the credential's key in opts.Shared
+	admitted   map[admitKey][]*Admission // shared admissions awaiting Done
+	shared     *sharedstate.Health       // says when opts.Shared fails and when it is back
 }
 
 // NewGovernor makes a governor (tests and embedding; clients share them
 // through SharedGovernor).
 func NewGovernor(opts GovernorOptions) *Governor {
 	opts.setDefaults()
-	g := &Governor{opts: opts, now: time.Now, changed: make(chan struct{}), factor: 1, buckets: map[string]Bucket{}}
+	g := &Governor{opts: opts, now: time.Now, changed: make(chan struct{}), factor: 1, buckets: map[string]Bucket{}, shared: &sharedstate.Health{
+		Name:  "shared rate-limit state",
+		Alone: "this process goes on pacing the credential alone, within its own --rate and --max-concurrency, until it answers again",
+		Back:  "pacing the credential with the other processes",
+		Warnf: opts.SharedWarnf,
+	}}
 	if opts.MaxConcurrency > 0 {
 		g.limit = min(opts.StartConcurrency, opts.MaxConcurrency)
 		g.ssthresh, g.ceiling = opts.MaxConcurrency, opts.MaxConcurrency

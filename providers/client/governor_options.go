@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/enginehq/engine/providers"
+	"github.com/enginehq/engine/providers/defaults"
 )
 
 // Governor defaults, for providers whose profile declares no windows
@@ -100,9 +101,7 @@ func (o *GovernorOptions) setDefaults() {
 				r.N = n
 			}
 		}
-		if r.Window <= 0 {
-			r.Window = DefaultRateWindow
-		}
+		defaults.Set(&r.Window, DefaultRateWindow)
 	}
 	def(&o.Rate, "", DefaultRate)
 	def(&o.SearchRate, "search", DefaultSearchRate)
@@ -110,13 +109,7 @@ func (o *GovernorOptions) setDefaults() {
 	if o.MaxConcurrency == 0 {
 		o.MaxConcurrency = DefaultMaxConcurrency
 	}
-	if o.StartConcurrency <= 0 {
-		o.StartConcurrency = DefaultStartConcurrency
-	}
-	if o.SlotTTL <= 0 {
-		o.SlotTTL = DefaultSlotTTL
-	}
-	if o.RecoverAfter <= 0 {
-		o.RecoverAfter = DefaultRecoverAfter
-	}
+	defaults.Set(&o.StartConcurrency, DefaultStartConcurrency)
+	defaults.Set(&o.SlotTTL, DefaultSlotTTL)
+	defaults.Set(&o.RecoverAfter, DefaultRecoverAfter)
 }

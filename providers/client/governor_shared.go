@@ -3,6 +3,8 @@ package client
 import (
 	"context"
 	"time"
+
+	"github.com/enginehq/engine/providers/sharedstate"
 )
 
 // The governor's use of a SharedState (GovernorOptions.Shared): a request
@@ -61,16 +63,16 @@ func (g *Governor) key() string {
 // shared state admits (the local bounds hold).
 func (g *Governor) sharedAdmit(ctx context.Context, bucket string, a *Admission, sent time.Time) (time.Duration, bool) {
 	start := time.Now()
-	octx, cancel := context.WithTimeout(ctx, SharedOpTimeout)
+	octx, cancel := sharedstate.Context(ctx, 0)
 	res, err := g.opts.Shared.Admit(octx, g.key(), *a)
 	cancel()
 	if err != nil {
 		if ctx.Err() == nil {
-			g.sharedFailed(err)
+			g.shared.Failed(err)
 		}
 		return 0, true
 	}
-	g.sharedOK(start)
+	g.shared.OK(start)
 	if res.OK {
 		g.mu.Lock()
 		if g.admitted == nil {
@@ -125,16 +127,8 @@ func (g *Governor) sharedDone(bucket string, sent time.Time, pause time.Duration
 		}
 	}
 	g.mu.Unlock()
-	op := func(f func(ctx context.Context) error) {
-		start := time.Now()
-		ctx, cancel := context.WithTimeout(context.Background(), SharedOpTimeout)
-		defer cancel()
-		if err := f(ctx); err != nil {
-			g.sharedFailed(err)
-		} else {
-			g.sharedOK(start)
-		}
-	}
+	// A failed call is said by g.shared; the local state goes on.
+	op := func(f func(ctx context.Context) error) { g.shared.Do(context.Background(), 0, f) } //nolint:errcheck
 	if a != nil {
 		op(func(ctx context.Context) error { return g.opts.Shared.Release(ctx, g.key(), *a) })
 	}
@@ -153,15 +147,14 @@ func (g *Governor) sharedBucket(name string) {
 	if g.opts.Shared == nil {
 		return
 	}
-	start := time.Now()
-	ctx, cancel := context.WithTimeout(context.Background(), SharedOpTimeout)
-	b, ok, err := g.opts.Shared.Bucket(ctx, g.key(), name)
-	cancel()
-	if err != nil {
-		g.sharedFailed(err)
+	var b Bucket
+	var ok bool
+	if err := g.shared.Do(context.Background(), 0, func(ctx context.Context) (err error) {
+		b, ok, err = g.opts.Shared.Bucket(ctx, g.key(), name)
+		return err
+	}); err != nil {
 		return
 	}
-	g.sharedOK(start)
 	if !ok {
 		return
 	}
@@ -170,31 +163,5 @@ func (g *Governor) sharedBucket(name string) {
 	old, had := g.buckets[name]
 	if !had || b.Reset.After(old.Reset) || (b.Reset.Equal(old.Reset) && b.Remaining < old.Remaining) {
 		g.buckets[name] = b
-	}
-}
-
-// sharedFailed says once that the shared state failed.
-func (g *Governor) sharedFailed(err error) {
-	g.mu.Lock()
-	first := !g.sharedDown
-	g.sharedDown, g.sharedFailAt = true, time.Now()
-	g.mu.Unlock()
-	if first && g.opts.SharedWarnf != nil {
-		g.opts.SharedWarnf("shared rate-limit state unavailable (%v): this process goes on pacing the credential alone, within its own --rate and --max-concurrency, until it answers again", err)
-	}
-}
-
-// sharedOK says once that the shared state answers again: a call that
-// started after the last failure succeeded (one that started before may
-// have been answered just before the failure).
-func (g *Governor) sharedOK(start time.Time) {
-	g.mu.Lock()
-	back := g.sharedDown && start.After(g.sharedFailAt)
-	if back {
-		g.sharedDown = false
-	}
-	g.mu.Unlock()
-	if back && g.opts.SharedWarnf != nil {
-		g.opts.SharedWarnf("shared rate-limit state reachable again: pacing the credential with the other processes")
 	}
 }

@@ -35,15 +35,7 @@ func TestBucketOf(t *testing.T) {
 // the pause doubles when the limit comes back right after.
 func TestGovernorSecondaryLimit(t *testing.T) {
 	g := NewGovernor(GovernorOptions{Rate: Rate{600, time.Second}, MaxConcurrency: 8, StartConcurrency: 8})
-	ctx := context.Background()
-	var sent []time.Time
-	for i := 0; i < 6; i++ {
-		at, err := g.Acquire(ctx, "core")
-		if err != nil {
-			t.Fatal(err)
-		}
-		sent = append(sent, at)
-	}
+	sent := acquireN(t, g, "core", 6)
 	h := http.Header{"Retry-After": []string{"1"}}
 	g.Done("core", sent[0], 403, h, []byte(`{"message":"You have exceeded a secondary rate limit"}`))
 	g.Done("core", sent[1], 403, h, nil)
@@ -61,10 +53,7 @@ func TestGovernorSecondaryLimit(t *testing.T) {
 		t.Fatalf("pause ends in %s, want about 1s", time.Until(until))
 	}
 	start := time.Now()
-	at, err := g.Acquire(ctx, "core")
-	if err != nil {
-		t.Fatal(err)
-	}
+	at := acquire(t, g, "core")
 	if waited := time.Since(start); waited < 900*time.Millisecond {
 		t.Fatalf("admitted after %s during a 1s pause", waited)
 	}
@@ -87,20 +76,13 @@ func TestGovernorWindowBurstThenSlide(t *testing.T) {
 	ctx := context.Background()
 	start := time.Now()
 	for i := 0; i < 50; i++ {
-		at, err := g.Acquire(ctx, "core")
-		if err != nil {
-			t.Fatal(err)
-		}
-		g.Done("core", at, 200, nil, nil)
+		g.Done("core", acquire(t, g, "core"), 200, nil, nil)
 	}
 	if d := time.Since(start); d > 100*time.Millisecond {
 		t.Fatalf("50 requests of a 50-per-500ms budget took %s, want at once", d)
 	}
 	answered := time.Now()
-	at, err := g.Acquire(ctx, "core")
-	if err != nil {
-		t.Fatal(err)
-	}
+	at := acquire(t, g, "core")
 	if d := time.Since(answered); d < 350*time.Millisecond {
 		t.Fatalf("51st request admitted after %s, want when the first answer leaves the window (about 500ms)", d)
 	}
@@ -108,11 +90,7 @@ func TestGovernorWindowBurstThenSlide(t *testing.T) {
 	// Requests in flight count: a full window of unanswered requests
 	// holds the next one until an answer comes and leaves the window.
 	g = NewGovernor(GovernorOptions{Rate: Rate{3, 200 * time.Millisecond}, MaxConcurrency: -1})
-	var sent []time.Time
-	for i := 0; i < 3; i++ {
-		at, _ := g.Acquire(ctx, "core")
-		sent = append(sent, at)
-	}
+	sent := acquireN(t, g, "core", 3)
 	short, cancel := context.WithTimeout(ctx, 300*time.Millisecond)
 	defer cancel()
 	if _, err := g.Acquire(short, "core"); err == nil {
@@ -134,28 +112,17 @@ func TestGovernorWindowBurstThenSlide(t *testing.T) {
 // met the limit, until a quiet period lifts that ceiling.
 func TestGovernorConcurrencyAIMD(t *testing.T) {
 	g := NewGovernor(GovernorOptions{Rate: Rate{-1, time.Minute}, MaxConcurrency: 16, RecoverAfter: 300 * time.Millisecond})
-	ctx := context.Background()
 	if c := g.Stats().Concurrency; c != DefaultStartConcurrency {
 		t.Fatalf("starts at %d in flight, want %d", c, DefaultStartConcurrency)
 	}
 	for i := 0; i < 10; i++ { // one at a time: the cap is not in use
-		at, _ := g.Acquire(ctx, "core")
-		g.Done("core", at, 200, nil, nil)
+		g.Done("core", acquire(t, g, "core"), 200, nil, nil)
 	}
 	if c := g.Stats().Concurrency; c != DefaultStartConcurrency {
 		t.Fatalf("cap %d after serial requests, want %d (unused, not grown)", c, DefaultStartConcurrency)
 	}
 	round := func() int { // fill the cap, answer every request
-		n := g.Stats().Concurrency
-		var sent []time.Time
-		for i := 0; i < n; i++ {
-			at, err := g.Acquire(ctx, "core")
-			if err != nil {
-				t.Fatal(err)
-			}
-			sent = append(sent, at)
-		}
-		for _, at := range sent {
+		for _, at := range acquireN(t, g, "core", g.Stats().Concurrency) {
 			g.Done("core", at, 200, nil, nil)
 		}
 		return g.Stats().Concurrency
@@ -170,11 +137,7 @@ func TestGovernorConcurrencyAIMD(t *testing.T) {
 		t.Fatalf("cap %d, want MaxConcurrency 16", c)
 	}
 	// A limit met with 6 in flight: cut to 3, growth up to 5 only.
-	var sent []time.Time
-	for i := 0; i < 6; i++ {
-		at, _ := g.Acquire(ctx, "core")
-		sent = append(sent, at)
-	}
+	sent := acquireN(t, g, "core", 6)
 	g.Done("core", sent[5], 403, http.Header{"Retry-After": []string{"1"}}, []byte("You have exceeded a secondary rate limit"))
 	for _, at := range sent[:5] {
 		g.Done("core", at, 200, nil, nil)
@@ -203,11 +166,7 @@ func TestGovernorSearchPacedSeparately(t *testing.T) {
 	g := NewGovernor(GovernorOptions{Rate: Rate{6000, time.Minute}, SearchRate: Rate{2, time.Second}, MaxConcurrency: -1})
 	ctx := context.Background()
 	for i := 0; i < 2; i++ { // the budget at once, then when the first answer leaves the window
-		at, err := g.Acquire(ctx, "search")
-		if err != nil {
-			t.Fatal(err)
-		}
-		g.Done("search", at, 200, nil, nil)
+		g.Done("search", acquire(t, g, "search"), 200, nil, nil)
 	}
 	done := make(chan time.Duration)
 	go func() {
@@ -232,12 +191,8 @@ func TestGovernorSearchPacedSeparately(t *testing.T) {
 func TestGovernorRecordsBuckets(t *testing.T) {
 	g := NewGovernor(GovernorOptions{})
 	reset := time.Now().Add(time.Hour).Unix()
-	h := http.Header{}
-	h.Set("X-Ratelimit-Limit", "5000")
-	h.Set("X-Ratelimit-Remaining", "42")
-	h.Set("X-Ratelimit-Used", "4958")
-	h.Set("X-Ratelimit-Reset", strconv.FormatInt(reset, 10))
-	h.Set("X-Ratelimit-Resource", "core")
+	h := header("X-Ratelimit-Limit", "5000", "X-Ratelimit-Remaining", "42", "X-Ratelimit-Used", "4958",
+		"X-Ratelimit-Reset", strconv.FormatInt(reset, 10), "X-Ratelimit-Resource", "core")
 	at, _ := g.Acquire(context.Background(), "core")
 	g.Done("core", at, 200, h, nil)
 	b, ok := g.Bucket("core")
@@ -266,10 +221,7 @@ func TestGovernorRetryAfterAndSpentBucket(t *testing.T) {
 	if st := g.Stats(); st.Pauses != 1 || st.SecondaryLimits != 0 || st.Cuts != 0 || st.Concurrency != DefaultStartConcurrency || time.Until(g.PausedUntil()) < 1500*time.Millisecond {
 		t.Fatalf("stats %+v, pause %s", st, time.Until(g.PausedUntil()))
 	}
-	h := http.Header{}
-	h.Set("X-Ratelimit-Limit", "5000")
-	h.Set("X-Ratelimit-Remaining", "0")
-	h.Set("X-Ratelimit-Reset", strconv.FormatInt(time.Now().Add(time.Hour).Unix(), 10))
+	h := header("X-Ratelimit-Limit", "5000", "X-Ratelimit-Remaining", "0", "X-Ratelimit-Reset", unixSeconds(time.Now().Add(time.Hour)))
 	g.Done("core", at, 200, h, nil)
 	if d := time.Until(g.SpentUntil("core")); d < 59*time.Minute {
 		t.Fatalf("core spent for %s, want until the reset", d)

@@ -8,6 +8,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"runtime"
+	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -42,6 +43,14 @@ func listMethod() *providers.Method {
 		},
 		Shape: providers.ShapeArray, Paginated: true,
 	}
+}
+
+// serve serves h on loopback until the test ends.
+func serve(t testing.TB, h http.Handler) *httptest.Server {
+	t.Helper()
+	srv := httptest.NewServer(h)
+	t.Cleanup(srv.Close)
+	return srv
 }
 
 // newTestClient builds a client against srv with fast retries.
@@ -151,6 +160,39 @@ func pageOf(t *testing.T, item json.RawMessage) (int, int) {
 		t.Fatal(err)
 	}
 	return v.Page, v.I
+}
+
+// header is a header of the names and values in kv (name, value, ...).
+func header(kv ...string) http.Header {
+	out := http.Header{}
+	for i := 0; i < len(kv); i += 2 {
+		out.Set(kv[i], kv[i+1])
+	}
+	return out
+}
+
+// unixSeconds is t as a rate-limit reset header carries it.
+func unixSeconds(t time.Time) string { return strconv.FormatInt(t.Unix(), 10) }
+
+// acquire admits one request of bucket; an error fails the test.
+func acquire(t testing.TB, g *Governor, bucket string) time.Time {
+	t.Helper()
+	at, err := g.Acquire(context.Background(), bucket)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return at
+}
+
+// acquireN admits n requests of bucket, none answered, and returns when
+// each was sent.
+func acquireN(t testing.TB, g *Governor, bucket string, n int) []time.Time {
+	t.Helper()
+	sent := make([]time.Time, n)
+	for i := range sent {
+		sent[i] = acquire(t, g, bucket)
+	}
+	return sent
 }
 
 // settleGoroutines waits until the goroutine count drops to at most want.

@@ -42,14 +42,12 @@ func TestPageBudgetSharedAndReleased(t *testing.T) {
 
 	var wg sync.WaitGroup
 	for range 2 {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
+		wg.Go(func() {
 			items, _, err := collect(t, c, orgCall())
 			if err != nil || len(items) != 24 {
 				t.Errorf("%d items, %v; want 24", len(items), err)
 			}
-		}()
+		})
 	}
 	wg.Wait()
 	if m := most.Load(); m > 3 || m < 2 {

@@ -22,14 +22,7 @@ func TestGovernorsShareState(t *testing.T) {
 	opts := client.GovernorOptions{Rate: client.Rate{N: 4, Window: time.Minute}, MaxConcurrency: 3, StartConcurrency: 3, Shared: st}
 	g1, g2 := client.NewGovernor(opts), client.NewGovernor(opts)
 	ctx := context.Background()
-	var sent []time.Time
-	for i := 0; i < 3; i++ {
-		at, err := g1.Acquire(ctx, "core")
-		if err != nil {
-			t.Fatal(err)
-		}
-		sent = append(sent, at)
-	}
+	sent := client.AcquireN(t, g1, "core", 3)
 	short := func() error {
 		c, cancel := context.WithTimeout(ctx, 150*time.Millisecond)
 		defer cancel()

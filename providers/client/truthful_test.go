@@ -52,13 +52,6 @@ func TestResetWaitEdges(t *testing.T) {
 
 func TestClassifySecondaryRateLimits(t *testing.T) {
 	now := time.Now()
-	h := func(kv ...string) http.Header {
-		out := http.Header{}
-		for i := 0; i < len(kv); i += 2 {
-			out.Set(kv[i], kv[i+1])
-		}
-		return out
-	}
 	for name, c := range map[string]struct {
 		status int
 		h      http.Header
@@ -66,14 +59,14 @@ func TestClassifySecondaryRateLimits(t *testing.T) {
 		retry  bool
 		after  time.Duration
 	}{
-		"abuse with Retry-After":  {403, h("Retry-After", "60"), `{"message":"You have triggered an abuse detection mechanism."}`, true, time.Minute},
-		"abuse without":           {403, h(), `{"message":"You have triggered an abuse detection mechanism."}`, true, time.Minute},
-		"secondary without":       {403, h(), `{"message":"You have exceeded a secondary rate limit."}`, true, time.Minute},
-		"403 Retry-After only":    {403, h("Retry-After", "5"), `{"message":"Forbidden"}`, true, 5 * time.Second},
-		"primary":                 {403, h("X-Ratelimit-Remaining", "0", "X-Ratelimit-Reset", strconv.FormatInt(now.Unix()+120, 10)), `{"message":"API rate limit exceeded"}`, true, 120 * time.Second},
-		"secondary ignores reset": {403, h("X-Ratelimit-Remaining", "10", "X-Ratelimit-Reset", strconv.FormatInt(now.Unix()+3000, 10)), `{"message":"secondary rate limit"}`, true, time.Minute},
-		"plain 403":               {403, h(), `{"message":"Resource not accessible by integration"}`, false, 0},
-		"429 without Retry-After": {429, h(), `{}`, true, time.Minute},
+		"abuse with Retry-After":  {403, header("Retry-After", "60"), `{"message":"You have triggered an abuse detection mechanism."}`, true, time.Minute},
+		"abuse without":           {403, header(), `{"message":"You have triggered an abuse detection mechanism."}`, true, time.Minute},
+		"secondary without":       {403, header(), `{"message":"You have exceeded a secondary rate limit."}`, true, time.Minute},
+		"403 Retry-After only":    {403, header("Retry-After", "5"), `{"message":"Forbidden"}`, true, 5 * time.Second},
+		"primary":                 {403, header("X-Ratelimit-Remaining", "0", "X-Ratelimit-Reset", unixSeconds(now.Add(120*time.Second))), `{"message":"API rate limit exceeded"}`, true, 120 * time.Second},
+		"secondary ignores reset": {403, header("X-Ratelimit-Remaining", "10", "X-Ratelimit-Reset", unixSeconds(now.Add(3000*time.Second))), `{"message":"secondary rate limit"}`, true, time.Minute},
+		"plain 403":               {403, header(), `{"message":"Resource not accessible by integration"}`, false, 0},
+		"429 without Retry-After": {429, header(), `{}`, true, time.Minute},
 	} {
 		d := classifyHTTP(c.status, c.h, []byte(c.body), now)
 		if d.retryable != c.retry || (c.retry && (d.retryAfter < c.after-2*time.Second || d.retryAfter > c.after+2*time.Second)) {

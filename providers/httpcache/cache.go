@@ -34,7 +34,6 @@ package httpcache
 
 import (
 	"bufio"
-	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -48,6 +47,8 @@ import (
 	"sync"
 	"time"
 
+	"github.com/enginehq/engine/providers/defaults"
+	"github.com/enginehq/engine/providers/sharedstate"
 	"github.com/enginehq/engine/registry"
 	"github.com/enginehq/engine/registry/fsutil"
 )
@@ -88,7 +89,9 @@ type Cache struct {
 	mu      sync.Mutex
 	size    int64 // approximate bytes stored; -1 until scanned
 	nowFunc func() time.Time
-	shared  *sharedStore // entries shared with other processes (shared.go)
+	shared  Shared // entries shared with other processes (shared.go)
+
+	sharedHealth *sharedstate.Health // says when shared fails and when it is back
 }
 
 // DefaultDir is <user cache dir>/engine/http.
@@ -131,9 +134,7 @@ func open(dir string, ttl time.Duration, maxBytes int64) (*Cache, error) {
 	if ttl < 0 {
 		return nil, errors.New("cache TTL must not be negative")
 	}
-	if maxBytes <= 0 {
-		maxBytes = DefaultMaxBytes
-	}
+	defaults.Set(&maxBytes, DefaultMaxBytes)
 	if dir == "" {
 		return nil, errors.New("empty cache directory")
 	}
@@ -255,17 +256,7 @@ func (c *Cache) Fresh(e *Entry) bool { return c.ttl > 0 && c.nowFunc().Sub(e.Sto
 
 // validKey reports whether key has the entries' layout: 64 lowercase hex
 // digits.
-func validKey(key string) bool {
-	if len(key) != 64 {
-		return false
-	}
-	for i := 0; i < len(key); i++ {
-		if ch := key[i]; !(ch >= '0' && ch <= '9' || ch >= 'a' && ch <= 'f') {
-			return false
-		}
-	}
-	return true
-}
+func validKey(key string) bool { return sharedstate.ValidID(key, 64) }
 
 func (c *Cache) path(key string) string { return filepath.Join(c.root, key[:2], key) }
 
@@ -292,15 +283,11 @@ func (c *Cache) Get(key string) (*Entry, bool) {
 	if _, err := io.ReadFull(f, data); err != nil {
 		return nil, false
 	}
-	nl := bytes.IndexByte(data, '\n')
-	if nl < 0 {
-		return nil, false
+	e, ok := decodeEntry(data)
+	if ok {
+		e.Stored = fi.ModTime()
 	}
-	var m meta
-	if err := json.Unmarshal(data[:nl], &m); err != nil || m.Header == nil {
-		return nil, false
-	}
-	return &Entry{Header: m.Header, Vary: m.Vary, Body: data[nl+1:], Stored: fi.ModTime()}, true
+	return e, ok
 }
 
 // Put stores an entry atomically (Stored is ignored: it is now).

@@ -4,11 +4,10 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
-	"fmt"
-	"sync"
 	"time"
 
 	"github.com/enginehq/engine/providers"
+	"github.com/enginehq/engine/providers/sharedstate"
 )
 
 // Shared is a store of entries that several processes share (--state;
@@ -19,8 +18,7 @@ import (
 // alone; the cache says so once (Warnf), and once when it answers again
 // (docs/orgscale.md, "When Redis is down").
 type Shared interface {
-	Get(ctx context.Context, key string) ([]byte, bool, error)
-	Put(ctx context.Context, key string, data []byte) error
+	sharedstate.Blobs
 	Delete(ctx context.Context, key string) error
 }
 
@@ -28,44 +26,15 @@ type Shared interface {
 // 1 ms more per 50 kB).
 const SharedTimeout = providers.SharedStateTimeout
 
-type sharedStore struct {
-	s      Shared
-	warnf  func(string, ...any)
-	mu     sync.Mutex
-	down   bool
-	failAt time.Time
-}
-
 // SetShared makes the cache share its entries through s; warnf (may be
 // nil) says when s fails and when it is back.
 func (c *Cache) SetShared(s Shared, warnf func(format string, args ...any)) {
-	c.shared = &sharedStore{s: s, warnf: warnf}
-}
-
-// result records the outcome of a call that started at start: a failure
-// is said once, and so is a success of a call started after it.
-func (ss *sharedStore) result(start time.Time, err error) {
-	ss.mu.Lock()
-	var say string
-	switch {
-	case err != nil && !ss.down:
-		say = fmt.Sprintf("shared response cache unavailable (%v): this process goes on with its own cache directory until it answers again", err)
-	case err == nil && ss.down && start.After(ss.failAt):
-		say = "shared response cache reachable again"
+	c.shared = s
+	c.sharedHealth = &sharedstate.Health{
+		Name:  "shared response cache",
+		Alone: "this process goes on with its own cache directory until it answers again",
+		Warnf: warnf,
 	}
-	if err != nil {
-		ss.down, ss.failAt = true, time.Now()
-	} else if say != "" {
-		ss.down = false
-	}
-	ss.mu.Unlock()
-	if say != "" && ss.warnf != nil {
-		ss.warnf("%s", say)
-	}
-}
-
-func sharedCtx(n int) (context.Context, context.CancelFunc) {
-	return context.WithTimeout(context.Background(), SharedTimeout+time.Duration(n/50_000)*time.Millisecond)
 }
 
 // sharedMeta is the first line of a shared entry: the file's, with the
@@ -83,7 +52,10 @@ func encodeShared(e *Entry, stored time.Time) ([]byte, error) {
 	return append(append(head, '\n'), e.Body...), nil
 }
 
-func decodeShared(data []byte) (*Entry, bool) {
+// decodeEntry reads an entry, a file's or a shared one: its first line,
+// then its body. Stored is the shared entry's (a file's has none: its
+// modification time is).
+func decodeEntry(data []byte) (*Entry, bool) {
 	nl := bytes.IndexByte(data, '\n')
 	if nl < 0 {
 		return nil, false
@@ -96,15 +68,16 @@ func decodeShared(data []byte) (*Entry, bool) {
 }
 
 func (c *Cache) sharedGet(key string) (*Entry, bool) {
-	start := time.Now()
-	ctx, cancel := sharedCtx(0)
-	defer cancel()
-	data, ok, err := c.shared.s.Get(ctx, key)
-	c.shared.result(start, err)
+	var data []byte
+	var ok bool
+	err := c.sharedHealth.Do(context.Background(), 0, func(ctx context.Context) (err error) {
+		data, ok, err = c.shared.Get(ctx, key)
+		return err
+	})
 	if err != nil || !ok {
 		return nil, false
 	}
-	return decodeShared(data)
+	return decodeEntry(data)
 }
 
 func (c *Cache) sharedPut(key string, e *Entry, stored time.Time) {
@@ -112,15 +85,13 @@ func (c *Cache) sharedPut(key string, e *Entry, stored time.Time) {
 	if err != nil {
 		return
 	}
-	start := time.Now()
-	ctx, cancel := sharedCtx(len(data))
-	defer cancel()
-	c.shared.result(start, c.shared.s.Put(ctx, key, data))
+	c.sharedHealth.Do(context.Background(), int64(len(data)), func(ctx context.Context) error { //nolint:errcheck // said by sharedHealth
+		return c.shared.Put(ctx, key, data)
+	})
 }
 
 func (c *Cache) sharedDelete(key string) {
-	start := time.Now()
-	ctx, cancel := sharedCtx(0)
-	defer cancel()
-	c.shared.result(start, c.shared.s.Delete(ctx, key))
+	c.sharedHealth.Do(context.Background(), 0, func(ctx context.Context) error { //nolint:errcheck // said by sharedHealth
+		return c.shared.Delete(ctx, key)
+	})
 }

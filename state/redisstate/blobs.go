@@ -6,6 +6,8 @@ import (
 	"time"
 
 	"github.com/redis/go-redis/v9"
+
+	"github.com/enginehq/engine/providers/sharedstate"
 )
 
 // Blobs is a bounded namespace of values (the response cache's entries,
@@ -64,16 +66,12 @@ redis.call('PEXPIRE', KEYS[3], ttl)
 return total
 `)
 
-// bound is the time allowed for moving n bytes: OpTimeout, and 1 ms more
-// per 50 kB.
-func bound(n int) time.Duration { return OpTimeout + time.Duration(n/50_000)*time.Millisecond }
-
 // Put stores data under id (a value over MaxBytes is not stored).
 func (b *Blobs) Put(ctx context.Context, id string, data []byte) error {
 	if int64(len(data)) > b.maxBytes {
 		return nil
 	}
-	ctx, cancel := context.WithTimeout(ctx, bound(len(data)))
+	ctx, cancel := sharedstate.Context(ctx, int64(len(data))) // OpTimeout, and 1 ms more per 50 kB
 	defer cancel()
 	return b.s.doBounded(ctx, func(ctx context.Context) error {
 		return putScript.Run(ctx, b.s.rdb, []string{b.key("v:" + id), b.key("idx"), b.key("size")},

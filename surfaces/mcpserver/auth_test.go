@@ -13,8 +13,6 @@ import (
 	"errors"
 	"net/http"
 	"net/http/httptest"
-	"os"
-	"path/filepath"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -22,6 +20,8 @@ import (
 
 	"github.com/golang-jwt/jwt/v5"
 	"github.com/modelcontextprotocol/go-sdk/auth"
+
+	"github.com/enginehq/engine/test/testutil"
 )
 
 func b64(b []byte) string { return base64.RawURLEncoding.EncodeToString(b) }
@@ -156,12 +156,6 @@ func TestAuthDiscoveryRefusals(t *testing.T) {
 		t.Fatalf("verify: %v", err)
 	}
 
-	dir := t.TempDir()
-	write := func(name, text string) string {
-		p := filepath.Join(dir, name)
-		os.WriteFile(p, []byte(text), 0o600) //nolint:errcheck
-		return p
-	}
 	long := strings.Repeat("x", 32)
 	for _, c := range []struct {
 		o    AuthOptions
@@ -171,11 +165,11 @@ func TestAuthDiscoveryRefusals(t *testing.T) {
 		{AuthOptions{Issuer: "http://login.example", Resource: "https://m/mcp"}, "https only"},
 		{AuthOptions{Issuer: "https://login.example", Resource: "https://m/mcp", JWKSURL: "ftp://k"}, "--oauth-jwks-url"},
 		{AuthOptions{Issuer: "https://login.example", Resource: "mcp.example.com"}, "absolute"},
-		{AuthOptions{TokensFile: write("dup", "a "+long+"\nb "+long+"\n")}, "also another line's"},
-		{AuthOptions{TokensFile: write("twice", "a "+long+"\na "+long+"y\n")}, "two tokens"},
-		{AuthOptions{TokensFile: write("three", "a b c\n")}, "NAME TOKEN"},
-		{AuthOptions{TokensFile: write("empty", "# none\n")}, "no tokens"},
-		{AuthOptions{TokensFile: write("ok", "a "+long+"\n"), Scopes: []string{"s"}}, "need --oauth-issuer"},
+		{AuthOptions{TokensFile: testutil.TempFile(t, "dup", "a "+long+"\nb "+long+"\n")}, "also another line's"},
+		{AuthOptions{TokensFile: testutil.TempFile(t, "twice", "a "+long+"\na "+long+"y\n")}, "two tokens"},
+		{AuthOptions{TokensFile: testutil.TempFile(t, "three", "a b c\n")}, "NAME TOKEN"},
+		{AuthOptions{TokensFile: testutil.TempFile(t, "empty", "# none\n")}, "no tokens"},
+		{AuthOptions{TokensFile: testutil.TempFile(t, "ok", "a "+long+"\n"), Scopes: []string{"s"}}, "need --oauth-issuer"},
 	} {
 		if _, err := NewAuth(c.o); err == nil || !strings.Contains(err.Error(), c.says) {
 			t.Errorf("%+v: %v, want an error saying %q", c.o, err, c.says)
@@ -195,8 +189,7 @@ func BenchmarkAuthVerify(b *testing.B) {
 	for i := 0; i < 100; i++ {
 		lines = append(lines, "p"+strings.Repeat("0", i%10)+string(rune('a'+i%26))+string(rune('a'+i/26))+" "+strings.Repeat(string(rune('a'+i%26)), 20)+string(rune('A'+i/26))+strings.Repeat("z", 10))
 	}
-	file := filepath.Join(b.TempDir(), "tokens")
-	os.WriteFile(file, []byte(strings.Join(lines, "\n")), 0o600) //nolint:errcheck
+	file := testutil.TempFile(b, "tokens", strings.Join(lines, "\n"))
 	a, err := NewAuth(AuthOptions{Issuer: srv.URL + "/tenant", Resource: "https://mcp.example/mcp", TokensFile: file})
 	if err != nil {
 		b.Fatal(err)

@@ -5,6 +5,8 @@ import (
 	"net/http"
 	"sync"
 	"time"
+
+	"github.com/enginehq/engine/providers/defaults"
 )
 
 // Defaults of the HTTP transport's connection bounds. A stalled client
@@ -56,9 +58,7 @@ func (s *Server) HTTPServer(o HTTPOptions) *http.Server {
 // so further clients wait in the kernel's listen queue, holding no file
 // descriptor of the process, until a connection closes.
 func LimitListener(ln net.Listener, n int) net.Listener {
-	if n <= 0 {
-		n = DefaultMaxConnections
-	}
+	defaults.Set(&n, DefaultMaxConnections)
 	return &limitListener{Listener: ln, slots: make(chan struct{}, n), done: make(chan struct{})}
 }
 

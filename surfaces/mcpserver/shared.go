@@ -7,10 +7,9 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"time"
 
 	"github.com/enginehq/engine/engine/result"
-	"github.com/enginehq/engine/providers"
+	"github.com/enginehq/engine/providers/sharedstate"
 )
 
 // SharedResults is a store of kept results shared by several replicas of
@@ -23,8 +22,7 @@ import (
 // store says so once (StoreOptions.Warnf), and once when it is back
 // (docs/orgscale.md, "When Redis is down").
 type SharedResults interface {
-	Get(ctx context.Context, id string) ([]byte, bool, error)
-	Put(ctx context.Context, id string, data []byte) error
+	sharedstate.Blobs
 }
 
 // MaxSharedResultBytes is the largest result (encoded rows) written to the
@@ -37,32 +35,6 @@ type sharedHeader struct {
 	RowCount int             `json:"row_count"`
 	Created  int64           `json:"created"`
 	Owner    string          `json:"owner,omitempty"` // the principal it is kept for (Info)
-}
-
-// sharedResult records the outcome of a call that started at start: a
-// failure is said once, and so is a success of a call started after it.
-func (s *Store) sharedResult(start time.Time, err error) {
-	s.sharedMu.Lock()
-	var say string
-	switch {
-	case err != nil && !s.sharedDown:
-		say = fmt.Sprintf("shared result store unavailable (%v): results made now stay on this replica, and only its own results can be paged here, until it answers again", err)
-	case err == nil && s.sharedDown && start.After(s.sharedFailAt):
-		say = "shared result store reachable again"
-	}
-	if err != nil {
-		s.sharedDown, s.sharedFailAt = true, time.Now()
-	} else if say != "" {
-		s.sharedDown = false
-	}
-	s.sharedMu.Unlock()
-	if say != "" && s.opts.Warnf != nil {
-		s.opts.Warnf("%s", say)
-	}
-}
-
-func sharedCtx(n int64) (context.Context, context.CancelFunc) {
-	return context.WithTimeout(context.Background(), providers.SharedStateTimeout+time.Duration(n/50_000)*time.Millisecond)
 }
 
 // share writes a kept result (its spool, rows as encoded) to the shared
@@ -84,10 +56,9 @@ func (s *Store) share(id string, sp *Spool, columns []result.Column, created int
 	if _, err := io.Copy(buf, sp.f); err != nil {
 		return
 	}
-	start := time.Now()
-	ctx, cancel := sharedCtx(int64(buf.Len()))
-	defer cancel()
-	s.sharedResult(start, s.opts.Shared.Put(ctx, id, buf.Bytes()))
+	s.shared.Do(context.Background(), int64(buf.Len()), func(ctx context.Context) error { //nolint:errcheck // said by s.shared
+		return s.opts.Shared.Put(ctx, id, buf.Bytes())
+	})
 }
 
 // fetchShared copies a result another replica kept into this store; ok is
@@ -96,11 +67,12 @@ func (s *Store) fetchShared(ctx context.Context, id string) (bool, error) {
 	if s.opts.Shared == nil || !validResultID(id) {
 		return false, nil
 	}
-	start := time.Now()
-	octx, cancel := sharedCtx(0)
-	data, ok, err := s.opts.Shared.Get(octx, id)
-	cancel()
-	s.sharedResult(start, err)
+	var data []byte
+	var ok bool
+	err := s.shared.Do(context.Background(), 0, func(ctx context.Context) (err error) {
+		data, ok, err = s.opts.Shared.Get(ctx, id)
+		return err
+	})
 	if err != nil || !ok {
 		return false, nil
 	}
@@ -147,14 +119,4 @@ func (s *Store) fetchShared(ctx context.Context, id string) (bool, error) {
 }
 
 // validResultID reports whether id has newID's form.
-func validResultID(id string) bool {
-	if len(id) != 18 {
-		return false
-	}
-	for i := 0; i < len(id); i++ {
-		if ch := id[i]; !(ch >= '0' && ch <= '9' || ch >= 'a' && ch <= 'f') {
-			return false
-		}
-	}
-	return true
-}
+func validResultID(id string) bool { return sharedstate.ValidID(id, 18) }

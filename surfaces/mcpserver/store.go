@@ -21,6 +21,8 @@ import (
 
 	"github.com/enginehq/engine/engine/result"
 	"github.com/enginehq/engine/engine/store"
+	"github.com/enginehq/engine/providers/defaults"
+	"github.com/enginehq/engine/providers/sharedstate"
 )
 
 // StoreOptions bound the kept results.
@@ -59,9 +61,7 @@ type Store struct {
 	opts StoreOptions
 	mu   sync.Mutex // serialises Put's insert+evict
 
-	sharedMu     sync.Mutex
-	sharedDown   bool      // the last call to opts.Shared failed
-	sharedFailAt time.Time // when
+	shared *sharedstate.Health // says when opts.Shared fails and when it is back
 }
 
 // KeptInfo describes a kept result.
@@ -81,18 +81,10 @@ const (
 
 // OpenStore creates an empty store.
 func OpenStore(o StoreOptions) (*Store, error) {
-	if o.MaxResults <= 0 {
-		o.MaxResults = DefaultKeepResults
-	}
-	if o.MaxBytes <= 0 {
-		o.MaxBytes = DefaultKeepBytes
-	}
-	if o.TTL <= 0 {
-		o.TTL = DefaultKeepFor
-	}
-	if o.MaxRowBytes <= 0 {
-		o.MaxRowBytes = DefaultMaxKeptRow
-	}
+	defaults.Set(&o.MaxResults, DefaultKeepResults)
+	defaults.Set(&o.MaxBytes, DefaultKeepBytes)
+	defaults.Set(&o.TTL, DefaultKeepFor)
+	defaults.Set(&o.MaxRowBytes, DefaultMaxKeptRow)
 	if o.Now == nil {
 		o.Now = time.Now
 	}
@@ -114,7 +106,11 @@ func OpenStore(o StoreOptions) (*Store, error) {
 		os.RemoveAll(dir)
 		return nil, fmt.Errorf("result store: %w", err)
 	}
-	return &Store{db: db, dir: dir, opts: o}, nil
+	return &Store{db: db, dir: dir, opts: o, shared: &sharedstate.Health{
+		Name:  "shared result store",
+		Alone: "results made now stay on this replica, and only its own results can be paged here, until it answers again",
+		Warnf: o.Warnf,
+	}}, nil
 }
 
 // Close drops the database.
