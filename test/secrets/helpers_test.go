@@ -148,3 +148,18 @@ func assertSent(t *testing.T, fake *fakegithub.Server) {
 	}
 	t.Fatal("the token was never sent to the server")
 }
+
+// checkFiles are the files of a check run: the control file, and the job
+// summary (GITHUB_STEP_SUMMARY) beside it in Dir.
+type checkFiles struct{ Dir, Controls, Summary string }
+
+// writeControls writes text as controls.yaml in a fresh temp dir.
+func writeControls(t *testing.T, text string) checkFiles {
+	t.Helper()
+	dir := t.TempDir()
+	f := checkFiles{Dir: dir, Controls: filepath.Join(dir, "controls.yaml"), Summary: filepath.Join(dir, "step-summary.md")}
+	if err := os.WriteFile(f.Controls, []byte(text), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return f
+}
