@@ -3,41 +3,15 @@ package check
 import (
 	"bytes"
 	"encoding/json"
-	"encoding/xml"
 	"io"
 	"strings"
 	"testing"
+
+	"github.com/enginehq/engine/test/testutil"
 )
 
 func TestJUnitParsesBack(t *testing.T) {
-	r := stubReport()
-	out := render(t, WriteJUnit, r)
-	var s JUnitSuites
-	if err := xml.Unmarshal([]byte(out), &s); err != nil {
-		t.Fatalf("%v\n%s", err, out)
-	}
-	if s.Tests != 6 || s.Failures != 2 || s.Errors != 2 || len(s.Suites) != 1 {
-		t.Fatalf("suites: %+v", s)
-	}
-	suite := s.Suites[0]
-	if suite.Name != "ctl" || suite.Tests != 6 || suite.Failures != 2 || suite.Errors != 2 || len(suite.Cases) != 6 {
-		t.Fatalf("suite: %+v", suite)
-	}
-	var fails, errs int
-	for _, c := range suite.Cases {
-		if c.Failure != nil && c.Error != nil {
-			t.Errorf("%s: both failure and error", c.Name)
-		}
-		if c.Failure != nil {
-			fails++
-		}
-		if c.Error != nil {
-			errs++
-		}
-	}
-	if fails != 2 || errs != 2 {
-		t.Errorf("failures %d errors %d", fails, errs)
-	}
+	suite := testutil.JUnitSuiteOf(t, render(t, WriteJUnit, stubReport()), "ctl", testutil.JUnitCounts{Tests: 6, Failures: 2, Errors: 2})
 	f := suite.Cases[1].Failure
 	if f == nil || !strings.Contains(f.Message, "25 rows (showing 20); expected empty") || !strings.Contains(f.Text, "... 5 more rows") {
 		t.Errorf("failure: %+v", f)
@@ -137,8 +111,7 @@ func TestAnnotationLevelBySeverity(t *testing.T) {
 }
 
 func TestStepSummaryMarkdown(t *testing.T) {
-	s := render(t, WriteStepSummary, stubReport())
-	wantAll(t, "summary", s,
+	testutil.Contains(t, "summary", render(t, WriteStepSummary, stubReport()),
 		"## engine check: ctl.yaml",
 		"**6 controls: 2 passed, 2 failed, 2 errors**",
 		"| ❌ fail | `empty-bad` | Title of empty-bad | high | 25 rows (showing 20); expected empty |",
@@ -150,7 +123,7 @@ func TestStepSummaryMarkdown(t *testing.T) {
 
 func TestTextReport(t *testing.T) {
 	s := render(t, WriteText, stubReport())
-	wantAll(t, "text", s,
+	testutil.Contains(t, "text", s,
 		"PASS  empty-ok [high]: Title of empty-ok\n",
 		"FAIL  empty-bad [high]: Title of empty-bad\n      25 rows (showing 20); expected empty\n",
 		"FAIL  nonempty-bad [high]: Title of nonempty-bad\n      0 rows; expected nonempty\n",
@@ -172,16 +145,6 @@ func render(t *testing.T, write func(io.Writer, *Report) error, r *Report) strin
 		t.Fatal(err)
 	}
 	return b.String()
-}
-
-// wantAll fails for each of wants that the report (named what) lacks.
-func wantAll(t *testing.T, what, s string, wants ...string) {
-	t.Helper()
-	for _, want := range wants {
-		if !strings.Contains(s, want) {
-			t.Errorf("%s lacks %q:\n%s", what, want, s)
-		}
-	}
 }
 
 func compact(m json.RawMessage) string {

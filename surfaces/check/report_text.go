@@ -7,7 +7,6 @@ import (
 	"strings"
 
 	"github.com/enginehq/engine/engine/result"
-	"github.com/enginehq/engine/providers"
 )
 
 // Formats accepted by Write.
@@ -106,13 +105,4 @@ func errorSummary(o *Outcome) string {
 		parts = append(parts, "not retryable")
 	}
 	return strings.Join(parts, ", ") + ": " + oneLine(e.Message)
-}
-
-// oneLine makes text from a control file or an API one inert line for a
-// human-facing report: whitespace runs become one space and every other
-// control character is shown escaped (result.Sanitize), so a title or a
-// message can neither move the terminal nor forge a report line or a
-// GitHub workflow command.
-func oneLine(s string) string {
-	return result.Sanitize(providers.OneLine(s, 0))
 }

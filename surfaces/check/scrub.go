@@ -1,6 +1,8 @@
 package check
 
 import (
+	"strings"
+
 	"github.com/enginehq/engine/engine/result"
 	"github.com/enginehq/engine/providers"
 )
@@ -40,4 +42,21 @@ func scrubRows(cols []result.Column, rows [][]any, secrets []string) ([]result.C
 		}
 	}
 	return outCols, out
+}
+
+// oneLine makes text from a control file or an API one inert line for a
+// human-facing report: whitespace runs become one space and every other
+// control character is shown escaped (result.Sanitize), so a title or a
+// message can neither move the terminal nor forge a report line or a
+// GitHub workflow command.
+func oneLine(s string) string {
+	return result.Sanitize(providers.OneLine(s, 0))
+}
+
+// mdCell makes text (API data, error messages, the control file's words)
+// inert inside a markdown table cell: one line, and result.MarkdownText
+// (no HTML, links, images, mentions or issue references); backticks
+// become quotes.
+func mdCell(s string) string {
+	return result.MarkdownText(strings.ReplaceAll(providers.OneLine(s, 0), "`", "'"))
 }

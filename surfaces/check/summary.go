@@ -7,16 +7,7 @@ import (
 	"strings"
 
 	"github.com/enginehq/engine/engine/result"
-	"github.com/enginehq/engine/providers"
 )
-
-// mdCell makes text (API data, error messages, the control file's words)
-// inert inside a markdown table cell: one line, and result.MarkdownText
-// (no HTML, links, images, mentions or issue references); backticks
-// become quotes.
-func mdCell(s string) string {
-	return result.MarkdownText(strings.ReplaceAll(providers.OneLine(s, 0), "`", "'"))
-}
 
 // WriteStepSummary writes the markdown job summary (for
 // $GITHUB_STEP_SUMMARY): a table of controls, then the offending rows of

@@ -1,7 +1,6 @@
 package check
 
 import (
-	"encoding/xml"
 	"strings"
 	"testing"
 
@@ -85,51 +84,7 @@ func TestMixedOutcomesText(t *testing.T) {
 
 func TestMixedOutcomesJUnit(t *testing.T) {
 	r := runMixed(t, "-o", "junit")
-	var doc struct {
-		XMLName  xml.Name `xml:"testsuites"`
-		Tests    int      `xml:"tests,attr"`
-		Failures int      `xml:"failures,attr"`
-		Errors   int      `xml:"errors,attr"`
-		Suites   []struct {
-			Name     string `xml:"name,attr"`
-			Tests    int    `xml:"tests,attr"`
-			Failures int    `xml:"failures,attr"`
-			Errors   int    `xml:"errors,attr"`
-			Cases    []struct {
-				Name    string `xml:"name,attr"`
-				Failure *struct {
-					Message string `xml:"message,attr"`
-					Text    string `xml:",chardata"`
-				} `xml:"failure"`
-				Error *struct {
-					Message string `xml:"message,attr"`
-					Type    string `xml:"type,attr"`
-				} `xml:"error"`
-			} `xml:"testcase"`
-		} `xml:"testsuite"`
-	}
-	if err := xml.Unmarshal([]byte(r.Stdout), &doc); err != nil {
-		t.Fatalf("%v\n%s", err, r.Stdout)
-	}
-	if doc.Tests != 4 || doc.Failures != 1 || doc.Errors != 1 || len(doc.Suites) != 1 {
-		t.Fatalf("testsuites: %+v", doc)
-	}
-	s := doc.Suites[0]
-	if s.Name != "org" || s.Tests != 4 || s.Failures != 1 || s.Errors != 1 || len(s.Cases) != 4 {
-		t.Fatalf("testsuite: %+v", s)
-	}
-	var fails, errs int
-	for _, c := range s.Cases {
-		if c.Failure != nil {
-			fails++
-		}
-		if c.Error != nil {
-			errs++
-		}
-	}
-	if fails != s.Failures || errs != s.Errors {
-		t.Errorf("counted %d failures %d errors; attributes say %d %d", fails, errs, s.Failures, s.Errors)
-	}
+	s := testutil.JUnitSuiteOf(t, r.Stdout, "org", testutil.JUnitCounts{Tests: 4, Failures: 1, Errors: 1})
 	if c := s.Cases[1]; c.Failure == nil || c.Error != nil || !strings.Contains(c.Failure.Text, "acme-dev-16") {
 		t.Errorf("members-2fa: %+v", c)
 	}

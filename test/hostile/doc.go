@@ -9,7 +9,8 @@
 //
 // terminal_test.go serves hostile data instead (terminal escapes and
 // forged lines in a row value and in an API error message, a control
-// file whose title forges GitHub workflow commands) and asserts that
+// file whose title forges GitHub workflow commands; HTML, links, images,
+// mentions and references for the markdown outputs) and asserts that
 // human-facing output is inert and machine formats exact.
 //
 // It owns no production code; it must not be imported and must not change

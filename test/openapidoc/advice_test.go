@@ -3,9 +3,6 @@ package openapidoc_test
 import (
 	"strings"
 	"testing"
-
-	"github.com/enginehq/engine/test/fakeapis"
-	"github.com/enginehq/engine/test/testutil"
 )
 
 // Identifier advice: the hint for an unbound parameter that is not a
@@ -14,25 +11,21 @@ import (
 // syntax error; a column renamed beside a parameter spelled alike but
 // for case (sid read as sid_2 beside Sid) is named.
 func TestIdentifierAdvice(t *testing.T) {
-	a := fakeapis.NewFixed(t, map[string]string{
+	account := obj(`"sid": {"type": "string"}`, `"friendly_name": {"type": "string"}`)
+	a, doc := serveDoc(t, map[string]string{
 		"/servers":           `[{"id": "s1", "ssl": true, "key": "k1"}]`,
 		"/Accounts.json":     `{"accounts": [{"sid": "AC1", "friendly_name": "main"}], "next_page_uri": null}`,
 		"/Accounts/AC1.json": `{"sid": "AC1", "friendly_name": "main"}`,
-	})
-	account := obj(`"sid": {"type": "string"}`, `"friendly_name": {"type": "string"}`)
-	doc := writeDoc(t, a.URL, `{
+	}, `{
 	  "/servers": `+get("listServers", "servers", `{"name": "api-version", "in": "query", "required": true, "schema": {"type": "string"}}`,
 		arr(obj(`"id": {"type": "string"}`, `"ssl": {"type": "boolean"}`, `"key": {"type": "string"}`)))+`,
 	  "/Accounts.json": `+get("listAccounts", "accounts", "", obj(`"accounts": `+arr(account), `"next_page_uri": {"type": "string", "nullable": true}`))+`,
 	  "/Accounts/{Sid}.json": `+get("fetchAccount", "accounts", pathParam("Sid"), account)+`}`)
-	run := func(q string) testutil.Result {
-		return testutil.Run(t, testutil.Env(t), "", "exec", "--provider", "acme="+doc, q)
-	}
-	r := run("SELECT id FROM acme.servers.servers")
+	r := runAcme(t, doc, "SELECT id FROM acme.servers.servers")
 	if r.Code != 1 || !strings.Contains(r.Stderr, "WHERE `api-version` = '...'") {
 		t.Fatalf("unbound api-version: exit %d\n%s", r.Code, r.Stderr)
 	}
-	r = run("SELECT id FROM acme.servers.servers WHERE `api-version` = '2024-01-01'")
+	r = runAcme(t, doc, "SELECT id FROM acme.servers.servers WHERE `api-version` = '2024-01-01'")
 	if r.Code != 0 || !strings.Contains(r.Stdout, "s1") {
 		t.Fatalf("the hint as written: exit %d\n%s%s", r.Code, r.Stdout, r.Stderr)
 	}
@@ -40,20 +33,20 @@ func TestIdentifierAdvice(t *testing.T) {
 		t.Fatalf("requests %v", reqs)
 	}
 	for _, word := range []string{"ssl", "key"} {
-		r = run("SELECT " + word + " FROM acme.servers.servers WHERE `api-version` = '1'")
+		r = runAcme(t, doc, "SELECT "+word+" FROM acme.servers.servers WHERE `api-version` = '1'")
 		if r.Code != 1 || !strings.Contains(r.Stderr, "write it in backticks, `"+word+"`") {
 			t.Fatalf("SELECT %s: exit %d\n%s", word, r.Code, r.Stderr)
 		}
 	}
-	r = run("SELECT `ssl`, `key` FROM acme.servers.servers WHERE `api-version` = '1'")
+	r = runAcme(t, doc, "SELECT `ssl`, `key` FROM acme.servers.servers WHERE `api-version` = '1'")
 	if r.Code != 0 || !strings.Contains(r.Stdout, "k1") {
 		t.Fatalf("backticked: exit %d\n%s%s", r.Code, r.Stdout, r.Stderr)
 	}
-	r = run("SELECT sid FROM acme.accounts.accounts")
+	r = runAcme(t, doc, "SELECT sid FROM acme.accounts.accounts")
 	if r.Code != 1 || !strings.Contains(r.Stderr, "the column sid_2") {
 		t.Fatalf("renamed column: exit %d\n%s", r.Code, r.Stderr)
 	}
-	r = run("SELECT sid_2, friendly_name FROM acme.accounts.accounts")
+	r = runAcme(t, doc, "SELECT sid_2, friendly_name FROM acme.accounts.accounts")
 	if r.Code != 0 || !strings.Contains(r.Stdout, "AC1") {
 		t.Fatalf("sid_2: exit %d\n%s%s", r.Code, r.Stdout, r.Stderr)
 	}

@@ -4,19 +4,15 @@ import (
 	"fmt"
 	"strings"
 	"testing"
-
-	"github.com/enginehq/engine/test/fakeapis"
-	"github.com/enginehq/engine/test/testutil"
 )
 
 // A camelCase required path parameter binds whatever case WHERE writes it
 // in, the API gets its own spelling (path and query), and a camelCase
 // column is read by name.
 func TestCamelCaseParameterBindsAndColumnReads(t *testing.T) {
-	a := fakeapis.NewFixed(t, map[string]string{
+	a, doc := serveDoc(t, map[string]string{
 		"/v1/subscriptions/s-1": `{"subscriptionId": "s-1", "createdAt": "2024-01-02", "displayName": "Main"}`,
-	})
-	doc := writeDoc(t, a.URL, `{"/v1/subscriptions/{subscriptionId}": `+get("Subscriptions_Get", "Subscriptions",
+	}, `{"/v1/subscriptions/{subscriptionId}": `+get("Subscriptions_Get", "Subscriptions",
 		pathParam("subscriptionId")+", "+queryParam("apiVersion"),
 		obj(`"subscriptionId": {"type": "string"}`, `"createdAt": {"type": "string"}`, `"displayName": {"type": "string"}`))+`}`)
 	for _, where := range []string{"subscriptionId = 's-1'", "SUBSCRIPTIONID = 's-1'", "`subscriptionId` = 's-1'"} {
@@ -36,10 +32,9 @@ func TestCamelCaseParameterBindsAndColumnReads(t *testing.T) {
 // the API's name, and a parameter id beside a column Id is bound without
 // an error after the HTTP call.
 func TestCaseCollisionsGetSuffixes(t *testing.T) {
-	a := fakeapis.NewFixed(t, map[string]string{
+	a, doc := serveDoc(t, map[string]string{
 		"/meetings": `[{"OrganizerKey": "upper", "organizerKey": "lower", "Id": "M1", "2fa": true, "full-name": "Ann"}]`,
-	})
-	doc := writeDoc(t, a.URL, `{"/meetings": `+get("listMeetings", "meetings", queryParam("id"),
+	}, `{"/meetings": `+get("listMeetings", "meetings", queryParam("id"),
 		arr(obj(`"OrganizerKey": {"type": "string"}`, `"organizerKey": {"type": "string"}`, `"Id": {"type": "string"}`,
 			`"2fa": {"type": "boolean"}`, `"full-name": {"type": "string"}`)))+`}`)
 	rows := mustRows(t, doc, "SELECT OrganizerKey, organizerKey_2, Id_2, id, `2fa`, `full-name` FROM acme.meetings.meetings WHERE id = 'q'")
@@ -63,8 +58,7 @@ func TestCaseCollisionsGetSuffixes(t *testing.T) {
 // A method without a JSON body and without parameters is a table of one
 // row (ok = true), not an internal error.
 func TestBodylessMethodWithoutParameters(t *testing.T) {
-	a := fakeapis.NewFixed(t, map[string]string{"/ping": ""})
-	doc := writeDoc(t, a.URL, `{"/ping": `+get("ping", "ping", "", "")+`}`)
+	_, doc := serveDoc(t, map[string]string{"/ping": ""}, `{"/ping": `+get("ping", "ping", "", "")+`}`)
 	rows := mustRows(t, doc, "SELECT ok FROM acme.ping.ping")
 	if len(rows) != 1 || rows[0]["ok"] != true {
 		t.Fatalf("rows %v", rows)
@@ -81,7 +75,7 @@ func TestRefusedDocumentIsAClearError(t *testing.T) {
 	dir := t.TempDir()
 	bad := writeDoc(t, "http://127.0.0.1:1", `{"/x": {"get": {"responses": {"200": {"$ref": "other.yaml#/r"}}}}}`)
 	for _, file := range []string{bad, dir + "/missing.json"} {
-		r := testutil.Run(t, testutil.Env(t), "", "exec", "--provider", "acme="+file, "SHOW RESOURCES IN acme")
+		r := runAcme(t, file, "SHOW RESOURCES IN acme")
 		if r.Code != 1 || strings.Contains(r.Stderr, "bug") || strings.Count(r.Stderr, "provider acme:") != 1 ||
 			!strings.Contains(r.Stderr, "error (plan)") || !strings.Contains(r.Stderr, "--provider acme=PATH") {
 			t.Fatalf("%s: exit %d\n%s", file, r.Code, r.Stderr)
@@ -94,12 +88,11 @@ func TestRefusedDocumentIsAClearError(t *testing.T) {
 // filter"), and the value is sent in the query too, which the method
 // declares.
 func TestQueryParameterShadowedByPathParameter(t *testing.T) {
-	a := fakeapis.NewFixed(t, map[string]string{"/connections/7/logs": `[{"id": 1, "id_connection": 7}]`})
 	op := `{"get": {"operationId": "getLogs", "tags": ["connections"],
 	  "parameters": [` + pathParam("id_connection") + `, ` + queryParam("id_connection") + `],
 	  "responses": {"200": {"description": "ok", "content": {"application/json": {"schema": ` +
 		arr(obj(`"id": {"type": "integer"}`, `"id_connection": {"type": "integer"}`)) + `}}}}}}`
-	doc := writeDoc(t, a.URL, `{"/connections/{id_connection}/logs": `+op+`}`)
+	a, doc := serveDoc(t, map[string]string{"/connections/7/logs": `[{"id": 1, "id_connection": 7}]`}, `{"/connections/{id_connection}/logs": `+op+`}`)
 	rows := mustRows(t, doc, "SELECT id, id_connection FROM acme.connections.logs WHERE id_connection = '7'")
 	if fmt.Sprint(rows) != "[map[id:1 id_connection:7]]" {
 		t.Fatalf("rows %v", rows)

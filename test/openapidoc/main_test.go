@@ -10,6 +10,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/enginehq/engine/test/fakeapis"
 	"github.com/enginehq/engine/test/testutil"
 )
 
@@ -26,10 +27,26 @@ func writeDoc(t *testing.T, url, paths string) string {
 	return testutil.TempFile(t, "acme.json", doc)
 }
 
+// serveDoc starts a loopback API answering bodies (fakeapis.NewFixed)
+// and writes a document of the given paths (writeDoc) served by it.
+func serveDoc(t *testing.T, bodies map[string]string, paths string) (*fakeapis.Fixed, string) {
+	t.Helper()
+	a := fakeapis.NewFixed(t, bodies)
+	return a, writeDoc(t, a.URL, paths)
+}
+
+// runAcme runs `engine exec` with flags and the document as provider
+// acme.
+func runAcme(t *testing.T, doc, q string, flags ...string) testutil.Result {
+	t.Helper()
+	args := append(append([]string{"exec"}, flags...), "--provider", "acme="+doc, q)
+	return testutil.Run(t, testutil.Env(t), "", args...)
+}
+
 // execJSON runs `engine exec -o json` with the document as provider acme.
 func execJSON(t *testing.T, doc, q string) ([]map[string]any, testutil.Result) {
 	t.Helper()
-	r := testutil.Run(t, testutil.Env(t), "", "exec", "-o", "json", "--provider", "acme="+doc, q)
+	r := runAcme(t, doc, q, "-o", "json")
 	if r.Code != 0 {
 		return nil, r
 	}

@@ -5,9 +5,6 @@ import (
 	"fmt"
 	"strings"
 	"testing"
-
-	"github.com/enginehq/engine/test/fakeapis"
-	"github.com/enginehq/engine/test/testutil"
 )
 
 func intParam(name, extra string) string {
@@ -37,11 +34,10 @@ func TestPageWithoutPerPage(t *testing.T) {
 	file := obj(`"id": {"type": "string"}`, `"name": {"type": "string"}`)
 	schema := obj(`"ok": {"type": "boolean"}`, `"files": `+arr(file),
 		`"paging": `+obj(`"count": {"type": "integer"}`, `"total": {"type": "integer"}`, `"page": {"type": "integer"}`, `"pages": {"type": "integer"}`))
-	a := fakeapis.NewFixed(t, map[string]string{
+	a, doc := serveDoc(t, map[string]string{
 		"/files.list":        `{"ok": true, "files": [{"id": "F1", "name": "a"}, {"id": "F2", "name": "b"}], "paging": {"count": 2, "total": 3, "page": 1, "pages": 2}}`,
 		"/files.list?page=2": `{"ok": true, "files": [{"id": "F3", "name": "c"}], "paging": {"count": 2, "total": 3, "page": 2, "pages": 2}}`,
-	})
-	doc := writeDoc(t, a.URL, `{"/files.list": `+get("files_list", "files", intParam("count", `"maximum": 1000`)+`, `+intParam("page", "")+`, `+queryParam("channel"), schema)+`}`)
+	}, `{"/files.list": `+get("files_list", "files", intParam("count", `"maximum": 1000`)+`, `+intParam("page", "")+`, `+queryParam("channel"), schema)+`}`)
 	rows := mustRows(t, doc, "SELECT id FROM acme.files.files")
 	if fmt.Sprint(rows) != "[map[id:F1] map[id:F2] map[id:F3]]" {
 		t.Fatalf("rows %v, want the 3 files of both pages", rows)
@@ -61,10 +57,9 @@ func TestPagesSignalWithoutWayToFollowFails(t *testing.T) {
 	file := obj(`"id": {"type": "string"}`)
 	schema := obj(`"ok": {"type": "boolean"}`, `"files": `+arr(file),
 		`"paging": `+obj(`"page": {"type": "integer"}`, `"pages": {"type": "integer"}`))
-	a := fakeapis.NewFixed(t, map[string]string{
+	_, doc := serveDoc(t, map[string]string{
 		"/files.list": `{"ok": true, "files": [{"id": "F1"}], "paging": {"page": 1, "pages": 2}}`,
-	})
-	doc := writeDoc(t, a.URL, `{"/files.list": `+get("files_list", "files", queryParam("channel"), schema)+`}`)
+	}, `{"/files.list": `+get("files_list", "files", queryParam("channel"), schema)+`}`)
 	rows, r := execJSON(t, doc, "SELECT id FROM acme.files.files")
 	if r.Code != 2 || rows != nil {
 		t.Fatalf("exit %d rows %v, want exit 2\n%s%s", r.Code, rows, r.Stdout, r.Stderr)
@@ -86,12 +81,11 @@ func TestPageTokenFromNextPage(t *testing.T) {
 	item := obj(`"id": {"type": "string"}`)
 	schema := obj(`"object": {"type": "string"}`, `"data": `+arr(item), `"has_more": {"type": "boolean"}`,
 		`"next_page": {"type": "string", "nullable": true}`, `"url": {"type": "string"}`)
-	a := fakeapis.NewFixed(t, map[string]string{
+	params := `{"name": "query", "in": "query", "required": true, "schema": {"type": "string"}}, ` + intParam("limit", `"maximum": 100`) + `, ` + queryParam("page")
+	a, doc := serveDoc(t, map[string]string{
 		"/v1/charges/search":           `{"object": "search_result", "data": [{"id": "ch_1"}], "has_more": true, "next_page": "pg_2", "url": "/v1/charges/search"}`,
 		"/v1/charges/search?page=pg_2": `{"object": "search_result", "data": [{"id": "ch_2"}], "has_more": false, "next_page": null, "url": "/v1/charges/search"}`,
-	})
-	params := `{"name": "query", "in": "query", "required": true, "schema": {"type": "string"}}, ` + intParam("limit", `"maximum": 100`) + `, ` + queryParam("page")
-	doc := writeDoc(t, a.URL, `{"/v1/charges/search": `+get("GetChargesSearch", "charges", params, schema)+`}`)
+	}, `{"/v1/charges/search": `+get("GetChargesSearch", "charges", params, schema)+`}`)
 	rows := mustRows(t, doc, "SELECT id FROM "+tableNames(t, doc)[0]+" WHERE query = 'amount>1'")
 	if fmt.Sprint(rows) != "[map[id:ch_1] map[id:ch_2]]" {
 		t.Fatalf("rows %v", rows)
@@ -108,11 +102,10 @@ func TestPageTokenFromNextPage(t *testing.T) {
 func TestPageSizeWithinDeclaredBounds(t *testing.T) {
 	item := obj(`"id": {"type": "string"}`)
 	schema := obj(`"items": `+arr(item), `"nextPageToken": {"type": "string"}`)
-	a := fakeapis.NewFixed(t, map[string]string{
+	a, doc := serveDoc(t, map[string]string{
 		"/liveChat/messages": `{"items": [{"id": "m1"}]}`,
 		"/small":             `{"items": [{"id": "s1"}]}`,
-	})
-	doc := writeDoc(t, a.URL, `{
+	}, `{
 	  "/liveChat/messages": `+get("listMessages", "messages", intParam("maxResults", `"minimum": 200, "maximum": 2000`)+`, `+queryParam("pageToken"), schema)+`,
 	  "/small": `+get("listSmall", "small", intParam("maxResults", `"minimum": 1, "maximum": 50`)+`, `+queryParam("pageToken"), schema)+`}`)
 	mustRows(t, doc, "SELECT id FROM acme.messages.messages")
@@ -127,11 +120,10 @@ func TestPageSizeWithinDeclaredBounds(t *testing.T) {
 func TestCursorNamedLikeItsField(t *testing.T) {
 	item := obj(`"id": {"type": "string"}`, `"topic": {"type": "string"}`)
 	schema := obj(`"meetings": `+arr(item), `"next_page_token": {"type": "string"}`, `"page_size": {"type": "integer"}`, `"total_records": {"type": "integer"}`)
-	a := fakeapis.NewFixed(t, map[string]string{
+	a, doc := serveDoc(t, map[string]string{
 		"/users/me/meetings":                      `{"meetings": [{"id": "1", "topic": "a"}], "next_page_token": "tok2", "page_size": 1, "total_records": 2}`,
 		"/users/me/meetings?next_page_token=tok2": `{"meetings": [{"id": "2", "topic": "b"}], "next_page_token": "", "page_size": 1, "total_records": 2}`,
-	})
-	doc := writeDoc(t, a.URL, `{"/users/{userId}/meetings": `+get("meetings", "meetings", pathParam("userId")+`, `+intParam("page_size", `"maximum": 300`)+`, `+queryParam("next_page_token"), schema)+`}`)
+	}, `{"/users/{userId}/meetings": `+get("meetings", "meetings", pathParam("userId")+`, `+intParam("page_size", `"maximum": 300`)+`, `+queryParam("next_page_token"), schema)+`}`)
 	rows := mustRows(t, doc, "SELECT id, topic FROM acme.meetings.meetings WHERE userId = 'me'")
 	if fmt.Sprint(rows) != "[map[id:1 topic:a] map[id:2 topic:b]]" {
 		t.Fatalf("rows %v", rows)
@@ -146,10 +138,9 @@ func TestCursorNamedLikeItsField(t *testing.T) {
 // from WHERE like query parameters: a required one unbound is refused
 // before any request, naming it.
 func TestQueryTwinAndHeaderParameters(t *testing.T) {
-	a := fakeapis.NewFixed(t, map[string]string{"/tokens/T1": `{"id": "T1", "idMember": "M1"}`})
 	params := pathParam("token") + `, {"name": "token", "in": "query", "required": true, "schema": {"type": "string"}}, ` +
 		`{"name": "X-Api-Version", "in": "header", "required": true, "schema": {"type": "string"}}`
-	doc := writeDoc(t, a.URL, `{"/tokens/{token}": `+get("getTokensByToken", "tokens", params, obj(`"id": {"type": "string"}`, `"idMember": {"type": "string"}`))+`}`)
+	a, doc := serveDoc(t, map[string]string{"/tokens/T1": `{"id": "T1", "idMember": "M1"}`}, `{"/tokens/{token}": `+get("getTokensByToken", "tokens", params, obj(`"id": {"type": "string"}`, `"idMember": {"type": "string"}`))+`}`)
 	rows := mustRows(t, doc, "SELECT id, idMember FROM acme.tokens.tokens WHERE token = 'T1' AND `X-Api-Version` = '2024-01'")
 	if fmt.Sprint(rows) != "[map[id:T1 idMember:M1]]" {
 		t.Fatalf("rows %v", rows)
@@ -160,11 +151,11 @@ func TestQueryTwinAndHeaderParameters(t *testing.T) {
 	if h := a.Headers(); len(h) != 1 || h[0].Get("X-Api-Version") != "2024-01" {
 		t.Fatalf("X-Api-Version header %v", h)
 	}
-	r := testutil.Run(t, testutil.Env(t), "", "exec", "--provider", "acme="+doc, "DESCRIBE acme.tokens.tokens")
+	r := runAcme(t, doc, "DESCRIBE acme.tokens.tokens")
 	if r.Code != 0 || !strings.Contains(r.Stdout, "Sent as a request header.") {
 		t.Fatalf("DESCRIBE: exit %d\n%s%s", r.Code, r.Stdout, r.Stderr)
 	}
-	r = testutil.Run(t, testutil.Env(t), "", "exec", "--provider", "acme="+doc, "SELECT id FROM acme.tokens.tokens WHERE token = 'T1'")
+	r = runAcme(t, doc, "SELECT id FROM acme.tokens.tokens WHERE token = 'T1'")
 	if r.Code != 1 || !strings.Contains(r.Stderr, "X-Api-Version") || len(a.Requests()) != 1 {
 		t.Fatalf("unbound required header: exit %d, %d requests\n%s", r.Code, len(a.Requests()), r.Stderr)
 	}

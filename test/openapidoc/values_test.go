@@ -6,23 +6,22 @@ import (
 	"fmt"
 	"strings"
 	"testing"
-
-	"github.com/enginehq/engine/test/fakeapis"
-	"github.com/enginehq/engine/test/testutil"
 )
 
 // chargesDoc describes a list of charges whose customer is expandable (an
 // ID string unless expanded into an object, as in Stripe), whose headers
 // are a string or an object, whose score is a number or a boolean, and
-// whose serial is an integer that may exceed 64 bits.
-func chargesDoc(t *testing.T, url string) string {
+// whose serial is an integer that may exceed 64 bits; a loopback API
+// answers chargesBody.
+func chargesDoc(t *testing.T) string {
 	customer := obj(`"id": {"type": "string"}`, `"email": {"type": "string"}`)
 	charge := obj(`"id": {"type": "string"}`,
 		`"customer": {"anyOf": [{"type": "string"}, `+customer+`]}`,
 		`"headers": {"oneOf": [{"type": "string"}, {"type": "object"}]}`,
 		`"score": {"oneOf": [{"type": "number"}, {"type": "boolean"}]}`,
 		`"serial": {"type": "integer"}`)
-	return writeDoc(t, url, `{"/v1/charges": `+get("listCharges", "charges", "", obj(`"object": {"type": "string"}`, `"data": `+arr(charge), `"has_more": {"type": "boolean"}`))+`}`)
+	_, doc := serveDoc(t, map[string]string{"/v1/charges": chargesBody}, `{"/v1/charges": `+get("listCharges", "charges", "", obj(`"object": {"type": "string"}`, `"data": `+arr(charge), `"has_more": {"type": "boolean"}`))+`}`)
+	return doc
 }
 
 const chargesBody = `{"object": "list", "has_more": false, "data": [
@@ -31,14 +30,19 @@ const chargesBody = `{"object": "list", "has_more": false, "data": [
   {"id": "ch_3", "customer": "42", "score": false},
   {"id": "ch_4", "customer": "null", "score": 1}]}`
 
-// decodeRows decodes -o json output keeping numbers as written.
-func decodeRows(t *testing.T, out string) []map[string]any {
+// exactRows runs q with -o json and returns its rows, numbers kept as
+// written; it fails the test unless the run succeeds.
+func exactRows(t *testing.T, doc, q string) []map[string]any {
 	t.Helper()
-	dec := json.NewDecoder(strings.NewReader(out))
+	r := runAcme(t, doc, q, "-o", "json")
+	if r.Code != 0 {
+		t.Fatalf("%s: exit %d\n%s%s", q, r.Code, r.Stdout, r.Stderr)
+	}
+	dec := json.NewDecoder(strings.NewReader(r.Stdout))
 	dec.UseNumber()
 	var rows []map[string]any
 	if err := dec.Decode(&rows); err != nil {
-		t.Fatalf("stdout is not a JSON array: %v\n%s", err, out)
+		t.Fatalf("stdout is not a JSON array: %v\n%s", err, r.Stdout)
 	}
 	return rows
 }
@@ -49,24 +53,14 @@ func decodeRows(t *testing.T, out string) []map[string]any {
 // reads as JSON ("42", "null", a JSON object's text) keeps its type in
 // -o json.
 func TestJSONColumnStringsKeepTheirType(t *testing.T) {
-	a := fakeapis.NewFixed(t, map[string]string{"/v1/charges": chargesBody})
-	doc := chargesDoc(t, a.URL)
+	doc := chargesDoc(t)
 
-	r := testutil.Run(t, testutil.Env(t), "", "exec", "-o", "json", "--provider", "acme="+doc,
-		"SELECT id, json_extract(customer, '$.email') AS email FROM acme.charges.charges ORDER BY id")
-	if r.Code != 0 {
-		t.Fatalf("json_extract over an expandable column: exit %d\n%s%s", r.Code, r.Stdout, r.Stderr)
-	}
-	if got := fmt.Sprint(decodeRows(t, r.Stdout)); got != "[map[email:<nil> id:ch_1] map[email:x@example.com id:ch_2] map[email:<nil> id:ch_3] map[email:<nil> id:ch_4]]" {
+	// json_extract over an expandable column.
+	if got := fmt.Sprint(exactRows(t, doc, "SELECT id, json_extract(customer, '$.email') AS email FROM acme.charges.charges ORDER BY id")); got != "[map[email:<nil> id:ch_1] map[email:x@example.com id:ch_2] map[email:<nil> id:ch_3] map[email:<nil> id:ch_4]]" {
 		t.Fatalf("emails %s", got)
 	}
 
-	r = testutil.Run(t, testutil.Env(t), "", "exec", "-o", "json", "--provider", "acme="+doc,
-		"SELECT id, customer, headers, score FROM acme.charges.charges ORDER BY id")
-	if r.Code != 0 {
-		t.Fatalf("exit %d\n%s%s", r.Code, r.Stdout, r.Stderr)
-	}
-	rows := decodeRows(t, r.Stdout)
+	rows := exactRows(t, doc, "SELECT id, customer, headers, score FROM acme.charges.charges ORDER BY id")
 	want := []map[string]any{
 		{"id": "ch_1", "customer": "cus_123", "headers": `{"a": 1}`, "score": true},
 		{"id": "ch_2", "customer": map[string]any{"id": "cus_9", "email": "x@example.com"}, "headers": map[string]any{"a": json.Number("1")}, "score": json.Number("2.5")},
@@ -84,8 +78,7 @@ func TestJSONColumnStringsKeepTheirType(t *testing.T) {
 		"tsv":   "id\tcustomer\theaders\tscore\nch_1\tcus_123\t{\"a\": 1}\ttrue\nch_2\t{\"id\": \"cus_9\", \"email\": \"x@example.com\"}\t{\"a\": 1}\t2.5\nch_3\t42\t\tfalse\nch_4\tnull\t\t1\n",
 		"table": "| ch_1 | cus_123 ",
 	} {
-		r := testutil.Run(t, testutil.Env(t), "", "exec", "-o", format, "--provider", "acme="+doc,
-			"SELECT id, customer, headers, score FROM acme.charges.charges ORDER BY id")
+		r := runAcme(t, doc, "SELECT id, customer, headers, score FROM acme.charges.charges ORDER BY id", "-o", format)
 		if r.Code != 0 {
 			t.Fatalf("-o %s: exit %d\n%s%s", format, r.Code, r.Stdout, r.Stderr)
 		}
@@ -111,20 +104,13 @@ func TestJSONColumnStringsKeepTheirType(t *testing.T) {
 // An integer beyond 64 bits keeps its digits (a string in -o json)
 // instead of becoming a rounded float.
 func TestIntegersBeyond64BitsStayExact(t *testing.T) {
-	a := fakeapis.NewFixed(t, map[string]string{"/v1/charges": chargesBody})
-	doc := chargesDoc(t, a.URL)
-	r := testutil.Run(t, testutil.Env(t), "", "exec", "-o", "json", "--provider", "acme="+doc,
-		"SELECT id, serial FROM acme.charges.charges WHERE serial IS NOT NULL ORDER BY id")
-	if r.Code != 0 {
-		t.Fatalf("exit %d\n%s%s", r.Code, r.Stdout, r.Stderr)
-	}
-	rows := decodeRows(t, r.Stdout)
+	doc := chargesDoc(t)
+	rows := exactRows(t, doc, "SELECT id, serial FROM acme.charges.charges WHERE serial IS NOT NULL ORDER BY id")
 	if fmt.Sprintf("%#v", rows) != fmt.Sprintf("%#v", []map[string]any{
 		{"id": "ch_1", "serial": "123456789012345678901234567890"}, {"id": "ch_2", "serial": json.Number("7")}}) {
 		t.Fatalf("serials %#v", rows)
 	}
-	r = testutil.Run(t, testutil.Env(t), "", "exec", "-o", "csv", "--provider", "acme="+doc,
-		"SELECT serial FROM acme.charges.charges WHERE id = 'ch_1'")
+	r := runAcme(t, doc, "SELECT serial FROM acme.charges.charges WHERE id = 'ch_1'", "-o", "csv")
 	if r.Code != 0 || r.Stdout != "serial\n123456789012345678901234567890\n" {
 		t.Fatalf("exit %d\n%s%s", r.Code, r.Stdout, r.Stderr)
 	}
@@ -134,16 +120,15 @@ func TestIntegersBeyond64BitsStayExact(t *testing.T) {
 // reads as true/false in its value column, and DESCRIBE lists the
 // synthetic value and ok columns with their types.
 func TestBooleansAndSyntheticColumns(t *testing.T) {
-	a := fakeapis.NewFixed(t, map[string]string{
-		"/flags": `[true, false]`, "/labels": `["42", "null", "x"]`, "/ping": ""})
-	doc := writeDoc(t, a.URL, `{"/flags": `+get("listFlags", "flags", "", arr(`{"type": "boolean"}`))+
+	_, doc := serveDoc(t, map[string]string{
+		"/flags": `[true, false]`, "/labels": `["42", "null", "x"]`, "/ping": ""}, `{"/flags": `+get("listFlags", "flags", "", arr(`{"type": "boolean"}`))+
 		`, "/labels": `+get("listLabels", "labels", "", arr(`{"type": "string"}`))+
 		`, "/ping": `+get("ping", "ping", "", "")+`}`)
-	r := testutil.Run(t, testutil.Env(t), "", "exec", "-o", "json", "--provider", "acme="+doc, "SELECT value FROM acme.flags.flags")
+	r := runAcme(t, doc, "SELECT value FROM acme.flags.flags", "-o", "json")
 	if r.Code != 0 || !bytes.Equal([]byte(r.Stdout), []byte("[\n  {\"value\": true},\n  {\"value\": false}\n]\n")) {
 		t.Fatalf("boolean items: exit %d\n%s%s", r.Code, r.Stdout, r.Stderr)
 	}
-	r = testutil.Run(t, testutil.Env(t), "", "exec", "-o", "json", "--provider", "acme="+doc, "SELECT value FROM acme.labels.labels WHERE value = 'x' OR value = '42' OR value = 'null'")
+	r = runAcme(t, doc, "SELECT value FROM acme.labels.labels WHERE value = 'x' OR value = '42' OR value = 'null'", "-o", "json")
 	if r.Code != 0 || r.Stdout != "[\n  {\"value\": \"42\"},\n  {\"value\": \"null\"},\n  {\"value\": \"x\"}\n]\n" {
 		t.Fatalf("string items: exit %d\n%s%s", r.Code, r.Stdout, r.Stderr)
 	}
@@ -152,7 +137,7 @@ func TestBooleansAndSyntheticColumns(t *testing.T) {
 		"acme.labels.labels": "value\tTEXT\tcolumn\tall\t",
 		"acme.ping.ping":     "ok\tBOOLEAN\tcolumn\tall\t",
 	} {
-		r := testutil.Run(t, testutil.Env(t), "", "exec", "-o", "tsv", "--provider", "acme="+doc, "DESCRIBE "+table)
+		r := runAcme(t, doc, "DESCRIBE "+table, "-o", "tsv")
 		if r.Code != 0 || !strings.Contains(r.Stdout, "\n"+want) {
 			t.Errorf("DESCRIBE %s does not list %q: exit %d\n%s%s", table, want, r.Code, r.Stdout, r.Stderr)
 		}
@@ -166,16 +151,15 @@ func TestBooleansAndSyntheticColumns(t *testing.T) {
 // its quotes). The documented forms work: a customer, expanded or not,
 // binds GET /v1/customers/{customer} through coalesce(json_extract(...)).
 func TestJSONColumnMisreadsAreRefused(t *testing.T) {
-	a := fakeapis.NewFixed(t, map[string]string{
+	customer := obj(`"id": {"type": "string"}`, `"email": {"type": "string"}`)
+	charge := obj(`"id": {"type": "string"}`, `"customer": {"anyOf": [{"type": "string"}, `+customer+`]}`)
+	a, doc := serveDoc(t, map[string]string{
 		"/v1/charges":           chargesBody,
 		"/v1/customers/cus_123": `{"id": "cus_123", "email": "a@example.com"}`,
 		"/v1/customers/cus_9":   `{"id": "cus_9", "email": "x@example.com"}`,
 		"/v1/customers/42":      `{"id": "42", "email": "n@example.com"}`,
 		"/v1/customers/null":    `{"id": "null", "email": "z@example.com"}`,
-	})
-	customer := obj(`"id": {"type": "string"}`, `"email": {"type": "string"}`)
-	charge := obj(`"id": {"type": "string"}`, `"customer": {"anyOf": [{"type": "string"}, `+customer+`]}`)
-	doc := writeDoc(t, a.URL, `{"/v1/charges": `+get("listCharges", "charges", "", obj(`"object": {"type": "string"}`, `"data": `+arr(charge), `"has_more": {"type": "boolean"}`))+
+	}, `{"/v1/charges": `+get("listCharges", "charges", "", obj(`"object": {"type": "string"}`, `"data": `+arr(charge), `"has_more": {"type": "boolean"}`))+
 		`, "/v1/customers/{customer}": `+get("getCustomer", "customers", pathParam("customer"), customer)+`}`)
 	for q, want := range map[string]string{
 		"SELECT id FROM acme.charges.charges WHERE customer = 'cus_123'":                                          "customer ->> '$' = 'cus_123'",
@@ -183,7 +167,7 @@ func TestJSONColumnMisreadsAreRefused(t *testing.T) {
 		"SELECT c.email FROM acme.charges.charges ch JOIN acme.customers.customers c ON c.customer = ch.customer": "coalesce(json_extract(ch.customer, '$.id'), json_extract(ch.customer, '$'))",
 	} {
 		before := len(a.Requests())
-		r := testutil.Run(t, testutil.Env(t), "", "exec", "--provider", "acme="+doc, q)
+		r := runAcme(t, doc, q)
 		if r.Code != 1 || !strings.Contains(r.Stderr, "JSON column") || !strings.Contains(r.Stderr, want) {
 			t.Errorf("%s: exit %d, want 1 with advice %q\n%s%s", q, r.Code, want, r.Stdout, r.Stderr)
 		}

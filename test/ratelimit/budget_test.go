@@ -1,12 +1,10 @@
 package ratelimit
 
 import (
-	"encoding/json"
 	"fmt"
 	"strings"
 	"testing"
 
-	"github.com/enginehq/engine/engine"
 	"github.com/enginehq/engine/test/fakegithub"
 	"github.com/enginehq/engine/test/mcp/mcptest"
 )
@@ -29,16 +27,7 @@ func repoIn(n int) string {
 func TestStatementOverBudgetRefusedBeforeFirstRequest(t *testing.T) {
 	fake := coreFake(t, 100, fakegithub.WithRepos("big", 600))
 	r := run(t, noRetryEnv(t, fake), "exec", "-o", "json", repoIn(600))
-	if r.Code != 2 {
-		t.Fatalf("exit %d, want 2\n%s%s", r.Code, r.Stdout, r.Stderr)
-	}
-	var out struct {
-		Error engine.ErrorBody `json:"error"`
-	}
-	if err := json.Unmarshal([]byte(r.Stderr), &out); err != nil {
-		t.Fatalf("stderr is not the error object: %v\n%s", err, r.Stderr)
-	}
-	e := out.Error
+	e := providerRefusal(t, r)
 	if e.Kind != "provider" || !e.Retryable || e.RetryAfterSeconds < 3500 || e.RetryAfterSeconds > 3600 ||
 		!strings.Contains(e.Message, "600") || !strings.Contains(e.Message, "only 100 of 5000 remain") || !strings.Contains(e.Message, "nothing was sent") {
 		t.Fatalf("error %+v", e)

@@ -1,12 +1,14 @@
 package ratelimit
 
 import (
+	"encoding/json"
 	"fmt"
 	"strconv"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/enginehq/engine/engine"
 	"github.com/enginehq/engine/providers/client"
 	"github.com/enginehq/engine/test/fakegithub"
 	"github.com/enginehq/engine/test/mcp/mcptest"
@@ -36,6 +38,23 @@ func governedEnv(t *testing.T, fake *fakegithub.Server, extra ...string) []strin
 		"ENGINE_RETRY_MAX=" + strconv.Itoa(client.DefaultRetryMax),
 		"ENGINE_MAX_RETRY_WAIT=" + client.DefaultMaxRetryWait.String(),
 	}, extra...)...)
+}
+
+// providerRefusal is the error object of an exec -o json run that must
+// exit 2: it fails the test when the run exits otherwise or stderr is not
+// the error object.
+func providerRefusal(t *testing.T, r testutil.Result) engine.ErrorBody {
+	t.Helper()
+	if r.Code != 2 {
+		t.Fatalf("exit %d, want 2\n%s%s", r.Code, r.Stdout, r.Stderr)
+	}
+	var out struct {
+		Error engine.ErrorBody `json:"error"`
+	}
+	if err := json.Unmarshal([]byte(r.Stderr), &out); err != nil {
+		t.Fatalf("stderr is not the error object: %v\n%s", err, r.Stderr)
+	}
+	return out.Error
 }
 
 func run(t *testing.T, e []string, args ...string) testutil.Result {

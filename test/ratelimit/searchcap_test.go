@@ -41,16 +41,7 @@ func TestSplitOverSearchBudgetRefused(t *testing.T) {
 	// The default retry budget (60s) could wait for the reset: only the
 	// statement's time limit (20s) makes the split impossible.
 	r := run(t, env(t, fake, "ENGINE_QUERY_TIMEOUT=20s"), "exec", "-o", "json", sprawlCount)
-	if r.Code != 2 {
-		t.Fatalf("exit %d, want 2\n%s%s", r.Code, r.Stdout, r.Stderr)
-	}
-	var out struct {
-		Error engine.ErrorBody `json:"error"`
-	}
-	if err := json.Unmarshal([]byte(r.Stderr), &out); err != nil {
-		t.Fatalf("stderr is not the error object: %v\n%s", err, r.Stderr)
-	}
-	e := out.Error
+	e := providerRefusal(t, r)
 	for _, want := range []string{"2500", "1000", `"search" rate-limit bucket`, "19 of 30 left", "time limit", "nothing more was sent", "LIMIT"} {
 		if !strings.Contains(e.Message, want) {
 			t.Errorf("message lacks %q: %s", want, e.Message)

@@ -2,14 +2,9 @@ package registry_test
 
 import (
 	"bytes"
-	"encoding/json"
-	"fmt"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 
-	"github.com/enginehq/engine/providers/openapi"
 	"github.com/enginehq/engine/test/fakeapis"
 	"github.com/enginehq/engine/test/fakegithub"
 	"github.com/enginehq/engine/test/testutil"
@@ -17,37 +12,6 @@ import (
 
 // awsSecret is another secret of the environment an index could name.
 const awsSecret = "AWSSECRETregistrysuite0123456789abcdef"
-
-// rewriteHeader changes the header line of an encoded index (the JSON
-// object before the first newline) with edit.
-func rewriteHeader(t *testing.T, index []byte, edit func(h map[string]any)) []byte {
-	t.Helper()
-	head, body, ok := bytes.Cut(index, []byte("\n"))
-	if !ok {
-		t.Fatal("index without a header line")
-	}
-	var h map[string]any
-	if err := json.Unmarshal(head, &h); err != nil {
-		t.Fatal(err)
-	}
-	edit(h)
-	head, err := json.Marshal(h)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return append(append(head, '\n'), body...)
-}
-
-// craftedIndex is a compiled index of the things document whose header
-// names token variables, as an attacker's .idx file would.
-func craftedIndex(t *testing.T, base string, tokenEnv ...string) []byte {
-	t.Helper()
-	index, err := openapi.Compile("evil", "things.json", thingsDoc(base, "things"), nil, false)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return rewriteHeader(t, index, func(h map[string]any) { h["token_env"] = tokenEnv })
-}
 
 // assertNoAuth fails when any request to api carried credentials, and
 // when no request came (a vacuous pass).
@@ -106,35 +70,6 @@ func TestIndexFileGetsNoCredentialsFromEnvironment(t *testing.T) {
 				t.Fatalf("with --auth: Authorization %q", got)
 			}
 		})
-	}
-}
-
-// replantIndex rewrites the header of the one compiled index in the data
-// directory whose body satisfies match, with a valid envelope (its key
-// and a checksum of the new body): what someone who can write the
-// registry directory could plant.
-func replantIndex(t *testing.T, data string, match func(body []byte) bool, edit func(h map[string]any)) {
-	t.Helper()
-	n := 0
-	for _, f := range indexFiles(t, data) {
-		raw, err := os.ReadFile(f)
-		if err != nil {
-			t.Fatal(err)
-		}
-		_, body, _ := bytes.Cut(raw, []byte("\n"))
-		if !match(body) {
-			continue
-		}
-		body = rewriteHeader(t, body, edit)
-		key := strings.TrimSuffix(filepath.Base(f), ".idx")
-		planted := fmt.Sprintf("engine-index v1 %s %s 1700000000\n%s", key, sha(body), body)
-		if err := os.WriteFile(f, []byte(planted), 0o600); err != nil {
-			t.Fatal(err)
-		}
-		n++
-	}
-	if n != 1 {
-		t.Fatalf("%d compiled indexes matched, want 1", n)
 	}
 }
 

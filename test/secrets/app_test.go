@@ -10,15 +10,36 @@ import (
 	"github.com/enginehq/engine/test/testutil"
 )
 
+// appFake starts a fake serving GitHub App 99 (installation 5 unless app
+// lists its installations) with the further settings of app, and returns
+// it with the file and PEM text of a fresh private key; the fake knows
+// that key unless app.PublicKey names another.
+func appFake(t *testing.T, app fakegithub.App) (*fakegithub.Server, string, string) {
+	t.Helper()
+	key, keyPath, pemText := testutil.RSAKey(t)
+	app.AppID = 99
+	if app.Installations == nil {
+		app.InstallationID = 5
+	}
+	if app.PublicKey == nil {
+		app.PublicKey = &key.PublicKey
+	}
+	return fakegithub.ForTest(t, fakegithub.WithApp(app)), keyPath, pemText
+}
+
+// appAuth is --auth for installation 5 of app 99 with the key at keyPath.
+func appAuth(keyPath string) string {
+	return `{"github":{"type":"app","app_id":99,"installation_id":5,"private_key_path":"` + keyPath + `"}}`
+}
+
 // TestGitHubAppSecretsNeverPrinted runs exec (table, JSON, --debug) and
 // MCP with GitHub App auth against a fake that echoes the installation
 // token in a 403, and scans every output for any installation token the
 // fake issued, any JWT it was shown, and any line of the private key.
 func TestGitHubAppSecretsNeverPrinted(t *testing.T) {
 	t.Parallel()
-	key, keyPath, pemText := testutil.RSAKey(t)
-	fake := fakegithub.ForTest(t, fakegithub.WithApp(fakegithub.App{AppID: 99, InstallationID: 5, PublicKey: &key.PublicKey, EchoPath: echoPath}))
-	auth := `{"github":{"type":"app","app_id":99,"installation_id":5,"private_key_path":"` + keyPath + `"}}`
+	fake, keyPath, pemText := appFake(t, fakegithub.App{EchoPath: echoPath})
+	auth := appAuth(keyPath)
 	e := testutil.FakeEnv(t, fake.URL())
 	var out outputs
 	for _, args := range [][]string{
@@ -43,25 +64,8 @@ func TestGitHubAppSecretsNeverPrinted(t *testing.T) {
 	if len(secrets) < 2 || fake.AppTokensMinted() < 5 {
 		t.Fatalf("%d secrets, %d tokens minted: the scan would be vacuous", len(secrets), fake.AppTokensMinted())
 	}
-	for _, line := range strings.Split(pemText, "\n") {
-		if len(line) > 20 && !strings.HasPrefix(line, "-----") {
-			secrets = append(secrets, line)
-		}
-	}
-	total := 0
-	for label, text := range out.items {
-		total += len(text)
-		for _, s := range secrets {
-			if strings.Contains(text, s) {
-				t.Errorf("a GitHub App secret (token, JWT or key) in %s", label)
-			}
-		}
-	}
+	out.assertAbsent(t, "a GitHub App secret (token, JWT or key)", append(secrets, keyLines(pemText)...), 20000)
 	testutil.Contains(t, "exec echo", out.items["exec --debug "+echoSQL+" stderr"], "Resource not accessible by integration", "[REDACTED]")
-	if total < 20000 {
-		t.Errorf("only %d bytes scanned", total)
-	}
-	t.Logf("scanned %d outputs, %d bytes, for %d secrets", len(out.items), total, len(secrets))
 }
 
 // A GitHub App private key file that other users can read is used (the
@@ -71,9 +75,8 @@ func TestGitHubAppSecretsNeverPrinted(t *testing.T) {
 // A private key file (0600) gets no warning.
 func TestGitHubAppKeyReadableByOthersWarnedOnce(t *testing.T) {
 	t.Parallel()
-	key, keyPath, _ := testutil.RSAKey(t)
-	fake := fakegithub.ForTest(t, fakegithub.WithApp(fakegithub.App{AppID: 99, InstallationID: 5, PublicKey: &key.PublicKey}))
-	auth := `{"github":{"type":"app","app_id":99,"installation_id":5,"private_key_path":"` + keyPath + `"}}`
+	fake, keyPath, _ := appFake(t, fakegithub.App{})
+	auth := appAuth(keyPath)
 	appEnv := []string{"GITHUB_APP_ID=99", "GITHUB_APP_INSTALLATION_ID=5", "GITHUB_APP_PRIVATE_KEY_PATH=" + keyPath}
 	const warning = "is accessible to other users (mode 0644)"
 	controls := testutil.TempFile(t, "controls.yaml", "controls:\n  - id: a\n    sql: "+okSQL+"\n    expect: nonempty\n  - id: b\n    sql: SELECT name FROM github.repos.repos WHERE org = 'acme' AND name = 'ghost'\n")
@@ -134,10 +137,9 @@ func TestGitHubAppKeyReadableByOthersWarnedOnce(t *testing.T) {
 // refused with the JWT echoed (a key of another app) shows none of it.
 func TestGitHubAppEveryInstallationSecretsNeverPrinted(t *testing.T) {
 	t.Parallel()
-	key, keyPath, pemText := testutil.RSAKey(t)
+	fake, keyPath, pemText := appFake(t, fakegithub.App{EchoPath: echoPath, EchoJWT: true,
+		Installations: []fakegithub.Installation{{ID: 5, Account: "acme"}, {ID: 6, Account: "tiny"}, {ID: 7, Account: "sprawl"}}})
 	_, wrongKey, _ := testutil.RSAKey(t)
-	fake := fakegithub.ForTest(t, fakegithub.WithApp(fakegithub.App{AppID: 99, PublicKey: &key.PublicKey, EchoPath: echoPath, EchoJWT: true,
-		Installations: []fakegithub.Installation{{ID: 5, Account: "acme"}, {ID: 6, Account: "tiny"}, {ID: 7, Account: "sprawl"}}}))
 	auth := func(path string) string {
 		return `{"github":{"type":"app","app_id":99,"private_key_path":"` + path + `","default_installation":"tiny"}}`
 	}
@@ -176,19 +178,58 @@ func TestGitHubAppEveryInstallationSecretsNeverPrinted(t *testing.T) {
 			t.Fatalf("installation %d minted %d tokens: the scan would be vacuous", id, fake.AppTokensMintedFor(id))
 		}
 	}
-	for _, line := range strings.Split(pemText, "\n") {
-		if len(line) > 20 && !strings.HasPrefix(line, "-----") {
-			secrets = append(secrets, line)
-		}
-	}
-	for label, text := range out.items {
-		for _, s := range secrets {
-			if strings.Contains(text, s) {
-				t.Errorf("a GitHub App secret (token, JWT or key) in %s", label)
-			}
-		}
-	}
+	out.assertAbsent(t, "a GitHub App secret (token, JWT or key)", append(secrets, keyLines(pemText)...), 0)
 	testutil.Contains(t, "exec echo", out.items["exec --debug "+echoSQL+" stderr"], "Resource not accessible by integration", "[REDACTED]")
 	testutil.Contains(t, "wrong key", out.items["wrong key exec --debug "+three+" stderr"], "could not list the GitHub App's installations", "[REDACTED]")
-	t.Logf("scanned %d outputs for %d secrets", len(out.items), len(secrets))
+}
+
+// TestGitHubAppJWTNeverPrinted: a token endpoint that refuses the app's
+// JWT (here: the app's key is not the one GitHub knows) and quotes the
+// request's Authorization header in its 401. The JWT mints tokens for
+// every installation of the app while it is valid; it must appear in no
+// output of exec (every format, --debug), check (every report format and
+// the job summary) or MCP. Before, it was in exec's stderr and twice in
+// `check -o github`.
+func TestGitHubAppJWTNeverPrinted(t *testing.T) {
+	t.Parallel()
+	other, _, _ := testutil.RSAKey(t)
+	fake, keyPath, _ := appFake(t, fakegithub.App{PublicKey: &other.PublicKey, EchoJWT: true})
+	auth := appAuth(keyPath)
+	files := writeControls(t, controls)
+	e := testutil.FakeEnv(t, fake.URL(), "GITHUB_STEP_SUMMARY="+files.Summary)
+	var out outputs
+	for _, format := range []string{"table", "json", "csv", "line"} {
+		for _, debug := range []string{"--debug", "--debug=false"} {
+			r := out.run("exec "+format+" "+debug, testutil.Run(t, e, "", "--auth", auth, debug, "exec", "-o", format, okSQL))
+			if r.Code != 2 {
+				t.Errorf("exec -o %s %s: exit %d, want 2 (no installation token)\n%s", format, debug, r.Code, r.Stderr)
+			}
+			testutil.Contains(t, "exec "+format, r.Stderr, "A JSON web token could not be decoded", "[REDACTED]")
+		}
+	}
+	for _, format := range []string{"text", "json", "junit", "github"} {
+		r := out.run("check "+format, testutil.Run(t, e, "", "--auth", auth, "check", "-o", format, files.Controls))
+		if r.Code != 2 {
+			t.Errorf("check -o %s: exit %d, want 2", format, r.Code)
+		}
+	}
+	testutil.Contains(t, "check github", out.items["check github stdout"], "A JSON web token could not be decoded")
+	c, cs, stderr := mcptest.Stdio(t, e, "--debug", "--auth", auth, "mcp")
+	c.Check(t, "run_select_query", out.callTool(t, cs, "mcp", "run_select_query", map[string]any{"sql": okSQL}))
+	cs.Close()
+	out.add("mcp stderr", stderr.String())
+	out.addDir(t, "summary", files.Dir)
+
+	jwts := fake.AppSecrets()
+	if len(jwts) < 10 || fake.AppTokensMinted() != 0 {
+		t.Fatalf("%d JWTs presented, %d tokens minted: the scan would be vacuous", len(jwts), fake.AppTokensMinted())
+	}
+	out.assertAbsent(t, "the app's JWT", jwts, 5000)
+	// The JWT's signature alone is as good as the JWT to a reader who
+	// also sees the (public) header and claims.
+	var sigs []string
+	for _, s := range jwts {
+		sigs = append(sigs, s[strings.LastIndex(s, ".")+1:])
+	}
+	out.assertAbsent(t, "the JWT's signature", sigs, 5000)
 }

@@ -30,16 +30,12 @@ func TestCheckNeverPrintsToken(t *testing.T) {
 	t.Parallel()
 	fake := newFake(t)
 	var out outputs
-	dir := t.TempDir()
-	file := filepath.Join(dir, "controls.yaml")
-	bad := filepath.Join(dir, "bad.yaml")
-	if err := os.WriteFile(file, []byte(controls), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	files := writeControls(t, controls)
+	file, summary := files.Controls, files.Summary
+	bad := filepath.Join(files.Dir, "bad.yaml")
 	if err := os.WriteFile(bad, []byte("controls:\n  - id: x\n    sql: DROP TABLE y\n    bogus: 1\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	summary := filepath.Join(dir, "step-summary.md")
 	e := env(t, fake, "GITHUB_STEP_SUMMARY="+summary)
 	for _, format := range []string{"text", "json", "junit", "github"} {
 		for _, debug := range []bool{false, true} {
@@ -55,7 +51,7 @@ func TestCheckNeverPrintsToken(t *testing.T) {
 			out.run("check problems "+format, testutil.Run(t, e, "", append(args[:len(args)-1], bad)...))
 		}
 	}
-	if n := out.addDir(t, "summary", dir); n < 3 {
+	if n := out.addDir(t, "summary", files.Dir); n < 3 {
 		t.Errorf("expected the control files and the job summary, found %d files", n)
 	}
 	if _, err := os.Stat(summary); err != nil {
@@ -73,23 +69,18 @@ func TestCheckRowsNeverPrintToken(t *testing.T) {
 	fake := newFake(t)
 	body := `[{"id": 7, "name": "leaky-repo", "full_name": "leaky/leaky-repo", "description": "deploy with ` + token + ` please"}]`
 	fake.Inject(fakegithub.Fault{Path: "^/orgs/leaky/repos$", Kind: fakegithub.KindBody, Body: body})
-	dir := t.TempDir()
-	file := filepath.Join(dir, "controls.yaml")
-	ctl := "controls:\n  - id: leaky\n    sql: SELECT name, description AS d FROM github.repos.repos WHERE org = 'leaky'\n"
-	if err := os.WriteFile(file, []byte(ctl), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	files := writeControls(t, "controls:\n  - id: leaky\n    sql: SELECT name, description AS d FROM github.repos.repos WHERE org = 'leaky'\n")
 	var out outputs
-	e := env(t, fake, "GITHUB_STEP_SUMMARY="+filepath.Join(dir, "step-summary.md"))
+	e := env(t, fake, "GITHUB_STEP_SUMMARY="+files.Summary)
 	for _, format := range []string{"text", "json", "junit", "github"} {
-		r := out.run("check "+format, testutil.Run(t, e, "", "check", "-o", format, file))
+		r := out.run("check "+format, testutil.Run(t, e, "", "check", "-o", format, files.Controls))
 		if r.Code != 1 {
 			t.Errorf("check -o %s: exit %d, want 1 (the control fails)\n%s", format, r.Code, r.Stderr)
 		}
 		testutil.Contains(t, "check "+format, r.Stdout, "leaky-repo", "deploy with [REDACTED] please")
 	}
-	out.addDir(t, "summary", dir)
-	testutil.Contains(t, "summary", out.items["summary "+filepath.Join(dir, "step-summary.md")], "leaky-repo")
+	out.addDir(t, "summary", files.Dir)
+	testutil.Contains(t, "summary", out.items["summary "+files.Summary], "leaky-repo")
 	assertSent(t, fake)
 	out.assertClean(t, 2_000)
 }

@@ -111,31 +111,46 @@ func (o *outputs) addDir(t *testing.T, label, dir string) int {
 // was little to scan (a vacuous pass).
 func (o *outputs) assertClean(t *testing.T, minBytes int) {
 	t.Helper()
-	o.assertAbsent(t, "token", token, minBytes)
+	o.assertAbsent(t, "token", []string{token}, minBytes)
 }
 
 // assertNoPrefix fails when any output holds a prefix of the token of 8
 // bytes or more (the redaction must happen before any cut).
 func (o *outputs) assertNoPrefix(t *testing.T, minBytes int) {
 	t.Helper()
-	o.assertAbsent(t, "token prefix", token[:8], minBytes)
+	o.assertAbsent(t, "token prefix", []string{token[:8]}, minBytes)
 }
 
-// assertAbsent fails for every output holding secret (named what), and
-// when there was little to scan (a vacuous pass).
-func (o *outputs) assertAbsent(t *testing.T, what, secret string, minBytes int) {
+// assertAbsent fails for every output holding any of secrets (named
+// what), and when there was little to scan (a vacuous pass).
+func (o *outputs) assertAbsent(t *testing.T, what string, secrets []string, minBytes int) {
 	t.Helper()
 	total := 0
 	for label, text := range o.items {
 		total += len(text)
-		if i := strings.Index(text, secret); i >= 0 {
-			t.Errorf("%s in %s: ...%s...", what, label, text[max(0, i-80):min(len(text), i+len(token)+40)])
+		for _, secret := range secrets {
+			if i := strings.Index(text, secret); i >= 0 {
+				t.Errorf("%s in %s: ...%s...", what, label, text[max(0, i-80):min(len(text), i+len(secret)+40)])
+				break
+			}
 		}
 	}
 	if total < minBytes {
 		t.Errorf("only %d bytes of output scanned", total)
 	}
-	t.Logf("scanned %d outputs, %d bytes", len(o.items), total)
+	t.Logf("scanned %d outputs, %d bytes, for %d secrets", len(o.items), total, len(secrets))
+}
+
+// keyLines are the lines of a PEM private key that are secret (not the
+// BEGIN and END lines).
+func keyLines(pemText string) []string {
+	var lines []string
+	for _, line := range strings.Split(pemText, "\n") {
+		if len(line) > 20 && !strings.HasPrefix(line, "-----") {
+			lines = append(lines, line)
+		}
+	}
+	return lines
 }
 
 // assertSent checks the fake received the token, so the scan is not vacuous.
@@ -147,4 +162,19 @@ func assertSent(t *testing.T, fake *fakegithub.Server) {
 		}
 	}
 	t.Fatal("the token was never sent to the server")
+}
+
+// checkFiles are the files of a check run: the control file, and the job
+// summary (GITHUB_STEP_SUMMARY) beside it in Dir.
+type checkFiles struct{ Dir, Controls, Summary string }
+
+// writeControls writes text as controls.yaml in a fresh temp dir.
+func writeControls(t *testing.T, text string) checkFiles {
+	t.Helper()
+	dir := t.TempDir()
+	f := checkFiles{Dir: dir, Controls: filepath.Join(dir, "controls.yaml"), Summary: filepath.Join(dir, "step-summary.md")}
+	if err := os.WriteFile(f.Controls, []byte(text), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return f
 }

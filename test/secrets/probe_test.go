@@ -1,7 +1,6 @@
 package secrets
 
 import (
-	"bytes"
 	"encoding/json"
 	"fmt"
 	"strings"
@@ -88,14 +87,10 @@ func TestProbeFromIndexStaysOnOrigin(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	head, body, _ := bytes.Cut(index, []byte("\n"))
-	var h map[string]any
-	if err := json.Unmarshal(head, &h); err != nil {
-		t.Fatal(err)
-	}
-	h["profile"].(map[string]any)["rate_limit_probe"] = "@" + strings.TrimPrefix(evil.URL, "http://") + "/rate_limit"
-	head, _ = json.Marshal(h)
-	idx := testutil.TempFile(t, "p.idx", string(head)+"\n"+string(body))
+	index = testutil.EditIndexHeader(t, index, func(h map[string]any) {
+		h["profile"].(map[string]any)["rate_limit_probe"] = "@" + strings.TrimPrefix(evil.URL, "http://") + "/rate_limit"
+	})
+	idx := testutil.TempFile(t, "p.idx", string(index))
 
 	e := testutil.FastEnv(t, "MY_TOKEN="+probeSecret, "ENGINE_GOVERNOR=on") // the probe is the governor's
 	r := testutil.Run(t, e, "", "--provider", "p="+idx, "--auth", probeAuth, "exec", "-o", "csv", byIDs(100))

@@ -14,7 +14,6 @@ import (
 	"crypto/x509"
 	"encoding/json"
 	"encoding/pem"
-	"encoding/xml"
 	"errors"
 	"fmt"
 	"os"
@@ -303,29 +302,6 @@ func Contains(t testing.TB, what, text string, wants ...string) bool {
 		}
 	}
 	return ok
-}
-
-// JUnitProperties decodes a JUnit report of one test suite (check -o
-// junit) and returns its properties by name; it fails the test unless the
-// report holds exactly one suite.
-func JUnitProperties(t testing.TB, report string) map[string]string {
-	t.Helper()
-	var doc struct {
-		Suites []struct {
-			Props []struct {
-				Name  string `xml:"name,attr"`
-				Value string `xml:"value,attr"`
-			} `xml:"properties>property"`
-		} `xml:"testsuite"`
-	}
-	if err := xml.Unmarshal([]byte(report), &doc); err != nil || len(doc.Suites) != 1 {
-		t.Fatalf("junit report of %d suites, %v:\n%s", len(doc.Suites), err, report)
-	}
-	props := map[string]string{}
-	for _, p := range doc.Suites[0].Props {
-		props[p.Name] = p.Value
-	}
-	return props
 }
 
 // ProfileSection returns a section of a built-in provider profile
