@@ -1,42 +1,26 @@
 package openapi
 
 import (
-	"fmt"
 	"strings"
 	"testing"
+
+	"github.com/enginehq/engine/test/testutil"
 )
 
-// cycleDoc is a document whose GET answers the schema named by ref, with
-// the given components.schemas (JSON).
-func cycleDoc(ref, schemas string) []byte {
-	return []byte(fmt.Sprintf(`{"openapi":"3.0.3","info":{"title":"t","version":"1"},"servers":[{"url":"http://127.0.0.1:9"}],
-"paths":{"/things":{"get":{"operationId":"list-things","responses":{"200":{"description":"ok","content":{"application/json":{"schema":{"$ref":%q}}}}}}}},
-"components":{"schemas":%s}}`, ref, schemas))
-}
-
-// blowUp nests levels allOf lists that name the next level four times:
-// 4^levels schemas from a few hundred bytes.
-func blowUp(levels int) string {
-	var parts []string
-	for i := 0; i < levels; i++ {
-		next := fmt.Sprintf(`{"$ref":"#/components/schemas/L%d"}`, i+1)
-		parts = append(parts, fmt.Sprintf(`"L%d":{"allOf":[%s,%s,%s,%s]}`, i, next, next, next, next))
-	}
-	parts = append(parts, fmt.Sprintf(`"L%d":{"type":"object","properties":{"id":{"type":"integer"}}}`, levels))
-	return "{" + strings.Join(parts, ",") + "}"
-}
+// schemaDoc is testutil.SchemaDoc as the loaders here take it.
+func schemaDoc(name, schemas string) []byte { return []byte(testutil.SchemaDoc(name, schemas)) }
 
 // selfShapes are documents whose schemas are made of themselves (or of
 // exponentially many schemas): each is refused with an error naming the
 // schema, never a crash.
 var selfShapes = map[string][]byte{
-	"allOf self":          cycleDoc("#/components/schemas/Loop", `{"Loop":{"allOf":[{"$ref":"#/components/schemas/Loop"}]}}`),
-	"allOf self x4":       cycleDoc("#/components/schemas/Loop", `{"Loop":{"allOf":[{"$ref":"#/components/schemas/Loop"},{"$ref":"#/components/schemas/Loop"},{"$ref":"#/components/schemas/Loop"},{"$ref":"#/components/schemas/Loop"}]}}`),
-	"items allOf self x4": cycleDoc("#/components/schemas/List", `{"List":{"type":"array","items":{"$ref":"#/components/schemas/Loop"}},"Loop":{"allOf":[{"$ref":"#/components/schemas/Loop"},{"$ref":"#/components/schemas/Loop"},{"$ref":"#/components/schemas/Loop"},{"$ref":"#/components/schemas/Loop"}],"properties":{"id":{"type":"integer"}}}}`),
-	"oneOf self":          cycleDoc("#/components/schemas/Loop", `{"Loop":{"oneOf":[{"$ref":"#/components/schemas/Loop"},{"type":"string"}]}}`),
-	"anyOf mutual":        cycleDoc("#/components/schemas/Loop", `{"Loop":{"allOf":[{"$ref":"#/components/schemas/Pool"}]},"Pool":{"anyOf":[{"$ref":"#/components/schemas/Loop"}],"properties":{"x":{"type":"string"}}}}`),
-	"property allOf self": cycleDoc("#/components/schemas/Obj", `{"Obj":{"type":"object","properties":{"loop":{"$ref":"#/components/schemas/Loop"}}},"Loop":{"allOf":[{"$ref":"#/components/schemas/Loop"}]}}`),
-	"blow-up":             cycleDoc("#/components/schemas/L0", blowUp(8)),
+	"allOf self":          schemaDoc("Loop", `{"Loop":{"allOf":[{"$ref":"#/components/schemas/Loop"}]}}`),
+	"allOf self x4":       schemaDoc("Loop", `{"Loop":{"allOf":[{"$ref":"#/components/schemas/Loop"},{"$ref":"#/components/schemas/Loop"},{"$ref":"#/components/schemas/Loop"},{"$ref":"#/components/schemas/Loop"}]}}`),
+	"items allOf self x4": schemaDoc("List", `{"List":{"type":"array","items":{"$ref":"#/components/schemas/Loop"}},"Loop":{"allOf":[{"$ref":"#/components/schemas/Loop"},{"$ref":"#/components/schemas/Loop"},{"$ref":"#/components/schemas/Loop"},{"$ref":"#/components/schemas/Loop"}],"properties":{"id":{"type":"integer"}}}}`),
+	"oneOf self":          schemaDoc("Loop", `{"Loop":{"oneOf":[{"$ref":"#/components/schemas/Loop"},{"type":"string"}]}}`),
+	"anyOf mutual":        schemaDoc("Loop", `{"Loop":{"allOf":[{"$ref":"#/components/schemas/Pool"}]},"Pool":{"anyOf":[{"$ref":"#/components/schemas/Loop"}],"properties":{"x":{"type":"string"}}}}`),
+	"property allOf self": schemaDoc("Obj", `{"Obj":{"type":"object","properties":{"loop":{"$ref":"#/components/schemas/Loop"}}},"Loop":{"allOf":[{"$ref":"#/components/schemas/Loop"}]}}`),
+	"blow-up":             schemaDoc("L0", testutil.AllOfBlowUp(8)),
 }
 
 func TestSchemaCyclesRefused(t *testing.T) {
@@ -54,7 +38,7 @@ func TestSchemaCyclesRefused(t *testing.T) {
 // Recursion through properties and items is data (a tree of comments),
 // not composition: it derives.
 func TestSchemaRecursionThroughPropertiesDerives(t *testing.T) {
-	doc := cycleDoc("#/components/schemas/List", `{"List":{"type":"array","items":{"$ref":"#/components/schemas/Node"}},
+	doc := schemaDoc("List", `{"List":{"type":"array","items":{"$ref":"#/components/schemas/Node"}},
 "Node":{"type":"object","properties":{"id":{"type":"integer"},"parent":{"$ref":"#/components/schemas/Node"},
 "children":{"type":"array","items":{"$ref":"#/components/schemas/Node"}},"x":{"not":{"$ref":"#/components/schemas/Node"}}}}}`)
 	p, err := loadData("tree", "tree.json", doc, nil)
@@ -65,7 +49,7 @@ func TestSchemaRecursionThroughPropertiesDerives(t *testing.T) {
 		t.Fatalf("resources %+v", p.Resources)
 	}
 	// A DAG below the bound derives too: 4^6 = 4096 schemas.
-	if _, err := loadData("dag", "dag.json", cycleDoc("#/components/schemas/L0", blowUp(6)), nil); err != nil {
+	if _, err := loadData("dag", "dag.json", schemaDoc("L0", testutil.AllOfBlowUp(6)), nil); err != nil {
 		t.Fatal(err)
 	}
 }
@@ -78,8 +62,8 @@ func FuzzLoadDocument(f *testing.F) {
 	for _, doc := range selfShapes {
 		f.Add(doc)
 	}
-	f.Add(cycleDoc("#/components/schemas/L0", blowUp(6)))
-	f.Add(cycleDoc("#/components/schemas/A", `{"A":{"$ref":"#/components/schemas/B"},"B":{"$ref":"#/components/schemas/A"}}`))
+	f.Add(schemaDoc("L0", testutil.AllOfBlowUp(6)))
+	f.Add(schemaDoc("A", `{"A":{"$ref":"#/components/schemas/B"},"B":{"$ref":"#/components/schemas/A"}}`))
 	f.Add([]byte("openapi: 3.0.3\ninfo: {title: t, version: '1'}\npaths:\n  /a:\n    get:\n      responses:\n        '200': {description: ok, content: {application/json: {schema: {$ref: '#/components/schemas/L'}}}}\ncomponents:\n  schemas:\n    L: {allOf: [{$ref: '#/components/schemas/L'}]}\n"))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		if len(data) > 64<<10 {

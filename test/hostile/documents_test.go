@@ -12,26 +12,6 @@ import (
 	"github.com/enginehq/engine/test/testutil"
 )
 
-// schemaDoc is a small document whose one GET answers the schema named by
-// top, with the given components.schemas (JSON).
-func schemaDoc(top, schemas string) string {
-	return fmt.Sprintf(`{"openapi":"3.0.3","info":{"title":"loop","version":"1"},"servers":[{"url":"http://127.0.0.1:9"}],
-"paths":{"/things":{"get":{"operationId":"list-things","responses":{"200":{"description":"ok","content":{"application/json":{"schema":{"$ref":"#/components/schemas/%s"}}}}}}}},
-"components":{"schemas":%s}}`, top, schemas)
-}
-
-// nested is a chain of levels allOf lists, each naming the next level
-// four times: 4^levels schemas.
-func nested(levels int) string {
-	var parts []string
-	for i := 0; i < levels; i++ {
-		n := fmt.Sprintf(`{"$ref":"#/components/schemas/L%d"}`, i+1)
-		parts = append(parts, fmt.Sprintf(`"L%d":{"allOf":[%s,%s,%s,%s]}`, i, n, n, n, n))
-	}
-	parts = append(parts, fmt.Sprintf(`"L%d":{"type":"object","properties":{"id":{"type":"integer"}}}`, levels))
-	return "{" + strings.Join(parts, ",") + "}"
-}
-
 const loopRef = `{"$ref":"#/components/schemas/Loop"}`
 
 // selfMadeDocs are descriptions of a few hundred bytes whose schemas are
@@ -39,11 +19,11 @@ const loopRef = `{"$ref":"#/components/schemas/Loop"}`
 // was "fatal error: stack overflow" (a crash no recover can catch) and
 // the others took gigabytes within seconds.
 var selfMadeDocs = map[string]struct{ doc, want string }{
-	"allOf itself": {schemaDoc("Loop", `{"Loop":{"allOf":[`+loopRef+`]}}`),
+	"allOf itself": {testutil.SchemaDoc("Loop", `{"Loop":{"allOf":[`+loopRef+`]}}`),
 		"schema #/components/schemas/Loop is made of itself"},
-	"allOf itself four times": {schemaDoc("List", `{"List":{"type":"array","items":`+loopRef+`},"Loop":{"allOf":[`+strings.Repeat(loopRef+",", 3)+loopRef+`],"properties":{"id":{"type":"integer"}}}}`),
+	"allOf itself four times": {testutil.SchemaDoc("List", `{"List":{"type":"array","items":`+loopRef+`},"Loop":{"allOf":[`+strings.Repeat(loopRef+",", 3)+loopRef+`],"properties":{"id":{"type":"integer"}}}}`),
 		"schema #/components/schemas/Loop is made of itself"},
-	"nested allOf that multiply": {schemaDoc("L0", nested(9)),
+	"nested allOf that multiply": {testutil.SchemaDoc("L0", testutil.AllOfBlowUp(9)),
 		"is made of more than 10000 schemas"},
 }
 
