@@ -74,12 +74,14 @@ func newRootCmd(g *globalFlags) *cobra.Command {
 		Short:         "SQL over REST APIs described by OpenAPI (GitHub first)",
 		SilenceUsage:  true,
 		SilenceErrors: true,
+		Version:       versionString(),
 		Long: `engine runs SQL SELECTs over provider REST APIs. Tables are
 provider.service.resource (e.g. github.repos.repos); WHERE predicates bind
 the API's required parameters (WHERE org = 'acme').
 
 Credentials: GITHUB_TOKEN or GH_TOKEN (bearer), or --auth.`,
 	}
+	root.SetVersionTemplate("{{.Version}}\n")
 	root.SetIn(g.io.In)
 	root.SetOut(g.io.Out)
 	root.SetErr(g.io.Err)
@@ -157,7 +159,7 @@ Credentials: GITHUB_TOKEN or GH_TOKEN (bearer), or --auth.`,
 		}
 	}
 
-	root.AddCommand(newExecCmd(g), newShellCmd(g), newMCPCmd(g), newCheckCmd(g), newRegistryCmd(g))
+	root.AddCommand(newExecCmd(g), newShellCmd(g), newMCPCmd(g), newCheckCmd(g), newRegistryCmd(g), newVersionCmd(g))
 	documentEnv(root)
 	return root
 }
