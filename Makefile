@@ -41,7 +41,9 @@ bench:
 run: build
 	./$(BIN) shell
 
-# Serves the fake GitHub from test/ on $(ADDR) and points the engine at it.
+# Serves the fake GitHub from test/ on $(ADDR) and points the engine at it:
+# a tour then the shell, or the statements piped in (echo "SELECT ...;" |
+# make demo); prints how to reuse the fake from another terminal.
 demo: build
 	./scripts/demo.sh $(ADDR) $(BIN)
 
