@@ -7,8 +7,11 @@ PKGS    := ./...
 
 .PHONY: build testdeps test test-fast test-race bench run demo lint generate fuzz conformance corpus corpus-rows clean
 
+# The source revision for `engine --version` when the go command records
+# none (a git worktree, or GOFLAGS=-buildvcs=false); its own record wins.
+REVISION ?= $(shell git rev-parse --short=12 HEAD 2>/dev/null)$(shell test -n "$$(git status --porcelain 2>/dev/null)" && echo -dirty)
 build:
-	$(GO) build -o $(BIN) ./cmd/engine
+	$(GO) build -ldflags "-X main.buildRevision=$(REVISION)" -o $(BIN) ./cmd/engine
 
 # Everything under the race detector (the engine binary that end-to-end
 # tests drive is built once, without it, and shared through ENGINE_BIN),
@@ -38,7 +41,9 @@ bench:
 run: build
 	./$(BIN) shell
 
-# Serves the fake GitHub from test/ on $(ADDR) and points the engine at it.
+# Serves the fake GitHub from test/ on $(ADDR) and points the engine at it:
+# a tour then the shell, or the statements piped in (echo "SELECT ...;" |
+# make demo); prints how to reuse the fake from another terminal.
 demo: build
 	./scripts/demo.sh $(ADDR) $(BIN)
 

@@ -12,6 +12,7 @@ import (
 	"github.com/enginehq/engine/engine/sqlfront"
 	"github.com/enginehq/engine/engine/store"
 	"github.com/enginehq/engine/providers"
+	"github.com/enginehq/engine/providers/client"
 )
 
 // TestClassifyAsksTheLeaf: each leaf error says its kind (ErrorKind) and
@@ -35,7 +36,7 @@ func TestClassifyAsksTheLeaf(t *testing.T) {
 		{"request limit", plan.RequestLimitError("t", "needs %d requests", 9), engine.KindPlan, "needs 9 requests", -1, "", plan.SettingMaxRequests},
 		{"provider", pe, engine.KindProvider, pe.Error(), -1, "", ""},
 		{"wrapped provider", fmt.Errorf("github.repos.repos: %w", pe), engine.KindProvider, "github.repos.repos: " + pe.Error(), -1, "", ""},
-		{"page limit", &providers.ProviderError{Kind: "limit", Message: "too many pages"}, engine.KindProvider, "GET  failed: too many pages", -1, "", "max-pages"},
+		{"page limit", &client.PageLimitError{Provider: "github", URL: "https://x/y", Limit: 2, Total: 3}, engine.KindPlan, (&client.PageLimitError{Provider: "github", URL: "https://x/y", Limit: 2, Total: 3}).Error(), -1, "", "max-pages"},
 		{"incomplete", &providers.ProviderError{Kind: "incomplete", Message: "partial"}, engine.KindIncomplete, "GET  failed: partial", -1, "", ""},
 		{"deadline", fmt.Errorf("x: %w", context.DeadlineExceeded), engine.KindTimeout, "query timed out: x: context deadline exceeded", -1, "", ""},
 		{"cancelled", context.Canceled, engine.KindCancelled, "query cancelled", -1, "", ""},

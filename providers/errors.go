@@ -26,7 +26,7 @@ type ProviderError struct {
 	// RateLimited is true for primary or secondary rate limits (the
 	// provider profile's headers and phrases, 429, an error-in-200 code).
 	RateLimited bool
-	// Kind is "http", "transport", "decode", "timeout", "limit", "redirect"
+	// Kind is "http", "transport", "decode", "timeout", "redirect"
 	// (a 3xx that was not followed) or "incomplete" (a 2xx the provider
 	// marks as partial, e.g. GitHub search's "incomplete_results": true,
 	// or a query matching more results than the provider serves that the
@@ -86,13 +86,4 @@ func (e *ProviderError) ErrorKind() string {
 		return "incomplete"
 	}
 	return "provider"
-}
-
-// ErrorLimit names the limit a "limit" error ran into ("max-pages"), so
-// that surfaces can say how to raise it; empty for other errors.
-func (e *ProviderError) ErrorSetting() string {
-	if e.Kind == "limit" {
-		return "max-pages"
-	}
-	return ""
 }

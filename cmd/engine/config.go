@@ -1,6 +1,7 @@
 package main
 
 import (
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -19,6 +20,7 @@ import (
 //	max-requests: 500
 //	cache-ttl: 5m
 //	mcp_max_rows: 50       # docs/mcp.md's setting names of the MCP caps are accepted too
+//	auth: {github: {type: bearer, credentialsenvvar: MY_TOKEN}}   # or the --auth JSON as a string
 //
 // It is read from --config FILE (or $ENGINE_CONFIG), else
 // <user config dir>/engine/config.yaml when that exists. Precedence:
@@ -47,24 +49,30 @@ func defaultConfigPath(userConfigDir func() (string, error)) string {
 	return p
 }
 
+// jsonSettings are the flags whose value is a JSON document: in the
+// config file a YAML mapping of the same shape is that document.
+var jsonSettings = map[string]bool{"auth": true}
+
 // applyConfig sets, from the config file, every flag of cmd that was not
 // given on the command line and whose environment variable is unset
-// (envGiven, from applyEnv). A missing file is an error only when it was
-// named (explicit).
-func applyConfig(cmd *cobra.Command, path string, explicit bool, envGiven map[string]bool) error {
+// (envGiven, from applyEnv), and returns the flags it set with the key
+// that set each. A missing file is an error only when it was named
+// (explicit).
+func applyConfig(cmd *cobra.Command, path string, explicit bool, envGiven map[string]bool) (map[string]string, error) {
+	set := map[string]string{}
 	if path == "" {
-		return nil
+		return set, nil
 	}
 	data, err := os.ReadFile(path)
 	if err != nil {
 		if !explicit && errors.Is(err, fs.ErrNotExist) {
-			return nil
+			return set, nil
 		}
-		return fmt.Errorf("config %s: %w", path, err)
+		return nil, fmt.Errorf("config %s: %w", path, err)
 	}
 	var values map[string]any
 	if err := yaml.Unmarshal(data, &values); err != nil {
-		return fmt.Errorf("config %s: %w", path, err)
+		return nil, fmt.Errorf("config %s: %w", path, err)
 	}
 	flags := cmd.Flags()
 	var unknown []string
@@ -83,17 +91,46 @@ func applyConfig(cmd *cobra.Command, path string, explicit bool, envGiven map[st
 		if f.Changed || envGiven[name] {
 			continue
 		}
-		for _, s := range configValues(v) {
+		vals := configValues(v)
+		if jsonSettings[name] {
+			s, err := configJSON(v)
+			if err != nil {
+				return nil, fmt.Errorf("config %s: %s: %v", path, key, err)
+			}
+			vals = []string{s}
+		}
+		for _, s := range vals {
 			if err := flags.Set(name, s); err != nil {
-				return fmt.Errorf("config %s: %s: %v", path, key, err)
+				return nil, fmt.Errorf("config %s: %s: %q is not valid (%s)", path, key, s, cutFlagError(err))
 			}
 		}
+		set[name] = key
 	}
 	if len(unknown) > 0 {
 		sort.Strings(unknown)
-		return fmt.Errorf("config %s: unknown settings %s; the keys are flag names (engine --help, engine SUBCOMMAND --help)", path, strings.Join(unknown, ", "))
+		return nil, fmt.Errorf("config %s: unknown settings %s; the keys are flag names (engine --help, engine SUBCOMMAND --help)", path, strings.Join(unknown, ", "))
 	}
-	return nil
+	return set, nil
+}
+
+// configJSON renders the value of a JSON setting: a string as itself (the
+// flag's JSON text), a mapping as its JSON.
+func configJSON(v any) (string, error) {
+	switch x := v.(type) {
+	case string:
+		return x, nil
+	case map[string]any:
+		b, err := json.Marshal(x)
+		if err != nil {
+			return "", fmt.Errorf("%v; write it as a mapping with string keys, or as a JSON string", err)
+		}
+		return string(b), nil
+	}
+	what := "a list"
+	if _, ok := v.([]any); !ok {
+		what = fmt.Sprintf("the scalar %v", v)
+	}
+	return "", fmt.Errorf("%s; write a mapping keyed by provider name, e.g. {github: {type: null_auth}}, or the same as a JSON string", what)
 }
 
 func anySubcommandHas(root *cobra.Command, name string) bool {

@@ -79,6 +79,16 @@ var envTable = []envVar{
 	{"check", "allow-file-credentials", "ENGINE_ALLOW_FILE_CREDENTIALS", envPresence},
 }
 
+// envNameOf is the environment variable of flag, "" when it has none.
+func envNameOf(flag string) string {
+	for _, v := range envTable {
+		if v.flag == flag {
+			return v.name
+		}
+	}
+	return ""
+}
+
 // envFlag finds the flag of an envTable entry in the command tree of root.
 func envFlag(root *cobra.Command, v envVar) *pflag.Flag {
 	if v.cmd == "" {

@@ -43,6 +43,13 @@ func parseProviderFlag(s string) (registry.Source, error) {
 
 // parseAuthFlag parses the --auth JSON object keyed by provider name.
 func parseAuthFlag(s string) (map[string]providers.AuthConfig, error) {
+	return parseAuth(s, "--auth")
+}
+
+// parseAuth parses the auth setting's JSON object keyed by provider
+// name; its errors begin with where, the setting as the user gave it
+// ("--auth", or the config file and key: globalFlags.where).
+func parseAuth(s, where string) (map[string]providers.AuthConfig, error) {
 	out := map[string]providers.AuthConfig{}
 	if strings.TrimSpace(s) == "" {
 		return out, nil
@@ -50,7 +57,10 @@ func parseAuthFlag(s string) (map[string]providers.AuthConfig, error) {
 	dec := json.NewDecoder(strings.NewReader(s))
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(&out); err != nil {
-		return nil, fmt.Errorf(`--auth: %v; expected e.g. '{"github":{"type":"bearer","credentialsenvvar":"GITHUB_TOKEN"}}' or '{"github":{"type":"null_auth"}}'`, err)
+		if strings.HasPrefix(where, "--") {
+			return nil, fmt.Errorf(`%s: %v; expected e.g. '{"github":{"type":"bearer","credentialsenvvar":"GITHUB_TOKEN"}}' or '{"github":{"type":"null_auth"}}'`, where, err)
+		}
+		return nil, fmt.Errorf(`%s: %v; expected a mapping keyed by provider name, e.g. {github: {type: bearer, credentialsenvvar: GITHUB_TOKEN}} or {github: {type: null_auth}} (or the same as a JSON string)`, where, err)
 	}
 	names := make([]string, 0, len(out))
 	for name := range out {
@@ -59,7 +69,7 @@ func parseAuthFlag(s string) (map[string]providers.AuthConfig, error) {
 	sort.Strings(names)
 	for _, name := range names {
 		if err := out[name].Check(); err != nil {
-			return nil, fmt.Errorf("--auth %s: %v", name, err)
+			return nil, fmt.Errorf("%s %s: %v", where, name, err)
 		}
 	}
 	return out, nil

@@ -8,6 +8,7 @@ import (
 	"net"
 	"os"
 	"os/signal"
+	"strings"
 	"syscall"
 	"time"
 
@@ -53,8 +54,25 @@ Logs go to stderr only. See docs/mcp.md for client configuration.`,
 			authGiven := authOpts.Issuer != "" || authOpts.TokensFile != "" || authOpts.JWKSURL != "" || authOpts.Resource != "" || len(authOpts.Scopes) > 0
 			switch transport {
 			case "stdio":
-				if authGiven {
-					return usageError("--oauth-* and --tokens-file authorize HTTP clients; over stdio the client is the process that started the server: drop them, or use --transport http")
+				// Authorization is the HTTP transport's: over stdio the
+				// client is the process that started the server. Given
+				// on this command line it is a mistake, refused; from the
+				// config file or the environment, which both transports
+				// share, it is ignored (docs/mcp.md, "Server settings").
+				var explicit, ambient []string
+				for _, name := range httpAuthFlags {
+					switch {
+					case g.fromCommandLine(cmd, name):
+						explicit = append(explicit, "--"+name)
+					case cmd.Flags().Changed(name):
+						ambient = append(ambient, g.where(name))
+					}
+				}
+				if len(explicit) > 0 {
+					return usageError("%s: authorization is for HTTP clients; over stdio the client is the process that started the server: drop it, or use --transport http", strings.Join(explicit, ", "))
+				}
+				if len(ambient) > 0 {
+					fmt.Fprintf(g.io.Err, "engine mcp: over stdio these settings are not used (they authorize HTTP clients): %s\n", strings.Join(ambient, "; "))
 				}
 				finished := make(chan struct{})
 				defer close(finished)
@@ -117,6 +135,10 @@ Logs go to stderr only. See docs/mcp.md for client configuration.`,
 	f.BoolVar(&httpOpts.StrictOrigin, "strict-origin", false, "HTTP: serve loopback browser origins (a page on localhost) only when listed with --allow-origin")
 	return cmd
 }
+
+// httpAuthFlags are the flags that authorize HTTP clients; over stdio
+// they have no meaning.
+var httpAuthFlags = []string{"oauth-issuer", "oauth-resource", "oauth-jwks-url", "oauth-scope", "tokens-file"}
 
 // mcpStopGrace is how long in-flight tool calls of the stdio transport get
 // after SIGTERM/SIGINT (the HTTP transport has its own graceful shutdown).

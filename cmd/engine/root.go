@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
 
 	"github.com/enginehq/engine/engine"
 	"github.com/enginehq/engine/engine/result"
@@ -55,6 +56,11 @@ type globalFlags struct {
 	stateErr  error
 	stateOnce sync.Once
 
+	// origins says where each flag set other than on the command line got
+	// its value: its environment variable, or the config file and key
+	// (where, recordOrigins).
+	origins map[string]string
+
 	// cacheWarned makes an unusable cache directory one warning per run,
 	// however many engines the command builds.
 	cacheWarned sync.Once
@@ -68,12 +74,14 @@ func newRootCmd(g *globalFlags) *cobra.Command {
 		Short:         "SQL over REST APIs described by OpenAPI (GitHub first)",
 		SilenceUsage:  true,
 		SilenceErrors: true,
+		Version:       versionString(),
 		Long: `engine runs SQL SELECTs over provider REST APIs. Tables are
 provider.service.resource (e.g. github.repos.repos); WHERE predicates bind
 the API's required parameters (WHERE org = 'acme').
 
 Credentials: GITHUB_TOKEN or GH_TOKEN (bearer), or --auth.`,
 	}
+	root.SetVersionTemplate("{{.Version}}\n")
 	root.SetIn(g.io.In)
 	root.SetOut(g.io.Out)
 	root.SetErr(g.io.Err)
@@ -110,16 +118,27 @@ Credentials: GITHUB_TOKEN or GH_TOKEN (bearer), or --auth.`,
 	var configPath string
 	f.StringVar(&configPath, "config", "", "config file of flag settings (default: the user config dir's engine/config.yaml)")
 	root.PersistentPreRunE = func(cmd *cobra.Command, args []string) error {
+		onCommandLine := changedFlags(cmd)
 		envGiven, err := applyEnv(cmd, g.io.LookupEnv)
 		if err != nil {
 			return usageError("%v", err)
+		}
+		g.origins = map[string]string{}
+		for name := range changedFlags(cmd) {
+			if !onCommandLine[name] {
+				g.origins[name] = envNameOf(name)
+			}
 		}
 		explicit := configPath != ""
 		if !explicit {
 			configPath = defaultConfigPath(g.io.UserConfigDir)
 		}
-		if err := applyConfig(cmd, configPath, explicit, envGiven); err != nil {
+		fromConfig, err := applyConfig(cmd, configPath, explicit, envGiven)
+		if err != nil {
 			return usageError("%v", err)
+		}
+		for name, key := range fromConfig {
+			g.origins[name] = fmt.Sprintf("config %s: %s", configPath, key)
 		}
 		if cpuProfile == "" {
 			return nil
@@ -140,9 +159,33 @@ Credentials: GITHUB_TOKEN or GH_TOKEN (bearer), or --auth.`,
 		}
 	}
 
-	root.AddCommand(newExecCmd(g), newShellCmd(g), newMCPCmd(g), newCheckCmd(g), newRegistryCmd(g))
+	root.AddCommand(newExecCmd(g), newShellCmd(g), newMCPCmd(g), newCheckCmd(g), newRegistryCmd(g), newVersionCmd(g))
 	documentEnv(root)
 	return root
+}
+
+// changedFlags is the set of cmd's flags that have a value other than
+// their default.
+func changedFlags(cmd *cobra.Command) map[string]bool {
+	out := map[string]bool{}
+	cmd.Flags().Visit(func(f *pflag.Flag) { out[f.Name] = true })
+	return out
+}
+
+// where names the setting of flag as the user gave it, for errors about
+// its value: "--flag" on the command line, its environment variable, or
+// "config FILE: key" for the config file.
+func (g *globalFlags) where(flag string) string {
+	if o := g.origins[flag]; o != "" {
+		return o
+	}
+	return "--" + flag
+}
+
+// fromCommandLine reports whether flag was given on the command line
+// (not by its environment variable or the config file).
+func (g *globalFlags) fromCommandLine(cmd *cobra.Command, flag string) bool {
+	return cmd.Flags().Changed(flag) && g.origins[flag] == ""
 }
 
 // engineOptions turns flags and environment into engine options.
@@ -152,6 +195,9 @@ func (g *globalFlags) engineOptions() (engine.Options, error) {
 	for _, p := range g.providers {
 		src, err := parseProviderFlag(p)
 		if err != nil {
+			if w := g.where("provider"); w != "--provider" {
+				err = fmt.Errorf("%s: %s", w, strings.TrimPrefix(err.Error(), "--provider "))
+			}
 			return engine.Options{}, err
 		}
 		sources = append(sources, src)
@@ -165,11 +211,11 @@ func (g *globalFlags) engineOptions() (engine.Options, error) {
 	for _, b := range g.baseURLs {
 		name, u, ok := strings.Cut(b, "=")
 		if !ok || name == "" || u == "" {
-			return engine.Options{}, fmt.Errorf("--base-url %q: expected NAME=URL, e.g. --base-url github=https://ghe.example.com/api/v3", b)
+			return engine.Options{}, fmt.Errorf("%s %q: expected NAME=URL, e.g. --base-url github=https://ghe.example.com/api/v3 (in the config file, base-url: {github: https://ghe.example.com/api/v3})", g.where("base-url"), b)
 		}
 		base[strings.ToLower(name)] = u
 	}
-	auth, err := parseAuthFlag(g.auth)
+	auth, err := parseAuth(g.auth, g.where("auth"))
 	if err != nil {
 		return engine.Options{}, err
 	}
@@ -271,12 +317,12 @@ func (g *globalFlags) governorOptions() (*client.GovernorOptions, error) {
 	}
 	o := &client.GovernorOptions{MaxConcurrency: g.maxConc}
 	if o.MaxConcurrency == 0 {
-		return nil, fmt.Errorf("--max-concurrency 0: give a positive number of requests in flight, or -1 for no cap")
+		return nil, fmt.Errorf("%s 0: give a positive number of requests in flight, or -1 for no cap", g.where("max-concurrency"))
 	}
 	for _, x := range []struct {
 		flag, v string
 		r       *client.Rate
-	}{{"--rate", g.rate, &o.Rate}, {"--search-rate", g.searchRate, &o.SearchRate}, {"--code-search-rate", g.codeSearchRate, &o.CodeSearchRate}} {
+	}{{g.where("rate"), g.rate, &o.Rate}, {g.where("search-rate"), g.searchRate, &o.SearchRate}, {g.where("code-search-rate"), g.codeSearchRate, &o.CodeSearchRate}} {
 		if strings.TrimSpace(x.v) == "" {
 			continue // the provider profile's window
 		}

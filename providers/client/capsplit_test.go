@@ -205,8 +205,8 @@ func TestCapSplitOverMaxPages(t *testing.T) {
 	s := &capSearch{n: 23, max: 5}
 	c := capClient(t, s, func(o *Options) { o.MaxPages = 6 })
 	_, _, err := collect(t, c, Call{Method: capMethod(true), Params: map[string]string{"q": "org:x"}})
-	var pe *providers.ProviderError
-	if !errors.As(err, &pe) || pe.Kind != "limit" || !strings.Contains(pe.Message, "12 pages") || len(s.sent()) != 1 {
+	var le *PageLimitError
+	if !errors.As(err, &le) || le.Total != 12 || !strings.Contains(le.Error(), "12 pages") || len(s.sent()) != 1 {
 		t.Fatalf("err %v after %d queries", err, len(s.sent()))
 	}
 }

@@ -96,7 +96,7 @@ type Options struct {
 	// PerPage is sent as per_page on paginated methods (default 100).
 	PerPage int
 	// MaxPages bounds the pages of one call (default 1000). Hitting it is a
-	// ProviderError of Kind "limit", never a silent cut.
+	// *PageLimitError (kind plan), never a silent cut.
 	MaxPages int
 	// PageConcurrency bounds the page requests in flight or waiting to be
 	// emitted once a call's last page is known, for all the client's

@@ -668,9 +668,13 @@ func TestMaxPages(t *testing.T) {
 			defer srv.Close()
 			c := newTestClient(t, srv, func(o *Options) { o.MaxPages = 3 })
 			_, _, err := collect(t, c, orgCall())
-			pe := asProviderError(t, err)
-			if pe.Kind != "limit" || pe.ErrorSetting() != "max-pages" || strings.Contains(pe.Message, "--") || pe.Retryable {
-				t.Fatalf("error %+v", pe)
+			var le *PageLimitError
+			if !errors.As(err, &le) || le.ErrorKind() != "plan" || le.ErrorSetting() != "max-pages" || le.Limit != 3 ||
+				strings.Contains(le.Error(), "--") || !strings.Contains(le.Error(), "max-pages") {
+				t.Fatalf("error %#v", err)
+			}
+			if !noLast && le.Total != 5 {
+				t.Errorf("total %d, want 5 (from rel=\"last\")", le.Total)
 			}
 			want := int32(3)
 			if !noLast {

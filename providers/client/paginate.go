@@ -208,13 +208,7 @@ func (p *pager) resolve(cur *response, raw string) (*url.URL, error) {
 }
 
 func (p *pager) limitError(u string, total int) error {
-	msg := fmt.Sprintf("more than %d pages (the max-pages limit); narrow the query with WHERE filters or LIMIT, or raise the page limit", p.c.opts.MaxPages)
-	if total > 0 {
-		msg = fmt.Sprintf("the result has %d pages, more than the limit of %d (max-pages); narrow the query with WHERE filters or LIMIT, or raise the page limit", total, p.c.opts.MaxPages)
-	}
-	pe := p.c.newError(p.call, u, "limit", msg)
-	pe.Attempts = 0
-	return pe
+	return &PageLimitError{Provider: p.c.provider, URL: p.c.sanitize(u), Limit: p.c.opts.MaxPages, Total: total}
 }
 
 // concurrent fetches pages from..to (URLs made from tmpl by setting page)

@@ -161,7 +161,7 @@ func TestTokenIsSentAndPerPageIs100(t *testing.T) {
 func TestMaxPagesIsAnErrorNotACut(t *testing.T) {
 	fake.ClearFaults()
 	r := testutil.Run(t, execEnv(t), "", "exec", "--max-pages", "2", "-o", "json", `SELECT count(*) FROM github.repos.repos WHERE org = 'acme'`)
-	if r.Code != 2 || strings.TrimSpace(r.Stdout) != "" || !strings.Contains(r.Stderr, "max-pages") {
+	if r.Code != 1 || strings.TrimSpace(r.Stdout) != "" || !strings.Contains(r.Stderr, "max-pages") {
 		t.Fatalf("exit %d\nstdout %s\nstderr %s", r.Code, r.Stdout, r.Stderr)
 	}
 	// A bare LIMIT that fits in the allowed pages is fine.

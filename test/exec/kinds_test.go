@@ -47,7 +47,7 @@ func TestUnreadableCredentialIsUsage(t *testing.T) {
 func TestLimitAdviceNamesTheFlag(t *testing.T) {
 	fake.ClearFaults()
 	r := testutil.Run(t, execEnv(t), "", "exec", "--max-pages", "2", `SELECT count(*) FROM github.repos.repos WHERE org = 'acme'`)
-	if r.Code != 2 || !strings.Contains(r.Stderr, "error (provider)") || !strings.Contains(r.Stderr, "the limit is --max-pages") {
+	if r.Code != 1 || !strings.Contains(r.Stderr, "error (plan)") || !strings.Contains(r.Stderr, "the limit is --max-pages") {
 		t.Fatalf("exit %d\n%s", r.Code, r.Stderr)
 	}
 	r = testutil.Run(t, execEnv(t), "", "exec", "--max-requests", "2", `SELECT * FROM github.issues.issues WHERE owner = 'tiny' AND repo IN ('a', 'b', 'c')`)

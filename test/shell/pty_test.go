@@ -34,6 +34,12 @@ func startShell(t *testing.T, env []string, args ...string) *session {
 	t.Helper()
 	cmd := exec.Command(testutil.EngineBinary(t), append([]string{"shell"}, args...)...)
 	cmd.Env = env
+	return startPTY(t, cmd)
+}
+
+// startPTY runs cmd (its Env set) on a 120x40 terminal.
+func startPTY(t *testing.T, cmd *exec.Cmd) *session {
+	t.Helper()
 	tty, err := pty.StartWithSize(cmd, &pty.Winsize{Rows: 40, Cols: 120})
 	if err != nil {
 		t.Fatal(err)
