@@ -2,7 +2,6 @@ package check
 
 import (
 	"encoding/json"
-	"os"
 	"path/filepath"
 	"regexp"
 	"strconv"
@@ -18,10 +17,7 @@ import (
 // page cannot drift from the code. The paragraph is the one that begins
 // "Against the repository's fake GitHub server".
 func TestExampleFiguresInDocs(t *testing.T) {
-	doc, err := os.ReadFile(filepath.Join(testutil.RepoRoot(), "docs", "check.md"))
-	if err != nil {
-		t.Fatal(err)
-	}
+	doc := testutil.RepoFile(t, "docs/check.md")
 	para := regexp.MustCompile(`(?s)Against the repository's fake GitHub server.*?\n\n`).Find(doc)
 	if para == nil {
 		t.Fatal(`docs/check.md: no paragraph "Against the repository's fake GitHub server"`)

@@ -2,8 +2,6 @@ package shell
 
 import (
 	"flag"
-	"os"
-	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
@@ -37,11 +35,7 @@ var progress = regexp.MustCompile(`fetched \d+ pages?… \(Ctrl-C cancels\)`)
 // clock times aside. go test ./test/shell -run TestReadmeShellTranscript
 // -update-readme rewrites the session from a run.
 func TestReadmeShellTranscript(t *testing.T) {
-	path := filepath.Join(testutil.RepoRoot(), "README.md")
-	readme, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
+	readme := testutil.RepoFile(t, "README.md")
 	m := readmeTranscript.FindSubmatchIndex(readme)
 	if m == nil {
 		t.Fatal("README.md: no transcript in the \"## engine shell\" section")
@@ -98,9 +92,7 @@ func TestReadmeShellTranscript(t *testing.T) {
 
 	if *updateReadme {
 		out := append(append(append([]byte{}, readme[:m[4]]...), run...), readme[m[5]:]...)
-		if err := os.WriteFile(path, out, 0o644); err != nil {
-			t.Fatal(err)
-		}
+		testutil.WriteRepoFile(t, "README.md", out)
 		return
 	}
 	if variable.ReplaceAllString(run, "…") != variable.ReplaceAllString(doc, "…") {
@@ -120,28 +112,21 @@ var sqlBlock = regexp.MustCompile("(?s)```sql\n(.*?)```")
 // examples read a GitHub App's installations, which need App
 // credentials: test/ratelimit runs them against its App fake.
 func TestDocSQLExamplesRun(t *testing.T) {
-	files, err := filepath.Glob(filepath.Join(testutil.RepoRoot(), "docs", "*.md"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	files = append([]string{filepath.Join(testutil.RepoRoot(), "README.md")}, files...)
+	files := testutil.RepoDocs(t)
 	gh := fakegithub.ForTest(t)
 	env := testutil.FakeEnv(t, gh.URL())
 	n := 0
 	for _, f := range files {
-		if filepath.Base(f) == "orgscale.md" {
+		if f == "docs/orgscale.md" {
 			continue
 		}
-		b, err := os.ReadFile(f)
-		if err != nil {
-			t.Fatal(err)
-		}
+		b := testutil.RepoFile(t, f)
 		for i, m := range sqlBlock.FindAllSubmatch(b, -1) {
 			block := string(m[1])
 			n++
 			r := testutil.Run(t, env, block, "shell", "-o", "csv", "--auth", `{"github":{"type":"null_auth"}}`)
 			if r.Code != 0 || strings.Contains(r.Stderr, "error") {
-				t.Errorf("%s, SQL block %d: exit %d\n%s\nstderr:\n%s", filepath.Base(f), i+1, r.Code, block, r.Stderr)
+				t.Errorf("%s, SQL block %d: exit %d\n%s\nstderr:\n%s", f, i+1, r.Code, block, r.Stderr)
 			}
 		}
 	}

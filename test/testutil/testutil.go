@@ -323,3 +323,38 @@ func ProfileSection(t testing.TB, name string, keys ...string) []byte {
 	}
 	return data
 }
+
+// RepoFile is the content of a file of the repository (rel is relative to
+// its root, slash-separated), or the test fails.
+func RepoFile(t testing.TB, rel string) []byte {
+	t.Helper()
+	b, err := os.ReadFile(filepath.Join(RepoRoot(), filepath.FromSlash(rel)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
+}
+
+// RepoDocs are the repository's Markdown pages, README.md then
+// docs/*.md, relative to its root.
+func RepoDocs(t testing.TB) []string {
+	t.Helper()
+	files, err := filepath.Glob(filepath.Join(RepoRoot(), "docs", "*.md"))
+	if err != nil || len(files) == 0 {
+		t.Fatalf("no docs/*.md: %v", err)
+	}
+	out := []string{"README.md"}
+	for _, f := range files {
+		out = append(out, "docs/"+filepath.Base(f))
+	}
+	return out
+}
+
+// WriteRepoFile replaces a file of the repository (an -update flag's
+// rewrite of a golden copy or of a document's generated part).
+func WriteRepoFile(t testing.TB, rel string, data []byte) {
+	t.Helper()
+	if err := os.WriteFile(filepath.Join(RepoRoot(), filepath.FromSlash(rel)), data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
