@@ -44,10 +44,7 @@ const descriptionBudget = 160
 func TestToolDescriptionsSelfSufficient(t *testing.T) {
 	fake := fakegithub.ForTest(t)
 	c, _ := stdioClient(t, fake, nil)
-	lt, err := c.S.ListTools(mcptest.Context(t), nil)
-	if err != nil {
-		t.Fatal(err)
-	}
+	lt := c.ListTools(t)
 	var desc string
 	for _, tool := range lt.Tools {
 		if tool.Name == "run_select_query" {
@@ -161,10 +158,7 @@ func TestNoticesNameTheirCause(t *testing.T) {
 func TestPageLimitZeroAndServiceLists(t *testing.T) {
 	fake := fakegithub.ForTest(t)
 	c, _ := stdioClient(t, fake, nil, "--max-rows", "20")
-	lt, err := c.S.ListTools(mcptest.Context(t), nil)
-	if err != nil {
-		t.Fatal(err)
-	}
+	lt := c.ListTools(t)
 	for _, tool := range lt.Tools {
 		if tool.Name == "fetch_result_page" && !strings.Contains(tool.Description, "limit 0 or absent: the server's row cap") {
 			t.Errorf("fetch_result_page description does not say what limit 0 means: %q", tool.Description)
@@ -277,10 +271,7 @@ const hostLimit = 25000
 func TestResultTokenFigures(t *testing.T) {
 	fake := fakegithub.ForTest(t)
 	c, stderr := stdioClient(t, fake, nil)
-	lt, err := c.S.ListTools(mcptest.Context(t), nil)
-	if err != nil {
-		t.Fatal(err)
-	}
+	lt := c.ListTools(t)
 	tl, _ := json.Marshal(lt)
 	ins := c.S.InitializeResult().Instructions
 	t.Logf("discovery: instructions %d bytes, %d tokens; tools/list %d bytes, %d tokens", len(ins), o200kTokens(t, ins), len(tl), o200kTokens(t, string(tl)))

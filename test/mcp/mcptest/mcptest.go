@@ -132,6 +132,28 @@ func (c *Client) QueryBounded(t testing.TB, sql string) Result {
 	return c.Call(t, Context(t), "run_select_query", map[string]any{"sql": sql})
 }
 
+// ListTools lists the server's tools under a deadline of CallTimeout;
+// an error fails the test.
+func (c *Client) ListTools(t testing.TB) *mcp.ListToolsResult {
+	t.Helper()
+	lt, err := c.S.ListTools(Context(t), nil)
+	if err != nil {
+		t.Fatalf("tools/list: %v", err)
+	}
+	return lt
+}
+
+// CallRaw calls a tool without a deadline of its own and returns the
+// result as it came (Check validates and decodes it).
+func (c *Client) CallRaw(t testing.TB, tool string, args map[string]any) *mcp.CallToolResult {
+	t.Helper()
+	res, err := c.S.CallTool(context.Background(), &mcp.CallToolParams{Name: tool, Arguments: args})
+	if err != nil {
+		t.Fatalf("%s: %v", tool, err)
+	}
+	return res
+}
+
 // Check validates and decodes a tool result.
 func (c *Client) Check(t testing.TB, tool string, res *mcp.CallToolResult) Result {
 	t.Helper()
