@@ -14,11 +14,11 @@ import (
 	"github.com/enginehq/engine/test/testutil"
 )
 
-// serverFlags are the flags every test server gets: the fake's auth and
-// a short request timeout (testutil.FakeEnv adds small retry budgets, so
-// that faults surface at once); serverArgs run them over stdio.
+// serverFlags are the flags every test server gets (mcptest.FakeFlags:
+// the fake's auth and a short request timeout); serverArgs run them over
+// stdio.
 var (
-	serverFlags = []string{"--auth", `{"github":{"type":"null_auth"}}`, "--request-timeout", "10s"}
+	serverFlags = mcptest.FakeFlags
 	serverArgs  = append([]string{"mcp"}, serverFlags...)
 )
 
@@ -41,7 +41,7 @@ func httpServer(t *testing.T, fake *fakegithub.Server, args ...string) string {
 // httpServerLog is httpServer that also returns the server's stderr.
 func httpServerLog(t *testing.T, fake *fakegithub.Server, args ...string) (string, *testutil.SyncBuffer) {
 	t.Helper()
-	return mcptest.StartHTTP(t, testutil.FakeEnv(t, fake.URL()), append(append([]string{}, serverFlags...), args...)...)
+	return mcptest.FakeHTTP(t, fake, args...)
 }
 
 func apiRequests(fake *fakegithub.Server) int {

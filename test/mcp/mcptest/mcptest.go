@@ -143,6 +143,11 @@ func (c *Client) ListTools(t testing.TB) *mcp.ListToolsResult {
 	return lt
 }
 
+// Read reads the resource uri under a deadline of CallTimeout.
+func (c *Client) Read(t testing.TB, uri string) (*mcp.ReadResourceResult, error) {
+	return c.S.ReadResource(Context(t), &mcp.ReadResourceParams{URI: uri})
+}
+
 // CallRaw calls a tool without a deadline of its own and returns the
 // result as it came (Check validates and decodes it).
 func (c *Client) CallRaw(t testing.TB, tool string, args map[string]any) *mcp.CallToolResult {

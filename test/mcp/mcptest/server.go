@@ -3,6 +3,7 @@ package mcptest
 import (
 	"bufio"
 	"context"
+	"io"
 	"os"
 	"os/exec"
 	"strings"
@@ -130,17 +131,25 @@ func ServeHTTP(t testing.TB, program string, env []string, args ...string) *HTTP
 				}
 			}
 		}
+		io.Copy(s.Log, pipe) //nolint:errcheck // a line too long for the scanner: keep reading, so that the server never blocks on stderr
 	}()
-	kill := sync.OnceFunc(func() { cancel(); cmd.Wait() }) //nolint:errcheck
-	s.Stop = sync.OnceFunc(func() {
-		cmd.Process.Signal(os.Interrupt) //nolint:errcheck
-		select {
-		case <-exited:
-		case <-time.After(10 * time.Second):
-		}
-		kill()
-	})
-	t.Cleanup(kill)
+	var once sync.Once
+	end := func(graceful bool) {
+		once.Do(func() {
+			if graceful {
+				cmd.Process.Signal(os.Interrupt) //nolint:errcheck
+				select {
+				case <-exited:
+				case <-time.After(10 * time.Second):
+				}
+			}
+			cancel()
+			<-exited   // all of its stderr is in Log
+			cmd.Wait() //nolint:errcheck
+		})
+	}
+	s.Stop = func() { end(true) }
+	t.Cleanup(func() { end(false) })
 	select {
 	case s.Endpoint = <-addr:
 		return s
@@ -155,6 +164,17 @@ func ServeHTTP(t testing.TB, program string, env []string, args ...string) *HTTP
 		t.Fatalf("%s did not report its address:\n%s", program, s.Log)
 	}
 	return nil
+}
+
+// PeakRSS is the server's peak resident set in bytes so far
+// (testutil.VmHWM).
+func (s *HTTPServer) PeakRSS(t testing.TB) int64 {
+	t.Helper()
+	n, err := testutil.VmHWM(s.PID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return n
 }
 
 // StartHTTP starts `engine mcp --transport http` on a free loopback port
