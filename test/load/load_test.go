@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"slices"
-	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -130,10 +129,7 @@ func runLoad(t *testing.T, race bool, bound int64) figures {
 	if rss > bound {
 		t.Errorf("peak RSS %d MiB, bound %d MiB", rss>>20, bound>>20)
 	}
-	srv.Stop()
-	if s := srv.Log.String(); strings.Contains(s, "DATA RACE") || strings.Contains(s, "panic") {
-		t.Errorf("server stderr:\n%.8000s", s)
-	}
+	stopClean(t, srv)
 	t.Logf("%d calls over %d sessions: %d exact results, %d retryable errors; latency p50 %v p95 %v max %v; "+
 		"%d API requests, %d faulted (%.1f%%); server peak RSS %.1f MiB",
 		calls, sessions, f.ok, f.retryable, f.p50.Round(time.Millisecond), f.p95.Round(time.Millisecond), f.max.Round(time.Millisecond),

@@ -5,6 +5,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strings"
 	"sync"
 	"testing"
 
@@ -50,4 +51,14 @@ func startServer(t *testing.T, bin string, fake *fakegithub.Server) *mcptest.HTT
 	// reported as a failed call.
 	env := testutil.FakeEnv(t, fake.URL(), "GITHUB_TOKEN=ghp_load_suite_token", "ENGINE_RETRY_MAX=2", "ENGINE_MAX_RETRY_WAIT=5s")
 	return mcptest.ServeHTTP(t, bin, env, append(append([]string{}, mcptest.HTTPArgs...), "--request-timeout", "20s")...)
+}
+
+// stopClean stops srv and fails the test if its stderr reports a data
+// race or a panic.
+func stopClean(t *testing.T, srv *mcptest.HTTPServer) {
+	t.Helper()
+	srv.Stop()
+	if s := srv.Log.String(); strings.Contains(s, "DATA RACE") || strings.Contains(s, "panic") {
+		t.Errorf("server stderr:\n%.8000s", s)
+	}
 }

@@ -275,16 +275,9 @@ func TestResultTokenFigures(t *testing.T) {
 	tl, _ := json.Marshal(lt)
 	ins := c.S.InitializeResult().Instructions
 	t.Logf("discovery: instructions %d bytes, %d tokens; tools/list %d bytes, %d tokens", len(ins), o200kTokens(t, ins), len(tl), o200kTokens(t, string(tl)))
-	for _, d := range []struct {
-		tool string
-		args map[string]any
-	}{
-		{"list_resources", nil},
-		{"list_resources", map[string]any{"service": "repos"}},
-		{"describe_resource", map[string]any{"resource": "github.repos.repos"}},
-	} {
-		whole, text, bytes, _ := hostTokens(t, c, d.tool, d.args)
-		t.Logf("discovery: %s %v: %d bytes, %d tokens as a tool result (text %d)", d.tool, d.args, bytes, whole, text)
+	for _, d := range mcptest.DiscoveryCalls {
+		whole, text, bytes, _ := hostTokens(t, c, d.Tool, d.Args)
+		t.Logf("discovery: %s %v: %d bytes, %d tokens as a tool result (text %d)", d.Tool, d.Args, bytes, whole, text)
 	}
 	for _, q := range []struct {
 		name, sql string

@@ -5,6 +5,7 @@ import (
 	"os"
 	"os/exec"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -126,4 +127,20 @@ func stdioClientWith(t *testing.T, fake *fakegithub.Server, opts *mcp.ClientOpti
 	t.Helper()
 	c, _, _ := mcptest.StdioWith(t, opts, version, testutil.FakeEnv(t, fake.URL()), serverArgs...)
 	return c
+}
+
+// atOnce calls f n times concurrently and returns what each call
+// returned, in order.
+func atOnce[T any](n int, f func() T) []T {
+	out := make([]T, n)
+	var wg sync.WaitGroup
+	for i := range out {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			out[i] = f()
+		}()
+	}
+	wg.Wait()
+	return out
 }

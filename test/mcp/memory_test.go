@@ -3,7 +3,6 @@ package mcp_test
 import (
 	"fmt"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -30,16 +29,7 @@ func TestConcurrentHugeResultsBoundedMemory(t *testing.T) {
 	fake := fakegithub.ForTest(t)
 	c, pid, stderr := stdioServer(t, fake)
 	start := time.Now()
-	var wg sync.WaitGroup
-	results := make([]mcptest.Result, 3)
-	for i := range results {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			results[i] = c.Query(t, manyRows(n))
-		}()
-	}
-	wg.Wait()
+	results := atOnce(3, func() mcptest.Result { return c.Query(t, manyRows(n)) })
 	peak := vmHWM(t, pid)
 	t.Logf("3 x %d rows: %v, server peak RSS %d MB", n, time.Since(start).Round(time.Millisecond), peak>>20)
 	for i, r := range results {

@@ -2,10 +2,7 @@ package mcp_test
 
 import (
 	"strings"
-	"sync"
 	"testing"
-
-	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/enginehq/engine/engine"
 	"github.com/enginehq/engine/test/fakegithub"
@@ -34,16 +31,7 @@ func TestValueLimitBoundsMemoryPerCell(t *testing.T) {
 	t.Logf("one 200 MB value refused: server peak RSS %d MB", one>>20)
 
 	// Just under the limit: 8,000,000 characters each, four at once.
-	var wg sync.WaitGroup
-	results := make([]mcptest.Result, 4)
-	for i := range results {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			results[i] = c.Query(t, "SELECT 'head' AS a, hex(zeroblob(4000000)) AS big")
-		}()
-	}
-	wg.Wait()
+	results := atOnce(4, func() mcptest.Result { return c.Query(t, "SELECT 'head' AS a, hex(zeroblob(4000000)) AS big") })
 	for i, r := range results {
 		big := ""
 		if len(r.Rows) == 1 {
@@ -100,16 +88,10 @@ func TestResultResourceBounded(t *testing.T) {
 		t.Fatalf("%+v\n%s", r, stderr)
 	}
 	base := vmHWM(t, pid)
-	var wg sync.WaitGroup
-	errs := make([]error, 2)
-	for i := range errs {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			_, errs[i] = c.S.ReadResource(mcptest.Context(t), &mcp.ReadResourceParams{URI: r.ResultURI + "?format=csv"})
-		}()
-	}
-	wg.Wait()
+	errs := atOnce(2, func() error {
+		_, err := c.Read(t, r.ResultURI+"?format=csv")
+		return err
+	})
 	for i, err := range errs {
 		if err == nil || !strings.Contains(err.Error(), "fetch_result_page(result_id=\""+r.ResultID+"\"") || !strings.Contains(err.Error(), "mcp_max_resource_bytes") {
 			t.Fatalf("read %d: %v", i, err)
@@ -130,7 +112,7 @@ func TestResultResourceBounded(t *testing.T) {
 
 	// A small result is served whole.
 	small := c.Query(t, "SELECT 1 AS n, 'a' AS s")
-	got, err := c.S.ReadResource(mcptest.Context(t), &mcp.ReadResourceParams{URI: small.ResultURI + "?format=csv"})
+	got, err := c.Read(t, small.ResultURI+"?format=csv")
 	if err != nil || got.Contents[0].Text != "n,s\n1,a\n" {
 		t.Fatalf("small resource: %v %+v", err, got)
 	}

@@ -18,7 +18,6 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
-	"github.com/enginehq/engine/test/fakegithub"
 	"github.com/enginehq/engine/test/mcp/mcptest"
 )
 
@@ -55,11 +54,7 @@ type host struct {
 
 func newHost(t *testing.T) *host {
 	t.Helper()
-	endpoint, serverLog := mcptest.FakeHTTP(t, fakegithub.ForTest(t))
-	cs, err := mcptest.Dial(t, mcptest.HTTP(endpoint), mcptest.AppsHost(true), "")
-	if err != nil {
-		t.Fatalf("connect: %v\n%s", err, serverLog)
-	}
+	cs := mcptest.FakeSession(t, mcptest.AppsHost(true))
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	t.Cleanup(cancel)
 

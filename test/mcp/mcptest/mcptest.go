@@ -233,3 +233,18 @@ func StatsLine(text string) string {
 	}
 	return ""
 }
+
+// ToolCall is one call of a tool, Label saying what it asks for.
+type ToolCall struct {
+	Tool, Label string
+	Args        map[string]any
+}
+
+// DiscoveryCalls are the calls an agent makes to find its table, whose
+// cost docs/mcp.md ("What a result costs") and test/bench measure: every
+// table, one service's tables, one table's description.
+var DiscoveryCalls = []ToolCall{
+	{"list_resources", "(every table)", nil},
+	{"list_resources", "service=repos", map[string]any{"service": "repos"}},
+	{"describe_resource", "github.repos.repos", map[string]any{"resource": "github.repos.repos"}},
+}
