@@ -129,16 +129,16 @@ func stdioClientWith(t *testing.T, fake *fakegithub.Server, opts *mcp.ClientOpti
 	return c
 }
 
-// atOnce calls f n times concurrently and returns what each call
+// atOnce calls f(0) to f(n-1) concurrently and returns what each call
 // returned, in order.
-func atOnce[T any](n int, f func() T) []T {
+func atOnce[T any](n int, f func(i int) T) []T {
 	out := make([]T, n)
 	var wg sync.WaitGroup
 	for i := range out {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			out[i] = f()
+			out[i] = f(i)
 		}()
 	}
 	wg.Wait()

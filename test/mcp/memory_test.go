@@ -29,7 +29,7 @@ func TestConcurrentHugeResultsBoundedMemory(t *testing.T) {
 	fake := fakegithub.ForTest(t)
 	c, pid, stderr := stdioServer(t, fake)
 	start := time.Now()
-	results := atOnce(3, func() mcptest.Result { return c.Query(t, manyRows(n)) })
+	results := atOnce(3, func(int) mcptest.Result { return c.Query(t, manyRows(n)) })
 	peak := vmHWM(t, pid)
 	t.Logf("3 x %d rows: %v, server peak RSS %d MB", n, time.Since(start).Round(time.Millisecond), peak>>20)
 	for i, r := range results {

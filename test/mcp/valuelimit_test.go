@@ -31,7 +31,7 @@ func TestValueLimitBoundsMemoryPerCell(t *testing.T) {
 	t.Logf("one 200 MB value refused: server peak RSS %d MB", one>>20)
 
 	// Just under the limit: 8,000,000 characters each, four at once.
-	results := atOnce(4, func() mcptest.Result { return c.Query(t, "SELECT 'head' AS a, hex(zeroblob(4000000)) AS big") })
+	results := atOnce(4, func(int) mcptest.Result { return c.Query(t, "SELECT 'head' AS a, hex(zeroblob(4000000)) AS big") })
 	for i, r := range results {
 		big := ""
 		if len(r.Rows) == 1 {
@@ -88,7 +88,7 @@ func TestResultResourceBounded(t *testing.T) {
 		t.Fatalf("%+v\n%s", r, stderr)
 	}
 	base := vmHWM(t, pid)
-	errs := atOnce(2, func() error {
+	errs := atOnce(2, func(int) error {
 		_, err := c.Read(t, r.ResultURI+"?format=csv")
 		return err
 	})
