@@ -3,9 +3,10 @@ package mcptest
 import (
 	"testing"
 
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
 	"github.com/enginehq/engine/test/fakegithub"
 	"github.com/enginehq/engine/test/testutil"
-	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
 // FakeFlags are the flags of a server against a fake GitHub: the fake's

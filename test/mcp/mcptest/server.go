@@ -34,11 +34,7 @@ func StartStdio(t testing.TB, cmd *exec.Cmd) (*Client, *mcp.ClientSession, *test
 	t.Helper()
 	stderr := &testutil.SyncBuffer{}
 	cmd.Stderr = stderr
-	cs, err := Dial(t, &mcp.CommandTransport{Command: cmd}, nil, "")
-	if err != nil {
-		t.Fatalf("connect to engine mcp: %v\nstderr: %s", err, stderr)
-	}
-	return NewClient(t, cs), cs, stderr
+	return startStdio(t, cmd, stderr, nil, "")
 }
 
 // Stdio runs the engine binary with args (which include the `mcp`
@@ -54,21 +50,25 @@ func Stdio(t testing.TB, env []string, args ...string) (*Client, *mcp.ClientSess
 func StdioWith(t testing.TB, opts *mcp.ClientOptions, version string, env []string, args ...string) (*Client, *mcp.ClientSession, *testutil.SyncBuffer) {
 	t.Helper()
 	cmd, stderr := Command(t, env, args...)
-	cs, err := Dial(t, &mcp.CommandTransport{Command: cmd}, opts, version)
-	if err != nil {
-		t.Fatalf("connect to engine mcp: %v\nstderr: %s", err, stderr)
-	}
-	return NewClient(t, cs), cs, stderr
+	return startStdio(t, cmd, stderr, opts, version)
 }
 
 // StdioPID is Stdio that also returns the server's process id (for
 // measuring its memory: testutil.VmHWM).
 func StdioPID(t testing.TB, env []string, args ...string) (*Client, int, *testutil.SyncBuffer) {
 	t.Helper()
-	cmd := exec.Command(testutil.EngineBinary(t), args...)
-	cmd.Env = env
-	c, _, stderr := StartStdio(t, cmd)
+	cmd, stderr := Command(t, env, args...)
+	c, _, _ := startStdio(t, cmd, stderr, nil, "")
 	return c, cmd.Process.Pid, stderr
+}
+
+func startStdio(t testing.TB, cmd *exec.Cmd, stderr *testutil.SyncBuffer, opts *mcp.ClientOptions, version string) (*Client, *mcp.ClientSession, *testutil.SyncBuffer) {
+	t.Helper()
+	cs, err := Dial(t, &mcp.CommandTransport{Command: cmd}, opts, version)
+	if err != nil {
+		t.Fatalf("connect to engine mcp: %v\nstderr: %s", err, stderr)
+	}
+	return NewClient(t, cs), cs, stderr
 }
 
 // RawStdio runs the engine binary with args and env, writes lines (raw
