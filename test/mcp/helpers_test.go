@@ -2,12 +2,14 @@ package mcp_test
 
 import (
 	"encoding/json"
+	"errors"
 	"os"
 	"os/exec"
 	"strings"
 	"sync"
 	"testing"
 
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/enginehq/engine/test/fakegithub"
@@ -143,4 +145,13 @@ func atOnce[T any](n int, f func(i int) T) []T {
 	}
 	wg.Wait()
 	return out
+}
+
+// jsonrpcError is the JSON-RPC error err carries, or nil.
+func jsonrpcError(err error) *jsonrpc.Error {
+	var je *jsonrpc.Error
+	if errors.As(err, &je) {
+		return je
+	}
+	return nil
 }

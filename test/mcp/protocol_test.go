@@ -3,7 +3,6 @@ package mcp_test
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"strings"
 	"sync"
@@ -146,8 +145,7 @@ func TestResourceBadFormatIsInvalidParams(t *testing.T) {
 		t.Fatalf("%+v", r)
 	}
 	_, err := c.S.ReadResource(context.Background(), &mcp.ReadResourceParams{URI: r.ResultURI + "?format=xml"})
-	var je *jsonrpc.Error
-	if !errors.As(err, &je) || je.Code != jsonrpc.CodeInvalidParams || !strings.Contains(je.Message, "csv or json") {
+	if je := jsonrpcError(err); je == nil || je.Code != jsonrpc.CodeInvalidParams || !strings.Contains(je.Message, "csv or json") {
 		t.Fatalf("resources/read ?format=xml: %#v", err)
 	}
 	got, err := c.S.ReadResource(context.Background(), &mcp.ReadResourceParams{URI: r.ResultURI + "?format=csv"})
@@ -323,8 +321,7 @@ func TestDeclaresExactlyWhatItServes(t *testing.T) {
 
 func wantNotFound(t *testing.T, method string, err error) {
 	t.Helper()
-	var je *jsonrpc.Error
-	if !errors.As(err, &je) || je.Code != jsonrpc.CodeMethodNotFound {
+	if je := jsonrpcError(err); je == nil || je.Code != jsonrpc.CodeMethodNotFound {
 		t.Fatalf("%s: got %v, want method not found (-32601)", method, err)
 	}
 }
@@ -560,8 +557,7 @@ func TestReadUnknownResultIsInvalidParams(t *testing.T) {
 	transports(t, fake, nil, "", func(t *testing.T, c *mcptest.Client) {
 		uri := "engine://results/0123456789abcdef01"
 		_, err := c.S.ReadResource(mcptest.Context(t), &mcp.ReadResourceParams{URI: uri})
-		var je *jsonrpc.Error
-		if !errors.As(err, &je) || je.Code != jsonrpc.CodeInvalidParams || !strings.Contains(je.Message, "re-run the query") || !strings.Contains(string(je.Data), uri) {
+		if je := jsonrpcError(err); je == nil || je.Code != jsonrpc.CodeInvalidParams || !strings.Contains(je.Message, "re-run the query") || !strings.Contains(string(je.Data), uri) {
 			t.Fatalf("resources/read of an unknown result: %#v", err)
 		}
 	})
