@@ -1,9 +1,8 @@
 package orgscale
 
 import (
-	"bytes"
-	"encoding/json"
 	"fmt"
+	"reflect"
 	"strings"
 	"sync"
 	"testing"
@@ -176,10 +175,8 @@ func TestResultOnAnotherReplica(t *testing.T) {
 		t.Fatalf("replica 2 paging replica 1's result: %+v\nreplica 2 log:\n%s", p2, log2)
 	}
 	p1 := page(c1)
-	b1, _ := json.Marshal(p1.Rows)
-	b2, _ := json.Marshal(p2.Rows)
-	if !bytes.Equal(b1, b2) || p2.Rows[0][0] != "repo-100" {
-		t.Fatalf("the page differs between replicas:\n%s\n%s", b1, b2)
+	if !reflect.DeepEqual(p1.Rows, p2.Rows) || p2.Rows[0][0] != "repo-100" {
+		t.Fatalf("the page differs between replicas:\n%v\n%v", p1.Rows, p2.Rows)
 	}
 	rr, err := c2.Read(t, res.ResultURI+"?format=csv")
 	if err != nil || len(rr.Contents) == 0 || !strings.Contains(rr.Contents[0].Text, "repo-249") {
