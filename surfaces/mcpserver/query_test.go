@@ -145,22 +145,24 @@ func TestPlanError(t *testing.T) {
 // retryability; never rows.
 func TestFaultMatrix(t *testing.T) {
 	e := newEnv(t, envOpts{})
-	cases := []struct {
+	type faultCase struct {
 		name      string
 		f         fakegithub.Fault
 		status    int
 		retryable bool
 		retryWait bool // retry_after_seconds expected
-	}{
-		{"500", fakegithub.Fault{Kind: fakegithub.KindStatus, Status: 500}, 500, true, false},
-		{"502", fakegithub.Fault{Kind: fakegithub.KindStatus, Status: 502}, 502, true, false},
-		{"503", fakegithub.Fault{Kind: fakegithub.KindStatus, Status: 503}, 503, true, false},
-		{"408", fakegithub.Fault{Kind: fakegithub.KindStatus, Status: 408}, 408, true, false},
-		{"400", fakegithub.Fault{Kind: fakegithub.KindStatus, Status: 400}, 400, false, false},
-		{"401", fakegithub.Fault{Kind: fakegithub.KindStatus, Status: 401}, 401, false, false},
-		{"403", fakegithub.Fault{Kind: fakegithub.KindStatus, Status: 403}, 403, false, false},
-		{"404", fakegithub.Fault{Kind: fakegithub.KindStatus, Status: 404}, 404, false, false},
-		{"422", fakegithub.Fault{Kind: fakegithub.KindStatus, Status: 422}, 422, false, false},
+	}
+	// A plain status is answered as itself, retryable or not.
+	var cases []faultCase
+	for _, plain := range []struct {
+		statuses  []int
+		retryable bool
+	}{{[]int{500, 502, 503, 408}, true}, {[]int{400, 401, 403, 404, 422}, false}} {
+		for _, st := range plain.statuses {
+			cases = append(cases, faultCase{fmt.Sprint(st), fakegithub.Fault{Kind: fakegithub.KindStatus, Status: st}, st, plain.retryable, false})
+		}
+	}
+	cases = append(cases, []faultCase{
 		{"rate_limit", fakegithub.Fault{Kind: fakegithub.KindRateLimit, RetryAfter: 1800}, 403, true, true},
 		{"secondary_rate_limit", fakegithub.Fault{Kind: fakegithub.KindSecondaryRateLimit, RetryAfter: 60}, 403, true, true},
 		{"too_many_requests", fakegithub.Fault{Kind: fakegithub.KindTooManyRequests, RetryAfter: 60}, 429, true, true},
@@ -170,7 +172,7 @@ func TestFaultMatrix(t *testing.T) {
 		{"truncated", fakegithub.Fault{Kind: fakegithub.KindTruncated}, 0, true, false},
 		{"oversized", fakegithub.Fault{Kind: fakegithub.KindOversized, Size: 16 << 20}, 200, false, false},
 		{"link_loop", fakegithub.Fault{Kind: fakegithub.KindLinkLoop}, 0, false, false},
-	}
+	}...)
 	for _, c := range cases {
 		for _, page := range []int{1, 2} {
 			if c.f.Kind == fakegithub.KindLinkLoop && page == 2 {
