@@ -28,6 +28,7 @@ import (
 	"github.com/enginehq/engine/engine/result"
 	"github.com/enginehq/engine/providers/client"
 	"github.com/enginehq/engine/test/fakegithub"
+	"github.com/enginehq/engine/test/mcp/mcptest"
 	"github.com/enginehq/engine/test/testutil"
 )
 
@@ -99,20 +100,9 @@ func main() {
 	add("cold exec: start to first request (median)", ms(first), "<= 30 ms")
 	add("cold exec: start to exit (median)", ms(exit), "")
 	b.compiledRows(root, add)
-	for _, c := range []struct {
-		label string
-		args  map[string]any
-	}{
-		{"MCP list_resources (every table)", nil},
-		{"MCP list_resources service=repos", map[string]any{"service": "repos"}},
-		{"MCP describe_resource github.repos.repos", map[string]any{"resource": "github.repos.repos"}},
-	} {
-		tool := "list_resources"
-		if c.args["resource"] != nil {
-			tool = "describe_resource"
-		}
-		n, tok := b.mcpToolTokens(tool, c.args)
-		add(c.label, fmt.Sprintf("%d bytes, %d tokens", n, tok), "")
+	for _, c := range mcptest.DiscoveryCalls {
+		n, tok := b.mcpToolTokens(c.Tool, c.Args)
+		add("MCP "+c.Tool+" "+c.Label, fmt.Sprintf("%d bytes, %d tokens", n, tok), "")
 	}
 
 	for _, n := range []int{10000, *large} {

@@ -4,16 +4,12 @@ import (
 	"context"
 	"fmt"
 	"slices"
-	"strings"
 	"sync"
 	"testing"
 	"time"
 
-	"github.com/modelcontextprotocol/go-sdk/mcp"
-
 	"github.com/enginehq/engine/test/fakegithub"
 	"github.com/enginehq/engine/test/mcp/mcptest"
-	"github.com/enginehq/engine/test/testutil"
 )
 
 const (
@@ -69,7 +65,7 @@ type figures struct {
 
 // runLoad fires all calls at once over sessions HTTP sessions and checks
 // each outcome against its plan.
-func runLoad(t *testing.T, bin string, bound int64) figures {
+func runLoad(t *testing.T, race bool, bound int64) figures {
 	fake := fakegithub.ForTest(t)
 	ps := plans()
 	for _, p := range ps {
@@ -77,16 +73,10 @@ func runLoad(t *testing.T, bin string, bound int64) figures {
 			fake.Inject(*p.fault)
 		}
 	}
-	srv := startServer(t, bin, fake)
+	srv := startServer(t, engine(t, race), fake)
 	clients := make([]*mcptest.Client, sessions)
 	for k := range clients {
-		cs, err := mcp.NewClient(&mcp.Implementation{Name: "load", Version: "1"}, nil).Connect(context.Background(),
-			&mcp.StreamableClientTransport{Endpoint: srv.endpoint, MaxRetries: -1}, nil)
-		if err != nil {
-			t.Fatalf("connect: %v", err)
-		}
-		defer cs.Close()
-		clients[k] = mcptest.NewClient(t, cs)
+		clients[k] = mcptest.ConnectHTTP(t, srv.Endpoint)
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
 	defer cancel()
@@ -134,18 +124,12 @@ func runLoad(t *testing.T, bin string, bound int64) figures {
 			f.faulted++
 		}
 	}
-	rss, err := testutil.VmHWM(srv.pid)
-	if err != nil {
-		t.Fatal(err)
-	}
+	rss := srv.PeakRSS(t)
 	f.peakRSS = rss
 	if rss > bound {
 		t.Errorf("peak RSS %d MiB, bound %d MiB", rss>>20, bound>>20)
 	}
-	srv.stop()
-	if s := srv.stderr.String(); strings.Contains(s, "DATA RACE") || strings.Contains(s, "panic") {
-		t.Errorf("server stderr:\n%.8000s", s)
-	}
+	stopClean(t, srv)
 	t.Logf("%d calls over %d sessions: %d exact results, %d retryable errors; latency p50 %v p95 %v max %v; "+
 		"%d API requests, %d faulted (%.1f%%); server peak RSS %.1f MiB",
 		calls, sessions, f.ok, f.retryable, f.p50.Round(time.Millisecond), f.p95.Round(time.Millisecond), f.max.Round(time.Millisecond),
@@ -154,7 +138,7 @@ func runLoad(t *testing.T, bin string, bound int64) figures {
 }
 
 func TestLoadHTTP(t *testing.T) {
-	f := runLoad(t, testutil.EngineBinary(t), maxRSS)
+	f := runLoad(t, false, maxRSS)
 	if f.ok+f.retryable != calls || f.retryable == 0 {
 		t.Errorf("%d results + %d retryable errors of %d calls", f.ok, f.retryable, calls)
 	}
@@ -166,9 +150,5 @@ func TestLoadHTTP(t *testing.T) {
 // TestLoadHTTPRace is the same load against a server built with -race:
 // its stderr must carry no race report.
 func TestLoadHTTPRace(t *testing.T) {
-	bin, err := raceBinary()
-	if err != nil {
-		t.Fatal(err)
-	}
-	runLoad(t, bin, maxRSSRace)
+	runLoad(t, true, maxRSSRace)
 }

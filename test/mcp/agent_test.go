@@ -44,10 +44,7 @@ const descriptionBudget = 160
 func TestToolDescriptionsSelfSufficient(t *testing.T) {
 	fake := fakegithub.ForTest(t)
 	c, _ := stdioClient(t, fake, nil)
-	lt, err := c.S.ListTools(mcptest.Context(t), nil)
-	if err != nil {
-		t.Fatal(err)
-	}
+	lt := c.ListTools(t)
 	var desc string
 	for _, tool := range lt.Tools {
 		if tool.Name == "run_select_query" {
@@ -161,10 +158,7 @@ func TestNoticesNameTheirCause(t *testing.T) {
 func TestPageLimitZeroAndServiceLists(t *testing.T) {
 	fake := fakegithub.ForTest(t)
 	c, _ := stdioClient(t, fake, nil, "--max-rows", "20")
-	lt, err := c.S.ListTools(mcptest.Context(t), nil)
-	if err != nil {
-		t.Fatal(err)
-	}
+	lt := c.ListTools(t)
 	for _, tool := range lt.Tools {
 		if tool.Name == "fetch_result_page" && !strings.Contains(tool.Description, "limit 0 or absent: the server's row cap") {
 			t.Errorf("fetch_result_page description does not say what limit 0 means: %q", tool.Description)
@@ -277,23 +271,13 @@ const hostLimit = 25000
 func TestResultTokenFigures(t *testing.T) {
 	fake := fakegithub.ForTest(t)
 	c, stderr := stdioClient(t, fake, nil)
-	lt, err := c.S.ListTools(mcptest.Context(t), nil)
-	if err != nil {
-		t.Fatal(err)
-	}
+	lt := c.ListTools(t)
 	tl, _ := json.Marshal(lt)
 	ins := c.S.InitializeResult().Instructions
 	t.Logf("discovery: instructions %d bytes, %d tokens; tools/list %d bytes, %d tokens", len(ins), o200kTokens(t, ins), len(tl), o200kTokens(t, string(tl)))
-	for _, d := range []struct {
-		tool string
-		args map[string]any
-	}{
-		{"list_resources", nil},
-		{"list_resources", map[string]any{"service": "repos"}},
-		{"describe_resource", map[string]any{"resource": "github.repos.repos"}},
-	} {
-		whole, text, bytes, _ := hostTokens(t, c, d.tool, d.args)
-		t.Logf("discovery: %s %v: %d bytes, %d tokens as a tool result (text %d)", d.tool, d.args, bytes, whole, text)
+	for _, d := range mcptest.DiscoveryCalls {
+		whole, text, bytes, _ := hostTokens(t, c, d.Tool, d.Args)
+		t.Logf("discovery: %s %v: %d bytes, %d tokens as a tool result (text %d)", d.Tool, d.Args, bytes, whole, text)
 	}
 	for _, q := range []struct {
 		name, sql string

@@ -1,48 +1,25 @@
 package mcp_test
 
 import (
-	"context"
-	"os/exec"
 	"regexp"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/enginehq/engine/test/fakegithub"
 	"github.com/enginehq/engine/test/mcp/mcptest"
-	"github.com/enginehq/engine/test/testutil"
 )
 
-// The MCP Apps view (docs/mcp.md, "Interactive view").
-const (
-	appExtension = "io.modelcontextprotocol/ui"
-	appMIME      = "text/html;profile=mcp-app"
-	appURI       = "ui://engine/result-grid"
-)
+// appURI is the MCP Apps view (docs/mcp.md, "Interactive view"), of type
+// mcptest.AppMIME.
+const appURI = "ui://engine/result-grid"
 
 // appSession connects a real SDK client over stdio that declares the MCP
 // Apps extension (as a host that renders views does) or not.
 func appSession(t *testing.T, fake *fakegithub.Server, declare bool) *mcp.ClientSession {
 	t.Helper()
-	cmd := exec.Command(testutil.EngineBinary(t), serverArgs...)
-	cmd.Env = testutil.FakeEnv(t, fake.URL())
-	stderr := &testutil.SyncBuffer{}
-	cmd.Stderr = stderr
-	caps := &mcp.ClientCapabilities{}
-	if declare {
-		caps.AddExtension(appExtension, map[string]any{"mimeTypes": []string{appMIME}})
-	}
-	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
-	t.Cleanup(cancel)
-	cs, err := mcp.NewClient(&mcp.Implementation{Name: "apps-host", Version: "1"}, &mcp.ClientOptions{Capabilities: caps}).
-		Connect(ctx, &mcp.CommandTransport{Command: cmd}, nil)
-	if err != nil {
-		t.Fatalf("connect: %v\nstderr: %s", err, stderr)
-	}
-	t.Cleanup(func() { cs.Close() })
-	return cs
+	return stdioClientWith(t, fake, mcptest.AppsHost(declare), "").S
 }
 
 func toolMetaUI(t *testing.T, cs *mcp.ClientSession) map[string]any {
@@ -92,7 +69,7 @@ func TestAppViewLinkedForAppsHosts(t *testing.T) {
 		t.Errorf("tools linked to a view: %v, want only run_select_query", links)
 	}
 	listed := listedUI(t, cs)
-	if len(listed) != 1 || listed[0].URI != appURI || listed[0].MIMEType != appMIME {
+	if len(listed) != 1 || listed[0].URI != appURI || listed[0].MIMEType != mcptest.AppMIME {
 		t.Fatalf("ui:// resources listed: %+v", listed)
 	}
 
@@ -100,7 +77,7 @@ func TestAppViewLinkedForAppsHosts(t *testing.T) {
 	if err != nil {
 		t.Fatalf("resources/read %s: %v", appURI, err)
 	}
-	if len(rr.Contents) != 1 || rr.Contents[0].MIMEType != appMIME || rr.Contents[0].URI != appURI {
+	if len(rr.Contents) != 1 || rr.Contents[0].MIMEType != mcptest.AppMIME || rr.Contents[0].URI != appURI {
 		t.Fatalf("contents: %+v", rr.Contents)
 	}
 	html := rr.Contents[0].Text
@@ -142,7 +119,7 @@ func TestAppViewHiddenFromOtherHosts(t *testing.T) {
 		t.Errorf("ui:// resources listed for a host without the extension: %+v", listed)
 	}
 	// The tasks extension is declared to every client; the view's is not.
-	if ext := cs.InitializeResult().Capabilities.Extensions; ext[appExtension] != nil || len(ext) != 1 {
+	if ext := cs.InitializeResult().Capabilities.Extensions; ext[mcptest.AppExtension] != nil || len(ext) != 1 {
 		t.Errorf("server capabilities declare extensions: %v", ext)
 	}
 }
@@ -153,15 +130,7 @@ func TestAppViewStateless(t *testing.T) {
 	fake := fakegithub.ForTest(t)
 	endpoint := httpServer(t, fake)
 	for _, declare := range []bool{true, false} {
-		caps := &mcp.ClientCapabilities{}
-		if declare {
-			caps.AddExtension(appExtension, map[string]any{"mimeTypes": []string{appMIME}})
-		}
-		cs, err := mcp.NewClient(&mcp.Implementation{Name: "apps-host", Version: "1"}, &mcp.ClientOptions{Capabilities: caps}).
-			Connect(context.Background(), &mcp.StreamableClientTransport{Endpoint: endpoint, MaxRetries: -1}, &mcp.ClientSessionOptions{ProtocolVersion: "2026-07-28"})
-		if err != nil {
-			t.Fatal(err)
-		}
+		cs := mcptest.Connect(t, mcptest.HTTP(endpoint), mcptest.AppsHost(declare), "2026-07-28")
 		if v := cs.InitializeResult().ProtocolVersion; v != "2026-07-28" || cs.ID() != "" {
 			t.Fatalf("negotiated %q, session %q", v, cs.ID())
 		}

@@ -10,7 +10,6 @@ import (
 	"net"
 	"net/http"
 	"net/http/httptest"
-	"os"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -122,19 +121,12 @@ func (b bearer) RoundTrip(r *http.Request) (*http.Response, error) {
 // stateless).
 func connectAs(t *testing.T, endpoint, token, version string) (*mcptest.Client, error) {
 	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
-	defer cancel()
-	var opts *mcp.ClientSessionOptions
-	if version != "" {
-		opts = &mcp.ClientSessionOptions{ProtocolVersion: version}
-	}
-	cs, err := mcp.NewClient(&mcp.Implementation{Name: "test", Version: "1"}, nil).Connect(ctx, &mcp.StreamableClientTransport{
-		Endpoint: endpoint, MaxRetries: -1, HTTPClient: &http.Client{Transport: bearer(token)},
-	}, opts)
+	tr := mcptest.HTTP(endpoint)
+	tr.HTTPClient = &http.Client{Transport: bearer(token)}
+	cs, err := mcptest.Dial(t, tr, nil, version)
 	if err != nil {
 		return nil, err
 	}
-	t.Cleanup(func() { cs.Close() })
 	return mcptest.NewClient(t, cs), nil
 }
 
@@ -349,11 +341,7 @@ func hmacWithPublicKey(t *testing.T, is *issuer, c jwt.MapClaims) string {
 // file's tokens; a wrong or missing one gets 401 with a Bearer challenge.
 func TestHTTPStaticTokens(t *testing.T) {
 	fake := fakegithub.ForTest(t)
-	alice, bob := strings.Repeat("a1", 20), strings.Repeat("b2", 20)
-	file := testutil.TempFile(t, "tokens", "# principal token\nalice "+alice+"\n\nbob   "+bob+"\n")
-	if err := os.Chmod(file, 0o640); err != nil {
-		t.Fatal(err)
-	}
+	file := tokensFile(t, "# principal token\nalice "+alice+"\n\nbob   "+bob+"\n", 0o640)
 	endpoint, log := httpServerLog(t, fake, "--tokens-file", file)
 	for _, tok := range []string{alice, bob} {
 		for _, v := range []string{"2025-11-25", ""} {
@@ -393,8 +381,7 @@ func TestHTTPStaticTokens(t *testing.T) {
 func TestHTTPResultsPerPrincipal(t *testing.T) {
 	fake := fakegithub.ForTest(t)
 	is := newIssuer(t)
-	alice, bob := strings.Repeat("a1", 20), strings.Repeat("b2", 20)
-	file := testutil.TempFile(t, "tokens", "alice "+alice+"\nbob "+bob+"\n")
+	file := tokensFile(t, "alice "+alice+"\nbob "+bob+"\n", 0o600)
 	endpoint := httpServer(t, fake, "--tokens-file", file, "--oauth-issuer", is.url(), "--oauth-resource", resource)
 	conn := func(tok string) *mcptest.Client {
 		c, err := connectAs(t, endpoint, tok, "2025-11-25")

@@ -48,8 +48,7 @@ func TestArgumentErrorsAreUsage(t *testing.T) {
 func TestLimitErrorsNameNoFlag(t *testing.T) {
 	fake := fakegithub.ForTest(t)
 	c, _ := stdioClient(t, fake, nil, "--max-requests", "2")
-	r := c.Call(t, context.Background(), "run_select_query", map[string]any{
-		"sql": "SELECT * FROM github.issues.issues WHERE owner = 'tiny' AND repo IN ('a', 'b', 'c')"})
+	r := c.QueryBounded(t, "SELECT * FROM github.issues.issues WHERE owner = 'tiny' AND repo IN ('a', 'b', 'c')")
 	if !r.IsError || r.Error == nil || r.Error.Kind != engine.KindPlan || !strings.Contains(r.Error.Message, "more than the limit of 2") {
 		t.Fatalf("want a plan refusal of the request limit, got %+v", r.Error)
 	}
@@ -63,13 +62,9 @@ func TestLimitErrorsNameNoFlag(t *testing.T) {
 func TestOutputSchemaKindsAreTheEngines(t *testing.T) {
 	fake := fakegithub.ForTest(t)
 	c, _ := stdioClient(t, fake, nil)
-	lt, err := c.S.ListTools(context.Background(), nil)
-	if err != nil {
-		t.Fatal(err)
-	}
 	want := engine.Kinds()
 	n := 0
-	for _, tool := range lt.Tools {
+	for _, tool := range c.ListTools(t).Tools {
 		if tool.OutputSchema == nil {
 			continue
 		}
@@ -93,5 +88,30 @@ func TestOutputSchemaKindsAreTheEngines(t *testing.T) {
 	}
 	if n != 2 {
 		t.Fatalf("%d tools with an output schema, want 2 (run_select_query, fetch_result_page)", n)
+	}
+}
+
+// A search matching more than the 1,000 results GitHub serves (the fake's
+// org "sprawl": 2,500) answers every row through run_select_query, split
+// by created: ranges; code search, which cannot be split, is an error
+// result of kind incomplete, never 1,000 rows.
+func TestSearchOverCap(t *testing.T) {
+	fake := fakegithub.ForTest(t)
+	c, _ := stdioClient(t, fake, nil)
+	r := c.QueryBounded(t, "SELECT count(*) AS n, count(DISTINCT id) AS d FROM github.search.repos WHERE q = 'org:sprawl'")
+	if r.IsError || len(r.Rows) != 1 || r.Rows[0][0] != float64(fakegithub.SprawlRepos) || r.Rows[0][1] != float64(fakegithub.SprawlRepos) {
+		t.Fatalf("split search: error %+v rows %v", r.Error, r.Rows)
+	}
+	stats, _ := r.Raw["stats"].(map[string]any)
+	if parts, _ := stats["parts"].(float64); parts < 2 {
+		t.Errorf("stats %v: want the split's parts", stats)
+	}
+	r = c.QueryBounded(t, "SELECT count(*) AS n FROM github.search.code WHERE q = 'org:sprawl'")
+	if !r.IsError || r.Error == nil || r.Error.Kind != engine.KindIncomplete || r.Error.Retryable ||
+		!strings.Contains(r.Error.Message, "2500") || !strings.Contains(r.Error.Message, "first 1000") || len(r.Rows) != 0 {
+		t.Fatalf("code search: want an incomplete error result, got %+v rows %v", r.Error, r.Rows)
+	}
+	if strings.Contains(r.Error.Message, "--") {
+		t.Errorf("the MCP error names a CLI flag: %q", r.Error.Message)
 	}
 }

@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"net/http"
 	"strings"
-	"sync"
 	"testing"
 
 	"github.com/enginehq/engine/test/fakegithub"
@@ -15,30 +14,24 @@ import (
 // TestHTTPConcurrentQueries: 16 concurrent run_select_query calls (4
 // sessions x 4 calls) each get their own correct result.
 func TestHTTPConcurrentQueries(t *testing.T) {
-	fake := fakegithub.ForTest(t)
-	endpoint := httpServer(t, fake)
-	var wg sync.WaitGroup
-	errs := make(chan string, 16)
-	for s := 0; s < 4; s++ {
-		c := mcptest.ConnectHTTP(t, endpoint)
-		for k := 0; k < 4; k++ {
-			i := s*4 + k
-			wg.Add(1)
-			go func() {
-				defer wg.Done()
-				sql := fmt.Sprintf("SELECT name, stargazers_count FROM github.repos.repos WHERE org = 'acme' ORDER BY name LIMIT %d OFFSET %d", i+1, i*7)
-				r := c.Query(t, sql)
-				want := fmt.Sprintf("repo-%03d", i*7)
-				if r.IsError || r.RowCount != i+1 || len(r.Rows) != i+1 || r.Rows[0][0] != want || r.Rows[0][1] != float64((37*i*7)%500) {
-					errs <- fmt.Sprintf("query %d: %+v", i, r)
-				}
-			}()
-		}
+	endpoint := httpServer(t, fakegithub.ForTest(t))
+	sessions := make([]*mcptest.Client, 4)
+	for s := range sessions {
+		sessions[s] = mcptest.ConnectHTTP(t, endpoint)
 	}
-	wg.Wait()
-	close(errs)
-	for e := range errs {
-		t.Error(e)
+	errs := atOnce(16, func(i int) string {
+		sql := fmt.Sprintf("SELECT name, stargazers_count FROM github.repos.repos WHERE org = 'acme' ORDER BY name LIMIT %d OFFSET %d", i+1, i*7)
+		r := sessions[i/4].Query(t, sql)
+		want := fmt.Sprintf("repo-%03d", i*7)
+		if r.IsError || r.RowCount != i+1 || len(r.Rows) != i+1 || r.Rows[0][0] != want || r.Rows[0][1] != float64((37*i*7)%500) {
+			return fmt.Sprintf("query %d: %+v", i, r)
+		}
+		return ""
+	})
+	for _, e := range errs {
+		if e != "" {
+			t.Error(e)
+		}
 	}
 }
 

@@ -1,12 +1,8 @@
 package mcp_test
 
 import (
-	"context"
-	"encoding/json"
 	"fmt"
-	"os/exec"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -15,18 +11,7 @@ import (
 	"github.com/enginehq/engine/engine/result"
 	"github.com/enginehq/engine/test/fakegithub"
 	"github.com/enginehq/engine/test/mcp/mcptest"
-	"github.com/enginehq/engine/test/testutil"
 )
-
-// vmHWM is a process's peak resident set in bytes (Linux /proc).
-func vmHWM(t *testing.T, pid int) int64 {
-	t.Helper()
-	n, err := testutil.VmHWM(pid)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return n
-}
 
 // manyRows is a statement of n rows, about 20 bytes each.
 func manyRows(n int) string {
@@ -42,21 +27,10 @@ func manyRows(n int) string {
 func TestConcurrentHugeResultsBoundedMemory(t *testing.T) {
 	const n = 300_000
 	fake := fakegithub.ForTest(t)
-	cmd := exec.Command(testutil.EngineBinary(t), serverArgs...)
-	cmd.Env = testutil.FakeEnv(t, fake.URL())
-	c, _, stderr := mcptest.StartStdio(t, cmd) // the pid is measured
+	c, pid, stderr := stdioServer(t, fake)
 	start := time.Now()
-	var wg sync.WaitGroup
-	results := make([]mcptest.Result, 3)
-	for i := range results {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			results[i] = c.Query(t, manyRows(n))
-		}()
-	}
-	wg.Wait()
-	peak := vmHWM(t, cmd.Process.Pid)
+	results := atOnce(3, func(int) mcptest.Result { return c.Query(t, manyRows(n)) })
+	peak := vmHWM(t, pid)
 	t.Logf("3 x %d rows: %v, server peak RSS %d MB", n, time.Since(start).Round(time.Millisecond), peak>>20)
 	for i, r := range results {
 		if r.IsError || r.RowCount != n || r.ReturnedRows != 100 || !r.Truncated || r.ResultID == "" {
@@ -66,7 +40,7 @@ func TestConcurrentHugeResultsBoundedMemory(t *testing.T) {
 			t.Fatalf("call %d rows: %v ... %v", i, r.Rows[0], r.Rows[99])
 		}
 	}
-	p := c.Call(t, context.Background(), "fetch_result_page", map[string]any{"result_id": results[2].ResultID, "offset": n - 2})
+	p := c.Call(t, mcptest.Context(t), "fetch_result_page", map[string]any{"result_id": results[2].ResultID, "offset": n - 2})
 	if p.IsError || len(p.Rows) != 2 || p.Rows[1][0] != float64(n) || p.Rows[1][1] != fmt.Sprintf("row %d", n) || p.HasMore {
 		t.Fatalf("last page: %+v", p)
 	}
@@ -100,17 +74,11 @@ func TestHugeCellIsCutWithMarker(t *testing.T) {
 	fake := fakegithub.ForTest(t)
 	c, _ := stdioClient(t, fake, nil, "--max-value-bytes", "40000000")
 	sql := "SELECT 'head' AS a, hex(zeroblob(15000000)) AS big, 7 AS n"
-	res, err := c.S.CallTool(context.Background(), &mcp.CallToolParams{Name: "run_select_query", Arguments: map[string]any{"sql": sql}})
-	if err != nil {
-		t.Fatal(err)
+	r, text, size := sizedQuery(t, c, sql)
+	t.Logf("tool result: %d bytes of text + %d bytes of structuredContent", len(text), size-len(text))
+	if size > 64<<10 {
+		t.Fatalf("tool result of %d bytes for one huge cell, want under 64 KiB", size)
 	}
-	sc, _ := json.Marshal(res.StructuredContent)
-	text := res.Content[0].(*mcp.TextContent).Text
-	t.Logf("tool result: %d bytes of text + %d bytes of structuredContent", len(text), len(sc))
-	if len(text)+len(sc) > 64<<10 {
-		t.Fatalf("tool result of %d bytes for one huge cell, want under 64 KiB", len(text)+len(sc))
-	}
-	r := c.Check(t, "run_select_query", res)
 	marker := "…[cut: 8192 of 30000000 bytes shown]"
 	if r.IsError || len(r.Rows) != 1 || r.Rows[0][0] != "head" || r.Rows[0][2] != float64(7) {
 		t.Fatalf("%+v", r)
@@ -131,7 +99,7 @@ func TestHugeCellIsCutWithMarker(t *testing.T) {
 	}
 
 	// Paging the kept result cuts the same way.
-	p := c.Call(t, context.Background(), "fetch_result_page", map[string]any{"result_id": r.ResultID})
+	p := c.Call(t, mcptest.Context(t), "fetch_result_page", map[string]any{"result_id": r.ResultID})
 	if cell, _ := p.Rows[0][1].(string); p.IsError || !strings.HasSuffix(cell, marker) || p.Raw["truncated_cells"] != float64(1) || !strings.Contains(p.Notice, "cut") {
 		t.Fatalf("page: %d bytes, truncated_cells %v, notice %q", len(cell), p.Raw["truncated_cells"], p.Notice)
 	}
@@ -143,7 +111,7 @@ func TestHugeCellIsCutWithMarker(t *testing.T) {
 	if r.IsError || r.Raw["truncated_cells"] != float64(1) {
 		t.Fatalf("%+v", r)
 	}
-	got, err := c.S.ReadResource(context.Background(), &mcp.ReadResourceParams{URI: r.ResultURI + "?format=csv"})
+	got, err := c.S.ReadResource(mcptest.Context(t), &mcp.ReadResourceParams{URI: r.ResultURI + "?format=csv"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -157,12 +125,12 @@ func TestCellCapSetting(t *testing.T) {
 	fake := fakegithub.ForTest(t)
 	sql := map[string]any{"sql": "SELECT 'é' || hex(zeroblob(50)) AS v"}
 	c, _ := stdioClient(t, fake, nil, "--max-cell-bytes", "10")
-	r := c.Call(t, context.Background(), "run_select_query", sql)
+	r := c.Call(t, mcptest.Context(t), "run_select_query", sql)
 	if v, _ := r.Rows[0][0].(string); v != "é00000000…[cut: 10 of 102 bytes shown]" || r.Raw["truncated_cells"] != float64(1) {
 		t.Fatalf("cap 10: %q %v", v, r.Raw["truncated_cells"])
 	}
 	c, _ = stdioClient(t, fake, []string{"ENGINE_MCP_MAX_CELL_BYTES=0"})
-	r = c.Call(t, context.Background(), "run_select_query", sql)
+	r = c.Call(t, mcptest.Context(t), "run_select_query", sql)
 	if v, _ := r.Rows[0][0].(string); v != "é"+strings.Repeat("0", 100) || r.Truncated || r.Raw["truncated_cells"] != nil {
 		t.Fatalf("no cap: %q %+v", v, r)
 	}
@@ -226,12 +194,12 @@ func TestStatsReportRevalidations(t *testing.T) {
 		}
 		return v
 	}
-	first := c.Call(t, context.Background(), "run_select_query", q)
+	first := c.Call(t, mcptest.Context(t), "run_select_query", q)
 	if first.IsError || stat(first.Raw, "fetched") != 3 || stat(first.Raw, "revalidated") != 0 {
 		t.Fatalf("first call: %v", first.Raw["stats"])
 	}
 	fake.ResetRequests()
-	second := c.Call(t, context.Background(), "run_select_query", q)
+	second := c.Call(t, mcptest.Context(t), "run_select_query", q)
 	if second.IsError || stat(second.Raw, "fetched") != 0 || stat(second.Raw, "revalidated") != 3 || stat(second.Raw, "http_requests") != 3 {
 		t.Fatalf("second call: %v", second.Raw["stats"])
 	}

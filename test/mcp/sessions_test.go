@@ -1,7 +1,6 @@
 package mcp_test
 
 import (
-	"context"
 	"encoding/json"
 	"io"
 	"net/http"
@@ -9,8 +8,6 @@ import (
 	"strings"
 	"testing"
 	"time"
-
-	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/enginehq/engine/test/fakegithub"
 	"github.com/enginehq/engine/test/mcp/mcptest"
@@ -136,9 +133,7 @@ func TestHTTPSessionBoundAndIdleExpiry(t *testing.T) {
 	if code, body := sessionPing(t, endpoint, ids[0]); code != http.StatusOK { // ids[1] is now the least recently used
 		t.Fatalf("ping: %d %s", code, body)
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-	defer cancel()
-	cs, err := mcp.NewClient(&mcp.Implementation{Name: "test", Version: "1"}, nil).Connect(ctx, &mcp.StreamableClientTransport{Endpoint: endpoint, MaxRetries: -1}, &mcp.ClientSessionOptions{ProtocolVersion: "2025-11-25"})
+	cs, err := mcptest.Dial(t, mcptest.HTTP(endpoint), nil, "2025-11-25")
 	if err != nil {
 		t.Fatalf("the SDK client could not connect with the sessions full of idle clients: %v\n%s", err, log)
 	}
@@ -173,14 +168,7 @@ func TestHTTPSessionBoundAndIdleExpiry(t *testing.T) {
 func TestHTTPSessionsAllBusyRefused(t *testing.T) {
 	fake := fakegithub.ForTest(t, fakegithub.WithLatency(2*time.Second))
 	endpoint := httpServer(t, fake, "--max-sessions", "1")
-	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
-	defer cancel()
-	cs, err := mcp.NewClient(&mcp.Implementation{Name: "test", Version: "1"}, nil).Connect(ctx, &mcp.StreamableClientTransport{Endpoint: endpoint, MaxRetries: -1}, &mcp.ClientSessionOptions{ProtocolVersion: "2025-11-25"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer cs.Close()
-	c := mcptest.NewClient(t, cs)
+	c := mcptest.NewClient(t, mcptest.Connect(t, mcptest.HTTP(endpoint), nil, "2025-11-25"))
 	done := make(chan mcptest.Result, 1)
 	go func() { done <- c.Query(t, acme+" LIMIT 1") }()
 	for fake.Arrived() == 0 { // the call is running: its request reached the API

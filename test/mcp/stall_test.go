@@ -1,13 +1,10 @@
 package mcp_test
 
 import (
-	"bufio"
 	"context"
 	"fmt"
 	"net"
 	"net/url"
-	"os/exec"
-	"strings"
 	"testing"
 	"time"
 
@@ -20,39 +17,8 @@ import (
 // nofile open files (the shell's ulimit) and returns its endpoint.
 func startHTTPLimited(t *testing.T, fake *fakegithub.Server, nofile int, args ...string) string {
 	t.Helper()
-	ctx, cancel := context.WithCancel(context.Background())
-	argv := append([]string{"-c", fmt.Sprintf(`ulimit -n %d && exec "$0" "$@"`, nofile), testutil.EngineBinary(t),
-		"mcp", "--transport", "http", "--listen", "127.0.0.1:0"}, append(append([]string{}, serverFlags...), args...)...)
-	cmd := exec.CommandContext(ctx, "sh", argv...)
-	cmd.Env = testutil.FakeEnv(t, fake.URL())
-	pipe, err := cmd.StderrPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { cancel(); cmd.Wait() }) //nolint:errcheck
-	addr := make(chan string, 1)
-	go func() {
-		sc := bufio.NewScanner(pipe)
-		for sc.Scan() {
-			if _, u, ok := strings.Cut(sc.Text(), "listening on "); ok {
-				addr <- u
-			}
-		}
-		close(addr)
-	}()
-	select {
-	case u, ok := <-addr:
-		if !ok {
-			t.Fatal("engine mcp exited before listening")
-		}
-		return u
-	case <-time.After(30 * time.Second):
-		t.Fatal("engine mcp did not report its address")
-	}
-	return ""
+	argv := append([]string{"-c", fmt.Sprintf(`ulimit -n %d && exec "$0" "$@"`, nofile), testutil.EngineBinary(t)}, mcptest.HTTPArgs...)
+	return mcptest.ServeHTTP(t, "sh", testutil.FakeEnv(t, fake.URL()), append(append(argv, serverFlags...), args...)...).Endpoint
 }
 
 // TestStalledClientsDoNotLockOut: 300 clients that send a request's

@@ -6,14 +6,12 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/http"
-	"os"
 	"strings"
 	"sync/atomic"
 	"testing"
 	"time"
 
 	"github.com/enginehq/engine/test/fakegithub"
-	"github.com/enginehq/engine/test/testutil"
 )
 
 // rawClient speaks JSON-RPC over the streamable HTTP transport under
@@ -239,11 +237,7 @@ func TestTasks(t *testing.T) {
 // to a client (-32602), for tasks/get as for tasks/cancel.
 func TestTasksBelongToTheirPrincipal(t *testing.T) {
 	fake := fakegithub.ForTest(t)
-	alice, bob := strings.Repeat("a1", 20), strings.Repeat("b2", 20)
-	file := testutil.TempFile(t, "tokens", "alice "+alice+"\nbob "+bob+"\n")
-	if err := os.Chmod(file, 0o600); err != nil {
-		t.Fatal(err)
-	}
+	file := tokensFile(t, "alice "+alice+"\nbob "+bob+"\n", 0o600)
 	url := httpServer(t, fake, "--tokens-file", file)
 	a, b := &rawClient{url: url, tasks: true, token: alice}, &rawClient{url: url, tasks: true, token: bob}
 	r, e := a.query(t, "SELECT count(*) AS n FROM github.repos.repos WHERE org = 'tiny'")

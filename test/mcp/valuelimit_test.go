@@ -1,19 +1,12 @@
 package mcp_test
 
 import (
-	"context"
-	"encoding/json"
-	"os/exec"
 	"strings"
-	"sync"
 	"testing"
-
-	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/enginehq/engine/engine"
 	"github.com/enginehq/engine/test/fakegithub"
 	"github.com/enginehq/engine/test/mcp/mcptest"
-	"github.com/enginehq/engine/test/testutil"
 )
 
 // TestValueLimitBoundsMemoryPerCell: a 36-character expression that
@@ -27,29 +20,18 @@ import (
 // figures.
 func TestValueLimitBoundsMemoryPerCell(t *testing.T) {
 	fake := fakegithub.ForTest(t)
-	cmd := exec.Command(testutil.EngineBinary(t), serverArgs...)
-	cmd.Env = testutil.FakeEnv(t, fake.URL())
-	c, _, stderr := mcptest.StartStdio(t, cmd)
+	c, pid, stderr := stdioServer(t, fake)
 
 	r := c.Query(t, "SELECT hex(zeroblob(100000000))")
 	if !r.IsError || r.Error == nil || r.Error.Kind != engine.KindSQL ||
 		!strings.Contains(r.Error.Message, "max-value-bytes") || !strings.Contains(r.Error.Message, "8388608") {
 		t.Fatalf("200 MB value: %+v\n%s", r.Error, stderr)
 	}
-	one := vmHWM(t, cmd.Process.Pid)
+	one := vmHWM(t, pid)
 	t.Logf("one 200 MB value refused: server peak RSS %d MB", one>>20)
 
 	// Just under the limit: 8,000,000 characters each, four at once.
-	var wg sync.WaitGroup
-	results := make([]mcptest.Result, 4)
-	for i := range results {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			results[i] = c.Query(t, "SELECT 'head' AS a, hex(zeroblob(4000000)) AS big")
-		}()
-	}
-	wg.Wait()
+	results := atOnce(4, func(int) mcptest.Result { return c.Query(t, "SELECT 'head' AS a, hex(zeroblob(4000000)) AS big") })
 	for i, r := range results {
 		big := ""
 		if len(r.Rows) == 1 {
@@ -59,7 +41,7 @@ func TestValueLimitBoundsMemoryPerCell(t *testing.T) {
 			t.Fatalf("call %d: %+v", i, r.Error)
 		}
 	}
-	peak := vmHWM(t, cmd.Process.Pid)
+	peak := vmHWM(t, pid)
 	t.Logf("four concurrent 8 MB values: server peak RSS %d MB", peak>>20)
 	if one > 200<<20 {
 		t.Fatalf("peak RSS %d MB after a refused 200 MB value, want under 200 MB", one>>20)
@@ -98,26 +80,18 @@ func TestValueLimitSetting(t *testing.T) {
 // whole before cutting.
 func TestResultResourceBounded(t *testing.T) {
 	fake := fakegithub.ForTest(t)
-	cmd := exec.Command(testutil.EngineBinary(t), serverArgs...)
-	cmd.Env = testutil.FakeEnv(t, fake.URL())
-	c, _, stderr := mcptest.StartStdio(t, cmd)
+	c, pid, stderr := stdioServer(t, fake)
 
 	// 100 rows of 1 MB: 100 MB kept.
 	r := c.Query(t, "WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x+1 FROM c LIMIT 100) SELECT x, hex(zeroblob(500000)) AS big FROM c")
 	if r.IsError || r.ResultURI == "" || r.RowCount != 100 {
 		t.Fatalf("%+v\n%s", r, stderr)
 	}
-	base := vmHWM(t, cmd.Process.Pid)
-	var wg sync.WaitGroup
-	errs := make([]error, 2)
-	for i := range errs {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			_, errs[i] = c.S.ReadResource(context.Background(), &mcp.ReadResourceParams{URI: r.ResultURI + "?format=csv"})
-		}()
-	}
-	wg.Wait()
+	base := vmHWM(t, pid)
+	errs := atOnce(2, func(int) error {
+		_, err := c.Read(t, r.ResultURI+"?format=csv")
+		return err
+	})
 	for i, err := range errs {
 		if err == nil || !strings.Contains(err.Error(), "fetch_result_page(result_id=\""+r.ResultID+"\"") || !strings.Contains(err.Error(), "mcp_max_resource_bytes") {
 			t.Fatalf("read %d: %v", i, err)
@@ -126,11 +100,11 @@ func TestResultResourceBounded(t *testing.T) {
 	// A page of 1 MB rows under the 256 KiB byte cap: rows are cut to
 	// 16 KiB as they are read, so the page holds all 100 of its rows'
 	// cut cells, not 100 MB.
-	p := c.Call(t, context.Background(), "fetch_result_page", map[string]any{"result_id": r.ResultID, "limit": 100})
+	p := c.Call(t, mcptest.Context(t), "fetch_result_page", map[string]any{"result_id": r.ResultID, "limit": 100})
 	if p.IsError || p.ReturnedRows == 0 || p.Raw["truncated_cells"] == nil {
 		t.Fatalf("page: %+v", p)
 	}
-	peak := vmHWM(t, cmd.Process.Pid)
+	peak := vmHWM(t, pid)
 	t.Logf("kept 100 MB; two resource reads and a page: peak RSS %d MB (%d MB before)", peak>>20, base>>20)
 	if peak > base+100<<20 {
 		t.Fatalf("peak RSS %d MB after reading a 100 MB result (%d MB before), want under 100 MB more", peak>>20, base>>20)
@@ -138,7 +112,7 @@ func TestResultResourceBounded(t *testing.T) {
 
 	// A small result is served whole.
 	small := c.Query(t, "SELECT 1 AS n, 'a' AS s")
-	got, err := c.S.ReadResource(context.Background(), &mcp.ReadResourceParams{URI: small.ResultURI + "?format=csv"})
+	got, err := c.Read(t, small.ResultURI+"?format=csv")
 	if err != nil || got.Contents[0].Text != "n,s\n1,a\n" {
 		t.Fatalf("small resource: %v %+v", err, got)
 	}
@@ -156,17 +130,11 @@ func TestEveryResultBounded(t *testing.T) {
 	for i := range cols {
 		cols[i] = "hex(zeroblob(50000)) AS c" + strings.Repeat("x", i%3) + string(rune('a'+i%26)) + string(rune('a'+i/26))
 	}
-	res, err := c.S.CallTool(context.Background(), &mcp.CallToolParams{Name: "run_select_query", Arguments: map[string]any{"sql": "SELECT " + strings.Join(cols, ", ")}})
-	if err != nil {
-		t.Fatal(err)
+	r, text, size := sizedQuery(t, c, "SELECT "+strings.Join(cols, ", "))
+	t.Logf("one row of 60 x 100 KB cells: %d bytes of text + %d of structuredContent", len(text), size-len(text))
+	if size > 300<<10 {
+		t.Fatalf("tool result of %d bytes, want near the 256 KiB byte cap", size)
 	}
-	sc, _ := json.Marshal(res.StructuredContent)
-	text := res.Content[0].(*mcp.TextContent).Text
-	t.Logf("one row of 60 x 100 KB cells: %d bytes of text + %d of structuredContent", len(text), len(sc))
-	if len(text)+len(sc) > 300<<10 {
-		t.Fatalf("tool result of %d bytes, want near the 256 KiB byte cap", len(text)+len(sc))
-	}
-	r := c.Check(t, "run_select_query", res)
 	if r.IsError || len(r.Rows) != 1 || r.Raw["truncated_cells"] != float64(60) || !strings.Contains(r.Notice, "60 cells are longer than") {
 		t.Fatalf("%+v", r.Notice)
 	}

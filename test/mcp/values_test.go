@@ -6,9 +6,7 @@ import (
 	"testing"
 
 	"github.com/enginehq/engine/test/fakeapis"
-	"github.com/enginehq/engine/test/fakegithub"
 	"github.com/enginehq/engine/test/mcp/mcptest"
-	"github.com/enginehq/engine/test/testutil"
 )
 
 // A string in a column whose schema is a string or an object (Stripe's
@@ -17,8 +15,6 @@ import (
 // string is NULL, not an error; a boolean of a number-or-boolean column
 // stays a boolean.
 func TestJSONColumnValuesKeepTheirType(t *testing.T) {
-	fake := fakegithub.New()
-	defer fake.Close()
 	api := fakeapis.NewFixed(t, map[string]string{"/v1/charges": `{"object": "list", "has_more": false, "data": [
   {"id": "ch_1", "customer": "cus_123", "score": true},
   {"id": "ch_2", "customer": {"id": "cus_9", "email": "x@example.com"}, "score": 2.5},
@@ -31,8 +27,7 @@ func TestJSONColumnValuesKeepTheirType(t *testing.T) {
         "id": {"type": "string"},
         "customer": {"anyOf": [{"type": "string"}, {"type": "object", "properties": {"id": {"type": "string"}, "email": {"type": "string"}}}]},
         "score": {"oneOf": [{"type": "number"}, {"type": "boolean"}]}}}}}}}}}}}}}}`, api.URL)
-	file := testutil.TempFile(t, "acme.json", doc)
-	c, _ := stdioClient(t, fake, nil, "--provider", "acme="+file)
+	c := providerClient(t, doc)
 
 	r := c.Query(t, "SELECT id, customer, score, json_extract(customer, '$.email') AS email FROM acme.charges.charges ORDER BY id")
 	if r.IsError {

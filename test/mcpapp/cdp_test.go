@@ -4,7 +4,6 @@ package mcpapp_test
 
 import (
 	"bufio"
-	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -13,6 +12,8 @@ import (
 	"os/exec"
 	"sync"
 	"testing"
+
+	"github.com/enginehq/engine/test/testutil"
 )
 
 // browser is headless Chromium driven over the DevTools protocol on a
@@ -24,7 +25,7 @@ type browser struct {
 	mu      sync.Mutex
 	next    int
 	waiting map[int]chan cdpReply
-	stderr  bytes.Buffer
+	stderr  testutil.SyncBuffer // written while the browser runs
 }
 
 type cdpReply struct {

@@ -18,18 +18,15 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
-	"github.com/enginehq/engine/test/fakegithub"
 	"github.com/enginehq/engine/test/mcp/mcptest"
-	"github.com/enginehq/engine/test/testutil"
 )
 
 //go:embed host.html
 var hostHTML string
 
 const (
-	appURI  = "ui://engine/result-grid"
-	appMIME = "text/html;profile=mcp-app"
-	query   = "SELECT name, stargazers_count, forks_count, language, visibility, archived, updated_at FROM github.repos.repos WHERE org = 'acme' ORDER BY name"
+	appURI = "ui://engine/result-grid"
+	query  = "SELECT name, stargazers_count, forks_count, language, visibility, archived, updated_at FROM github.repos.repos WHERE org = 'acme' ORDER BY name"
 )
 
 // report is what the host page saw (host.html resolves window.__done).
@@ -57,18 +54,9 @@ type host struct {
 
 func newHost(t *testing.T) *host {
 	t.Helper()
-	fake := fakegithub.ForTest(t)
-	endpoint, serverLog := mcptest.StartHTTP(t, testutil.FakeEnv(t, fake.URL()), "--auth", `{"github":{"type":"null_auth"}}`, "--request-timeout", "10s")
-	caps := &mcp.ClientCapabilities{}
-	caps.AddExtension("io.modelcontextprotocol/ui", map[string]any{"mimeTypes": []string{appMIME}})
+	cs := mcptest.FakeSession(t, mcptest.AppsHost(true))
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	t.Cleanup(cancel)
-	cs, err := mcp.NewClient(&mcp.Implementation{Name: "engine-test-host", Version: "1"}, &mcp.ClientOptions{Capabilities: caps}).
-		Connect(ctx, &mcp.StreamableClientTransport{Endpoint: endpoint, MaxRetries: -1}, nil)
-	if err != nil {
-		t.Fatalf("connect: %v\n%s", err, serverLog)
-	}
-	t.Cleanup(func() { cs.Close() })
 
 	// Which view does run_select_query link?
 	lt, err := cs.ListTools(ctx, nil)
@@ -85,7 +73,7 @@ func newHost(t *testing.T) *host {
 		t.Fatalf("run_select_query links view %q, want %s", uri, appURI)
 	}
 	rr, err := cs.ReadResource(ctx, &mcp.ReadResourceParams{URI: uri})
-	if err != nil || len(rr.Contents) != 1 || rr.Contents[0].MIMEType != appMIME {
+	if err != nil || len(rr.Contents) != 1 || rr.Contents[0].MIMEType != mcptest.AppMIME {
 		t.Fatalf("read %s: %v %+v", uri, err, rr)
 	}
 	return &host{ctx: ctx, cs: cs, view: rr.Contents[0].Text}

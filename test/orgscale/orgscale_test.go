@@ -1,17 +1,12 @@
 package orgscale
 
 import (
-	"bytes"
-	"context"
-	"encoding/json"
 	"fmt"
-	"os/exec"
+	"reflect"
 	"strings"
 	"sync"
 	"testing"
 	"time"
-
-	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/enginehq/engine/test/fakegithub"
 	"github.com/enginehq/engine/test/mcp/mcptest"
@@ -180,12 +175,10 @@ func TestResultOnAnotherReplica(t *testing.T) {
 		t.Fatalf("replica 2 paging replica 1's result: %+v\nreplica 2 log:\n%s", p2, log2)
 	}
 	p1 := page(c1)
-	b1, _ := json.Marshal(p1.Rows)
-	b2, _ := json.Marshal(p2.Rows)
-	if !bytes.Equal(b1, b2) || p2.Rows[0][0] != "repo-100" {
-		t.Fatalf("the page differs between replicas:\n%s\n%s", b1, b2)
+	if !reflect.DeepEqual(p1.Rows, p2.Rows) || p2.Rows[0][0] != "repo-100" {
+		t.Fatalf("the page differs between replicas:\n%v\n%v", p1.Rows, p2.Rows)
 	}
-	rr, err := c2.S.ReadResource(mcptest.Context(t), &mcp.ReadResourceParams{URI: res.ResultURI + "?format=csv"})
+	rr, err := c2.Read(t, res.ResultURI+"?format=csv")
 	if err != nil || len(rr.Contents) == 0 || !strings.Contains(rr.Contents[0].Text, "repo-249") {
 		t.Fatalf("replica 2 reading %s: %v", res.ResultURI, err)
 	}
@@ -216,15 +209,7 @@ func TestRedisFrozenMidStatement(t *testing.T) {
 func midStatement(t *testing.T, r *testutil.Redis, what string, fail func()) {
 	fake := fakegithub.ForTest(t, fakegithub.WithLatency(100*time.Millisecond), fakegithub.WithLimits(limits))
 	e := governed(t, fake, "ENGINE_STATE="+r.URL(), "ENGINE_NO_CACHE=", "ENGINE_CACHE_DIR="+t.TempDir(), "ENGINE_MAX_CONCURRENCY=3")
-	ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
-	defer cancel()
-	cmd := exec.CommandContext(ctx, testutil.EngineBinary(t), "exec", "-o", "csv", reposIn(0, 24))
-	cmd.Env = e
-	var out, errb bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &out, &errb
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
+	run := testutil.Start(t, 90*time.Second, e, "exec", "-o", "csv", reposIn(0, 24))
 	for deadline := time.Now().Add(30 * time.Second); len(fake.Requests()) < 4; {
 		if time.Now().After(deadline) {
 			t.Fatal("the statement sent no request within 30s")
@@ -234,16 +219,16 @@ func midStatement(t *testing.T, r *testutil.Redis, what string, fail func()) {
 	before := len(fake.Requests())
 	fail()
 	start := time.Now()
-	err := cmd.Wait()
-	if ctx.Err() != nil {
-		t.Fatalf("the statement hung after redis-server was %s:\n%s", what, errb.String())
+	res, hung := run.Wait()
+	if hung {
+		t.Fatalf("the statement hung after redis-server was %s:\n%s", what, res.Stderr)
 	}
 	t.Logf("redis-server %s after %d of 24 requests; the statement ended %s later", what, before, time.Since(start).Round(10*time.Millisecond))
-	checkNoToken(t, testutil.Result{Stdout: out.String(), Stderr: errb.String()})
-	if err != nil || strings.Count(out.String(), "\n") != 25 {
-		t.Fatalf("statement: %v, %d lines\nstderr:\n%s", err, strings.Count(out.String(), "\n"), errb.String())
+	checkNoToken(t, res)
+	if res.Code != 0 || strings.Count(res.Stdout, "\n") != 25 {
+		t.Fatalf("statement: exit %d, %d lines\nstderr:\n%s", res.Code, strings.Count(res.Stdout, "\n"), res.Stderr)
 	}
-	stderr := errb.String()
+	stderr := res.Stderr
 	if n := strings.Count(stderr, "rate-limit governor: shared rate-limit state unavailable"); n != 1 {
 		t.Errorf("the governor said %d times that the state is down; want once:\n%s", n, stderr)
 	}

@@ -132,6 +132,33 @@ func (c *Client) QueryBounded(t testing.TB, sql string) Result {
 	return c.Call(t, Context(t), "run_select_query", map[string]any{"sql": sql})
 }
 
+// ListTools lists the server's tools under a deadline of CallTimeout;
+// an error fails the test.
+func (c *Client) ListTools(t testing.TB) *mcp.ListToolsResult {
+	t.Helper()
+	lt, err := c.S.ListTools(Context(t), nil)
+	if err != nil {
+		t.Fatalf("tools/list: %v", err)
+	}
+	return lt
+}
+
+// Read reads the resource uri under a deadline of CallTimeout.
+func (c *Client) Read(t testing.TB, uri string) (*mcp.ReadResourceResult, error) {
+	return c.S.ReadResource(Context(t), &mcp.ReadResourceParams{URI: uri})
+}
+
+// CallRaw calls a tool without a deadline of its own and returns the
+// result as it came (Check validates and decodes it).
+func (c *Client) CallRaw(t testing.TB, tool string, args map[string]any) *mcp.CallToolResult {
+	t.Helper()
+	res, err := c.S.CallTool(context.Background(), &mcp.CallToolParams{Name: tool, Arguments: args})
+	if err != nil {
+		t.Fatalf("%s: %v", tool, err)
+	}
+	return res
+}
+
 // Check validates and decodes a tool result.
 func (c *Client) Check(t testing.TB, tool string, res *mcp.CallToolResult) Result {
 	t.Helper()
@@ -205,4 +232,19 @@ func StatsLine(text string) string {
 		return lines[n-2]
 	}
 	return ""
+}
+
+// ToolCall is one call of a tool, Label saying what it asks for.
+type ToolCall struct {
+	Tool, Label string
+	Args        map[string]any
+}
+
+// DiscoveryCalls are the calls an agent makes to find its table, whose
+// cost docs/mcp.md ("What a result costs") and test/bench measure: every
+// table, one service's tables, one table's description.
+var DiscoveryCalls = []ToolCall{
+	{"list_resources", "(every table)", nil},
+	{"list_resources", "service=repos", map[string]any{"service": "repos"}},
+	{"describe_resource", "github.repos.repos", map[string]any{"resource": "github.repos.repos"}},
 }

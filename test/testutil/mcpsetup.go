@@ -1,0 +1,51 @@
+package testutil
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"os/exec"
+	"testing"
+	"time"
+)
+
+// Started is an engine process running in the background (Start).
+type Started struct {
+	t              testing.TB
+	cmd            *exec.Cmd
+	ctx            context.Context
+	stdout, stderr bytes.Buffer
+}
+
+// Start starts the engine binary with args and env in the background, for
+// a test that acts while it runs; it is killed after within, or when the
+// test ends. Wait collects it.
+func Start(t testing.TB, within time.Duration, env []string, args ...string) *Started {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), within)
+	t.Cleanup(cancel)
+	s := &Started{t: t, ctx: ctx, cmd: exec.CommandContext(ctx, EngineBinary(t), args...)}
+	s.cmd.Env = env
+	s.cmd.Stdout, s.cmd.Stderr = &s.stdout, &s.stderr
+	if err := s.cmd.Start(); err != nil {
+		t.Fatalf("start engine %v: %v", args, err)
+	}
+	return s
+}
+
+// Wait waits for the process to exit and returns what it printed and its
+// exit code; hung is true when it was killed for running past Start's
+// bound.
+func (s *Started) Wait() (res Result, hung bool) {
+	s.t.Helper()
+	err := s.cmd.Wait()
+	var ee *exec.ExitError
+	switch {
+	case errors.As(err, &ee):
+		res.Code = ee.ExitCode()
+	case err != nil:
+		s.t.Fatalf("wait for engine: %v", err)
+	}
+	res.Stdout, res.Stderr = s.stdout.String(), s.stderr.String()
+	return res, s.ctx.Err() != nil
+}
