@@ -1,7 +1,6 @@
 package plan
 
 import (
-	"flag"
 	"os"
 	"path/filepath"
 	"strings"
@@ -9,8 +8,6 @@ import (
 
 	"github.com/enginehq/engine/test/testutil"
 )
-
-var update = flag.Bool("update", false, "rewrite the EXPLAIN golden files in testdata/explain")
 
 // TestExplainGolden compares the EXPLAIN text of each statement in
 // testdata/explain/*.sql with the .golden file beside it, so that a change
@@ -38,7 +35,7 @@ func TestExplainGolden(t *testing.T) {
 			} else {
 				got = p.String()
 			}
-			testutil.Golden(t, strings.TrimSuffix(f, ".sql")+".golden", []byte(got), *update)
+			testutil.Golden(t, strings.TrimSuffix(f, ".sql")+".golden", []byte(got))
 		})
 	}
 }

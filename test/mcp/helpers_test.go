@@ -68,7 +68,8 @@ func stdioServer(t *testing.T, fake *fakegithub.Server) (*mcptest.Client, int, *
 // JSON-RPC frames) to it and returns what it answered on stdout.
 func rawStdio(t *testing.T, fake *fakegithub.Server, lines ...string) string {
 	t.Helper()
-	return mcptest.RawStdio(t, testutil.FakeEnv(t, fake.URL()), lines, serverArgs...)
+	out, _ := mcptest.RawStdio(t, testutil.FakeEnv(t, fake.URL()), lines, "\n", serverArgs...)
+	return out
 }
 
 // vmHWM is a process's peak resident set in bytes (Linux /proc).

@@ -4,9 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"io"
-	"os"
-	"os/exec"
 	"path/filepath"
 	"regexp"
 	"strings"
@@ -104,22 +101,13 @@ func TestStdioEnvCaps(t *testing.T) {
 // the query after it is answered.
 func TestStdioRawFrames(t *testing.T) {
 	fake := fakegithub.ForTest(t)
-	cmd := exec.Command(testutil.EngineBinary(t), serverArgs...)
-	cmd.Env = testutil.FakeEnv(t, fake.URL())
-	in := strings.Join([]string{
+	out, stderr := mcptest.RawStdio(t, testutil.FakeEnv(t, fake.URL()), []string{
 		`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"raw","version":"1"}}}`,
 		`{{{ not json`,
 		`{"jsonrpc":"2.0","method":"notifications/initialized"}`,
 		`{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"run_select_query","arguments":{"sql":"SELECT count(*) AS n FROM github.repos.repos WHERE org = 'acme'"}}}`,
-	}, "\r\n") + "\r\n"
-	cmd.Stdin = strings.NewReader(in)
-	var stderr testutil.SyncBuffer
-	cmd.Stderr = &stderr
-	out, err := cmd.Output()
-	if err != nil {
-		t.Fatalf("%v\n%s", err, stderr.String())
-	}
-	lines := strings.Split(strings.TrimSpace(string(out)), "\n")
+	}, "\r\n", serverArgs...)
+	lines := strings.Split(strings.TrimSpace(out), "\n")
 	if len(lines) != 3 {
 		t.Fatalf("stdout:\n%s", out)
 	}
@@ -143,10 +131,9 @@ func TestStdioRawFrames(t *testing.T) {
 	if !strings.Contains(string(sc), `"rows":[[250]]`) {
 		t.Fatalf("answer: %s", sc)
 	}
-	if !strings.Contains(stderr.String(), "rejected stdio frame") {
-		t.Fatalf("stderr: %s", stderr.String())
+	if !strings.Contains(stderr, "rejected stdio frame") {
+		t.Fatalf("stderr: %s", stderr)
 	}
-	_ = io.Discard
 }
 
 // readmeConfig is the README's sample config file (section
@@ -166,11 +153,7 @@ func readmeConfig(t *testing.T, url string) string {
 		}
 	}
 	cfg = regexp.MustCompile(`(?m)^base-url: .*$`).ReplaceAllString(cfg, "base-url: {github: "+url+"}")
-	p := filepath.Join(t.TempDir(), "config.yaml")
-	if err := os.WriteFile(p, []byte(cfg), 0o600); err != nil {
-		t.Fatal(err)
-	}
-	return p
+	return testutil.TempFile(t, "config.yaml", cfg)
 }
 
 // TestStdioStartsWithHTTPSettingsInConfig: the config file is shared by

@@ -72,17 +72,18 @@ func startStdio(t testing.TB, cmd *exec.Cmd, stderr *testutil.SyncBuffer, opts *
 }
 
 // RawStdio runs the engine binary with args and env, writes lines (raw
-// JSON-RPC frames) to its stdin, one a line, and returns what it wrote to
-// stdout once it has exited.
-func RawStdio(t testing.TB, env, lines []string, args ...string) string {
+// JSON-RPC frames) to its stdin, each ended by eol ("\n", or "\r\n"
+// as some clients write), and returns what it wrote to stdout and to
+// stderr once it has exited.
+func RawStdio(t testing.TB, env, lines []string, eol string, args ...string) (stdout, stderr string) {
 	t.Helper()
-	cmd, stderr := Command(t, env, args...)
-	cmd.Stdin = strings.NewReader(strings.Join(lines, "\n") + "\n")
+	cmd, errOut := Command(t, env, args...)
+	cmd.Stdin = strings.NewReader(strings.Join(lines, eol) + eol)
 	out, err := cmd.Output()
 	if err != nil {
-		t.Fatalf("%v\n%s", err, stderr)
+		t.Fatalf("%v\n%s", err, errOut)
 	}
-	return string(out)
+	return string(out), errOut.String()
 }
 
 // HTTPArgs start `engine mcp` over streamable HTTP on a free loopback
