@@ -47,4 +47,3 @@ func TestToolSnaps(t *testing.T) {
 		}
 	}
 }
-
