@@ -48,7 +48,7 @@ func (e *Engine) prepare(ctx context.Context, text string) (*Prepared, error) {
 	if st.Kind == sqlfront.KindSelect || st.Kind == sqlfront.KindExplain {
 		ps.plan, err = plan.Build(ctx, st.Query, e.cat, plan.Options{MaxRequests: max(e.opts.MaxRequests, 0), Prover: store.Prover{}})
 		if err != nil {
-			return nil, err
+			return nil, sqlNotFound(err) // an unknown table: the catalog's *NotFound
 		}
 	}
 	return ps, nil
