@@ -124,4 +124,3 @@ func qualify(prefix string, names []string) []string {
 	}
 	return out
 }
-
