@@ -88,6 +88,7 @@ func (ps *Prepared) run(ctx context.Context, qo QueryOptions) (*result.Result, e
 		if err != nil {
 			return nil, err
 		}
+		ctx = client.WithNotice(ctx, qo.Notice)
 		res, err := exec.Run(ctx, p, fetchers, exec.Options{Concurrency: e.opts.Concurrency, Progress: qo.Progress, Rows: qo.Rows, Columns: qo.Columns, MaxValueBytes: e.opts.MaxValueBytes})
 		if err == nil {
 			res.Unordered = st.Query.UnorderedLimit
