@@ -16,18 +16,20 @@ import (
 	"github.com/enginehq/engine/test/testutil"
 )
 
-// splitRate is a search rate window far smaller than GitHub's 30 a
-// minute, the same for the fake and the engine: the split of a search
-// matching 2,500 needs more requests than one window has, so it waits
-// for the window a few seconds instead of a minute.
+// splitRate is a search rate window shorter than GitHub's 30 a minute,
+// the same for the fake and the engine: the split of a search matching
+// 2,500 (about 40 requests) needs more requests than one window has, so
+// it waits for the window some seconds instead of a minute. The window
+// is long enough that the wait stays above client.NoticeMin however slow
+// the 20 requests before it (a race-detector build).
 const (
-	splitLimit  = 12
-	splitWindow = 2 * time.Second
-	splitRate   = "ENGINE_SEARCH_RATE=12/2s"
+	splitLimit  = 20
+	splitWindow = 8 * time.Second
+	splitRate   = "ENGINE_SEARCH_RATE=20/8s"
 )
 
 // noticeWant is what the one notice of a split's wait says.
-var noticeWant = []string{"waiting ", "search rate window (12 requests/2s)", "2500 results", "split into date ranges", "requests sent"}
+var noticeWant = []string{"waiting ", "search rate window (20 requests/8s)", "2500 results", "split into date ranges", "requests sent"}
 
 // A search split past the 1,000-result cap that needs more requests than
 // the search rate window has left waits for the window, and says so once
@@ -36,10 +38,12 @@ var noticeWant = []string{"waiting ", "search rate window (12 requests/2s)", "25
 // holds the result alone (docs/reliability.md, "Searches past 1,000
 // results").
 func TestSplitWaitIsNoticed(t *testing.T) {
+	t.Parallel()
 	for _, output := range []string{"csv", "json"} {
 		t.Run(output, func(t *testing.T) {
+			t.Parallel()
 			fake := searchFake(t, splitLimit, splitLimit, splitWindow)
-			r := run(t, noRetryEnv(t, fake, splitRate), "exec", "-o", output, sprawlCount)
+			r := run(t, env(t, fake, splitRate), "exec", "-o", output, sprawlCount)
 			if r.Code != 0 || !strings.Contains(r.Stdout, "2500") || strings.Contains(r.Stdout, "notice") || strings.Contains(r.Stdout, "waiting") {
 				t.Fatalf("exit %d\nstdout:\n%s\nstderr:\n%s", r.Code, r.Stdout, r.Stderr)
 			}
@@ -74,8 +78,9 @@ func TestSplitWaitIsNoticed(t *testing.T) {
 
 // The shell says the same on stderr.
 func TestSplitWaitIsNoticedInShell(t *testing.T) {
+	t.Parallel()
 	fake := searchFake(t, splitLimit, splitLimit, splitWindow)
-	r := testutil.Run(t, noRetryEnv(t, fake, splitRate), sprawlCount+";", "shell")
+	r := testutil.Run(t, env(t, fake, splitRate), sprawlCount+";", "shell")
 	if r.Code != 0 || !strings.Contains(r.Stdout, "2500") || strings.Contains(r.Stdout, "notice") {
 		t.Fatalf("exit %d\nstdout:\n%s\nstderr:\n%s", r.Code, r.Stdout, r.Stderr)
 	}
@@ -88,6 +93,7 @@ func TestSplitWaitIsNoticedInShell(t *testing.T) {
 // carries a progress token), between the page notifications, with a
 // progress value that still increases.
 func TestSplitWaitIsNoticedOverMCP(t *testing.T) {
+	t.Parallel()
 	fake := searchFake(t, splitLimit, splitLimit, splitWindow)
 	var mu sync.Mutex
 	var got []*mcp.ProgressNotificationParams
@@ -97,7 +103,7 @@ func TestSplitWaitIsNoticedOverMCP(t *testing.T) {
 		got = append(got, r.Params)
 	}}
 	cmd := exec.Command(testutil.EngineBinary(t), "mcp")
-	cmd.Env = noRetryEnv(t, fake, splitRate)
+	cmd.Env = env(t, fake, splitRate)
 	stderr := &testutil.SyncBuffer{}
 	cmd.Stderr = stderr
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
