@@ -123,8 +123,8 @@ func (e *Engine) discover(ctx context.Context, st *sqlfront.Statement) (*result.
 		if len(st.Target) < 1 {
 			return nil, discoveryErrorf("%s needs a provider name, e.g. %s IN github", st.Kind, st.Kind)
 		}
-		if !e.cat.IsProvider(st.Target[0]) {
-			return nil, discoveryErrorf("unknown provider %q; SHOW PROVIDERS lists them", st.Target[0])
+		if _, err := e.cat.Lookup(st.Target[0]); err != nil {
+			return nil, sqlNotFound(err)
 		}
 	}
 	switch st.Kind {
@@ -154,11 +154,8 @@ func (e *Engine) discover(ctx context.Context, st *sqlfront.Statement) (*result.
 			service = st.Target[1]
 		}
 		ts, err := e.cat.Tables(st.Target[0], service)
-		if nf := (*catalog.NotFound)(nil); errors.As(err, &nf) {
-			return nil, discoveryErrorf("provider %s has no service %q; SHOW SERVICES IN %s lists them", nf.Provider, nf.Service, nf.Provider)
-		}
 		if err != nil {
-			return nil, err
+			return nil, sqlNotFound(err)
 		}
 		res.Columns = []result.Column{{Name: "name", Type: result.TypeText}, {Name: "full_name", Type: result.TypeText}, {Name: "methods", Type: result.TypeInteger}}
 		for _, t := range ts {
@@ -168,11 +165,8 @@ func (e *Engine) discover(ctx context.Context, st *sqlfront.Statement) (*result.
 		}
 	case sqlfront.KindShowMethods, sqlfront.KindDescribe:
 		r, err := e.cat.Table(st.Target[0], st.Target[1], st.Target[2])
-		if nf := (*catalog.NotFound)(nil); errors.As(err, &nf) {
-			return nil, discoveryErrorf("unknown table %s; SHOW RESOURCES IN %s.%s lists them", strings.Join(st.Target[:3], "."), st.Target[0], st.Target[1])
-		}
 		if err != nil {
-			return nil, err
+			return nil, sqlNotFound(err)
 		}
 		if st.Kind == sqlfront.KindShowMethods {
 			return methodsResult(r), nil
@@ -263,3 +257,26 @@ func explainResult(p *plan.Plan) *result.Result {
 // that names no known provider, service or table: kind plan, as the same
 // name in a SELECT would be.
 func discoveryErrorf(format string, args ...any) *Error { return Errorf(KindPlan, format, args...) }
+
+// sqlNotFound words the catalog's *NotFound (a SELECT's table or a
+// discovery statement's target) as the statement that lists what exists,
+// after the closest names; other errors are returned as they are.
+func sqlNotFound(err error) error {
+	nf := (*catalog.NotFound)(nil)
+	if !errors.As(err, &nf) {
+		return err
+	}
+	dym := ""
+	if d := nf.DidYouMean(); d != "" {
+		dym = " " + d
+	}
+	switch {
+	case nf.Table != "" && nf.ServiceKnown:
+		return discoveryErrorf("unknown table %s.%s.%s;%s SHOW RESOURCES IN %s.%s lists its tables", nf.Provider, nf.Service, nf.Table, dym, nf.Provider, nf.Service)
+	case nf.Table != "":
+		return discoveryErrorf("unknown table %s.%s.%s: provider %s has no service %q;%s SHOW SERVICES IN %s lists them", nf.Provider, nf.Service, nf.Table, nf.Provider, nf.Service, dym, nf.Provider)
+	case nf.Service != "":
+		return discoveryErrorf("provider %s has no service %q;%s SHOW SERVICES IN %s lists them", nf.Provider, nf.Service, dym, nf.Provider)
+	}
+	return discoveryErrorf("unknown provider %q;%s SHOW PROVIDERS lists them", nf.Provider, dym)
+}

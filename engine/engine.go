@@ -181,6 +181,11 @@ type QueryOptions struct {
 	// (plan.Plan.FirstPages: no scan depends on another's rows), with
 	// their number. Further pages come on top.
 	Estimate func(firstPages int)
+	// Notice, when set, receives at most one notice of the statement's
+	// own long wait (client.WithNotice: a search split past the
+	// provider's result cap waiting for the search rate window), to show
+	// beside the result, never in it.
+	Notice func(msg string)
 	// Rows, when set, receives every row of the result in order, as it is
 	// produced (a SELECT's rows stream out of SQLite; other statements'
 	// rows follow their computation), credentials already redacted, and

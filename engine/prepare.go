@@ -48,7 +48,7 @@ func (e *Engine) prepare(ctx context.Context, text string) (*Prepared, error) {
 	if st.Kind == sqlfront.KindSelect || st.Kind == sqlfront.KindExplain {
 		ps.plan, err = plan.Build(ctx, st.Query, e.cat, plan.Options{MaxRequests: max(e.opts.MaxRequests, 0), Prover: store.Prover{}})
 		if err != nil {
-			return nil, err
+			return nil, sqlNotFound(err) // an unknown table: the catalog's *NotFound
 		}
 	}
 	return ps, nil
@@ -88,6 +88,7 @@ func (ps *Prepared) run(ctx context.Context, qo QueryOptions) (*result.Result, e
 		if err != nil {
 			return nil, err
 		}
+		ctx = client.WithNotice(ctx, qo.Notice)
 		res, err := exec.Run(ctx, p, fetchers, exec.Options{Concurrency: e.opts.Concurrency, Progress: qo.Progress, Rows: qo.Rows, Columns: qo.Columns, MaxValueBytes: e.opts.MaxValueBytes})
 		if err == nil {
 			res.Unordered = st.Query.UnorderedLimit

@@ -49,7 +49,7 @@ func newExecCmd(g *globalFlags) *cobra.Command {
 			if err != nil {
 				return usageError("%v", err)
 			}
-			res, writeErr, err := eng.QueryInto(ctx, text, out, engine.QueryOptions{})
+			res, writeErr, err := eng.QueryInto(ctx, text, out, engine.QueryOptions{Notice: noticeWriter(cmd.ErrOrStderr(), output == "json")})
 			if writeErr != nil {
 				return &exitError{code: exitProvider, msg: "error: writing output: " + writeErr.Error()}
 			}
@@ -124,6 +124,21 @@ func credentialsOf(x *IO, eng *engine.Engine, opts engine.Options, name string) 
 	}
 	c.Anonymous = err == nil && creds.Anonymous()
 	return c
+}
+
+// noticeWriter prints a statement's notice (a long wait: a search split
+// past GitHub's 1,000-result cap waiting for the search rate window) to
+// w, stderr, as its own line: "notice: ..." or, when the output is JSON,
+// {"notice":"..."}.
+func noticeWriter(w io.Writer, asJSON bool) func(string) {
+	return func(msg string) {
+		if asJSON {
+			b, _ := json.Marshal(map[string]string{"notice": msg})
+			fmt.Fprintln(w, string(b))
+			return
+		}
+		fmt.Fprintln(w, "notice: "+msg)
+	}
 }
 
 // writeStats prints what the statement cost (rows: the result's rows): one line, or {"stats":{...}}

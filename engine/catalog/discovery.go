@@ -33,7 +33,7 @@ func (c *Catalog) Lookup(name string) (*providers.Provider, error) {
 		name = c.DefaultProvider()
 	}
 	if !c.IsProvider(name) {
-		return nil, &NotFound{Provider: name, Known: c.Names()}
+		return nil, &NotFound{Provider: name, Known: c.Names(), Suggestions: nearest(name, c.Names())}
 	}
 	return c.Provider(name)
 }
@@ -114,7 +114,7 @@ func (c *Catalog) Tables(provider, service string) ([]TableInfo, error) {
 		out = append(out, TableInfo{Provider: p.Provider, Service: r.Service, Name: r.Name, Methods: r.Methods})
 	}
 	if !seen {
-		return nil, &NotFound{Provider: p.Provider, Service: service}
+		return nil, serviceNotFound(p, service)
 	}
 	return out, nil
 }
@@ -129,7 +129,7 @@ func (c *Catalog) Table(provider, service, name string) (*providers.Resource, er
 	}
 	r, err := p.Resource(service, name)
 	if err == nil && r == nil {
-		return nil, &NotFound{Provider: p.Provider, Service: service, Table: name, ServiceKnown: slices.Contains(p.Services(), service)}
+		return nil, tableNotFound(p, service, name)
 	}
 	return r, err
 }

@@ -1,6 +1,9 @@
 package catalog
 
-import "fmt"
+import (
+	"fmt"
+	"strings"
+)
 
 // Error is a catalog failure: an unknown provider, a definition that
 // cannot be used, or an endpoint setting for no provider. The engine
@@ -47,16 +50,39 @@ type NotFound struct {
 	// table; ServiceKnown tells whether the service exists.
 	Table        string
 	ServiceKnown bool
+	// Suggestions are the closest names to what was asked, fully
+	// qualified (github.repos.list_for_org, github.repos, github): at most
+	// three, only names a typo away; empty when none is close.
+	Suggestions []string
+}
+
+// DidYouMean is "did you mean a, b or c?", or "" without suggestions:
+// each surface adds it to its own wording of the error.
+func (e *NotFound) DidYouMean() string {
+	switch n := len(e.Suggestions); n {
+	case 0:
+		return ""
+	case 1:
+		return "did you mean " + e.Suggestions[0] + "?"
+	default:
+		return "did you mean " + strings.Join(e.Suggestions[:n-1], ", ") + " or " + e.Suggestions[n-1] + "?"
+	}
 }
 
 func (e *NotFound) Error() string {
+	var msg string
 	switch {
 	case e.Table != "":
-		return fmt.Sprintf("unknown table %s.%s.%s", e.Provider, e.Service, e.Table)
+		msg = fmt.Sprintf("unknown table %s.%s.%s", e.Provider, e.Service, e.Table)
 	case e.Service != "":
-		return fmt.Sprintf("provider %s has no service %q", e.Provider, e.Service)
+		msg = fmt.Sprintf("provider %s has no service %q", e.Provider, e.Service)
+	default:
+		msg = fmt.Sprintf("unknown provider %q", e.Provider)
 	}
-	return fmt.Sprintf("unknown provider %q", e.Provider)
+	if dym := e.DidYouMean(); dym != "" {
+		msg += "; " + dym
+	}
+	return msg
 }
 
 // ErrorKind is "plan": the same name in a SELECT would fail to plan.

@@ -129,5 +129,8 @@ func (f *Fake) BucketOf(string) string { return "" }
 // CheckBudget never refuses.
 func (f *Fake) CheckBudget(context.Context, string, int) error { return nil }
 
+// Cached is false: the fake has no response cache.
+func (f *Fake) Cached(client.Call) bool { return false }
+
 // Budget is unknown.
 func (f *Fake) Budget(string) (client.BucketBudget, bool) { return client.BucketBudget{}, false }

@@ -6,12 +6,15 @@ import (
 
 	"github.com/enginehq/engine/engine/plan"
 	"github.com/enginehq/engine/engine/result"
+	"github.com/enginehq/engine/providers/client"
 )
 
 // Rate-limit budget of a statement: before the first request, the
 // statement's estimated first-page requests per provider and bucket are
 // checked against what the bucket has left (client.CheckBudget); a
-// dependent scan is checked again once its bindings are known. After the
+// dependent scan is checked again once its bindings are known. Calls
+// whose first page the response cache holds are left out: GitHub does
+// not count a 304 Not Modified (cachedCalls). After the
 // statement, its stats report per bucket the requests it spent and what the
 // provider says remains.
 
@@ -44,6 +47,7 @@ func (u *budgetUse) add(provider, bucket, path string, n int) {
 // request is sent.
 func checkBudgets(ctx context.Context, p *plan.Plan, fetchers Fetchers) error {
 	var need budgetUse
+	scans := map[bucketKey][]*plan.Scan{}
 	for _, s := range p.Scans {
 		if !s.Dependent() {
 			c, err := fetchers.of(s.Resource.Provider)
@@ -51,6 +55,8 @@ func checkBudgets(ctx context.Context, p *plan.Plan, fetchers Fetchers) error {
 				return err
 			}
 			need.add(s.Resource.Provider, c.BucketOf(s.Method.Path), s.Method.Path, s.EstimatedRequests())
+			k := bucketKey{s.Resource.Provider, c.BucketOf(s.Method.Path)}
+			scans[k] = append(scans[k], s)
 		}
 	}
 	for _, k := range need.order {
@@ -58,11 +64,41 @@ func checkBudgets(ctx context.Context, p *plan.Plan, fetchers Fetchers) error {
 		if err != nil {
 			return err
 		}
-		if err := c.CheckBudget(ctx, need.path[k], need.used[k]); err != nil {
+		err = c.CheckBudget(ctx, need.path[k], need.used[k])
+		if err != nil {
+			// Refused: leave out what the cache holds, and ask again.
+			free := 0
+			for _, s := range scans[k] {
+				if s.EstimatedRequests() <= maxCachedCheck {
+					free += cachedCalls(c, s, s.Calls())
+				}
+			}
+			if free > 0 {
+				err = c.CheckBudget(ctx, need.path[k], need.used[k]-free)
+			}
+		}
+		if err != nil {
 			return err
 		}
 	}
 	return nil
+}
+
+// maxCachedCheck bounds the calls of one scan that a refused budget check
+// looks up in the response cache (their parameter sets are enumerated).
+const maxCachedCheck = 10000
+
+// cachedCalls counts the calls whose first page the response cache holds
+// (Fetcher.Cached): a revalidation answered 304 Not Modified costs no
+// rate limit, so the budget checks leave them out.
+func cachedCalls(c Fetcher, s *plan.Scan, calls []map[string]string) int {
+	n := 0
+	for _, params := range calls {
+		if c.Cached(client.Call{Method: s.Method, Params: params, Limit: int(s.Limit)}) {
+			n++
+		}
+	}
+	return n
 }
 
 // stats reports the buckets the statement used.

@@ -34,6 +34,9 @@ type Fetcher interface {
 	CheckBudget(ctx context.Context, path string, n int) error
 	// Budget is what remains of path's bucket, when known.
 	Budget(path string) (client.BucketBudget, bool)
+	// Cached reports whether the call's first page is in the response
+	// cache, so that it costs no rate limit (a revalidation answered 304).
+	Cached(call client.Call) bool
 }
 
 // Fetchers are the fetchers of a plan's providers, by provider name,
@@ -103,7 +106,13 @@ func Run(ctx context.Context, p *plan.Plan, fetchers Fetchers, opts Options) (*r
 			return nil, err
 		}
 		if s.Dependent() {
-			if err := c.CheckBudget(ctx, s.Method.Path, len(calls)); err != nil {
+			err := c.CheckBudget(ctx, s.Method.Path, len(calls))
+			if err != nil {
+				if free := cachedCalls(c, s, calls); free > 0 {
+					err = c.CheckBudget(ctx, s.Method.Path, len(calls)-free)
+				}
+			}
+			if err != nil {
 				return nil, err
 			}
 		}

@@ -147,3 +147,25 @@ func (c *Client) probeRateLimit(ctx context.Context) {
 		gov.Record(Bucket{Name: name, Limit: r.Limit, Remaining: r.Remaining, Used: r.Used, Reset: time.Unix(r.Reset, 0)})
 	}
 }
+
+// Cached reports whether the first page of call would cost no rate limit
+// when the response cache holds it: served without a request (within
+// --cache-ttl) or revalidated with its validator, which GitHub answers
+// 304 Not Modified without counting it when nothing changed. The budget
+// checks leave such requests out of what a statement needs (a page that
+// changed meanwhile costs one request after all, paced as any other).
+func (c *Client) Cached(call Call) bool {
+	cache := c.opts.Cache
+	if cache == nil || call.Method == nil {
+		return false
+	}
+	u, err := c.buildURL(call)
+	if err != nil {
+		return false
+	}
+	e, ok := cache.Get(c.cacheKey(call, u))
+	if !ok || !c.reusable(e) {
+		return false
+	}
+	return (cache.Fresh(e) && !noCache(e.Header)) || hasValidator(e.Header)
+}

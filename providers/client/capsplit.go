@@ -140,6 +140,10 @@ func (p *pager) split(ctx context.Context, first *url.URL, cur *response, total 
 	if err := p.checkSplitBudget(ctx, cur, total, pagesOf(total), false); err != nil {
 		return err
 	}
+	prog := &splitProgress{provider: p.c.provider, total: total, served: cp.Max}
+	prog.sent.Store(1) // the first page; the governor's hook counts the others
+	prog.planned.Store(int64(1 + pagesOf(total)))
+	ctx = withSplit(ctx, prog)
 	now := time.Now().UTC().Truncate(time.Second)
 	root := userSpan(q, sp.Qualifier)
 	p.seen = map[string]struct{}{}
@@ -180,6 +184,7 @@ func (p *pager) split(ctx context.Context, first *url.URL, cur *response, total 
 			return p.c.newError(p.call, r.url.String(), "decode", fmt.Sprintf("a part of the split search has no %q: the engine cannot tell whether it holds every match", cp.Total))
 		}
 		if n > cp.Max {
+			prog.planned.Add(1) // a range that did not fit: one request more
 			wasted++
 			if err := push(s); err != nil {
 				return err
@@ -205,6 +210,8 @@ func (p *pager) split(ctx context.Context, first *url.URL, cur *response, total 
 	if err := p.checkSplitBudget(ctx, cur, total, need, true); err != nil {
 		return err
 	}
+	prog.planned.Store(prog.sent.Load() + int64(need))
+	prog.exact.Store(true)
 	for _, pt := range parts {
 		if p.call.Limit > 0 && p.items >= p.call.Limit {
 			return nil

@@ -35,9 +35,15 @@ func (c *Client) beforeAttempt(l retryablehttp.Logger, req *http.Request, retry 
 		return
 	}
 	bucket := c.BucketOf(req.URL.Path)
+	if d, why := gov.Delay(bucket); d >= NoticeMin {
+		noticeWait(req.Context(), d, why)
+	}
 	at, err := gov.Acquire(req.Context(), bucket)
 	if err != nil {
 		return // the context is done: the attempt fails at once
+	}
+	if sp, _ := req.Context().Value(splitKey{}).(*splitProgress); sp != nil {
+		sp.sent.Add(1)
 	}
 	admissions.Store(st, admitted{gov: gov, bucket: bucket, at: at})
 }

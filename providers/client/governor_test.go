@@ -4,6 +4,7 @@ import (
 	"context"
 	"net/http"
 	"strconv"
+	"strings"
 	"testing"
 	"time"
 )
@@ -233,5 +234,55 @@ func TestGovernorRetryAfterAndSpentBucket(t *testing.T) {
 	defer cancel()
 	if _, err := g.Acquire(ctx, "core"); err == nil {
 		t.Fatal("admitted on a spent bucket")
+	}
+}
+
+// Delay tells how long the next request of a bucket would wait and for
+// which limit, taking nothing: a full search window, then a spent
+// bucket's reset.
+func TestGovernorDelay(t *testing.T) {
+	g := NewGovernor(GovernorOptions{SearchRate: Rate{N: 2, Window: time.Minute}})
+	ctx := context.Background()
+	if d, why := g.Delay("search"); d != 0 || why != "" {
+		t.Fatalf("empty: %s %q", d, why)
+	}
+	for i := 0; i < 2; i++ {
+		at, err := g.Acquire(ctx, "search")
+		if err != nil {
+			t.Fatal(err)
+		}
+		g.Done("search", at, 200, nil, nil)
+	}
+	d, why := g.Delay("search")
+	if d <= 50*time.Second || d > time.Minute || why != "search rate window (2 requests/min)" {
+		t.Fatalf("full window: %s %q", d, why)
+	}
+	if d, _ := g.Delay("core"); d != 0 {
+		t.Fatalf("core waits %s", d)
+	}
+	g.Record(Bucket{Name: "core", Limit: 10, Remaining: 0, Reset: time.Now().Add(time.Hour)})
+	if d, why := g.Delay("core"); d < 59*time.Minute || !strings.Contains(why, `"core" rate-limit bucket`) {
+		t.Fatalf("spent: %s %q", d, why)
+	}
+}
+
+// A notice is said once per statement, and only for a split's wait.
+func TestNoticeWaitOnce(t *testing.T) {
+	var got []string
+	ctx := WithNotice(context.Background(), func(m string) { got = append(got, m) })
+	noticeWait(ctx, time.Minute, "search rate window (30 requests/min)")
+	if len(got) != 0 {
+		t.Fatalf("notice without a split: %q", got)
+	}
+	sp := &splitProgress{provider: "github", total: 2500, served: 1000}
+	sp.sent.Store(30)
+	sp.planned.Store(40)
+	ctx = withSplit(ctx, sp)
+	noticeWait(ctx, 500*time.Millisecond, "x")
+	noticeWait(ctx, 41*time.Second, "search rate window (30 requests/min)")
+	noticeWait(ctx, 42*time.Second, "search rate window (30 requests/min)")
+	want := "waiting 41s for github's search rate window (30 requests/min): the search matched 2500 results, more than the 1000 served of one query, so it is split into date ranges; 30 of at least 40 requests sent"
+	if len(got) != 1 || got[0] != want {
+		t.Fatalf("notices %q, want [%q]", got, want)
 	}
 }

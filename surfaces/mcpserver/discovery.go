@@ -69,25 +69,66 @@ func (s *Server) lookup(ctx context.Context, name string) (*providers.Provider, 
 	if err != nil {
 		return nil, err
 	}
-	p, err := cat.Lookup(strings.ToLower(strings.TrimSpace(name)))
+	name = strings.ToLower(strings.TrimSpace(name))
+	p, err := cat.Lookup(name)
+	if prov, svc, ok := strings.Cut(name, "."); ok && err != nil && cat.IsProvider(prov) {
+		return nil, usageErrorf("provider %q names a service of %s: the provider is %q (list_resources(provider=%q, service=%q) lists that service's tables)", name, prov, prov, prov, svc)
+	}
 	return p, s.phrase(err)
 }
 
-// phrase words the catalog's not-found errors as the tools to call.
+// phrase words the catalog's not-found errors as the tools to call,
+// after the closest names (catalog.NotFound.DidYouMean).
 func (s *Server) phrase(err error) error {
 	nf := (*catalog.NotFound)(nil)
 	if !errors.As(err, &nf) {
 		return err
 	}
+	dym := ""
+	if d := nf.DidYouMean(); d != "" {
+		dym = " " + d
+	}
 	switch {
 	case nf.Table != "" && !nf.ServiceKnown:
-		return planErrorf("unknown table %s.%s.%s: provider %s has no service %q; list_services(provider=%q) lists its services", nf.Provider, nf.Service, nf.Table, nf.Provider, nf.Service, nf.Provider)
+		return planErrorf("unknown table %s.%s.%s: provider %s has no service %q;%s list_services(provider=%q) lists its services", nf.Provider, nf.Service, nf.Table, nf.Provider, nf.Service, dym, nf.Provider)
 	case nf.Table != "":
-		return planErrorf("unknown table %s.%s.%s; list_resources(provider=%q, service=%q) lists the tables of %s.%s", nf.Provider, nf.Service, nf.Table, nf.Provider, nf.Service, nf.Provider, nf.Service)
+		return planErrorf("unknown table %s.%s.%s;%s list_resources(provider=%q, service=%q) lists the tables of %s.%s", nf.Provider, nf.Service, nf.Table, dym, nf.Provider, nf.Service, nf.Provider, nf.Service)
 	case nf.Service != "":
-		return planErrorf("provider %s has no service %q; list_services lists them", nf.Provider, nf.Service)
+		return planErrorf("provider %s has no service %q;%s list_services lists them", nf.Provider, nf.Service, dym)
 	}
-	return planErrorf("unknown provider %q (known: %s)", nf.Provider, strings.Join(nf.Known, ", "))
+	return planErrorf("unknown provider %q;%s known: %s", nf.Provider, dym, strings.Join(nf.Known, ", "))
+}
+
+// qualified reads a service argument that may carry its provider
+// (github.repos, as list_resources prints it) or name a table
+// (github.repos.repos, repos.repos): it returns the provider and service
+// to list. A qualified form is taken when it is unambiguous (its first
+// part is a provider, and the provider argument is empty or the same);
+// otherwise the error says the exact arguments to pass.
+func qualified(cat *catalog.Catalog, provider, service string) (string, string, error) {
+	if p, svc, ok := strings.Cut(provider, "."); ok && cat.IsProvider(p) && !strings.Contains(svc, ".") && (service == "" || service == svc) {
+		provider, service = p, svc // provider=github.repos
+	}
+	parts := strings.Split(service, ".")
+	if len(parts) == 1 {
+		return provider, service, nil
+	}
+	if cat.IsProvider(parts[0]) && provider != "" && provider != parts[0] {
+		return "", "", usageErrorf("service %q names provider %s but provider is %q: pass list_resources(provider=%q, service=%q)", service, parts[0], provider, parts[0], parts[1])
+	}
+	if cat.IsProvider(parts[0]) {
+		if len(parts) == 2 {
+			return parts[0], parts[1], nil
+		}
+		provider, parts = parts[0], parts[1:]
+	}
+	if provider == "" {
+		provider = cat.DefaultProvider()
+	}
+	if len(parts) == 2 {
+		return "", "", usageErrorf("service %q names a table, not a service: describe_resource(resource=%q) describes it; list_resources(provider=%q, service=%q) lists its service", service, provider+"."+strings.Join(parts, "."), provider, parts[0])
+	}
+	return "", "", usageErrorf("service %q: pass the provider and the service apart, e.g. list_resources(provider=%q, service=%q)", service, provider, parts[len(parts)-1])
 }
 
 func (s *Server) listProviders(ctx context.Context, _ struct{}) (string, error) {
@@ -122,11 +163,18 @@ func (s *Server) listServices(ctx context.Context, in providerInput) (string, er
 }
 
 func (s *Server) listResources(ctx context.Context, in resourcesInput) (string, error) {
-	p, err := s.lookup(ctx, in.Provider)
+	cat, err := s.catalog(ctx)
 	if err != nil {
 		return "", err
 	}
-	svc := strings.ToLower(strings.TrimSpace(in.Service))
+	provider, svc, err := qualified(cat, strings.ToLower(strings.TrimSpace(in.Provider)), strings.ToLower(strings.TrimSpace(in.Service)))
+	if err != nil {
+		return "", err
+	}
+	p, err := s.lookup(ctx, provider)
+	if err != nil {
+		return "", err
+	}
 	filter := strings.ToLower(strings.TrimSpace(in.Filter))
 	tables, err := s.eng.Catalog().Tables(p.Provider, svc)
 	if err != nil {
@@ -190,6 +238,9 @@ func (s *Server) describe(ctx context.Context, in describeInput) (string, error)
 	}
 	if len(parts) == 2 {
 		parts = append([]string{""}, parts...)
+	}
+	if len(parts) == 4 && cat.IsProvider(parts[0]) {
+		parts = parts[:3] // provider.service.resource.method, as SQL reads it: its table
 	}
 	if len(parts) != 3 {
 		return "", usageErrorf("resource %q: expected provider.service.resource, e.g. github.repos.repos", in.Resource)

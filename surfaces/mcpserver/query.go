@@ -74,27 +74,31 @@ const queryDescription = "Run one read-only SQL statement (SELECT, SHOW, DESCRIB
 // runs (engine.QueryOptions.Estimate), one at 0 with that number as the
 // total, which the notifications then carry while the pages fetched are
 // within it (further pages of a paginated list come on top of the
-// estimate; past it the total is unknown and left out).
-func progress(ctx context.Context, req *mcp.CallToolRequest) (onPage func(int), onEstimate func(int)) {
+// estimate; past it the total is unknown and left out). A notice of the
+// statement's long wait (engine.QueryOptions.Notice) is one more
+// notification, its message the notice, its progress half a page past
+// the last (progress must increase, and the next page's is still more).
+func progress(ctx context.Context, req *mcp.CallToolRequest) (onPage func(int), onEstimate func(int), onNotice func(string)) {
 	if runningTask(ctx) != nil { // a task records its progress (tasks.go)
-		return nil, nil
+		return nil, nil, nil
 	}
 	if req == nil || req.Params == nil || req.Session == nil {
-		return nil, nil
+		return nil, nil, nil
 	}
 	tok := req.Params.GetProgressToken()
 	if tok == nil {
-		return nil, nil
+		return nil, nil, nil
 	}
 	var mu sync.Mutex
 	last, total := -1, 0
-	notify := func(pages int, msg string) {
-		if pages <= last {
+	sent := -1.0 // the last progress value sent
+	notify := func(progress float64, msg string) {
+		if progress <= sent {
 			return
 		}
-		last = pages
-		p := &mcp.ProgressNotificationParams{ProgressToken: tok, Progress: float64(pages), Message: msg}
-		if total > 0 && pages <= total {
+		sent = progress
+		p := &mcp.ProgressNotificationParams{ProgressToken: tok, Progress: progress, Message: msg}
+		if total > 0 && progress <= float64(total) {
 			p.Total = float64(total)
 		}
 		req.Session.NotifyProgress(ctx, p) //nolint:errcheck // best effort
@@ -102,11 +106,15 @@ func progress(ctx context.Context, req *mcp.CallToolRequest) (onPage func(int), 
 	onPage = func(pages int) {
 		mu.Lock()
 		defer mu.Unlock()
+		if pages <= last {
+			return
+		}
+		last = pages
 		msg := result.Plural(pages, "page") + " fetched"
 		if total > 0 && pages <= total {
 			msg = fmt.Sprintf("%d of %d planned pages fetched", pages, total)
 		}
-		notify(pages, msg)
+		notify(float64(pages), msg)
 	}
 	onEstimate = func(n int) {
 		mu.Lock()
@@ -114,10 +122,15 @@ func progress(ctx context.Context, req *mcp.CallToolRequest) (onPage func(int), 
 		if n <= 0 || last >= 0 {
 			return
 		}
-		total = n
+		total, last = n, 0
 		notify(0, fmt.Sprintf("planned: %s", result.Plural(n, "first-page request")))
 	}
-	return onPage, onEstimate
+	onNotice = func(msg string) {
+		mu.Lock()
+		defer mu.Unlock()
+		notify(float64(max(last, 0))+0.5, msg)
+	}
+	return onPage, onEstimate, onNotice
 }
 
 func (s *Server) runSelect(ctx context.Context, req *mcp.CallToolRequest, in queryInput) (reply[queryOutput], error) {
@@ -138,11 +151,11 @@ func (s *Server) runSelect(ctx context.Context, req *mcp.CallToolRequest, in que
 	var h head
 	h.caps = s.cfg.Caps
 	cs := newColStats()
-	onPage, onEstimate := progress(ctx, req)
+	onPage, onEstimate, onNotice := progress(ctx, req)
 	if runningTask(ctx) != nil {
-		onPage, onEstimate = s.taskProgress(ctx)
+		onPage, onEstimate, onNotice = s.taskProgress(ctx)
 	}
-	r, err := s.eng.Query(ctx, in.SQL, engine.QueryOptions{Progress: onPage, Estimate: onEstimate, Rows: func(row []any) error {
+	r, err := s.eng.Query(ctx, in.SQL, engine.QueryOptions{Progress: onPage, Estimate: onEstimate, Notice: onNotice, Rows: func(row []any) error {
 		cs.add(row)
 		h.add(row)
 		if sp != nil {

@@ -120,11 +120,12 @@ func runningTask(ctx context.Context) *task {
 }
 
 // taskProgress returns the progress callbacks of the task ctx runs in,
-// which record pages in its status message (nil, nil for a plain call).
-func (s *Server) taskProgress(ctx context.Context) (onPage func(int), onEstimate func(int)) {
+// which record pages, or a notice of a long wait until the next page, in
+// its status message (nil for a plain call).
+func (s *Server) taskProgress(ctx context.Context) (onPage func(int), onEstimate func(int), onNotice func(string)) {
 	t := runningTask(ctx)
 	if t == nil {
-		return nil, nil
+		return nil, nil, nil
 	}
 	ts := s.tasks
 	onPage = func(pages int) {
@@ -148,7 +149,14 @@ func (s *Server) taskProgress(ctx context.Context) (onPage func(int), onEstimate
 		t.planned, t.updated = n, time.Now()
 		t.message = "planned: " + result.Plural(n, "first-page request")
 	}
-	return onPage, onEstimate
+	onNotice = func(msg string) {
+		ts.mu.Lock()
+		defer ts.mu.Unlock()
+		if t.status == taskWorking {
+			t.message, t.updated = msg, time.Now()
+		}
+	}
+	return onPage, onEstimate, onNotice
 }
 
 // addTasks registers the tasks methods, which the middleware answers.

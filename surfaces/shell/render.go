@@ -53,6 +53,19 @@ func (p *progress) update(pages int) {
 	p.shown = true
 }
 
+// notice prints a statement's notice (engine.QueryOptions.Notice) on
+// its own line of stderr, after erasing the progress line; the next
+// update draws it again.
+func (p *progress) notice(msg string) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.shown {
+		fmt.Fprint(p.w, "\r\033[K")
+		p.shown = false
+	}
+	fmt.Fprintln(p.w, "notice: "+msg)
+}
+
 // clear erases the progress line; later updates are ignored.
 func (p *progress) clear() {
 	p.mu.Lock()

@@ -132,7 +132,7 @@ func (s *Shell) execute(sql string) error {
 		fmt.Fprintln(s.opts.Stderr, "error:", err)
 		return errFailed
 	}
-	res, writeErr, err := s.opts.Engine.QueryInto(ctx, sql, out, engine.QueryOptions{Progress: prog.update,
+	res, writeErr, err := s.opts.Engine.QueryInto(ctx, sql, out, engine.QueryOptions{Progress: prog.update, Notice: prog.notice,
 		Columns: func([]result.Column) error {
 			prog.clear()
 			return nil

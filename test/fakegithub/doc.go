@@ -17,7 +17,8 @@
 // "next", "last", "first" (GitHub's order) and is omitted when everything
 // fits on page 1. Every API response carries X-RateLimit-Limit 5000,
 // -Remaining (5000 - requests so far), -Reset (server start + 1h), -Used,
-// -Resource core. Errors are {"message", "documentation_url", "status"}
+// -Resource core; a 304 to a request with an Authorization header is not
+// a request so far (GitHub does not count it), an anonymous one is. Errors are {"message", "documentation_url", "status"}
 // ("status" a string, like GitHub); unknown paths and methods other than
 // GET are 404 "Not Found". Hypermedia fields in bodies (url, html_url, ...)
 // always use https://api.github.com and https://github.com so rows are
@@ -28,7 +29,8 @@
 // Caching headers are GitHub's: a 200 carries a weak ETag (a hash of the
 // body), "Cache-Control: private, max-age=60, s-maxage=60" and "Vary:
 // Accept, Authorization, Cookie, X-GitHub-OTP"; a GET whose If-None-Match
-// matches gets 304 with no body. Search answers are "Cache-Control:
+// matches gets 304 with no body, free of rate limit when the request
+// carries credentials (with or without WithLimits). Search answers are "Cache-Control:
 // no-cache" without an ETag. The request log records If-None-Match and
 // If-Modified-Since; SetBranchProtection changes data between two runs.
 //

@@ -22,7 +22,11 @@ import (
 //     minute (a GET is one point); exceeding one answers 403 "You have
 //     exceeded a secondary rate limit ..." with Retry-After, and requests
 //     that keep coming during that wait get the same answer;
-//   - /rate_limit costs nothing, and a 304 does not count.
+//   - /rate_limit costs nothing, and a 304 Not Modified to a conditional
+//     request that carries credentials does not count ("Use conditional
+//     requests": such a request is charged once its answer is known,
+//     unless it is a 304, whose x-ratelimit-* headers show the bucket
+//     unchanged; see chargeUnlessNotModified).
 type Limits struct {
 	// TripConcurrent > 0: the TripConcurrent-th request in flight at once
 	// trips a secondary limit (a penalty for every request).
@@ -200,14 +204,53 @@ func (s *Server) limit(w http.ResponseWriter, r *http.Request) (ok bool, done fu
 		writeRaw(w, http.StatusForbidden, body)
 		return false, done
 	}
-	if b != nil && r.Header.Get("If-None-Match") == "" && r.Header.Get("If-Modified-Since") == "" {
-		// A 304 costs nothing; the fake's data never changes, so every
-		// conditional request is answered 304.
-		b.used++
+	if b != nil && !mayBeFree(r) {
+		b.used++ // else charged once its answer is known (chargeUnlessNotModified)
 	}
 	l.mu.Unlock()
 	s.setBucketHeaders(w, name)
 	return true, done
+}
+
+// mayBeFree reports whether r may cost no rate limit: a conditional GET
+// with an Authorization header, which GitHub does not count when it is
+// answered 304 Not Modified (docs.github.com, "Use conditional requests";
+// an anonymous request's 304 counts).
+func mayBeFree(r *http.Request) bool {
+	return r.Header.Get("Authorization") != "" && (r.Header.Get("If-None-Match") != "" || r.Header.Get("If-Modified-Since") != "")
+}
+
+// chargeUnlessNotModified charges the request r that mayBeFree once its
+// answer's status is known, unless that is 304, and rewrites the
+// x-ratelimit-* headers in h to count it. Until then it is not counted,
+// so concurrent answers never show a charge that a 304 would take back.
+func (s *Server) chargeUnlessNotModified(h http.Header, r *http.Request, status int) {
+	if status == http.StatusNotModified {
+		return
+	}
+	s.used.Add(1)
+	if s.lim != nil && s.lim.charge(h, bucketOf(r.URL.Path)) {
+		return
+	}
+	used := s.rateUsed()
+	h.Set("X-RateLimit-Remaining", strconv.FormatInt(rateLimit-used, 10))
+	h.Set("X-RateLimit-Used", strconv.FormatInt(used, 10))
+}
+
+// charge counts a request of bucket name and writes the bucket's headers
+// in h; false when the limiter does not model the bucket.
+func (l *limiter) charge(h http.Header, name string) bool {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	b := l.buckets[name]
+	if b == nil {
+		return false
+	}
+	b.used++
+	used := min(b.used, b.limit)
+	h.Set("X-RateLimit-Remaining", strconv.Itoa(b.limit-used))
+	h.Set("X-RateLimit-Used", strconv.Itoa(used))
+	return true
 }
 
 // setBucketHeaders writes the x-ratelimit-* headers of bucket name (and

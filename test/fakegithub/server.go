@@ -255,8 +255,11 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 	}
 	rec := &recorder{ResponseWriter: w, onStatus: logEntry}
 	defer logEntry(0)
+	maybeFree := mayBeFree(r)
 	if r.URL.Path != "/rate_limit" {
-		s.used.Add(1)
+		if !maybeFree {
+			s.used.Add(1)
+		}
 		s.arrived.Add(1)
 	}
 	if s.lim != nil {
@@ -265,6 +268,9 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 		if !ok {
 			return
 		}
+	}
+	if maybeFree && r.URL.Path != "/rate_limit" {
+		rec.before = func(status int) { s.chargeUnlessNotModified(rec.Header(), r, status) }
 	}
 	if s.latency > 0 {
 		if !sleepCtx(r.Context(), s.latency) {
@@ -320,11 +326,17 @@ type recorder struct {
 	http.ResponseWriter
 	status   int
 	onStatus func(int)
+	// before runs once with the status, before it is written (the
+	// headers can still change).
+	before func(int)
 }
 
 func (r *recorder) WriteHeader(code int) {
 	if r.status == 0 {
 		r.status = code
+		if r.before != nil {
+			r.before(code)
+		}
 		r.onStatus(code)
 	}
 	r.ResponseWriter.WriteHeader(code)

@@ -1,0 +1,126 @@
+package catalog
+
+import (
+	"slices"
+	"sort"
+	"strings"
+
+	"github.com/agnivade/levenshtein"
+
+	"github.com/enginehq/engine/providers"
+)
+
+// maxSuggestions bounds the names a *NotFound suggests.
+const maxSuggestions = 3
+
+// nearest returns up to maxSuggestions candidates close to name by edit
+// distance (case-insensitive; ties by name): within a quarter of the
+// name's length (at least 1, at most 3 edits), and no further than one
+// edit behind the closest, so that a suggestion reads as a typo's fix.
+func nearest(name string, candidates []string) []string {
+	name = strings.ToLower(name)
+	limit := min(max(1, len(name)/4), 3)
+	type cand struct {
+		s string
+		d int
+	}
+	var cs []cand
+	seen := map[string]bool{}
+	for _, c := range candidates {
+		if seen[c] {
+			continue
+		}
+		seen[c] = true
+		if d := levenshtein.ComputeDistance(name, strings.ToLower(c)); d > 0 && d <= limit {
+			cs = append(cs, cand{c, d})
+		}
+	}
+	sort.Slice(cs, func(i, j int) bool {
+		if cs[i].d != cs[j].d {
+			return cs[i].d < cs[j].d
+		}
+		return cs[i].s < cs[j].s
+	})
+	var out []string
+	for _, c := range cs {
+		if len(out) == maxSuggestions || c.d > cs[0].d+1 {
+			break
+		}
+		out = append(out, c.s)
+	}
+	return out
+}
+
+// tableNotFound is the *NotFound of provider p's table service.name,
+// with the names it might have meant. Tables are named by entity
+// (github.repos.repos) and their methods by operation (list_for_org), so
+// a name is compared with both: in the service, else in the closest
+// services when the service is unknown (repo.get is repos.repos's get);
+// failing that, the closest services. A method is suggested as its table
+// with the method named: "github.repos.repos (method list_for_org)". The
+// resources are decoded on this error path only.
+func tableNotFound(p *providers.Provider, service, name string) *NotFound {
+	services := p.Services()
+	nf := &NotFound{Provider: p.Provider, Service: service, Table: name, ServiceKnown: slices.Contains(services, service)}
+	in := []string{service}
+	if !nf.ServiceKnown {
+		in = nearest(service, services)
+	}
+	for _, svc := range in {
+		nf.Suggestions = append(nf.Suggestions, tablesNear(p, svc, name)...)
+	}
+	if len(nf.Suggestions) > maxSuggestions {
+		nf.Suggestions = nf.Suggestions[:maxSuggestions]
+	}
+	if len(nf.Suggestions) == 0 && !nf.ServiceKnown {
+		nf.Suggestions = qualify(p.Provider, in)
+	}
+	return nf
+}
+
+// tablesNear names the tables of p's service close to name: by their own
+// name, or by one of their methods' (the table, then the method).
+func tablesNear(p *providers.Provider, service, name string) []string {
+	var names []string
+	full := map[string]string{} // candidate -> suggestion
+	for _, info := range p.Resources {
+		if info.Service != service {
+			continue
+		}
+		t := p.Provider + "." + info.Service + "." + info.Name
+		names = append(names, info.Name)
+		full[info.Name] = t
+		r, err := p.Resource(info.Service, info.Name)
+		if err != nil || r == nil {
+			continue
+		}
+		for _, m := range r.Methods {
+			if _, ok := full[m.Name]; !ok {
+				names = append(names, m.Name)
+				full[m.Name] = t + " (method " + m.Name + ")"
+			}
+		}
+	}
+	var out []string
+	if s, ok := full[name]; ok { // an exact method name
+		out = append(out, s)
+	}
+	for _, n := range nearest(name, names) {
+		out = append(out, full[n])
+	}
+	return out
+}
+
+// serviceNotFound is the *NotFound of provider p's service, with the
+// closest services.
+func serviceNotFound(p *providers.Provider, service string) *NotFound {
+	return &NotFound{Provider: p.Provider, Service: service, Suggestions: qualify(p.Provider, nearest(service, p.Services()))}
+}
+
+func qualify(prefix string, names []string) []string {
+	var out []string
+	for _, n := range names {
+		out = append(out, prefix+"."+n)
+	}
+	return out
+}
