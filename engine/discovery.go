@@ -3,7 +3,6 @@ package engine
 import (
 	"cmp"
 	"context"
-	"errors"
 	"fmt"
 	"maps"
 	"slices"
@@ -262,13 +261,9 @@ func discoveryErrorf(format string, args ...any) *Error { return Errorf(KindPlan
 // discovery statement's target) as the statement that lists what exists,
 // after the closest names; other errors are returned as they are.
 func sqlNotFound(err error) error {
-	nf := (*catalog.NotFound)(nil)
-	if !errors.As(err, &nf) {
+	nf, dym, ok := catalog.AsNotFound(err)
+	if !ok {
 		return err
-	}
-	dym := ""
-	if d := nf.DidYouMean(); d != "" {
-		dym = " " + d
 	}
 	switch {
 	case nf.Table != "" && nf.ServiceKnown:

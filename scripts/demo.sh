@@ -28,7 +28,7 @@ fi
 
 "$fakebin" -addr "$addr" >/dev/null 2>&1 &
 fake=$!
-trap 'kill $fake 2>/dev/null || true' EXIT
+trap 'kill $fake 2>/dev/null && wait $fake 2>/dev/null; true' EXIT  # the port is free when the script returns
 for _ in $(seq 50); do
   if (exec 3<>"/dev/tcp/${addr%:*}/${addr#*:}") 2>/dev/null; then break; fi
   kill -0 $fake 2>/dev/null || break

@@ -1,6 +1,7 @@
 package catalog
 
 import (
+	"errors"
 	"fmt"
 	"strings"
 )
@@ -67,6 +68,19 @@ func (e *NotFound) DidYouMean() string {
 	default:
 		return "did you mean " + strings.Join(e.Suggestions[:n-1], ", ") + " or " + e.Suggestions[n-1] + "?"
 	}
+}
+
+// AsNotFound returns err's *NotFound when it is one, with its suggestions
+// as the surfaces put them after a semicolon (" did you mean a?", or ""),
+// for each surface to phrase the error in its own terms.
+func AsNotFound(err error) (nf *NotFound, dym string, ok bool) {
+	if !errors.As(err, &nf) {
+		return nil, "", false
+	}
+	if d := nf.DidYouMean(); d != "" {
+		dym = " " + d
+	}
+	return nf, dym, true
 }
 
 func (e *NotFound) Error() string {

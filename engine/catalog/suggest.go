@@ -2,10 +2,6 @@ package catalog
 
 import (
 	"slices"
-	"sort"
-	"strings"
-
-	"github.com/agnivade/levenshtein"
 
 	"github.com/enginehq/engine/providers"
 )
@@ -18,35 +14,14 @@ const maxSuggestions = 3
 // name's length (at least 1, at most 3 edits), and no further than one
 // edit behind the closest, so that a suggestion reads as a typo's fix.
 func nearest(name string, candidates []string) []string {
-	name = strings.ToLower(name)
 	limit := min(max(1, len(name)/4), 3)
-	type cand struct {
-		s string
-		d int
-	}
-	var cs []cand
-	seen := map[string]bool{}
-	for _, c := range candidates {
-		if seen[c] {
-			continue
-		}
-		seen[c] = true
-		if d := levenshtein.ComputeDistance(name, strings.ToLower(c)); d > 0 && d <= limit {
-			cs = append(cs, cand{c, d})
-		}
-	}
-	sort.Slice(cs, func(i, j int) bool {
-		if cs[i].d != cs[j].d {
-			return cs[i].d < cs[j].d
-		}
-		return cs[i].s < cs[j].s
-	})
+	ranked := providers.Nearest(name, candidates, func(_ string, d int) (int, bool) { return d, d > 0 && d <= limit })
 	var out []string
-	for _, c := range cs {
-		if len(out) == maxSuggestions || c.d > cs[0].d+1 {
+	for _, c := range ranked {
+		if len(out) == maxSuggestions || c.Distance > ranked[0].Distance+1 {
 			break
 		}
-		out = append(out, c.s)
+		out = append(out, c.Name)
 	}
 	return out
 }

@@ -2,11 +2,8 @@ package plan
 
 import (
 	"fmt"
-	"sort"
 	"strconv"
 	"strings"
-
-	"github.com/agnivade/levenshtein"
 
 	"github.com/enginehq/engine/engine/sqlfront"
 	"github.com/enginehq/engine/providers"
@@ -160,29 +157,16 @@ func needs(m *providers.Method) string {
 // nearest returns up to n candidates closest to name by edit distance
 // (ties by name), leaving out those too far to be a typo.
 func nearest(name string, candidates []string, n int) []string {
-	type cand struct {
-		s string
-		d int
-	}
-	var cs []cand
-	for _, c := range candidates {
-		d := levenshtein.ComputeDistance(name, strings.ToLower(c))
-		if strings.Contains(strings.ToLower(c), name) || strings.Contains(name, strings.ToLower(c)) {
+	lower := strings.ToLower(name)
+	ranked := providers.Nearest(name, candidates, func(c string, d int) (int, bool) {
+		if c = strings.ToLower(c); strings.Contains(c, lower) || strings.Contains(lower, c) {
 			d = min(d, 2)
 		}
-		if d <= max(2, len(name)/2) {
-			cs = append(cs, cand{c, d})
-		}
-	}
-	sort.Slice(cs, func(i, j int) bool {
-		if cs[i].d != cs[j].d {
-			return cs[i].d < cs[j].d
-		}
-		return cs[i].s < cs[j].s
+		return d, d <= max(2, len(lower)/2)
 	})
 	var out []string
-	for i := 0; i < len(cs) && i < n; i++ {
-		out = append(out, cs[i].s)
+	for i := 0; i < len(ranked) && i < n; i++ {
+		out = append(out, ranked[i].Name)
 	}
 	return out
 }

@@ -80,13 +80,9 @@ func (s *Server) lookup(ctx context.Context, name string) (*providers.Provider, 
 // phrase words the catalog's not-found errors as the tools to call,
 // after the closest names (catalog.NotFound.DidYouMean).
 func (s *Server) phrase(err error) error {
-	nf := (*catalog.NotFound)(nil)
-	if !errors.As(err, &nf) {
+	nf, dym, ok := catalog.AsNotFound(err)
+	if !ok {
 		return err
-	}
-	dym := ""
-	if d := nf.DidYouMean(); d != "" {
-		dym = " " + d
 	}
 	switch {
 	case nf.Table != "" && !nf.ServiceKnown:

@@ -1,13 +1,21 @@
 package ratelimit
 
 import (
+	"context"
 	"encoding/json"
+	"fmt"
+	"os/exec"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
 	"github.com/enginehq/engine/engine"
 	"github.com/enginehq/engine/test/fakegithub"
+	"github.com/enginehq/engine/test/mcp/mcptest"
+	"github.com/enginehq/engine/test/testutil"
 )
 
 const sprawlCount = "SELECT count(DISTINCT id) AS n FROM github.search.repos WHERE q = 'org:sprawl'"
@@ -85,5 +93,136 @@ func TestSplitWithinSearchBudget(t *testing.T) {
 	n := searchRequests(fake)
 	if st.Stats.Parts < 2 || len(st.Stats.RateLimit) != 1 || st.Stats.RateLimit[0].Bucket != "search" || st.Stats.RateLimit[0].Used != n {
 		t.Fatalf("stats %+v, %d search requests", st.Stats, n)
+	}
+}
+
+// splitRate is a search rate window shorter than GitHub's 30 a minute,
+// the same for the fake and the engine: the split of a search matching
+// 2,500 (about 40 requests) needs more requests than one window has, so
+// it waits for the window some seconds instead of a minute. The window
+// is long enough that the wait stays above client.NoticeMin however slow
+// the 20 requests before it (a race-detector build).
+const (
+	splitLimit  = 20
+	splitWindow = 8 * time.Second
+	splitRate   = "ENGINE_SEARCH_RATE=20/8s"
+)
+
+// noticeWant is what the one notice of a split's wait says.
+var noticeWant = []string{"waiting ", "search rate window (20 requests/8s)", "2500 results", "split into date ranges", "requests sent"}
+
+// A search split past the 1,000-result cap that needs more requests than
+// the search rate window has left waits for the window, and says so once
+// on stderr: a line "notice: waiting Ns for github's search rate window
+// (...); N of M requests sent" (with -o json, {"notice": ...}); stdout
+// holds the result alone (docs/reliability.md, "Searches past 1,000
+// results").
+func TestSplitWaitIsNoticed(t *testing.T) {
+	t.Parallel()
+	for _, output := range []string{"csv", "json"} {
+		t.Run(output, func(t *testing.T) {
+			t.Parallel()
+			fake := searchFake(t, splitLimit, splitLimit, splitWindow)
+			r := run(t, env(t, fake, splitRate), "exec", "-o", output, sprawlCount)
+			if r.Code != 0 || !strings.Contains(r.Stdout, "2500") || strings.Contains(r.Stdout, "notice") || strings.Contains(r.Stdout, "waiting") {
+				t.Fatalf("exit %d\nstdout:\n%s\nstderr:\n%s", r.Code, r.Stdout, r.Stderr)
+			}
+			lines := strings.Split(strings.TrimSpace(r.Stderr), "\n")
+			if len(lines) != 1 {
+				t.Fatalf("stderr has %d lines, want one notice:\n%s", len(lines), r.Stderr)
+			}
+			msg := strings.TrimPrefix(lines[0], "notice: ")
+			if output == "json" {
+				var n struct {
+					Notice string `json:"notice"`
+				}
+				if err := json.Unmarshal([]byte(lines[0]), &n); err != nil {
+					t.Fatalf("stderr is not a notice object: %v\n%s", err, r.Stderr)
+				}
+				msg = n.Notice
+			} else if !strings.HasPrefix(lines[0], "notice: ") {
+				t.Fatalf("stderr: %s", r.Stderr)
+			}
+			t.Logf("notice: %s", msg)
+			for _, want := range noticeWant {
+				if !strings.Contains(msg, want) {
+					t.Errorf("notice lacks %q: %s", want, msg)
+				}
+			}
+			if st := fake.LimiterStats(); st.PrimaryResponses != 0 {
+				t.Errorf("the fake answered %d rate-limit 403s: the engine did not wait", st.PrimaryResponses)
+			}
+		})
+	}
+}
+
+// The shell says the same on stderr.
+func TestSplitWaitIsNoticedInShell(t *testing.T) {
+	t.Parallel()
+	fake := searchFake(t, splitLimit, splitLimit, splitWindow)
+	r := testutil.Run(t, env(t, fake, splitRate), sprawlCount+";", "shell")
+	if r.Code != 0 || !strings.Contains(r.Stdout, "2500") || strings.Contains(r.Stdout, "notice") {
+		t.Fatalf("exit %d\nstdout:\n%s\nstderr:\n%s", r.Code, r.Stdout, r.Stderr)
+	}
+	if n := strings.Count(r.Stderr, "notice: "); n != 1 || !strings.Contains(r.Stderr, noticeWant[1]) {
+		t.Fatalf("%d notices on stderr:\n%s", n, r.Stderr)
+	}
+}
+
+// Over MCP the notice is a progress notification's message (the call
+// carries a progress token), between the page notifications, with a
+// progress value that still increases.
+func TestSplitWaitIsNoticedOverMCP(t *testing.T) {
+	t.Parallel()
+	fake := searchFake(t, splitLimit, splitLimit, splitWindow)
+	var mu sync.Mutex
+	var got []*mcp.ProgressNotificationParams
+	opts := &mcp.ClientOptions{ProgressNotificationHandler: func(_ context.Context, r *mcp.ProgressNotificationClientRequest) {
+		mu.Lock()
+		defer mu.Unlock()
+		got = append(got, r.Params)
+	}}
+	cmd := exec.Command(testutil.EngineBinary(t), "mcp")
+	cmd.Env = env(t, fake, splitRate)
+	stderr := &testutil.SyncBuffer{}
+	cmd.Stderr = stderr
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	cs, err := mcp.NewClient(&mcp.Implementation{Name: "engine-tests", Version: "1"}, opts).Connect(ctx, &mcp.CommandTransport{Command: cmd}, nil)
+	if err != nil {
+		t.Fatalf("connect: %v\n%s", err, stderr)
+	}
+	defer cs.Close()
+	c := mcptest.NewClient(t, cs)
+	r := c.Call(t, ctx, "run_select_query", map[string]any{"sql": sprawlCount}, "split")
+	if r.IsError || fmt.Sprint(r.Rows) != "[[2500]]" {
+		t.Fatalf("%+v\n%s", r, stderr)
+	}
+	var notices []string
+	for deadline := time.Now().Add(10 * time.Second); time.Now().Before(deadline) && len(notices) == 0; time.Sleep(10 * time.Millisecond) {
+		mu.Lock()
+		notices = notices[:0]
+		last := -1.0
+		for _, p := range got {
+			if p.Progress <= last {
+				t.Fatalf("progress went from %g to %g", last, p.Progress)
+			}
+			last = p.Progress
+			if strings.Contains(p.Message, "waiting") {
+				notices = append(notices, p.Message)
+			}
+		}
+		mu.Unlock()
+	}
+	if len(notices) != 1 {
+		t.Fatalf("%d notices in the progress notifications: %q", len(notices), notices)
+	}
+	for _, want := range noticeWant {
+		if !strings.Contains(notices[0], want) {
+			t.Errorf("notice lacks %q: %s", want, notices[0])
+		}
+	}
+	if strings.Contains(stderr.String(), "waiting") {
+		t.Errorf("the server's stderr has the notice: %s", stderr)
 	}
 }
