@@ -12,8 +12,10 @@ import (
 
 // Catalog resolves provider tables.
 type Catalog interface {
-	// Resource returns the resource, or nil with no error when it does
-	// not exist.
+	// Resource returns the resource. When it does not exist, it returns
+	// an error that names it (the engine's catalog: a *catalog.NotFound
+	// with the closest names, which the planner passes on as it is), or
+	// nil with no error (the planner then words the error itself).
 	Resource(provider, service, name string) (*providers.Resource, error)
 	// IsProvider reports whether name is a loaded provider.
 	IsProvider(name string) bool
