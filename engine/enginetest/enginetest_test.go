@@ -65,6 +65,22 @@ func TestBindingsFromOtherTables(t *testing.T) {
 			Explain: "N(r where r.archived = 0)",
 		},
 		{
+			Name: "bindings from two joined tables are the joined pairs, not their product",
+			SQL: "SELECT r.name, p.number, c.body FROM github.repos.repos r JOIN github.pulls.pulls p ON p.owner = 'acme' AND p.repo = r.name " +
+				"JOIN github.issues.comments c ON c.owner = 'acme' AND c.repo = r.name AND c.issue_number = p.number WHERE r.org = 'acme' ORDER BY p.number",
+			Pages: map[string][]Page{
+				"/repos/acme/a/issues/1/comments": {{JSON: `[{"id":1,"body":"a1 first"},{"id":2,"body":"a1 second"}]`}},
+				"/repos/acme/a/issues/2/comments": {{JSON: `[]`}},
+				"/repos/acme/b/issues/3/comments": {{JSON: `[{"id":3,"body":"b3"}]`}},
+				"/repos/acme/c/issues/4/comments": {{JSON: `[{"id":4,"body":"c4"}]`}},
+			},
+			Want: []string{"a\t1\ta1 first", "a\t1\ta1 second", "b\t3\tb3", "c\t4\tc4"},
+			// (a, 3) or (c, 1) is no pull request of that repository: a
+			// request for it would be answered 404.
+			Sent: []string{"/orgs/acme/repos", "/orgs/acme/repos page 2", "/repos/acme/a/issues/1/comments", "/repos/acme/a/issues/2/comments",
+				"/repos/acme/a/pulls", "/repos/acme/b/issues/3/comments", "/repos/acme/b/pulls", "/repos/acme/c/issues/4/comments", "/repos/acme/c/pulls"},
+		},
+		{
 			Name: "IN subquery binds",
 			SQL:  "SELECT title FROM github.issues.issues WHERE owner = 'acme' AND repo IN (SELECT name FROM github.repos.repos WHERE org = 'acme' AND stargazers_count > 2) ORDER BY title",
 			Want: []string{"ia", "ic"},

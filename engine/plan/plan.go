@@ -3,6 +3,7 @@ package plan
 import (
 	"fmt"
 	"math"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -98,40 +99,114 @@ type TupleQuery struct {
 
 // TupleQueries groups the dependent bindings by source: one query per
 // source scan (so that owner and repo come from the same row) and one per
-// subquery.
+// subquery. Sources that are themselves bound one from another (p.repo
+// from r.name, when both bind c: c.repo = r.name AND c.issue_number =
+// p.number) are read together, joined on those bindings, so that the
+// tuples are the pairs that belong together, not every repository with
+// every pull request's number: a request for a combination no row joins
+// would be useless, and an API answers it 404.
 func (s *Scan) TupleQueries() []TupleQuery {
-	var out []TupleQuery
-	bySource := map[*Scan]int{}
-	var exprs [][]string
-	filters := map[int][]string{}
+	var groups [][]*Scan // sources, in order of first binding; linked sources share a group
+	group := map[*Scan]int{}
 	for _, d := range s.Deps {
-		i, ok := bySource[d.Source]
-		if !ok {
-			i = len(out)
-			bySource[d.Source] = i
-			out = append(out, TupleQuery{})
-			exprs = append(exprs, nil)
+		if _, ok := group[d.Source]; !ok {
+			group[d.Source] = len(groups)
+			groups = append(groups, []*Scan{d.Source})
 		}
-		out[i].Params = append(out[i].Params, d.Param)
-		exprs[i] = append(exprs[i], d.Expr)
-		filters[i] = d.Filter
 	}
-	for i := range out {
-		var src *Scan
-		for sc, j := range bySource {
-			if j == i {
-				src = sc
+	type link struct {
+		dst *Scan // a source bound from another source of s
+		d   DepBinding
+	}
+	var links []link
+	for _, src := range s.sources() {
+		for _, d := range src.Deps {
+			from, ok := group[d.Source]
+			to := group[src]
+			if !ok || !distinctNames(groups[from], groups[to]) {
+				continue
+			}
+			links = append(links, link{src, d})
+			if from != to {
+				groups[to] = append(groups[to], groups[from]...)
+				for _, x := range groups[from] {
+					group[x] = to
+				}
+				groups[from] = nil
 			}
 		}
-		out[i].SQL = "SELECT DISTINCT " + strings.Join(exprs[i], ", ") + " FROM " + sqlfront.QuoteIdent(src.Table) + " AS " + sqlfront.QuoteIdent(strings.ToLower(src.Ref.RefName()))
-		if len(filters[i]) > 0 {
-			out[i].SQL += " WHERE " + strings.Join(filters[i], " AND ")
+	}
+	var out []TupleQuery
+	for i, g := range groups {
+		if len(g) == 0 {
+			continue
 		}
+		var tq TupleQuery
+		var exprs, from, where []string
+		for _, d := range s.Deps {
+			if group[d.Source] == i {
+				tq.Params = append(tq.Params, d.Param)
+				exprs = append(exprs, d.Expr)
+			}
+		}
+		for _, src := range g {
+			from = append(from, sqlfront.QuoteIdent(src.Table)+" AS "+sqlfront.QuoteIdent(refName(src)))
+			where = append(where, s.filterOf(src)...)
+		}
+		for _, l := range links {
+			if group[l.dst] == i {
+				// the bound source's parameter column equals the value it was bound from
+				where = append(where, sqlfront.QuoteIdent(refName(l.dst))+"."+sqlfront.QuoteIdent(l.d.Param.Name)+" = "+l.d.Expr)
+			}
+		}
+		tq.SQL = "SELECT DISTINCT " + strings.Join(exprs, ", ") + " FROM " + strings.Join(from, ", ")
+		if len(where) > 0 {
+			tq.SQL += " WHERE " + strings.Join(where, " AND ")
+		}
+		out = append(out, tq)
 	}
 	for _, sb := range s.Subs {
 		out = append(out, TupleQuery{Params: []providers.Param{sb.Param}, SQL: "SELECT DISTINCT * FROM (" + sb.SQL + ")"})
 	}
 	return out
+}
+
+// sources are the scans s's dependent bindings read, once each, in order.
+func (s *Scan) sources() []*Scan {
+	var out []*Scan
+	for _, d := range s.Deps {
+		if !slices.Contains(out, d.Source) {
+			out = append(out, d.Source)
+		}
+	}
+	return out
+}
+
+// filterOf is the WHERE terms over src's rows that s's bindings from it
+// carry (DepBinding.Filter).
+func (s *Scan) filterOf(src *Scan) []string {
+	for _, d := range s.Deps {
+		if d.Source == src {
+			return d.Filter
+		}
+	}
+	return nil
+}
+
+// refName is how SQL names a scan's table: its reference name, lower-cased.
+func refName(s *Scan) string { return strings.ToLower(s.Ref.RefName()) }
+
+// distinctNames reports whether two groups of sources can be read in one
+// query: no reference name in both (a name reused in another scope).
+func distinctNames(a, b []*Scan) bool {
+	for _, x := range a {
+		for _, y := range b {
+			if x != y && refName(x) == refName(y) {
+				return false
+			}
+		}
+	}
+	return true
 }
 
 // Binding is one parameter bound to one or more literal values.

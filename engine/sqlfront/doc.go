@@ -25,7 +25,9 @@
 //
 // Column references that can only mean one provider table (qualified with
 // its name or alias, or unqualified in a SELECT whose only FROM item it is,
-// with no enclosing FROM; select aliases and rowid excepted) are listed in
+// with no enclosing FROM it could see: a subquery in FROM and a CTE's body
+// do not see the FROM they are in; select aliases and rowid excepted) are
+// listed in
 // TableRef.ColumnRefs for the planner to check. Tokens exposes the
 // tokenizer, so that callers can compare statement structures (check's
 // --var substitution).

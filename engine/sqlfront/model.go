@@ -109,7 +109,10 @@ func (t *TableRef) String() string {
 // conjuncts of its WHERE and JOIN ... ON clauses that could bind API
 // parameters.
 type Scope struct {
-	Parent    *Scope
+	Parent *Scope
+	// derived: the scope is a subquery in FROM or a CTE's body, which
+	// does not see the FROM of the SELECT it is in (see correlatable).
+	derived   bool
 	Tables    []*TableRef
 	Conjuncts []*Conjunct
 	// Names are every table name or alias visible in the scope's FROM,

@@ -21,9 +21,9 @@ func unparen(e sqlparser.Expr) sqlparser.Expr {
 // attributeColumns records, for each provider table, the column references
 // that can only be its own: qualified with its name or alias (resolved
 // through the enclosing scopes as SQL does), or unqualified in a SELECT
-// whose FROM holds only that table and that has no enclosing FROM a
-// correlated name could come from. Select-list aliases and SQLite's rowid
-// names are not column references.
+// whose FROM holds only that table and that sees no enclosing FROM a
+// correlated name could come from (correlatable). Select-list aliases and
+// SQLite's rowid names are not column references.
 func (q *Query) attributeColumns(scopes []*Scope) {
 	for _, s := range scopes {
 		for _, c := range s.cols {
@@ -41,16 +41,7 @@ func (q *Query) attributeColumns(scopes []*Scope) {
 				written = c.Qualifier.Name.String() + "." + written
 				owner = resolveQualifier(s, ql)
 			} else {
-				if s.aliases[name] || len(s.Names) != 1 || len(s.Tables) != 1 {
-					continue
-				}
-				outer := false
-				for p := s.Parent; p != nil; p = p.Parent {
-					if len(p.Names) > 0 {
-						outer = true
-					}
-				}
-				if outer {
+				if s.aliases[name] || len(s.Names) != 1 || len(s.Tables) != 1 || correlatable(s) {
 					continue
 				}
 				owner = s.Tables[0]
@@ -60,6 +51,21 @@ func (q *Query) attributeColumns(scopes []*Scope) {
 			}
 		}
 	}
+}
+
+// correlatable reports whether the FROM of an enclosing SELECT is
+// visible to s, so that an unqualified name in s could be one of its
+// columns. A subquery in FROM or a CTE's body does not see the FROM of
+// the SELECT it belongs to (SQLite has no LATERAL), but it sees what that
+// SELECT sees: SELECT (SELECT c FROM (SELECT x.a AS c) z) FROM x is
+// correlated with x.
+func correlatable(s *Scope) bool {
+	for p := s; p.Parent != nil; p = p.Parent {
+		if !p.derived && len(p.Parent.Names) > 0 {
+			return true
+		}
+	}
+	return false
 }
 
 // resolveQualifier finds the provider table a qualifier names, looking in
@@ -169,7 +175,7 @@ func (a *analyser) with(w *sqlparser.With, scope *Scope) error {
 	}
 	for _, cte := range w.Ctes {
 		if sq, ok := cte.AliasedTableExpr.Expr.(*sqlparser.Subquery); ok {
-			if err := a.statement(sq.Select, &Scope{Parent: scope}); err != nil {
+			if err := a.statement(sq.Select, &Scope{Parent: scope, derived: true}); err != nil {
 				return err
 			}
 		}
@@ -219,7 +225,7 @@ func (a *analyser) exprs(scope *Scope, nodes ...sqlparser.SQLNode) error {
 			scope.cols = append(scope.cols, c)
 		}
 		if sq, ok := node.(*sqlparser.Subquery); ok {
-			if err := a.subquery(sq, scope); err != nil && firstErr == nil {
+			if err := a.subquery(sq, scope, false); err != nil && firstErr == nil {
 				firstErr = err
 			}
 			return false, nil
@@ -245,8 +251,8 @@ func isNilNode(n sqlparser.SQLNode) bool {
 	return false
 }
 
-func (a *analyser) subquery(sq *sqlparser.Subquery, scope *Scope) error {
-	child := &Scope{Parent: scope}
+func (a *analyser) subquery(sq *sqlparser.Subquery, scope *Scope, derived bool) error {
+	child := &Scope{Parent: scope, derived: derived}
 	a.subScopes[sq] = child
 	return a.statement(sq.Select, child)
 }
@@ -274,7 +280,7 @@ func (a *analyser) tableExpr(te sqlparser.TableExpr, scope *Scope) error {
 			}
 		case *sqlparser.Subquery:
 			scope.Names = append(scope.Names, strings.ToLower(n.As.String()))
-			return a.subquery(e, scope)
+			return a.subquery(e, scope, true)
 		default:
 			scope.Names = append(scope.Names, strings.ToLower(n.As.String()))
 		}

@@ -215,12 +215,16 @@ func TestTokenSpans(t *testing.T) {
 
 func TestColumnRefsOnlyWhatIsUnambiguous(t *testing.T) {
 	cases := map[string]string{
-		"SELECT stat, r.x, name AS n FROM github.repos.repos r WHERE org = 'a' ORDER BY n":                                "stat,r.x,name,org",
-		"SELECT t.value, value FROM github.repos.repos r, json_each(r.topics) t WHERE r.org = 'a'":                        "r.topics,r.org",
-		"WITH x AS (SELECT nm FROM github.repos.repos WHERE org = 'a') SELECT nm FROM x":                                  "",
-		"SELECT name FROM github.repos.repos r WHERE EXISTS (SELECT 1 FROM github.orgs.members m WHERE r.nm = 1)":         "name,r.nm",
-		"SELECT rowid, oid FROM github.repos.repos WHERE org = 'a'":                                                       "org",
-		"SELECT name FROM github.repos.repos WHERE org = 'a' UNION SELECT login FROM github.orgs.members WHERE org = 'a'": "name,org|login,org",
+		"SELECT stat, r.x, name AS n FROM github.repos.repos r WHERE org = 'a' ORDER BY n":         "stat,r.x,name,org",
+		"SELECT t.value, value FROM github.repos.repos r, json_each(r.topics) t WHERE r.org = 'a'": "r.topics,r.org",
+		// a CTE's body and a subquery in FROM do not see the FROM they are in
+		"WITH x AS (SELECT nm FROM github.repos.repos WHERE org = 'a') SELECT nm FROM x":     "nm,org",
+		"SELECT * FROM (SELECT id, network_count FROM github.repos.repos WHERE org = 'a') t": "id,network_count,org",
+		// ... but they see what it sees: nm may be m's (SQLite correlates it)
+		"SELECT (SELECT c FROM (SELECT nm AS c FROM github.repos.repos WHERE org = 'a') z) FROM github.orgs.members m WHERE m.org = 'a'": "m.org",
+		"SELECT name FROM github.repos.repos r WHERE EXISTS (SELECT 1 FROM github.orgs.members m WHERE r.nm = 1)":                        "name,r.nm",
+		"SELECT rowid, oid FROM github.repos.repos WHERE org = 'a'":                                                                      "org",
+		"SELECT name FROM github.repos.repos WHERE org = 'a' UNION SELECT login FROM github.orgs.members WHERE org = 'a'":                "name,org|login,org",
 	}
 	for q, want := range cases {
 		st, err := Parse(q, isGH)

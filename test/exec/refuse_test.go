@@ -41,6 +41,10 @@ func TestRefusedBeforeAnyRequest(t *testing.T) {
 			[]string{"exclude_pull_requests = TRUE"}},
 		{"text for a boolean column", `SELECT name FROM github.repos.repos WHERE org = 'acme' AND private = 'true'`,
 			[]string{"`private = 'true'`", "BOOLEAN column", "write private = TRUE"}},
+		{"unknown column in a CTE's body", `WITH x AS (SELECT nme FROM github.repos.repos WHERE org = 'acme') SELECT * FROM x`,
+			[]string{"no such column: nme", "nearest: name"}},
+		{"unknown column in a subquery in FROM", `SELECT * FROM (SELECT nme FROM github.repos.repos WHERE org = 'acme') t`,
+			[]string{"no such column: nme", "nearest: name"}},
 		{"text for a boolean column in IN", `SELECT r.name FROM github.repos.repos r WHERE r.org = 'acme' AND r.archived IN ('false')`,
 			[]string{"BOOLEAN column", "write archived = FALSE"}},
 	}
