@@ -67,3 +67,20 @@ func TestIssueComments(t *testing.T) {
 		}
 	}
 }
+
+// acme's items carry the 1930 comments doc.go counts.
+func TestAcmeCommentCount(t *testing.T) {
+	s := New()
+	defer s.Close()
+	total := 0
+	for i := range AcmeRepos {
+		var items []map[string]any
+		getJSON(t, fmt.Sprintf("%s/repos/acme/%s/issues?state=all&per_page=100", s.URL(), s.RepoName("acme", i)), &items)
+		for _, it := range items {
+			total += int(it["comments"].(float64))
+		}
+	}
+	if total != 1930 {
+		t.Errorf("acme: %d comments, doc.go says 1930", total)
+	}
+}
