@@ -61,6 +61,9 @@ type Control struct {
 	sqlLiteral bool
 	// prepared is the statement Validate planned: Run runs exactly it.
 	prepared *engine.Prepared
+	// varProblem: Resolve reported this control's variables (unset, quoted
+	// or misplaced), so Validate does not report its SQL a second time.
+	varProblem bool
 }
 
 var idPattern = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._-]*$`)

@@ -41,9 +41,11 @@ func TestLoadGood(t *testing.T) {
 	if f.Defaults.BaseURL["github"] != "http://127.0.0.1:1" || f.Defaults.Auth["github"].Type != "null_auth" {
 		t.Errorf("defaults: %+v", f.Defaults)
 	}
-	// org has no value: running needs --var org.
+	// org has no value: running needs --var org. One problem, at its
+	// declaration, naming both controls that use it.
 	ps = f.Resolve(nil)
-	if len(ps) != 2 || !strings.Contains(ps[0].Message, "variable org has no value") || ps[0].Line != 13 {
+	if len(ps) != 1 || !strings.Contains(ps[0].Message, "variable org has no value") || ps[0].Line != 7 ||
+		!strings.Contains(ps[0].Message, "used by 2 controls: one, two") {
 		t.Fatalf("resolve without org: %v", ps)
 	}
 	if ps := f.Resolve(map[string]string{"org": "O'Brien", "repos": "x, y'z"}); len(ps) != 0 {

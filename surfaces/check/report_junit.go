@@ -64,6 +64,10 @@ type JUnitMessage struct {
 
 func seconds(ms int64) string { return fmt.Sprintf("%.3f", float64(ms)/1000) }
 
+// suiteName is the suite's name: the control file's base name without its
+// extension (controls/org.yaml is suite org, its testcases' classname
+// engine.check.org), the same wherever the job runs from; the path as
+// given is the suite's file property.
 func suiteName(file string) string {
 	return strings.TrimSuffix(filepath.Base(file), filepath.Ext(file))
 }
@@ -125,7 +129,8 @@ func writeSuites(w io.Writer, s JUnitSuites) error {
 // WriteProblemsJUnit reports the problems that stopped a run as one
 // errored testcase each, so a CI dashboard shows why nothing ran.
 func WriteProblemsJUnit(w io.Writer, file string, ps []Problem) error {
-	s := JUnitSuite{Name: suiteName(file), Tests: len(ps), Errors: len(ps), Time: "0.000"}
+	s := JUnitSuite{Name: suiteName(file), Tests: len(ps), Errors: len(ps), Time: "0.000",
+		Props: []JUnitProperty{{Name: "file", Value: file}}}
 	for _, p := range ps {
 		name := "control file"
 		if p.Line > 0 {

@@ -17,13 +17,14 @@ type Preparer interface {
 
 // Validate prepares every control's SQL (no requests are made) and
 // reports each statement that would not run, at the line of its sql.
-// Controls whose variables are unresolved are skipped (Resolve reported
-// them). A control that prepares keeps its prepared statement, and Run
+// Controls whose variables Resolve reported (unset, quoted, inside a
+// string or a comment) are skipped: their SQL is not what the author
+// meant, and its parse error would only repeat the problem. A control that prepares keeps its prepared statement, and Run
 // runs exactly that one: what was validated is what runs, planned once.
 func Validate(ctx context.Context, p Preparer, f *File) []Problem {
 	var ps []Problem
 	for _, c := range f.Controls {
-		if c.SQL == "" || placeholder.MatchString(c.SQL) {
+		if c.SQL == "" || c.varProblem || placeholder.MatchString(c.SQL) {
 			continue
 		}
 		st, err := p.Prepare(ctx, c.SQL)

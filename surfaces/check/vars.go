@@ -80,8 +80,19 @@ func (f *File) Resolve(cli map[string]string) []Problem {
 			}
 		}
 	}
+	// A variable without a value is one problem, however many controls
+	// use it: at its declaration (or its first use, when undeclared), with
+	// the controls that use it.
+	type unset struct {
+		name     string
+		line     int
+		controls []string
+	}
+	var missingVars []*unset
+	byName := map[string]*unset{}
 	for _, c := range f.Controls {
 		c.SQL = c.RawSQL
+		c.varProblem = false
 		if c.RawSQL == "" {
 			continue
 		}
@@ -113,11 +124,16 @@ func (f *File) Resolve(cli map[string]string) []Problem {
 		c.SQL = out.String()
 
 		for _, name := range missing {
-			msg := fmt.Sprintf("variable %s has no value: pass --var %s=VALUE", name, name)
-			if _, declared := f.Vars[name]; !declared {
-				msg = fmt.Sprintf("variable %s is not declared: add it under vars: or pass --var %s=VALUE", name, name)
+			u := byName[name]
+			if u == nil {
+				u = &unset{name: name, line: c.SQLLine}
+				if v, declared := f.Vars[name]; declared && v.Line > 0 {
+					u.line = v.Line
+				}
+				byName[name] = u
+				missingVars = append(missingVars, u)
 			}
-			ps = append(ps, Problem{File: f.Name, Line: c.SQLLine, Control: c.ID, Message: msg})
+			u.controls = append(u.controls, c.ID)
 		}
 		quoted := false
 		for _, loc := range placeholder.FindAllStringIndex(c.RawSQL, -1) {
@@ -129,11 +145,27 @@ func (f *File) Resolve(cli map[string]string) []Problem {
 				break
 			}
 		}
-		if len(missing) == 0 && !quoted {
+		c.varProblem = len(missing) > 0 || quoted
+		if !c.varProblem {
 			if msg := checkSpans(c.SQL, spans); msg != "" {
 				ps = append(ps, Problem{File: f.Name, Line: c.SQLLine, Control: c.ID, Message: msg})
+				c.varProblem = true
 			}
 		}
+	}
+	for _, u := range missingVars {
+		msg := fmt.Sprintf("variable %s has no value: pass --var %s=VALUE", u.name, u.name)
+		if _, declared := f.Vars[u.name]; !declared {
+			msg = fmt.Sprintf("variable %s is not declared: add it under vars: or pass --var %s=VALUE", u.name, u.name)
+		}
+		p := Problem{File: f.Name, Line: u.line}
+		if len(u.controls) == 1 {
+			p.Control = u.controls[0]
+		} else {
+			msg += fmt.Sprintf(" (used by %d controls: %s)", len(u.controls), strings.Join(u.controls, ", "))
+		}
+		p.Message = msg
+		ps = append(ps, p)
 	}
 	return ps
 }
@@ -158,8 +190,42 @@ func checkSpans(sql string, spans []valueSpan) string {
 	}
 	toks, err := sqlfront.Tokens(sql)
 	if err != nil {
+		// A value that cannot be read where it stands was put inside a
+		// string or a comment: substitute a plain literal instead to name
+		// the variable, rather than quote the tokenizer.
+		if plain, pspans := plainValues(sql, spans); plain != sql {
+			if ptoks, perr := sqlfront.Tokens(plain); perr == nil {
+				if msg := misplaced(ptoks, pspans); msg != "" {
+					return msg
+				}
+			}
+		}
 		return fmt.Sprintf("after substituting the variables the statement does not read: %v", err)
 	}
+	return misplaced(toks, spans)
+}
+
+// plainValues rewrites sql with every value replaced by the same number of
+// 'v' literals, so that only where a placeholder stands decides whether
+// the statement tokenises.
+func plainValues(sql string, spans []valueSpan) (string, []valueSpan) {
+	var b strings.Builder
+	out := make([]valueSpan, len(spans))
+	pos := 0
+	for i, sp := range spans {
+		b.WriteString(sql[pos:sp.start])
+		start := b.Len()
+		b.WriteString(strings.TrimSuffix(strings.Repeat("'v', ", sp.n), ", "))
+		out[i] = valueSpan{name: sp.name, start: start, end: b.Len(), n: sp.n}
+		pos = sp.end
+	}
+	b.WriteString(sql[pos:])
+	return b.String(), out
+}
+
+// misplaced is the problem of the first value that is not exactly its
+// string literal tokens, or "".
+func misplaced(toks []sqlfront.Token, spans []valueSpan) string {
 	for _, sp := range spans {
 		var in []sqlfront.Token
 		good := true

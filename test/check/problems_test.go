@@ -2,6 +2,8 @@ package check
 
 import (
 	"encoding/xml"
+	"os"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
@@ -107,6 +109,62 @@ func TestUsageMistakesExit2(t *testing.T) {
 	} {
 		if r := runCheck(t, env, args...); r.Code != 2 {
 			t.Errorf("%v: exit %d, want 2\n%s", args, r.Code, r.Stderr)
+		}
+	}
+}
+
+// The JUnit suite is named after the control file's base name without its
+// extension, its testcases' classname is engine.check.<that name>, and the
+// path as given is the suite's file property (docs/check.md, "Output
+// formats"): in a run's report and in the report of a file's problems.
+func TestJUnitSuiteNamesTheFile(t *testing.T) {
+	_, env := serverEnv(t)
+	dir := t.TempDir()
+	write := func(name, body string) string {
+		t.Helper()
+		path := filepath.Join(dir, "controls", name)
+		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(path, []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return path
+	}
+	ok := write("org.v2.yaml", "controls:\n  - id: one\n    sql: SELECT name FROM github.repos.repos WHERE org = 'tiny' AND name = 'none'\n")
+	bad := write("broken.yml", "controls:\n  - id: one\n")
+	for _, c := range []struct {
+		path, suite string
+		code        int
+	}{{ok, "org.v2", 0}, {bad, "broken", 2}} {
+		r := runCheck(t, env, c.path, "-o", "junit")
+		var doc struct {
+			Suites []struct {
+				Name  string `xml:"name,attr"`
+				Props []struct {
+					Name  string `xml:"name,attr"`
+					Value string `xml:"value,attr"`
+				} `xml:"properties>property"`
+				Cases []struct {
+					Classname string `xml:"classname,attr"`
+				} `xml:"testcase"`
+			} `xml:"testsuite"`
+		}
+		if err := xml.Unmarshal([]byte(r.Stdout), &doc); err != nil || r.Code != c.code || len(doc.Suites) != 1 {
+			t.Fatalf("%s: exit %d (want %d), %v\n%s%s", c.path, r.Code, c.code, err, r.Stdout, r.Stderr)
+		}
+		s := doc.Suites[0]
+		if s.Name != c.suite || len(s.Cases) != 1 || s.Cases[0].Classname != "engine.check."+c.suite {
+			t.Errorf("%s: suite %q, cases %+v; want suite %q, classname engine.check.%s", c.path, s.Name, s.Cases, c.suite, c.suite)
+		}
+		file := ""
+		for _, p := range s.Props {
+			if p.Name == "file" {
+				file = p.Value
+			}
+		}
+		if file != c.path {
+			t.Errorf("%s: file property %q, want the path as given", c.path, file)
 		}
 	}
 }

@@ -46,3 +46,49 @@ func TestVarCannotChangeStatementStructure(t *testing.T) {
 		t.Fatalf("exit %d: %+v\n%s", r.Code, rep, r.Stderr)
 	}
 }
+
+// A variable's mistake is reported once, where it is (docs/check.md,
+// "vars"): a variable without a value once for the whole file, with the
+// controls that use it, not once per control; a quoted {{org}} or one
+// inside a string literal only as that mistake, not again as SQL that
+// does not parse.
+func TestVarProblemsReportedOnce(t *testing.T) {
+	s, env := serverEnv(t)
+	cases := []struct {
+		name, file string
+		args       []string
+		want       []string // the problem lines, in order
+	}{
+		{"unset, three controls", "vars:\n  org:\ncontrols:\n" +
+			"  - id: a\n    sql: SELECT name FROM github.repos.repos WHERE org = {{org}}\n" +
+			"  - id: b\n    sql: SELECT login FROM github.orgs.members WHERE org = {{org}}\n" +
+			"  - id: c\n    sql: SELECT name FROM github.repos.repos WHERE org = {{org}} AND private\n",
+			nil, []string{":2: variable org has no value: pass --var org=VALUE (used by 3 controls: a, b, c)"}},
+		{"undeclared, two controls", "controls:\n" +
+			"  - id: a\n    sql: SELECT name FROM github.repos.repos WHERE org = {{team}}\n" +
+			"  - id: b\n    sql: SELECT login FROM github.orgs.members WHERE org = {{team}}\n",
+			nil, []string{":3: variable team is not declared: add it under vars: or pass --var team=VALUE (used by 2 controls: a, b)"}},
+		{"quoted", "vars:\n  org:\ncontrols:\n  - id: q\n    sql: SELECT name FROM github.repos.repos WHERE org = '{{org}}'\n",
+			[]string{"--var", "org=acme"}, []string{":5: control q: write {{org}} without quotes"}},
+		{"inside LIKE", "vars:\n  pat: x\ncontrols:\n  - id: l\n    sql: SELECT name FROM github.repos.repos WHERE org = 'acme' AND name LIKE '%{{pat}}%'\n",
+			nil, []string{":5: control l: variable pat: {{pat}} must stand where a value goes"}},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			file := testutil.TempFile(t, "v.yaml", c.file)
+			r := runCheck(t, env, append([]string{file}, c.args...)...)
+			lines := strings.Split(strings.TrimSpace(r.Stderr), "\n")
+			if r.Code != 2 || len(lines) != len(c.want)+1 {
+				t.Fatalf("exit %d, want 2 and %d problem(s) + summary:\n%s", r.Code, len(c.want), r.Stderr)
+			}
+			for i, w := range c.want {
+				if !strings.HasPrefix(lines[i], file+w) {
+					t.Errorf("problem %d: %q\nwant %q", i, lines[i], file+w)
+				}
+			}
+		})
+	}
+	if n := len(s.Requests()); n != 0 {
+		t.Fatalf("%d requests sent", n)
+	}
+}

@@ -58,6 +58,15 @@
 // # Endpoints (GET)
 //
 //	/rate_limit                        resources{core,search,graphql,...}, rate
+//	/zen                               text/plain: one of ZenSayings, the next in turn per request
+//	/versions                          ["2022-11-28"] (APIVersions)
+//	/repositories                      public repositories of AuthUser, the built-in and
+//	                                   WithRepos orgs (not scale-N) as minimal-repository,
+//	                                   ascending id, PublicReposPage (100) a page whatever
+//	                                   per_page; paginated by since alone (a repository id:
+//	                                   greater ids only; not an integer: 422): Link has only
+//	                                   rel="next", to since=<the page's last id>, none on the
+//	                                   last page (921 repositories, 10 pages)
 //	/user, /user/repos                 AuthUser "octocat" and its 5 repos (visibility=)
 //	/users/{u}, /users/{u}/repos       octocat, org members/contractors, orgs (public repos)
 //	/orgs/{org}                        organization-full
@@ -69,6 +78,8 @@
 //	/orgs/{org}/secret-scanning/alerts state, secret_type, resolution, validity
 //	/repos/{o}/{r}                     full-repository
 //	/repos/{o}/{r}/issues[/{n}]        state=open|closed|all; pulls appear with "pull_request"
+//	/repos/{o}/{r}/issues/{n}/comments issue-comment, ascending id; since (timestamp: updated
+//	                                   at or after; not one: 422); unknown n 404
 //	/repos/{o}/{r}/pulls               state
 //	/repos/{o}/{r}/actions/runs        {"total_count", "workflow_runs"}; status, event, branch
 //	/repos/{o}/{r}/branches[/{b}]      protected=true|false; unknown branch 404 "Branch not found"
@@ -140,6 +151,10 @@
 //	                i%4 open pulls, then i%2 closed pulls (merged if number even);
 //	                listed newest (highest number) first; open_issues_count = i%5 + i%4;
 //	                open pull n is a draft when n%5 == 0; label bug (n%3==0), enhancement (n%3==1)
+//	comments        item n has n%4 comments ("comments"), 20 minutes apart from its creation;
+//	                comment j is by member (n+i+j-1)%members+1 (j=1: the item's author;
+//	                octocat's repos: octocat), comment 2 edited 5 minutes later;
+//	                id 10^15 + (item id)*10 + j
 //	actions runs    i%6 runs, newest first; run j: event push/pull_request/schedule by j%3,
 //	                conclusion success,success,failure,cancelled by (i+j)%4; the newest
 //	                run is in_progress (conclusion null) when i%12 == 5
@@ -155,7 +170,7 @@
 //	default_branch master 10; protected default branch 63; description null 41
 //	topics: infra 36, deprecated 23
 //	issues: 500 open + 249 closed; pulls: 373 open + 125 closed (67 merged);
-//	open_issues_count sum 873; workflow runs 621 (21 in progress); branches 499
+//	open_issues_count sum 873; issue comments 1930; workflow runs 621 (21 in progress); branches 499
 //	members 40: acme-dev-01..acme-dev-40, admins 01..03; 2fa_disabled: 08,16,24,32,40
 //	outside collaborators 6: acme-contractor-1..6; 2fa_disabled: 2,4,6
 //	teams 8: Platform, Security, Frontend, Backend, Data, SRE, Mobile, Docs
@@ -179,7 +194,9 @@
 // beta (private, Python, Apache-2.0), gamma (private, TypeScript, no license);
 // members tiny-dev-01 (admin), tiny-dev-02; outside tiny-contractor-1;
 // team Core; 1 hook (secure); 3 dependabot alerts (open critical, open high,
-// fixed medium); 1 secret scanning alert (open).
+// fixed medium); 1 secret scanning alert (open); pulls beta #3 (open, 3
+// comments), beta #4 (closed), gamma #5 and #6 (open, 1 and 2 comments),
+// issue comments 15.
 //
 // Orgs "scale-N" (0 <= N <= 10,000,000, N written without leading zeros)
 // have N repositories generated lazily per page, and no members, teams,

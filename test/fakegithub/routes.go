@@ -10,6 +10,9 @@ func (s *Server) routes() {
 		s.mux.HandleFunc("GET "+pattern, f)
 	}
 	h("/rate_limit", s.handleRateLimit)
+	h("/zen", s.handleZen)
+	h("/versions", s.handleVersions)
+	h("/repositories", s.handlePublicRepos)
 	h("/user", s.handleAuthUser)
 	h("/user/repos", s.handleAuthUserRepos)
 	h("/users/{username}", s.handleUser)
@@ -31,6 +34,7 @@ func (s *Server) routes() {
 	h("/repos/{owner}/{repo}", s.withRepo(s.handleRepo))
 	h("/repos/{owner}/{repo}/issues", s.withRepo(s.handleIssues))
 	h("/repos/{owner}/{repo}/issues/{number}", s.withRepo(s.handleIssue))
+	h("/repos/{owner}/{repo}/issues/{number}/comments", s.withRepo(s.handleIssueComments))
 	h("/repos/{owner}/{repo}/pulls", s.withRepo(s.handlePulls))
 	h("/repos/{owner}/{repo}/actions/runs", s.withRepo(s.handleRuns))
 	h("/repos/{owner}/{repo}/branches", s.withRepo(s.handleBranches))

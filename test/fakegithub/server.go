@@ -30,6 +30,7 @@ type Server struct {
 	used    atomic.Int64
 	arrived atomic.Int64 // API requests that reached the server (Arrived)
 	reqSeq  atomic.Int64
+	zenSeq  atomic.Int64 // GET /zen answers, for the saying in turn
 	mu      sync.Mutex
 	reqs    []Request
 	logged  chan struct{} // closed when a request is logged; see WaitRequests
