@@ -124,4 +124,3 @@ func TestWideTableSuggestsExpandedDisplay(t *testing.T) {
 		t.Errorf("expanded display:\n%s", out)
 	}
 }
-
