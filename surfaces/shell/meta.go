@@ -24,7 +24,7 @@ Meta commands (at the start of a line):
   .timer on|off      elapsed time in the footer
   .output [FILE]     write results to FILE; no FILE: back to stdout (also \o)
   .read FILE.sql     run the statements in FILE, stopping at the first error (also \i)
-  .quit, .exit       leave (also \q, or Ctrl-D)
+  .quit, .exit       leave (also \q, exit, quit, or Ctrl-D)
 
 Keys: Tab completes keywords, table names and the columns of the tables in the
 statement; Up/Down and Ctrl-R search history; Ctrl-C clears the line or

@@ -124,3 +124,22 @@ func TestWideTableSuggestsExpandedDisplay(t *testing.T) {
 		t.Errorf("expanded display:\n%s", out)
 	}
 }
+
+// TestTabCompletionAsDocumented: docs/shell.md's completion examples. A
+// resource only one name starts with completes at once; of several, Tab
+// lists them all.
+func TestTabCompletionAsDocumented(t *testing.T) {
+	_, sh := fakeShell(t)
+	sh.send("SELECT * FROM github.repos.rea\t")
+	sh.expect("github.repos.readme", wait)
+	sh.send(" WHERE owner = 'acme' AND repo = 'repo-005' LIMIT 0;\r")
+	sh.expect(ready, wait)
+	if strings.Contains(sh.text(), "github.repos.repos") {
+		t.Errorf("a unique prefix listed other names:\n%s", sh.text())
+	}
+
+	_, sh = fakeShell(t)
+	sh.send("SELECT * FROM github.repos.re\t")
+	out := sh.expect("github.repos.repository_rules", wait)
+	testutil.Contains(t, "candidates", out, "github.repos.readme", "github.repos.repos", "github.repos.repository_hash_algorithms")
+}
