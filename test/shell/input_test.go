@@ -1,6 +1,7 @@
 package shell
 
 import (
+	"os/exec"
 	"strings"
 	"testing"
 
@@ -142,4 +143,28 @@ func TestTabCompletionAsDocumented(t *testing.T) {
 	sh.send("SELECT * FROM github.repos.re\t")
 	out := sh.expect("github.repos.repository_rules", wait)
 	testutil.Contains(t, "candidates", out, "github.repos.readme", "github.repos.repos", "github.repos.repository_hash_algorithms")
+}
+
+// TestExecWideTableSuggestsLineFormat: engine exec on a terminal notes a
+// table it cannot fit, naming -o line; a table that fits has no note.
+func TestExecWideTableSuggestsLineFormat(t *testing.T) {
+	_, env := fake(t)
+	for _, c := range []struct {
+		sql  string
+		note bool
+	}{
+		{"SELECT * FROM github.repos.repos WHERE org = 'tiny' ORDER BY name LIMIT 1", true},
+		{"SELECT name FROM github.repos.repos WHERE org = 'tiny' ORDER BY name LIMIT 1", false},
+	} {
+		cmd := exec.Command(testutil.EngineBinary(t), "exec", c.sql)
+		cmd.Env = env
+		sh := startPTY(t, cmd)
+		if code := sh.waitExit(wait); code != 0 {
+			t.Fatalf("%s: exit %d\n%s", c.sql, code, sh.text())
+		}
+		out := sh.text()
+		if got := strings.Contains(out, "characters wide, the terminal 120: -o line prints one \"column = value\" line per cell, or name fewer columns"); got != c.note || !strings.Contains(out, "alpha") {
+			t.Errorf("%s: note %v, want %v:\n%s", c.sql, got, c.note, out)
+		}
+	}
 }
