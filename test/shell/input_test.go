@@ -96,11 +96,6 @@ func TestHashCommentDoesNotHang(t *testing.T) {
 	if out := sh.expect("1 row (", wait); !strings.Contains(out, "| 7 |") {
 		t.Errorf("the next statement:\n%s", out)
 	}
-	sh.expect(ready, wait)
-	sh.send("exit\r")
-	if code := sh.waitExit(wait); code != 0 {
-		t.Errorf("exit code after exit = %d", code)
-	}
 }
 
 // TestWideTableSuggestsExpandedDisplay: a table that cannot be fitted to
@@ -128,21 +123,29 @@ func TestWideTableSuggestsExpandedDisplay(t *testing.T) {
 
 // TestTabCompletionAsDocumented: docs/shell.md's completion examples. A
 // resource only one name starts with completes at once; of several, Tab
-// lists them all.
+// lists them all (in order).
 func TestTabCompletionAsDocumented(t *testing.T) {
-	_, sh := fakeShell(t)
-	sh.send("SELECT * FROM github.repos.rea\t")
-	sh.expect("github.repos.readme", wait)
-	sh.send(" WHERE owner = 'acme' AND repo = 'repo-005' LIMIT 0;\r")
-	sh.expect(ready, wait)
-	if strings.Contains(sh.text(), "github.repos.repos") {
-		t.Errorf("a unique prefix listed other names:\n%s", sh.text())
+	for _, c := range []struct {
+		typed  string
+		listed []string // what appears, in order
+		absent string   // what does not
+	}{
+		{"github.repos.rea", []string{"github.repos.readme"}, "github.repos.repos"},
+		{"github.repos.re", []string{"github.repos.readme", "github.repos.repos", "github.repos.repository_hash_algorithms", "github.repos.repository_rules"}, ""},
+	} {
+		_, sh := fakeShell(t)
+		sh.send("SELECT * FROM " + c.typed + "\t")
+		for _, w := range c.listed {
+			sh.expect(w, wait)
+		}
+		if c.absent != "" {
+			sh.send(" LIMIT 0;\r")
+			sh.expect(ready, wait)
+			if strings.Contains(sh.text(), c.absent) {
+				t.Errorf("%s<Tab> offered %s:\n%s", c.typed, c.absent, sh.text())
+			}
+		}
 	}
-
-	_, sh = fakeShell(t)
-	sh.send("SELECT * FROM github.repos.re\t")
-	out := sh.expect("github.repos.repository_rules", wait)
-	testutil.Contains(t, "candidates", out, "github.repos.readme", "github.repos.repos", "github.repos.repository_hash_algorithms")
 }
 
 // TestExecWideTableSuggestsLineFormat: engine exec on a terminal notes a
