@@ -56,6 +56,9 @@ func newExecCmd(g *globalFlags) *cobra.Command {
 			if err != nil {
 				return reportError(cmd.ErrOrStderr(), g.io, eng, opts, engine.Classify(err), output == "json")
 			}
+			if wide := out.Overflow(); wide > 0 {
+				fmt.Fprintf(cmd.ErrOrStderr(), "note: the table is %d characters wide, the terminal %d: -o line prints one \"column = value\" line per cell, or name fewer columns\n", wide, width)
+			}
 			if showStats || g.debug {
 				writeStats(cmd.ErrOrStderr(), res, out.Rows(), output == "json")
 			}
@@ -78,19 +81,26 @@ func statementText(args []string, file string, stdin io.Reader) (string, error) 
 		return "", fmt.Errorf("give the statement as an argument or with -f, not both")
 	case file == "-":
 		b, err := io.ReadAll(stdin)
-		return string(b), err
+		return withoutBOM(b), err
 	case file != "":
 		b, err := os.ReadFile(file)
 		if err != nil {
 			return "", err
 		}
-		return string(b), nil
+		return withoutBOM(b), nil
 	case len(args) == 1:
 		return args[0], nil
 	case len(args) > 1:
 		return "", fmt.Errorf("expected one statement in one argument; quote it: engine exec \"SELECT ...\"")
 	}
-	return "", fmt.Errorf(`no statement: engine exec "SELECT ..." or engine exec -f file.sql`)
+	return "", fmt.Errorf(`no statement: engine exec "SELECT ..." or engine exec -f file.sql (-f - reads it from stdin: echo "SELECT 1" | engine exec -f -)`)
+}
+
+// withoutBOM is a file's text without the byte-order mark that editors
+// saving "UTF-8 with BOM" put first; a mark anywhere else stays, and the
+// engine refuses it by name.
+func withoutBOM(b []byte) string {
+	return strings.TrimPrefix(string(b), "\ufeff")
 }
 
 // reportError prints the error (as the error object of docs/architecture.md when asJSON,

@@ -67,6 +67,18 @@ func newStream(w io.Writer, f *Format, o EncodeOptions) *Stream {
 	return &Stream{w: w, format: f, enc: f.NewEncoder(o)}
 }
 
+// Overflow is, once the table format has written its header, the
+// table's width in columns when it could not be fitted to the width it
+// was given (every column narrowed to its least and still wider), else 0
+// (and 0 for every other format): the caller may then suggest a format
+// that shows one column per line.
+func (s *Stream) Overflow() int {
+	if o, ok := s.enc.(interface{ overflow() int }); ok {
+		return o.overflow()
+	}
+	return 0
+}
+
 // Rows is the number of rows given to Row so far.
 func (s *Stream) Rows() int { return s.rows }
 
@@ -240,7 +252,8 @@ func (e *tsvEncoder) Row(b *bytes.Buffer, row []any) error {
 func (e *tsvEncoder) End(*bytes.Buffer) error { return nil }
 
 // lineEncoder writes one "column = value" line per cell, rows separated
-// by a blank line; names and values are Sanitized.
+// by a blank line; names and values are Sanitized, and NULL shows as NULL
+// (as in the table: an empty string shows as nothing).
 type lineEncoder struct {
 	cols  []Column
 	names []string
@@ -266,7 +279,11 @@ func (e *lineEncoder) Row(b *bytes.Buffer, row []any) error {
 		b.WriteString(strings.Repeat(" ", e.wide-utf8.RuneCountInString(name)))
 		b.WriteString(name)
 		b.WriteString(" = ")
-		b.WriteString(Sanitize(cellText(e.cols, j, row[j])))
+		if row[j] == nil {
+			b.WriteString("NULL") // as the table shows it
+		} else {
+			b.WriteString(Sanitize(cellText(e.cols, j, row[j])))
+		}
 		b.WriteByte('\n')
 	}
 	return nil

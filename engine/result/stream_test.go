@@ -88,3 +88,57 @@ func TestAppendJSONAsMarshal(t *testing.T) {
 		}
 	}
 }
+
+// TestStreamOverflow: a table that cannot be fitted to its width (every
+// column at its narrowest, 8) reports its width; one that fits, one
+// without a width and the other formats report 0.
+func TestStreamOverflow(t *testing.T) {
+	cols := make([]Column, 12)
+	row := make([]any, len(cols))
+	for i := range cols {
+		cols[i] = Column{Name: strings.Repeat("c", 20) + string(rune('a'+i)), Type: TypeText}
+		row[i] = strings.Repeat("v", 30)
+	}
+	render := func(format string, width int, cols []Column, row []any) int {
+		t.Helper()
+		var b bytes.Buffer
+		st, err := NewStream(&b, format, width)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if st.Begin(cols) != nil || st.Row(row) != nil || st.End() != nil {
+			t.Fatal("render failed")
+		}
+		if o := st.Overflow(); o > 0 {
+			if line := strings.SplitN(b.String(), "\n", 2)[0]; utf8.RuneCountInString(line) != o {
+				t.Errorf("overflow %d, the table's first line is %d wide", o, utf8.RuneCountInString(line))
+			}
+		}
+		return st.Overflow()
+	}
+	if o := render("table", 80, cols, row); o != 12*11+1 {
+		t.Errorf("12 columns of at least 8 in 80: overflow %d, want %d", o, 12*11+1)
+	}
+	if o := render("table", 80, cols[:3], row[:3]); o != 0 {
+		t.Errorf("3 columns narrowed to fit 80: overflow %d", o)
+	}
+	if o := render("table", 0, cols, row); o != 0 {
+		t.Errorf("no width: overflow %d", o)
+	}
+	if o := render("line", 80, cols, row); o != 0 {
+		t.Errorf("line format: overflow %d", o)
+	}
+}
+
+// TestLineShowsNull: the line format shows NULL as NULL, an empty string
+// as nothing.
+func TestLineShowsNull(t *testing.T) {
+	var b bytes.Buffer
+	st, _ := NewStream(&b, "line", 0)
+	if st.Begin([]Column{{Name: "n", Type: TypeText}, {Name: "e", Type: TypeText}}) != nil || st.Row([]any{nil, ""}) != nil || st.End() != nil {
+		t.Fatal("render failed")
+	}
+	if b.String() != "n = NULL\ne = \n" {
+		t.Errorf("got %q", b.String())
+	}
+}

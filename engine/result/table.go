@@ -30,7 +30,12 @@ type tableEncoder struct {
 	numeric   []bool
 	heldBytes int // bytes of the held cells
 	cut       int // cells cut at TableMaxCell
+	wide      int // the table's width when it could not be fitted to width, else 0
 }
+
+// overflow is the table's width in columns when narrowing every column to
+// its least (8) still left it wider than the terminal, else 0.
+func (e *tableEncoder) overflow() int { return e.wide }
 
 func (e *tableEncoder) Begin(b *bytes.Buffer, cols []Column) error {
 	e.cols = cols
@@ -106,7 +111,9 @@ func (e *tableEncoder) start(b *bytes.Buffer) {
 			e.widths[j] = max(e.widths[j], utf8.RuneCountInString(c))
 		}
 	}
-	fit(e.widths, e.width)
+	if total := fit(e.widths, e.width); e.width > 0 && total > e.width {
+		e.wide = total
+	}
 	e.line(b)
 	e.row(b, e.names, true)
 	e.line(b)
@@ -143,17 +150,18 @@ func (e *tableEncoder) row(b *bytes.Buffer, vals []string, header bool) {
 	b.WriteByte('\n')
 }
 
-// fit narrows the widest columns until the table fits width.
-func fit(widths []int, width int) {
-	if width <= 0 {
-		return
-	}
+// fit narrows the widest columns until the table fits width (no column
+// below 8) and returns the table's width.
+func fit(widths []int, width int) int {
 	total := func() int {
 		t := 1
 		for _, w := range widths {
 			t += w + 3
 		}
 		return t
+	}
+	if width <= 0 {
+		return total()
 	}
 	for total() > width {
 		wi := 0
@@ -163,10 +171,11 @@ func fit(widths []int, width int) {
 			}
 		}
 		if widths[wi] <= 8 {
-			return
+			break
 		}
 		widths[wi]--
 	}
+	return total()
 }
 
 func cut(s string, w int) string {

@@ -72,14 +72,9 @@ func (s *Shell) RunInteractive() error {
 			return err
 		}
 		if !s.split.Pending() {
-			if word := strings.ToLower(strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(line), ";"))); word == "quit" || word == "exit" {
-				return nil
-			} else if word == "help" {
-				line = ".help"
-			}
-			if isMeta(line) {
+			if cmd := bareWord(line); isMeta(cmd) {
 				_ = rl.SaveHistory(strings.TrimSpace(line))
-				if err := s.meta(line); errors.Is(err, errQuit) {
+				if err := s.meta(cmd); errors.Is(err, errQuit) {
 					return nil
 				}
 				continue

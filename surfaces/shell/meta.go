@@ -24,11 +24,29 @@ Meta commands (at the start of a line):
   .timer on|off      elapsed time in the footer
   .output [FILE]     write results to FILE; no FILE: back to stdout (also \o)
   .read FILE.sql     run the statements in FILE, stopping at the first error (also \i)
-  .quit, .exit       leave (also \q, or Ctrl-D)
+  .quit, .exit       leave (also \q, exit, quit, or Ctrl-D)
 
 Keys: Tab completes keywords, table names and the columns of the tables in the
 statement; Up/Down and Ctrl-R search history; Ctrl-C clears the line or
 cancels the running query.`
+
+// bareWord turns the words exit, quit and help, alone on a line at the
+// start of a statement (a trailing ';' and any case allowed), into their
+// meta commands (.quit, .help), in interactive sessions and scripts alike;
+// any other line is returned as it is.
+func bareWord(line string) string {
+	switch strings.ToLower(strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(line), ";"))) {
+	case "exit", "quit":
+		return ".quit"
+	case "help":
+		return ".help"
+	}
+	return line
+}
+
+// bom is the UTF-8 byte-order mark some editors write at the start of a
+// file ("UTF-8 with BOM"); a script or .read file may begin with it.
+const bom = "\ufeff"
 
 // isMeta reports whether a line (at the start of a statement) is a meta
 // command.
@@ -160,6 +178,8 @@ func (s *Shell) read(name string) error {
 
 // runReader runs a script: statements and meta commands in order, up to
 // the end or the first failure. An unterminated last statement runs too.
+// A byte-order mark that begins the script is skipped; one elsewhere is
+// text, which the engine refuses by name.
 func (s *Shell) runReader(r io.Reader, name string) error {
 	var sp splitter
 	br := bufio.NewReader(r)
@@ -181,9 +201,12 @@ func (s *Shell) runReader(r io.Reader, name string) error {
 		}
 		lineNo++
 		line = strings.TrimRight(line, "\r\n")
+		if lineNo == 1 {
+			line = strings.TrimPrefix(line, bom) // the file's encoding mark, not text
+		}
 		if !sp.Pending() {
 			stmtLine = lineNo
-			if isMeta(line) {
+			if line = bareWord(line); isMeta(line) {
 				if err := s.meta(line); err != nil {
 					return stopped(err)
 				}

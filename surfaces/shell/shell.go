@@ -164,6 +164,9 @@ func (s *Shell) execute(sql string) error {
 	if res.Notice != "" {
 		fmt.Fprintln(s.console, result.SanitizeText(res.Notice))
 	}
+	if wide := out.Overflow(); wide > 0 {
+		fmt.Fprintf(s.console, "note: the table is %d characters wide, the terminal %d: \\x shows one \"column = value\" line per cell (or .mode line), or name fewer columns\n", wide, s.opts.Width())
+	}
 	fmt.Fprintln(s.console, footer(res, out.Rows(), s.timer))
 	return nil
 }

@@ -5,8 +5,15 @@ import "strings"
 // splitter cuts input lines into statements at ';' outside quotes and
 // comments. Quoted text follows the MySQL rules the engine's parser (the
 // vitess tokenizer) uses: '...', "..." and `...`, doubled quotes, and
-// backslash escapes inside ' and ". Comments (-- and # to the end of the
-// line, /* ... */) are dropped from the statement text.
+// backslash escapes inside ' and ". Comments (-- to the end of the line,
+// /* ... */) are dropped from the statement text.
+//
+// '#' is no comment in the engine's SQL (the engine refuses it: "'#'
+// comments are not supported; use -- or /* */"), so the splitter keeps it
+// and what follows it on the line in the statement for the engine to
+// refuse, and a ';' there still ends the statement: a quote after '#'
+// opens nothing, so "SELECT 1 # it's;" runs (and fails) at once instead
+// of waiting for a closing quote.
 type splitter struct {
 	buf   strings.Builder // text of the statement being read
 	quote byte            // the open quote, or 0
@@ -17,6 +24,7 @@ type splitter struct {
 // that it completes, trimmed and without their ';'.
 func (s *splitter) Feed(line string) []string {
 	var out []string
+	hash := false // after a '#' on this line
 	for i := 0; i < len(line); i++ {
 		c := line[i]
 		next := byte(0)
@@ -38,8 +46,13 @@ func (s *splitter) Feed(line string) []string {
 				s.buf.WriteByte(' ')
 				i++
 			}
-		case c == '-' && next == '-', c == '#':
+		case hash && c != ';':
+			s.buf.WriteByte(c)
+		case c == '-' && next == '-':
 			i = len(line)
+		case c == '#':
+			hash = true
+			s.buf.WriteByte(c)
 		case c == '/' && next == '*':
 			s.block = true
 			i++
@@ -47,6 +60,7 @@ func (s *splitter) Feed(line string) []string {
 			s.quote = c
 			s.buf.WriteByte(c)
 		case c == ';':
+			hash = false
 			if st := strings.TrimSpace(s.buf.String()); st != "" {
 				out = append(out, st)
 			}

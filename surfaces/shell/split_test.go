@@ -18,7 +18,12 @@ func TestSplitStatements(t *testing.T) {
 		{"SELECT 1 -- no end here;\n, 2;", []string{"SELECT 1 \n, 2"}, ""},
 		{"SELECT /* ; */ 1;", []string{"SELECT   1"}, ""},
 		{"SELECT /* multi\nline ; */ 1;", []string{"SELECT \n  1"}, ""},
-		{"# comment;\nSELECT 1;", []string{"SELECT 1"}, ""},
+		// '#' is no comment (the engine refuses it): kept, and a ';' after
+		// it still ends the statement, a quote after it opens nothing.
+		{"# comment;\nSELECT 1;", []string{"# comment", "SELECT 1"}, ""},
+		{"SELECT 1 # c;", []string{"SELECT 1 # c"}, ""},
+		{"SELECT 1 # it's; SELECT '#';", []string{"SELECT 1 # it's", "SELECT '#'"}, ""},
+		{"SELECT 1 # note\nFROM t;", []string{"SELECT 1 # note\nFROM t"}, ""},
 		{";;  ;\n", nil, ""},
 		{"SELECT 'open\nstill open;'", nil, "SELECT 'open\nstill open;'"},
 		{"SELECT 1;\nSELECT 2", []string{"SELECT 1"}, "SELECT 2"},
