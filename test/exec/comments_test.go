@@ -12,35 +12,49 @@ import (
 // open pull requests of each, and the conversation comments of each pull
 // request (GET /repos/{o}/{r}/issues/{n}/comments; test/fakegithub/doc.go:
 // item n has n%4 comments, comment j by member (n+i+j-1)%2+1 of tiny).
+//
+// The comments' keys are bound either from the pull request alone or from
+// two tables, the repository and the pull request (c.repo = r.name AND
+// c.issue_number = p.number): then the engine asks for the pairs of r and
+// p that join, never a pull request's number in another repository (which
+// GitHub answers 404).
 func TestPullsToCommentsJoin(t *testing.T) {
-	fake.ResetRequests()
-	q := `SELECT r.name, p.number, json_extract(c.user, '$.login') AS author, c.body
+	for name, on := range map[string]string{
+		"bound from one table":  "c.owner = p.owner AND c.repo = p.repo AND c.issue_number = p.number",
+		"bound from two tables": "c.owner = 'tiny' AND c.repo = r.name AND c.issue_number = p.number",
+	} {
+		t.Run(name, func(t *testing.T) {
+			fake.ResetRequests()
+			q := `SELECT r.name, p.number, json_extract(c.user, '$.login') AS author, c.body
 FROM github.repos.repos r
 JOIN github.pulls.pulls p ON p.owner = json_extract(r.owner, '$.login') AND p.repo = r.name
-JOIN github.issues.comments c ON c.owner = p.owner AND c.repo = p.repo AND c.issue_number = p.number
+JOIN github.issues.comments c ON ` + on + `
 WHERE r.org = 'tiny' ORDER BY c.id`
-	r := run(t, "-o", "csv", q)
-	want := csvLines("name,number,author,body",
-		"beta,3,tiny-dev-01,Comment 1 on tiny/beta #3.",
-		"beta,3,tiny-dev-02,Comment 2 on tiny/beta #3.",
-		"beta,3,tiny-dev-01,Comment 3 on tiny/beta #3.",
-		"gamma,5,tiny-dev-02,Comment 1 on tiny/gamma #5.",
-		"gamma,6,tiny-dev-01,Comment 1 on tiny/gamma #6.",
-		"gamma,6,tiny-dev-02,Comment 2 on tiny/gamma #6.")
-	if r.Code != 0 || r.Stdout != want {
-		t.Fatalf("exit %d\n%s%s\nwant\n%s", r.Code, r.Stdout, r.Stderr, want)
-	}
-	// One request per pull request's comments, none for the repositories
-	// without open pulls (alpha) or for a pull of another repository.
-	var got []string
-	for _, req := range fake.Requests() {
-		if strings.HasSuffix(req.Path, "/comments") {
-			got = append(got, req.Path)
-		}
-	}
-	slices.Sort(got)
-	if w := []string{"/repos/tiny/beta/issues/3/comments", "/repos/tiny/gamma/issues/5/comments", "/repos/tiny/gamma/issues/6/comments"}; !slices.Equal(got, w) {
-		t.Errorf("comment requests %v, want %v", got, w)
+			r := run(t, "-o", "csv", q)
+			want := csvLines("name,number,author,body",
+				"beta,3,tiny-dev-01,Comment 1 on tiny/beta #3.",
+				"beta,3,tiny-dev-02,Comment 2 on tiny/beta #3.",
+				"beta,3,tiny-dev-01,Comment 3 on tiny/beta #3.",
+				"gamma,5,tiny-dev-02,Comment 1 on tiny/gamma #5.",
+				"gamma,6,tiny-dev-01,Comment 1 on tiny/gamma #6.",
+				"gamma,6,tiny-dev-02,Comment 2 on tiny/gamma #6.")
+			if r.Code != 0 || r.Stdout != want {
+				t.Fatalf("exit %d\n%s%s\nwant\n%s", r.Code, r.Stdout, r.Stderr, want)
+			}
+			// One request per pull request's comments, none for the
+			// repositories without open pulls (alpha) or for a pull of
+			// another repository.
+			var got []string
+			for _, req := range fake.Requests() {
+				if strings.HasSuffix(req.Path, "/comments") {
+					got = append(got, req.Path)
+				}
+			}
+			slices.Sort(got)
+			if w := []string{"/repos/tiny/beta/issues/3/comments", "/repos/tiny/gamma/issues/5/comments", "/repos/tiny/gamma/issues/6/comments"}; !slices.Equal(got, w) {
+				t.Errorf("comment requests %v, want %v", got, w)
+			}
+		})
 	}
 }
 
