@@ -7,7 +7,7 @@ import "testing"
 // refused as usual, EXPLAIN says no request), and WHERE predicates on one
 // parameter that admit no value (the table is empty; an aggregate still
 // gives its one row). Values SQLite may read as equal, and predicates in
-// JOIN ... ON, are refused instead (docs/sql.md, "Answers known to be
+// JOIN ... ON, are refused instead (README, "Answers known to be
 // empty").
 func TestKnownEmpty(t *testing.T) {
 	Run(t, pages, []Case{

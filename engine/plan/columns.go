@@ -72,13 +72,7 @@ func checkColumns(s *Scan, cat Catalog) error {
 			msg += fmt.Sprintf("; the rows' property %s is the column %s", c.Key(), sqlfront.Ident(c.Name))
 		} else if m != nil {
 			// a key of another method: its advice below says what to bind
-		} else if near := nearest(ref.Name, slices.DeleteFunc(append(append([]string(nil), names...), keyNames...), func(n string) bool { return strings.EqualFold(n, ref.Name) }), 3); len(near) > 0 {
-			for i, n := range near {
-				near[i] = sqlfront.Ident(n)
-				if !known[strings.ToLower(n)] {
-					near[i] += " (a WHERE key)"
-				}
-			}
+		} else if near := nearestNames(ref.Name, names, keyNames, known); len(near) > 0 {
 			msg += "; nearest: " + strings.Join(near, ", ")
 		}
 		all := append([]string(nil), names...)
@@ -355,6 +349,25 @@ func needs(m *providers.Method) string {
 		return "no WHERE keys"
 	}
 	return "WHERE " + strings.Join(req, ", ")
+}
+
+// nearestNames are the names to suggest for an unknown column: WHERE
+// keys of the table's methods that are not columns here and are one typo
+// away (orgg: org), then the nearest columns; three at most, keys marked.
+func nearestNames(name string, columns, keys []string, known map[string]bool) []string {
+	var out []string
+	lower := strings.ToLower(name)
+	for _, k := range providers.Nearest(name, keys, func(c string, d int) (int, bool) {
+		return d, d <= max(1, len(lower)/4) && !known[strings.ToLower(c)] && !strings.EqualFold(c, name)
+	}) {
+		if len(out) < 3 {
+			out = append(out, sqlfront.Ident(k.Name)+" (a WHERE key)")
+		}
+	}
+	for _, c := range nearest(name, columns, 3-len(out)) {
+		out = append(out, sqlfront.Ident(c))
+	}
+	return out
 }
 
 // nearest returns up to n candidates closest to name by edit distance

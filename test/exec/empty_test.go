@@ -36,7 +36,7 @@ func TestLimitZeroSendsNoRequest(t *testing.T) {
 // WHERE predicates on one key that admit no value (org = 'acme' AND org =
 // 'tiny') answer as SQL does, with no row (an aggregate's one row), no
 // request and a notice on stderr; values SQLite may read as equal and
-// predicates in JOIN ... ON are refused instead (docs/sql.md, "Answers
+// predicates in JOIN ... ON are refused instead (README, "Answers
 // known to be empty").
 func TestContradictoryKeysAnswerEmpty(t *testing.T) {
 	for _, c := range []struct{ sql, want string }{

@@ -11,7 +11,7 @@ import (
 // than =, or read only in the select list) is refused as a key that
 // exists and is not bound, with the form that binds it, not as "no such
 // column"; a value whose quotes were forgotten (org = acme) is named as
-// such; a near miss of a key offers the key (docs/sql.md, "WHERE keys").
+// such; a near miss of a key offers the key (README, "WHERE keys").
 func TestUnboundKeySaysHowToBindIt(t *testing.T) {
 	const bind = "org is a WHERE key of github.repos.repos (method list_for_org, GET /orgs/{org}/repos), not a column of its rows"
 	const how = "bind it at the top level of WHERE with a literal: org = '...' or org IN ('...', ...)"

@@ -7,7 +7,7 @@ import (
 
 // A table named by what it returns without its operation's verb
 // (github.meta.zen for github.meta.get_zen) gets that table as its
-// suggestion, in SELECT and DESCRIBE alike (docs/sql.md, "Unknown names").
+// suggestion, in SELECT and DESCRIBE alike (README, "A short SQL tour").
 func TestUnknownTableSuggestsVerbedName(t *testing.T) {
 	for _, sql := range []string{`SELECT * FROM github.meta.zen`, `DESCRIBE github.meta.zen`} {
 		r := run(t, sql)
