@@ -82,7 +82,7 @@ func checkColumns(s *Scan, cat Catalog) error {
 		if h := hyphenated(ref.Name, all); h != "" {
 			msg += fmt.Sprintf("; %s must be written in backticks, `%s` (without them it reads as a subtraction)", h, h)
 		}
-		if key, ok := quoteSlip(s, ref.Name); ok {
+		if key, ok := quoteSlip(s, ref.Name, known, keys); ok {
 			msg += fmt.Sprintf("; if %s is a value, write it in single quotes: %s = '%s'", ref.Written, key, ref.Written)
 		}
 		if m != nil {
@@ -179,17 +179,27 @@ func notBinding(s *Scan, ref sqlfront.ColumnRef, known, keys map[string]bool) st
 
 // quoteSlip reports whether a WHERE term compares name, which is no
 // column, with a column or key of the table (acme in org = acme), and
-// returns that other side.
-func quoteSlip(s *Scan, name string) (string, bool) {
+// returns that other side as written.
+func quoteSlip(s *Scan, name string, known, keys map[string]bool) (string, bool) {
+	ours := func(w string) bool {
+		if !nameRE.MatchString(w) {
+			return false
+		}
+		if i := strings.LastIndexByte(w, '.'); i >= 0 {
+			w = w[i+1:]
+		}
+		w = strings.ToLower(strings.Trim(w, "`"))
+		return known[w] || keys[w]
+	}
 	for _, f := range s.Ref.Filters {
 		l, op, r, ok := comparison(f.Term)
 		if !ok || op != "=" {
 			continue
 		}
-		if isName(r, name) && bareName(r) && nameRE.MatchString(l) {
+		if isName(r, name) && bareName(r) && ours(l) {
 			return l, true
 		}
-		if isName(l, name) && bareName(l) && nameRE.MatchString(r) {
+		if isName(l, name) && bareName(l) && ours(r) {
 			return r, true
 		}
 	}
