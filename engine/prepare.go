@@ -127,7 +127,7 @@ func (e *Engine) fetchers(p *plan.Plan) (exec.Fetchers, error) {
 	out := exec.Fetchers{}
 	for _, s := range p.Scans {
 		name := s.Resource.Provider
-		if out[name] != nil {
+		if out[name] != nil || s.NoRequest != "" {
 			continue
 		}
 		var f exec.Fetcher

@@ -49,12 +49,16 @@ func newExecCmd(g *globalFlags) *cobra.Command {
 			if err != nil {
 				return usageError("%v", err)
 			}
-			res, writeErr, err := eng.QueryInto(ctx, text, out, engine.QueryOptions{Notice: noticeWriter(cmd.ErrOrStderr(), output == "json")})
+			notice := noticeWriter(cmd.ErrOrStderr(), output == "json")
+			res, writeErr, err := eng.QueryInto(ctx, text, out, engine.QueryOptions{Notice: notice})
 			if writeErr != nil {
 				return &exitError{code: exitProvider, msg: "error: writing output: " + writeErr.Error()}
 			}
 			if err != nil {
 				return reportError(cmd.ErrOrStderr(), g.io, eng, opts, engine.Classify(err), output == "json")
+			}
+			if res.Notice != "" {
+				notice(res.Notice)
 			}
 			if wide := out.Overflow(); wide > 0 {
 				fmt.Fprintf(cmd.ErrOrStderr(), "note: the table is %d characters wide, the terminal %d: -o line prints one \"column = value\" line per cell, or name fewer columns\n", wide, width)

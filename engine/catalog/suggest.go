@@ -2,6 +2,8 @@ package catalog
 
 import (
 	"slices"
+	"sort"
+	"strings"
 
 	"github.com/enginehq/engine/providers"
 )
@@ -54,7 +56,8 @@ func tableNotFound(p *providers.Provider, service, name string) *NotFound {
 }
 
 // tablesNear names the tables of p's service close to name: by their own
-// name, or by one of their methods' (the table, then the method).
+// name, or by one of their methods' (the table, then the method); failing
+// that, those whose name is the name after a verb (get_zen for zen).
 func tablesNear(p *providers.Provider, service, name string) []string {
 	var names []string
 	full := map[string]string{} // candidate -> suggestion
@@ -82,6 +85,19 @@ func tablesNear(p *providers.Provider, service, name string) []string {
 	}
 	for _, n := range nearest(name, names) {
 		out = append(out, full[n])
+	}
+	if len(out) == 0 {
+		// The name without the operation's verb: zen for get_zen.
+		var verbed []string
+		for _, n := range names {
+			if strings.HasSuffix(strings.ToLower(n), "_"+strings.ToLower(name)) {
+				verbed = append(verbed, n)
+			}
+		}
+		sort.Strings(verbed)
+		for _, n := range verbed {
+			out = append(out, full[n])
+		}
 	}
 	return out
 }

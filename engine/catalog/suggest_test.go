@@ -1,6 +1,7 @@
 package catalog
 
 import (
+	"errors"
 	"slices"
 	"testing"
 )
@@ -41,6 +42,23 @@ func TestDidYouMean(t *testing.T) {
 	} {
 		if got := (&NotFound{Suggestions: tc.s}).DidYouMean(); got != tc.want {
 			t.Errorf("%v: %q, want %q", tc.s, got, tc.want)
+		}
+	}
+}
+
+// A table name that is an operation's name without its verb (zen for
+// get_zen) suggests that table when nothing is a typo away.
+func TestSuggestsTheVerbedName(t *testing.T) {
+	c := New(nil, Options{})
+	for _, tc := range []struct{ service, name, want string }{
+		{"meta", "zen", "did you mean github.meta.get_zen?"},
+		{"meta", "ZEN", "did you mean github.meta.get_zen?"},
+		{"repos", "topic", "did you mean github.repos.topics?"},
+	} {
+		_, err := c.Resource("github", tc.service, tc.name)
+		var nf *NotFound
+		if !errors.As(err, &nf) || nf.DidYouMean() != tc.want {
+			t.Errorf("%s.%s: %v; want %q", tc.service, tc.name, err, tc.want)
 		}
 	}
 }

@@ -49,7 +49,7 @@ func checkBudgets(ctx context.Context, p *plan.Plan, fetchers Fetchers) error {
 	var need budgetUse
 	scans := map[bucketKey][]*plan.Scan{}
 	for _, s := range p.Scans {
-		if !s.Dependent() {
+		if !s.Dependent() && s.NoRequest == "" {
 			c, err := fetchers.of(s.Resource.Provider)
 			if err != nil {
 				return err

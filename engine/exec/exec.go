@@ -94,6 +94,13 @@ func Run(ctx context.Context, p *plan.Plan, fetchers Fetchers, opts Options) (*r
 	ctx = client.WithRequestLimit(ctx, p.MaxRequests)
 	var use budgetUse
 	for _, s := range p.Scans {
+		if s.NoRequest != "" {
+			// The plan knows the table is empty: create it, send nothing.
+			if _, err := runScan(ctx, st, s, nil, nil, opts, &pages); err != nil {
+				return nil, err
+			}
+			continue
+		}
 		c, err := fetchers.of(s.Resource.Provider)
 		if err != nil {
 			return nil, err
@@ -145,6 +152,7 @@ func Run(ctx context.Context, p *plan.Plan, fetchers Fetchers, opts Options) (*r
 	}
 	stats.RateLimit = use.stats(fetchers)
 	res.Stats = stats
+	res.Notice = p.Notice()
 	res.Finish(start)
 	return res, nil
 }

@@ -91,6 +91,15 @@ func Build(ctx context.Context, q *sqlfront.Query, cat Catalog, opts Options) (*
 		}
 		order = append(order, ready)
 	}
+	if q.LimitZero {
+		// The answer is known to be empty: plan as usual (the same
+		// refusals, the same EXPLAIN), fetch nothing.
+		for _, n := range order {
+			if n.scan.NoRequest == "" {
+				n.scan.NoRequest = LimitZeroReason
+			}
+		}
+	}
 	names := map[int]string{}
 	var consumed []*sqlfront.Conjunct
 	total := 0
@@ -444,21 +453,33 @@ func (n *node) plan() error {
 	s.Table = "t" + strconv.Itoa(ref.Index) + "_" + strings.ReplaceAll(ref.Name(), ".", "_")
 	for _, p := range c.m.Params {
 		if cs := n.lits[strings.ToLower(p.Name)]; len(cs) > 0 {
+			for _, x := range cs {
+				if err := checkLiteral(s, p, x, c.m.Column(p.Name) != nil); err != nil {
+					return err
+				}
+			}
 			vals := cs[0].Values
 			for _, x := range cs[1:] {
 				vals = intersect(vals, x.Values)
 			}
 			if len(vals) == 0 {
-				return errorf(ref.Name(), "%s: the predicates on %s exclude every value; nothing to fetch", ref.Name(), p.Name)
+				reason, refusal := excluded(p, c.m, cs)
+				if refusal != "" {
+					return errorf(ref.Name(), "%s: the predicates on %s exclude every value as written; %s", ref.Name(), p.Name, refusal)
+				}
+				// No request: the table is created empty and the
+				// predicates stay in the SQLite text, which then
+				// answers as SQL would (no row of this table).
+				s.NoRequest = reason
+				s.Bindings = append(s.Bindings, Binding{Param: p, Conjunct: cs[0]})
+				if c.m.Column(p.Name) == nil {
+					s.ParamColumns = append(s.ParamColumns, p)
+				}
+				continue
 			}
 			for _, v := range vals {
 				if p.In == providers.InPath && v == "" {
 					return errorf(ref.Name(), "%s: %s cannot be empty", ref.Name(), p.Name)
-				}
-			}
-			for _, x := range cs {
-				if err := checkLiteral(s, p, x, c.m.Column(p.Name) != nil); err != nil {
-					return err
 				}
 			}
 			s.Bindings = append(s.Bindings, Binding{Param: p, Values: vals, Conjunct: cs[0]})
@@ -497,6 +518,56 @@ func (n *node) plan() error {
 	}
 	n.scan = s
 	return nil
+}
+
+// excluded says why the literal predicates cs on parameter p, whose
+// values have no string in common, admit no value as SQLite compares
+// them: each is in WHERE (an ON clause can belong to an outer join, whose
+// preserved rows it does not filter), and every value has one form in the
+// column's type (text as written, integers as SQLite prints them), so
+// that distinct strings are distinct values. Otherwise it returns the
+// refusal to give instead (nothing is sent either way).
+func excluded(p providers.Param, m *providers.Method, cs []*sqlfront.Conjunct) (reason, refusal string) {
+	typ := p.Type
+	if col := m.Column(p.Name); col != nil {
+		typ = col.Type
+	}
+	var common map[string]bool
+	var terms []string
+	for i, c := range cs {
+		if c.InOn {
+			return "", fmt.Sprintf("%s is in JOIN ... ON, which does not remove the rows an outer join keeps, so the engine cannot tell the answer without them: bind %s with one value, or move the predicates to WHERE", c.Text, p.Name)
+		}
+		terms = append(terms, c.Text)
+		set := map[string]bool{}
+		for _, v := range c.Values {
+			k, ok := sameInSQLite(typ, v)
+			if !ok {
+				return "", fmt.Sprintf("SQLite may read some of them as the same %s value ('%s' in %s), so the engine cannot tell that no row matches: write each value once, as SQLite prints it", strings.ToLower(typ), v, c.Text)
+			}
+			if i == 0 || common[k] {
+				set[k] = true
+			}
+		}
+		common = set
+	}
+	if len(common) > 0 {
+		return "", "SQLite reads some of them as the same value: write each value once, as SQLite prints it"
+	}
+	return fmt.Sprintf("its WHERE predicates on %s (%s) admit no value, so it has no rows", p.Name, strings.Join(terms, " AND ")), ""
+}
+
+// sameInSQLite is the one form of v that SQLite compares in a column of
+// type typ, or false when v has others ('01' and 1 are the same INTEGER).
+func sameInSQLite(typ, v string) (string, bool) {
+	switch typ {
+	case "", providers.TypeText:
+		return v, true
+	case providers.TypeInteger:
+		n, err := strconv.ParseInt(v, 10, 64)
+		return v, err == nil && strconv.FormatInt(n, 10) == v
+	}
+	return "", false
 }
 
 func intersect(a, b []string) []string {

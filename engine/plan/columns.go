@@ -2,6 +2,8 @@ package plan
 
 import (
 	"fmt"
+	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -37,26 +39,40 @@ func checkColumns(s *Scan, cat Catalog) error {
 	for _, b := range s.Bindings {
 		add(b.Param.Name)
 	}
+	keys := map[string]bool{} // every parameter of the table's methods
+	var keyNames []string
+	for _, m := range s.Resource.Methods {
+		for _, p := range m.Params {
+			if l := strings.ToLower(p.Name); !keys[l] {
+				keys[l] = true
+				keyNames = append(keyNames, p.Name)
+			}
+		}
+	}
 	for _, ref := range s.Ref.ColumnRefs {
 		if known[ref.Name] {
 			continue
 		}
 		name := s.Ref.Name()
 		if p := s.Method.Param(ref.Name); p != nil {
-			msg := fmt.Sprintf("%s: %s is a parameter of the API method %s, not a column of its rows, and this query does not bind it; bind it at the top level of WHERE (%s = '...' or %s IN (...)) or leave it out",
-				ref.Written, ref.Name, s.Method.Name, sqlfront.Ident(p.Name), sqlfront.Ident(p.Name))
+			msg := fmt.Sprintf("%s%s is a parameter of the API method %s, not a column of its rows, and this query does not bind it; bind it at the top level of WHERE (%s = '...' or %s IN (...)) or leave it out",
+				writtenPrefix(ref), ref.Name, s.Method.Name, sqlfront.Ident(p.Name), sqlfront.Ident(p.Name))
 			if c := renamedColumn(s.Method, ref.Name); c != nil {
 				msg += fmt.Sprintf("; the rows' property %s is the column %s (renamed: its name differs from the parameter %s only in case)", c.Key(), sqlfront.Ident(c.Name), p.Name)
 			}
+			msg += notBinding(s, ref, known, keys)
 			return errorf(name, "%s", msg)
+		}
+		m := keyOfOtherMethod(s, ref.Name)
+		if m != nil && slices.Contains(unbound(s, m), m.Param(ref.Name).Name) {
+			return errorf(name, "%s", unboundKey(s, ref, m, known, keys))
 		}
 		msg := fmt.Sprintf("no such column: %s: the rows of %s (method %s) have no column %s", ref.Written, name, s.Method.Name, ref.Name)
 		if c := renamedColumn(s.Method, ref.Name); c != nil {
 			msg += fmt.Sprintf("; the rows' property %s is the column %s", c.Key(), sqlfront.Ident(c.Name))
-		} else if near := nearest(ref.Name, names, 3); len(near) > 0 {
-			for i, n := range near {
-				near[i] = sqlfront.Ident(n)
-			}
+		} else if m != nil {
+			// a key of another method: its advice below says what to bind
+		} else if near := nearestNames(ref.Name, names, keyNames, known); len(near) > 0 {
 			msg += "; nearest: " + strings.Join(near, ", ")
 		}
 		all := append([]string(nil), names...)
@@ -66,7 +82,10 @@ func checkColumns(s *Scan, cat Catalog) error {
 		if h := hyphenated(ref.Name, all); h != "" {
 			msg += fmt.Sprintf("; %s must be written in backticks, `%s` (without them it reads as a subtraction)", h, h)
 		}
-		if m := keyOfOtherMethod(s, ref.Name); m != nil {
+		if key, ok := quoteSlip(s, ref.Name, known, keys); ok {
+			msg += fmt.Sprintf("; if %s is a value, write it in single quotes: %s = '%s'", ref.Written, key, ref.Written)
+		}
+		if m != nil {
 			msg += fmt.Sprintf("; %s is a WHERE key of method %s (GET %s), which needs %s: bind %s too", ref.Name, m.Name, m.Path, needs(m), strings.Join(unbound(s, m), ", "))
 		} else if others := otherMethods(s, ref.Name); len(others) > 0 {
 			msg += fmt.Sprintf("; %s is a column of method %s, which needs %s", ref.Name, others[0].Name, needs(others[0]))
@@ -82,6 +101,167 @@ func checkColumns(s *Scan, cat Catalog) error {
 		return errorf(name, "%s", msg)
 	}
 	return nil
+}
+
+// unboundKey words the refusal of a reference to a WHERE key of another
+// method of the table that the query does not bind: the planner then
+// chose a method without it, whose rows cannot have it as a column. It
+// says that the key exists and how to bind it (see notBinding).
+func unboundKey(s *Scan, ref sqlfront.ColumnRef, m *providers.Method, known, keys map[string]bool) string {
+	param := m.Param(ref.Name)
+	p := sqlfront.Ident(param.Name)
+	lit, lits := "'...'", "'...', ..."
+	if param.Type == providers.TypeInteger {
+		lit, lits = "1", "1, 2, ..."
+	}
+	msg := fmt.Sprintf("%s%s is a WHERE key of %s (method %s, GET %s), not a column of its rows, and this query does not bind it, so it reads method %s, whose rows have no column %s; bind it at the top level of WHERE with a literal: %s = %s or %s IN (%s)",
+		writtenPrefix(ref), ref.Name, s.Ref.Name(), m.Name, m.Path, s.Method.Name, ref.Name, p, lit, p, lits)
+	var also []string
+	for _, r := range unbound(s, m) {
+		if !strings.EqualFold(r, ref.Name) {
+			also = append(also, r)
+		}
+	}
+	if len(also) > 0 {
+		msg += fmt.Sprintf("; %s also needs %s", m.Name, strings.Join(also, ", "))
+	}
+	msg += notBinding(s, ref, known, keys)
+	var near []string // columns whose name holds the key's or is held in it (number for issue_number)
+	for _, c := range s.Method.Columns {
+		a, b := strings.ToLower(c.Name), ref.Name
+		if len(a) > len(b) {
+			a, b = b, a
+		}
+		if len(a) >= 4 && strings.Contains(b, a) && len(near) < 3 {
+			near = append(near, c.Name)
+		}
+	}
+	if len(near) > 0 {
+		for i, n := range near {
+			near[i] = sqlfront.Ident(n)
+		}
+		msg += "; to compare the rows' values instead, the nearest columns of " + s.Method.Name + " are " + strings.Join(near, ", ")
+	}
+	return msg + ". DESCRIBE " + s.Ref.Name() + " lists its columns and WHERE keys"
+}
+
+// writtenPrefix is "r.org: " for a qualified reference, "" for one
+// written as its bare name (the message names it next).
+func writtenPrefix(ref sqlfront.ColumnRef) string {
+	if strings.EqualFold(ref.Written, ref.Name) {
+		return ""
+	}
+	return ref.Written + ": "
+}
+
+// notBinding says why a key the query mentions is not bound: the WHERE
+// term that names it (when the front end could render it, Filter.Term)
+// is not one that binds, or it compares the key with a name that is no
+// column, most likely a value whose quotes were forgotten (org = acme).
+func notBinding(s *Scan, ref sqlfront.ColumnRef, known, keys map[string]bool) string {
+	for _, f := range s.Ref.Filters {
+		l, op, r, ok := comparison(f.Term)
+		if !ok || op != "=" {
+			continue
+		}
+		if isName(l, ref.Name) && bareName(r) && !known[strings.ToLower(r)] && !keys[strings.ToLower(r)] {
+			return fmt.Sprintf("; %s is not a column either: for the text, write %s = '%s'", r, l, r)
+		}
+	}
+	why := "OR, LIKE, comparisons other than =, functions, expressions, scalar subqueries and NULL do not bind a key"
+	for _, f := range s.Ref.Filters {
+		if mentions(f.Term, ref.Name) {
+			return fmt.Sprintf("; the term %s does not bind it: %s", f.Term, why)
+		}
+	}
+	return "; " + why
+}
+
+// quoteSlip reports whether a WHERE term compares name, which is no
+// column, with a column or key of the table (acme in org = acme), and
+// returns that other side as written.
+func quoteSlip(s *Scan, name string, known, keys map[string]bool) (string, bool) {
+	ours := func(w string) bool {
+		if !nameRE.MatchString(w) {
+			return false
+		}
+		if i := strings.LastIndexByte(w, '.'); i >= 0 {
+			w = w[i+1:]
+		}
+		w = strings.ToLower(strings.Trim(w, "`"))
+		return known[w] || keys[w]
+	}
+	for _, f := range s.Ref.Filters {
+		l, op, r, ok := comparison(f.Term)
+		if !ok || op != "=" {
+			continue
+		}
+		if isName(r, name) && bareName(r) && ours(l) {
+			return l, true
+		}
+		if isName(l, name) && bareName(l) && ours(r) {
+			return r, true
+		}
+	}
+	return "", false
+}
+
+// comparison splits a rendered term "a op b" whose sides are single
+// words.
+func comparison(term string) (l, op, r string, ok bool) {
+	f := strings.Fields(term)
+	if len(f) != 3 {
+		return "", "", "", false
+	}
+	return f[0], f[1], f[2], true
+}
+
+var (
+	bareNameRE = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`)
+	nameRE     = regexp.MustCompile("^[A-Za-z_`][A-Za-z0-9_.`-]*$")
+	wordRE     = regexp.MustCompile("[A-Za-z0-9_.`-]+")
+)
+
+// bareName reports whether w is an unqualified identifier (not NULL,
+// TRUE or FALSE, which the parser prints alike).
+func bareName(w string) bool {
+	switch strings.ToLower(w) {
+	case "null", "true", "false":
+		return false
+	}
+	return bareNameRE.MatchString(w)
+}
+
+// isName reports whether the written w (perhaps qualified) names the
+// column name.
+func isName(w, name string) bool {
+	if i := strings.LastIndexByte(w, '.'); i >= 0 {
+		w = w[i+1:]
+	}
+	return strings.EqualFold(strings.Trim(w, "`"), name)
+}
+
+// mentions reports whether a rendered term reads the column name
+// outside its string literals.
+func mentions(term, name string) bool {
+	var b strings.Builder
+	in := false
+	for _, r := range term {
+		switch {
+		case r == '\'':
+			in = !in
+			b.WriteRune(' ')
+		case in:
+		default:
+			b.WriteRune(r)
+		}
+	}
+	for _, w := range wordRE.FindAllString(b.String(), -1) {
+		if isName(w, name) {
+			return true
+		}
+	}
+	return false
 }
 
 // renamedColumn returns the column whose API name is name (ignoring
@@ -107,28 +287,55 @@ func hyphenated(name string, names []string) string {
 	return ""
 }
 
-// keyOfOtherMethod returns the table's first other method that takes the
-// name as a parameter and whose required parameters are not all bound
-// (the query meant that method but left a key out), or nil.
+// keyOfOtherMethod returns the table's other method that takes the name
+// as a parameter and whose required parameters are not all bound (the
+// query meant that method but left a key out, or wrote one that does not
+// bind), the one with the fewest left out; or nil.
 func keyOfOtherMethod(s *Scan, name string) *providers.Method {
+	var best *providers.Method
+	fewest := 0
 	for _, m := range s.Resource.Methods {
-		if m != s.Method && m.Param(name) != nil && len(unbound(s, m)) > 0 {
-			return m
+		if m == s.Method || m.Param(name) == nil {
+			continue
+		}
+		if n := len(unbound(s, m)); n > 0 && (best == nil || n < fewest) {
+			best, fewest = m, n
 		}
 	}
-	return nil
+	return best
 }
 
-// unbound lists m's required parameters that the query does not bind
-// (neither as this scan's binding nor as a column reference).
+// unbound lists m's required parameters that the query does not bind:
+// no literal equality or IN, join equality or IN subquery at the top
+// level of the table's WHERE or ON names it (the predicates node.collect
+// reads; merely reading a key as a column does not bind it).
 func unbound(s *Scan, m *providers.Method) []string {
 	bound := map[string]bool{}
-	for _, ref := range s.Ref.ColumnRefs {
-		bound[ref.Name] = true
+	me := strings.ToLower(s.Ref.RefName())
+	others := map[string]bool{}
+	for _, t := range s.Ref.Scope.Tables {
+		if t != s.Ref {
+			others[strings.ToLower(t.RefName())] = true
+		}
+	}
+	for _, c := range s.Ref.Scope.Conjuncts {
+		switch c.Op {
+		case sqlfront.OpEq, sqlfront.OpIn, sqlfront.OpSubquery:
+			if c.Qualifier == "" || c.Qualifier == me {
+				bound[c.Column] = true
+			}
+		case sqlfront.OpCol, sqlfront.OpExpr:
+			if c.Qualifier == me && others[c.RefQualifier] {
+				bound[c.Column] = true
+			}
+			if c.Op == sqlfront.OpCol && c.RefQualifier == me && others[c.Qualifier] {
+				bound[c.RefColumn] = true
+			}
+		}
 	}
 	var out []string
 	for _, r := range m.Required() {
-		if !bound[r] {
+		if !bound[strings.ToLower(r)] {
 			out = append(out, r)
 		}
 	}
@@ -152,6 +359,25 @@ func needs(m *providers.Method) string {
 		return "no WHERE keys"
 	}
 	return "WHERE " + strings.Join(req, ", ")
+}
+
+// nearestNames are the names to suggest for an unknown column: WHERE
+// keys of the table's methods that are not columns here and are one typo
+// away (orgg: org), then the nearest columns; three at most, keys marked.
+func nearestNames(name string, columns, keys []string, known map[string]bool) []string {
+	var out []string
+	lower := strings.ToLower(name)
+	for _, k := range providers.Nearest(name, keys, func(c string, d int) (int, bool) {
+		return d, d <= max(1, len(lower)/4) && !known[strings.ToLower(c)] && !strings.EqualFold(c, name)
+	}) {
+		if len(out) < 3 {
+			out = append(out, sqlfront.Ident(k.Name)+" (a WHERE key)")
+		}
+	}
+	for _, c := range nearest(name, columns, 3-len(out)) {
+		out = append(out, sqlfront.Ident(c))
+	}
+	return out
 }
 
 // nearest returns up to n candidates closest to name by edit distance

@@ -19,3 +19,22 @@ func TestNearestColumns(t *testing.T) {
 		}
 	}
 }
+
+// Keys of other methods are offered only a typo away, before columns,
+// and marked; a key that is a column here is a column.
+func TestNearestNamesOfferKeys(t *testing.T) {
+	cols := []string{"name", "url", "fork", "type"}
+	keys := []string{"org", "username", "type", "sort"}
+	known := map[string]bool{"name": true, "url": true, "fork": true, "type": true}
+	cases := map[string]string{
+		"orgg":    "org (a WHERE key)",
+		"nope":    "name,type",
+		"usrname": "username (a WHERE key),name",
+		"typ":     "type",
+	}
+	for in, want := range cases {
+		if got := strings.Join(nearestNames(in, cols, keys, known), ","); got != want {
+			t.Errorf("nearestNames(%q) = %q, want %q", in, got, want)
+		}
+	}
+}

@@ -65,6 +65,27 @@ type Scan struct {
 	Deps []DepBinding
 	// Subs bind parameters from IN subqueries over scans planned earlier.
 	Subs []SubBinding
+	// NoRequest, when set, says why the scan sends no request: its table
+	// is created empty, which gives the statement its true answer
+	// (LimitZeroReason, or the WHERE predicates on a parameter admit no
+	// value; see Build).
+	NoRequest string
+}
+
+// LimitZeroReason is Scan.NoRequest for a statement with LIMIT 0.
+const LimitZeroReason = "LIMIT 0 returns no rows"
+
+// Notice says, for the user beside the result, which tables were not
+// read because their WHERE predicates admit no value (the result is
+// empty for that reason), or "".
+func (p *Plan) Notice() string {
+	var out []string
+	for _, s := range p.Scans {
+		if s.NoRequest != "" && s.NoRequest != LimitZeroReason {
+			out = append(out, fmt.Sprintf("no request for %s: %s", s.Ref, s.NoRequest))
+		}
+	}
+	return strings.Join(out, "; ")
 }
 
 // DepBinding binds a parameter to an expression over another scan's rows
@@ -219,6 +240,9 @@ type Binding struct {
 // Calls expands the bindings into one parameter set per request (the
 // cartesian product of IN lists).
 func (s *Scan) Calls() []map[string]string {
+	if s.NoRequest != "" {
+		return nil
+	}
 	calls := []map[string]string{{}}
 	for _, b := range s.Bindings {
 		vals := dedupe(b.Values)
@@ -313,6 +337,9 @@ func (s *Scan) AnsweredColumn() bool {
 // combinations, which for three 250-value IN lists would be 15.6 million
 // maps) and saturating at math.MaxInt.
 func (s *Scan) EstimatedRequests() int {
+	if s.NoRequest != "" {
+		return 0
+	}
 	n := 1
 	for _, b := range s.Bindings {
 		n = MulSat(n, distinct(b.Values))
@@ -326,6 +353,9 @@ func (s *Scan) EstimatedRequests() int {
 // the date ranges of split searches come on top.
 func (p *Plan) FirstPages() (n int, known bool) {
 	for _, s := range p.Scans {
+		if s.NoRequest != "" {
+			continue
+		}
 		if s.Dependent() {
 			return 0, false
 		}
@@ -395,7 +425,11 @@ func (p *Plan) String() string {
 		fmt.Fprintf(&b, "%d. scan %s via %s (GET %s)", i+1, s.Ref, s.Method.Name, s.Method.Path)
 		var binds []string
 		for _, bd := range s.Bindings {
-			binds = append(binds, fmt.Sprintf("%s=%s", bd.Param.Name, strings.Join(quoteAll(dedupe(bd.Values)), "|")))
+			v := strings.Join(quoteAll(dedupe(bd.Values)), "|")
+			if len(bd.Values) == 0 {
+				v = "(no value)"
+			}
+			binds = append(binds, fmt.Sprintf("%s=%s", bd.Param.Name, v))
 		}
 		for _, d := range s.Deps {
 			binds = append(binds, fmt.Sprintf("%s from %s", d.Param.Name, strings.ReplaceAll(d.Expr, `"`, "")))
@@ -409,6 +443,10 @@ func (p *Plan) String() string {
 		pages := ""
 		if s.Method.Paginated {
 			pages = " (+ further pages)"
+		}
+		if s.NoRequest != "" {
+			fmt.Fprintf(&b, "; no request: %s\n", s.NoRequest)
+			continue
 		}
 		if s.Dependent() {
 			var srcs []string

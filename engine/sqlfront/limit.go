@@ -49,6 +49,24 @@ func simpleLimit(s sqlparser.SelectStatement, q *Query) int64 {
 	return count + offset
 }
 
+// zeroLimit reports whether the outermost statement has the literal
+// LIMIT 0 (MySQL's LIMIT n, 0 too): it returns no rows, so nothing needs
+// to be fetched.
+func zeroLimit(s sqlparser.SelectStatement) bool {
+	var l *sqlparser.Limit
+	switch n := s.(type) {
+	case *sqlparser.Select:
+		l = n.Limit
+	case *sqlparser.SetOp:
+		l = n.Limit
+	}
+	if l == nil {
+		return false
+	}
+	n, ok := intLiteral(l.Rowcount)
+	return ok && n == 0
+}
+
 func intLiteral(e sqlparser.Expr) (int64, bool) {
 	v, ok := e.(*sqlparser.SQLVal)
 	if !ok || v.Type != sqlparser.IntVal {

@@ -32,6 +32,9 @@ type Query struct {
 	// but no ORDER BY: which rows it keeps depends on the order the API
 	// returned them in, which is not guaranteed.
 	UnorderedLimit bool
+	// LimitZero is set when the outermost SELECT (or UNION) has the
+	// literal LIMIT 0: its answer has no rows whatever the tables hold.
+	LimitZero bool
 }
 
 // TableRef is one occurrence of a provider table in the query.

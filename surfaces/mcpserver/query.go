@@ -216,6 +216,9 @@ func (s *Server) runSelect(ctx context.Context, req *mcp.CallToolRequest, in que
 	if out.Truncated && !kept && sp != nil && sp.TooLarge() {
 		out.Notice += fmt.Sprintf(" The whole result is larger than the server keeps for paging (over %d bytes encoded, or a row over %d), so it has no result_id: narrow the query (WHERE, fewer columns, LIMIT) or aggregate in SQL to see the rest.", s.store.Options().MaxBytes, s.store.Options().MaxRowBytes)
 	}
+	if r.Notice != "" { // the engine's own note: a table not read, its answer known to be empty
+		out.Notice = strings.TrimSpace(out.Notice + " " + r.Notice + ".")
+	}
 	if out.Notice != "" {
 		summary = out.Notice + " " + summary
 	}
@@ -223,9 +226,6 @@ func (s *Server) runSelect(ctx context.Context, req *mcp.CallToolRequest, in que
 		summary += "; result_id " + id
 	} else if out.Truncated {
 		summary += "; result too large to keep for paging"
-	}
-	if r.Notice != "" {
-		summary += "; " + r.Notice
 	}
 	lines := fr.tsvLines
 	if out.Truncated && len(colStats) > 0 {

@@ -1,0 +1,1 @@
+SELECT name FROM github.repos.repos WHERE org LIKE 'ac%'
