@@ -100,22 +100,12 @@ func (c *Catalog) Provider(name string) (*providers.Provider, error) {
 	return p, nil
 }
 
-// Resource implements plan.Catalog. A table it does not have is a
-// *NotFound with the closest names (the planner returns it as is, and the
-// engine words it as SQL), as Table's.
+// Resource implements plan.Catalog: it is Table (a statement's table
+// always names its provider). A table it does not have is a *NotFound
+// with the closest names (the planner returns it as is, and the engine
+// words it as SQL).
 func (c *Catalog) Resource(provider, service, name string) (*providers.Resource, error) {
-	if !c.IsProvider(provider) {
-		return nil, &NotFound{Provider: provider, Known: c.Names(), Suggestions: nearest(provider, c.Names())}
-	}
-	p, err := c.Provider(provider)
-	if err != nil {
-		return nil, err
-	}
-	r, err := p.Resource(service, name)
-	if err == nil && r == nil {
-		return nil, tableNotFound(p, service, name)
-	}
-	return r, err
+	return c.Table(provider, service, name)
 }
 
 // TablesWithColumn implements plan.ColumnFinder: the tables of the service

@@ -67,23 +67,43 @@ func TestPredicateSpans(t *testing.T) {
 	}
 }
 
-func TestLimitPushdownShape(t *testing.T) {
-	cases := map[string]int64{
-		"SELECT * FROM github.repos.repos WHERE org='a' LIMIT 5":                  5,
-		"SELECT * FROM github.repos.repos WHERE org='a' LIMIT 5 OFFSET 10":        15,
-		"SELECT * FROM github.repos.repos WHERE org='a' ORDER BY name LIMIT 5":    0,
-		"SELECT count(*) FROM github.repos.repos WHERE org='a' LIMIT 5":           0,
-		"SELECT DISTINCT name FROM github.repos.repos WHERE org='a' LIMIT 5":      0,
-		"SELECT name FROM github.repos.repos WHERE org='a' GROUP BY name LIMIT 5": 0,
-		"SELECT name FROM github.repos.repos WHERE org='a'":                       0,
+// Limit is the count of rows a bare single-table scan can ever need
+// (LIMIT plus OFFSET; 0: no pushdown), and LimitZero the outermost
+// statement's literal LIMIT 0 only (-1: Limit not checked).
+func TestLimitShape(t *testing.T) {
+	cases := []struct {
+		sql   string
+		limit int64
+		zero  bool
+	}{
+		{"SELECT * FROM github.repos.repos WHERE org='a' LIMIT 5", 5, false},
+		{"SELECT * FROM github.repos.repos WHERE org='a' LIMIT 5 OFFSET 10", 15, false},
+		{"SELECT * FROM github.repos.repos WHERE org='a' ORDER BY name LIMIT 5", 0, false},
+		{"SELECT count(*) FROM github.repos.repos WHERE org='a' LIMIT 5", 0, false},
+		{"SELECT DISTINCT name FROM github.repos.repos WHERE org='a' LIMIT 5", 0, false},
+		{"SELECT name FROM github.repos.repos WHERE org='a' GROUP BY name LIMIT 5", 0, false},
+		{"SELECT name FROM github.repos.repos WHERE org='a'", 0, false},
+		{"SELECT name FROM github.repos.repos WHERE org = 'a' LIMIT 0", -1, true},
+		{"SELECT count(*) FROM github.repos.repos WHERE org = 'a' ORDER BY 1 LIMIT 0 OFFSET 3", -1, true},
+		{"SELECT name FROM github.repos.repos WHERE org = 'a' LIMIT 5, 0", -1, true},
+		{"SELECT name FROM github.repos.repos WHERE org = 'a' UNION SELECT 'x' LIMIT 0", -1, true},
+		{"SELECT name FROM github.repos.repos WHERE org = 'a' LIMIT 1", -1, false},
+		{"SELECT name FROM github.repos.repos WHERE org = 'a'", -1, false},
+		{"SELECT count(*) FROM (SELECT name FROM github.repos.repos WHERE org = 'a' LIMIT 0) AS d", -1, false},
+		{"SELECT name FROM github.repos.repos WHERE org IN (SELECT 'a' LIMIT 0)", -1, false},
+		{"WITH x AS (SELECT name FROM github.repos.repos WHERE org = 'a') SELECT * FROM x LIMIT 0", -1, true},
+		{"SELECT name FROM github.repos.repos WHERE org = 'a' UNION (SELECT name FROM github.repos.repos WHERE org = 'b' LIMIT 0)", -1, false},
 	}
-	for q, want := range cases {
-		st, err := Parse(q, isGH)
+	for _, c := range cases {
+		st, err := Parse(c.sql, isGH)
 		if err != nil {
-			t.Fatalf("%s: %v", q, err)
+			t.Fatalf("%s: %v", c.sql, err)
 		}
-		if st.Query.Limit != want {
-			t.Errorf("%s: limit %d, want %d", q, st.Query.Limit, want)
+		if c.limit >= 0 && st.Query.Limit != c.limit {
+			t.Errorf("%s: limit %d, want %d", c.sql, st.Query.Limit, c.limit)
+		}
+		if got := st.Query != nil && st.Query.LimitZero; got != c.zero {
+			t.Errorf("%s: LimitZero %t, want %t", c.sql, got, c.zero)
 		}
 	}
 }

@@ -32,3 +32,35 @@ func TestUnknownColumnAndBadLiteralNeverPass(t *testing.T) {
 		t.Fatalf("%d requests sent", n)
 	}
 }
+
+// A control whose WHERE predicates on one key admit no value passes
+// with no request, which is its query's true answer (README, "Answers
+// known to be empty"); predicates the engine cannot prove empty (values
+// SQLite may read as equal) make the file not plan (exit 2), never a
+// pass, and nothing is sent.
+func TestKnownEmptyControls(t *testing.T) {
+	s, env := serverEnv(t)
+	file := testutil.TempFile(t, "empty.yaml", `controls:
+  - id: contradiction
+    sql: SELECT name FROM github.repos.repos WHERE org = 'acme' AND org = 'tiny'
+`)
+	r := runCheck(t, env, file)
+	if r.Code != 0 || !strings.Contains(r.Stdout, "PASS  contradiction") {
+		t.Fatalf("exit %d, want 0 with a pass\n%s%s", r.Code, r.Stdout, r.Stderr)
+	}
+	if n := len(s.Requests()); n != 0 {
+		t.Fatalf("%d requests sent", n)
+	}
+	file = testutil.TempFile(t, "ambiguous.yaml", `controls:
+  - id: ambiguous
+    sql: SELECT title FROM github.issues.issues WHERE owner = 'acme' AND repo = 'repo-001' AND issue_number = '01' AND issue_number = 1
+`)
+	r = runCheck(t, env, file)
+	if r.Code != 2 || strings.Contains(r.Stdout, "PASS") {
+		t.Fatalf("exit %d, want 2 and no pass\n%s%s", r.Code, r.Stdout, r.Stderr)
+	}
+	testutil.Contains(t, "stderr", r.Stderr, "control ambiguous", "SQLite may read some of them as the same integer value")
+	if n := len(s.Requests()); n != 0 {
+		t.Fatalf("%d requests sent", n)
+	}
+}
