@@ -2,6 +2,7 @@ package catalog
 
 import (
 	"slices"
+	"strings"
 	"testing"
 )
 
@@ -41,6 +42,45 @@ func TestDidYouMean(t *testing.T) {
 	} {
 		if got := (&NotFound{Suggestions: tc.s}).DidYouMean(); got != tc.want {
 			t.Errorf("%v: %q, want %q", tc.s, got, tc.want)
+		}
+	}
+}
+
+// A name of one or two parts is read as a table name with parts left out
+// when it is about the catalog: a provider first, or a service or table
+// of the default provider; anything else is left to SQLite (nil).
+func TestShortName(t *testing.T) {
+	c := New(nil, Options{})
+	for _, tc := range []struct {
+		name, service string
+		want          []string
+	}{
+		{"github", "", nil},
+		{"github.repos", "repos", []string{"github.repos.repos", "github.interactions.repos", "github.search.repos"}},
+		{"github.repo", "", []string{"github.repos.repos", "github.interactions.repos", "github.search.repos"}},
+		{"github.actions", "actions", nil},
+		{"github.zzzzzz", "", nil},
+		{"repos", "repos", []string{"github.repos.repos", "github.interactions.repos", "github.search.repos"}},
+		{"members", "", []string{"github.orgs.members", "github.teams.members"}},
+		{"repos.repos", "repos", []string{"github.repos.repos"}},
+		{"repos.lst_for_org", "repos", []string{"github.repos.repos (method list_for_org)"}},
+		{"actions.zzzzzz", "actions", nil},
+	} {
+		nf := c.ShortName(strings.Split(tc.name, "."))
+		if nf == nil {
+			t.Errorf("%s: nil", tc.name)
+			continue
+		}
+		if nf.Short != tc.name || nf.Provider != "github" || nf.Service != tc.service || !slices.Equal(nf.Suggestions, tc.want) {
+			t.Errorf("%s: %+v; want service %q, suggestions %v", tc.name, nf, tc.service, tc.want)
+		}
+		if !strings.HasPrefix(nf.Error(), "no table "+tc.name+": tables are named provider.service.resource") {
+			t.Errorf("%s: %q", tc.name, nf.Error())
+		}
+	}
+	for _, name := range []string{"nope", "sqlite_schema", "main.repos", "nope.repos", "a.b.c", ""} {
+		if nf := c.ShortName(strings.Split(name, ".")); nf != nil {
+			t.Errorf("%s: %+v, want nil", name, nf)
 		}
 	}
 }

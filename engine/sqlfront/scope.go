@@ -130,6 +130,11 @@ type analyser struct {
 	byIndex   map[int]*TableRef
 	subScopes map[*sqlparser.Subquery]*Scope
 	subConjs  []*Conjunct
+	// withNames are the names WITH gives anywhere in the statement, and
+	// shortNames the other names of one or two parts in FROM (see
+	// Query.ShortNames).
+	withNames  map[string]bool
+	shortNames [][]string
 }
 
 func (a *analyser) statement(s sqlparser.SelectStatement, scope *Scope) error {
@@ -168,6 +173,7 @@ func (a *analyser) with(w *sqlparser.With, scope *Scope) error {
 		return nil
 	}
 	for _, cte := range w.Ctes {
+		a.withNames[strings.ToLower(cte.As.String())] = true
 		if sq, ok := cte.AliasedTableExpr.Expr.(*sqlparser.Subquery); ok {
 			if err := a.statement(sq.Select, &Scope{Parent: scope}); err != nil {
 				return err
@@ -266,6 +272,13 @@ func (a *analyser) tableExpr(te sqlparser.TableExpr, scope *Scope) error {
 					scope.Names = append(scope.Names, strings.ToLower(r.RefName()))
 					return nil
 				}
+			}
+			if _, _, ph := parsePlaceholder(name); !ph && e.SchemaQualifier.IsEmpty() {
+				short := []string{strings.ToLower(name)}
+				if !e.DbQualifier.IsEmpty() {
+					short = []string{strings.ToLower(e.DbQualifier.String()), short[0]}
+				}
+				a.shortNames = append(a.shortNames, short)
 			}
 			if alias != "" {
 				scope.Names = append(scope.Names, strings.ToLower(alias))

@@ -129,7 +129,7 @@ func TestRefusals(t *testing.T) {
 		"SELECT 1 INTO OUTFILE '/tmp/x'":                          "",
 		"SELECT \x00":                                             "NUL",
 		"SELECT '\xff'":                                           "UTF-8",
-		"SHOW TABLES":                                             "unknown SHOW",
+		"SHOW DATABASES":                                          "unknown SHOW",
 		"SELECT * FROM github.repos.repos FOR UPDATE":             "locking",
 		strings.Repeat("SELECT 1 UNION ", 30000) + "SELECT 1":     "limit",
 		"PRAGMA writable_schema = 1":                              "not allowed",
