@@ -178,6 +178,8 @@ func FuzzParse(f *testing.F) {
 		"WITH x AS (SELECT 1) SELECT * FROM x",
 		"DESCRIBE github.repos.repos",
 		"SELECT '\\'",
+		"SELECT * FROM gitlab.a.b LIMIT -1 OFFSET -2",
+		"SELECT * FROM github.repos r, (SELECT 1) LIMIT 5, -1",
 	} {
 		f.Add(s)
 	}
