@@ -84,3 +84,23 @@ func TestShortName(t *testing.T) {
 		}
 	}
 }
+
+// An unknown provider suggests the closest providers, else the default
+// provider's table its other parts name (the provider left out).
+func TestUnknownProviderSuggestions(t *testing.T) {
+	c := New(nil, Options{})
+	for _, tc := range []struct {
+		provider, service, name string
+		want                    []string
+	}{
+		{"gitub", "repos", "repos", []string{"github"}},
+		{"repos", "repos", "list_for_org", []string{"github.repos.repos"}},
+		{"gitlab", "repos", "repos", nil},
+	} {
+		_, err := c.Resource(tc.provider, tc.service, tc.name)
+		nf, _, ok := AsNotFound(err)
+		if !ok || nf.Provider != tc.provider || !slices.Equal(nf.Suggestions, tc.want) {
+			t.Errorf("%s.%s.%s: %v; want suggestions %v", tc.provider, tc.service, tc.name, err, tc.want)
+		}
+	}
+}

@@ -26,6 +26,7 @@ func TestUnknownProviderInFrom(t *testing.T) {
 		{`SELECT * FROM gitub.repos.repos WHERE org = 'acme'`, `unknown provider "gitub"; did you mean github? SHOW PROVIDERS lists them`},
 		{`SELECT r.name FROM github.repos.repos r JOIN gitlab.projects.projects p ON p.id = r.id WHERE r.org = 'acme'`, `unknown provider "gitlab"`},
 		{`SELECT * FROM gitlab.repos.repos.list_for_org`, `unknown provider "gitlab"`},
+		{`SELECT * FROM repos.repos.list_for_org WHERE org = 'acme'`, `unknown provider "repos"; did you mean github.repos.repos? SHOW PROVIDERS lists them`},
 	} {
 		r := runOn(t, gh, c.sql)
 		if r.Code != 1 || !strings.Contains(r.Stderr, "error (plan)") || !strings.Contains(r.Stderr, c.want) || strings.Contains(r.Stderr, "syntax error") {
