@@ -274,11 +274,13 @@ func (a *analyser) tableExpr(te sqlparser.TableExpr, scope *Scope) error {
 				}
 			}
 			if _, _, ph := parsePlaceholder(name); !ph && e.SchemaQualifier.IsEmpty() {
-				short := []string{strings.ToLower(name)}
+				short := SplitLower(name) // a back-quoted `github.repos` is one identifier
 				if !e.DbQualifier.IsEmpty() {
-					short = []string{strings.ToLower(e.DbQualifier.String()), short[0]}
+					short = append(SplitLower(e.DbQualifier.String()), short...)
 				}
-				a.shortNames = append(a.shortNames, short)
+				if len(short) <= 2 {
+					a.shortNames = append(a.shortNames, short)
+				}
 			}
 			if alias != "" {
 				scope.Names = append(scope.Names, strings.ToLower(alias))
