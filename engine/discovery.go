@@ -266,6 +266,10 @@ func sqlNotFound(err error) error {
 		return err
 	}
 	switch {
+	case nf.Short != "" && nf.Service != "":
+		return discoveryErrorf("no table %s: tables are named provider.service.resource;%s SHOW RESOURCES IN %s.%s lists its tables", nf.Short, dym, nf.Provider, nf.Service)
+	case nf.Short != "":
+		return discoveryErrorf("no table %s: tables are named provider.service.resource;%s SHOW SERVICES IN %s lists its services", nf.Short, dym, nf.Provider)
 	case nf.Table != "" && nf.ServiceKnown:
 		return discoveryErrorf("unknown table %s.%s.%s;%s SHOW RESOURCES IN %s.%s lists its tables", nf.Provider, nf.Service, nf.Table, dym, nf.Provider, nf.Service)
 	case nf.Table != "":

@@ -13,7 +13,9 @@
 // (Options.Fetch replaces it in the in-process harness, enginetest). It
 // answers discovery statements (SHOW, DESCRIBE) from the catalog's typed
 // discovery without any request, phrasing the catalog's answers and
-// errors as SQL.
+// errors as SQL; before planning a SELECT, it reads each FROM name of one
+// or two parts (Query.ShortNames) with the catalog (Catalog.ShortName),
+// so that FROM github.repos says which three-part names it may mean.
 //
 // An engine is made on a catalog: New makes one from Options (Sources,
 // Store), or takes Options.Catalog, made beforehand by NewCatalog, when

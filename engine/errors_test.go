@@ -30,7 +30,7 @@ func TestClassifyAsksTheLeaf(t *testing.T) {
 		setting string
 	}{
 		{"sql syntax", &sqlfront.Error{Pos: 7, Msg: "bad"}, engine.KindSQL, "SQL error at position 8: bad", 7, "", ""},
-		{"sqlite", &store.QueryError{Err: errors.New("no such table: x")}, engine.KindSQL, "SQL error: no such table: x", -1, "", ""},
+		{"sqlite", &store.QueryError{Err: errors.New("no such table: x")}, engine.KindSQL, "SQL error: no such table: x (provider tables have three-part names, provider.service.resource: SHOW RESOURCES lists them)", -1, "", ""},
 		{"plan, missing keys", &plan.Error{Table: "github.branches.branches", Missing: missing, Msg: "needs owner"}, engine.KindPlan, "needs owner", -1, "github.branches.branches", ""},
 		{"plan, no missing keys", &plan.Error{Table: "t", Msg: "unknown"}, engine.KindPlan, "unknown", -1, "", ""},
 		{"request limit", plan.RequestLimitError("t", "needs %d requests", 9), engine.KindPlan, "needs 9 requests", -1, "", plan.SettingMaxRequests},

@@ -48,6 +48,14 @@ func (e *Engine) prepare(ctx context.Context, text string) (*Prepared, error) {
 	}
 	ps := &Prepared{e: e, st: st}
 	if st.Kind == sqlfront.KindSelect || st.Kind == sqlfront.KindExplain {
+		// A FROM name of one or two parts is no table SQLite has: when it
+		// names a provider, service or table, say the three-part names it
+		// may mean before planning anything.
+		for _, short := range st.Query.ShortNames {
+			if nf := e.cat.ShortName(short); nf != nil {
+				return nil, sqlNotFound(nf)
+			}
+		}
 		ps.plan, err = plan.Build(ctx, st.Query, e.cat, plan.Options{MaxRequests: max(e.opts.MaxRequests, 0), Prover: store.Prover{}})
 		if err != nil {
 			return nil, sqlNotFound(err) // an unknown table: the catalog's *NotFound

@@ -100,11 +100,23 @@ func (c *Catalog) Provider(name string) (*providers.Provider, error) {
 	return p, nil
 }
 
-// Resource implements plan.Catalog: it is Table (a statement's table
-// always names its provider). A table it does not have is a *NotFound
-// with the closest names (the planner returns it as is, and the engine
-// words it as SQL).
+// Resource implements plan.Catalog. A table it does not have is a
+// *NotFound with the closest names (the planner returns it as is, and the
+// engine words it as SQL), as Table's; for an unknown provider, the
+// closest providers, else the table of the default provider its other
+// parts name (repos.repos.get: github.repos.repos).
 func (c *Catalog) Resource(provider, service, name string) (*providers.Resource, error) {
+	if !c.IsProvider(provider) {
+		nf := &NotFound{Provider: provider, Known: c.Names(), Suggestions: nearest(provider, c.Names())}
+		if len(nf.Suggestions) == 0 {
+			// service.resource.method with the provider left out
+			// (repos.repos.list_for_org): the default provider's table.
+			if short := c.ShortName([]string{provider, service}); short != nil {
+				nf.Suggestions = short.Suggestions
+			}
+		}
+		return nil, nf
+	}
 	return c.Table(provider, service, name)
 }
 

@@ -7,7 +7,9 @@
 // definitions may name credential variables (trust.go), the credentials a
 // provider's requests would carry (Credentials), and typed discovery
 // (discovery.go: providers, services, tables, describe) with the one
-// default-provider rule (DefaultProvider).
+// default-provider rule (DefaultProvider), and the closest names of what
+// it does not have (suggest.go: *NotFound's suggestions, ShortName for a
+// table name of one or two parts).
 //
 // Every surface reads the catalog through these: SQL SHOW / DESCRIBE
 // (engine), the MCP discovery tools (mcpserver), shell completion, error

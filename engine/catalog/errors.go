@@ -55,6 +55,11 @@ type NotFound struct {
 	// qualified (github.repos.list_for_org, github.repos, github): at most
 	// three, only names a typo away; empty when none is close.
 	Suggestions []string
+	// Short is a table name of one or two parts as written (repos,
+	// github.repos), when the error is about that (Catalog.ShortName):
+	// Provider is then the provider it is read in, and Service the
+	// service it names, if any.
+	Short string
 }
 
 // DidYouMean is "did you mean a, b or c?", or "" without suggestions:
@@ -86,6 +91,8 @@ func AsNotFound(err error) (nf *NotFound, dym string, ok bool) {
 func (e *NotFound) Error() string {
 	var msg string
 	switch {
+	case e.Short != "":
+		msg = fmt.Sprintf("no table %s: tables are named provider.service.resource", e.Short)
 	case e.Table != "":
 		msg = fmt.Sprintf("unknown table %s.%s.%s", e.Provider, e.Service, e.Table)
 	case e.Service != "":

@@ -115,3 +115,92 @@ func qualify(prefix string, names []string) []string {
 	}
 	return out
 }
+
+// ShortName reads a table name of one or two parts (lower-cased), which
+// SQL has no table for, as a table name with parts left out: table names
+// have three, provider.service.resource. It returns a *NotFound with
+// Short set (the name as written) when the name is about the catalog:
+// its first part is a provider (FROM github, FROM github.repos), or, read
+// in DefaultProvider, it names a service or a table (FROM repos, FROM
+// members, FROM repos.repos); nil otherwise (a name SQLite may know,
+// such as sqlite_schema, or a misspelt WITH name). Suggestions are the
+// tables it may mean: the table of the service that has its name
+// (github.repos.repos), the tables of that name in any service
+// (github.orgs.members); failing that, those of the closest service
+// (github.repo: github.repos.repos), or after a known service the
+// closest names as for an unknown table (repos.repo).
+func (c *Catalog) ShortName(parts []string) *NotFound {
+	if len(parts) == 0 || len(parts) > 2 {
+		return nil
+	}
+	short := strings.Join(parts, ".")
+	if c.IsProvider(parts[0]) {
+		p, err := c.Provider(parts[0])
+		if err != nil {
+			return nil
+		}
+		nf := &NotFound{Provider: p.Provider, Short: short}
+		if len(parts) == 2 {
+			nf.Service, nf.ServiceKnown, nf.Suggestions = shortTables(p, parts[1], "")
+			for _, s := range nearest(parts[1], p.Services()) {
+				if len(nf.Suggestions) == 0 && !nf.ServiceKnown {
+					_, _, nf.Suggestions = shortTables(p, s, "")
+				}
+			}
+		}
+		return nf
+	}
+	name := c.DefaultProvider()
+	if name == "" {
+		return nil
+	}
+	p, err := c.Provider(name)
+	if err != nil {
+		return nil
+	}
+	nf := &NotFound{Provider: p.Provider, Short: short}
+	if len(parts) == 1 {
+		nf.Service, nf.ServiceKnown, nf.Suggestions = shortTables(p, parts[0], "")
+	} else {
+		nf.Service, nf.ServiceKnown, nf.Suggestions = shortTables(p, parts[0], parts[1])
+		if !nf.ServiceKnown {
+			return nil // service.table: a service comes first
+		}
+	}
+	if len(nf.Suggestions) == 0 && !nf.ServiceKnown {
+		return nil
+	}
+	return nf
+}
+
+// shortTables are the tables of p a short name may mean: with table "",
+// name is a service or a table (the service's table of its own name, then
+// the tables of that name in any service); else name is a service and
+// table one of its tables (or near one). service is name when p has
+// that service.
+func shortTables(p *providers.Provider, name, table string) (service string, known bool, out []string) {
+	known = slices.Contains(p.Services(), name)
+	if known {
+		service = name
+	}
+	if table != "" {
+		if !known {
+			return "", false, nil
+		}
+		for _, r := range p.Resources {
+			if r.Service == name && r.Name == table {
+				return service, known, []string{p.Provider + "." + name + "." + table}
+			}
+		}
+		out = tablesNear(p, name, table)
+		return service, known, out[:min(len(out), maxSuggestions)]
+	}
+	for _, own := range []bool{true, false} {
+		for _, r := range p.Resources {
+			if r.Name == name && (r.Service == name) == own && len(out) < maxSuggestions {
+				out = append(out, p.Provider+"."+r.Service+"."+r.Name)
+			}
+		}
+	}
+	return service, known, out
+}

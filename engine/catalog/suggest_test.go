@@ -3,6 +3,7 @@ package catalog
 import (
 	"errors"
 	"slices"
+	"strings"
 	"testing"
 )
 
@@ -59,6 +60,62 @@ func TestSuggestsTheVerbedName(t *testing.T) {
 		var nf *NotFound
 		if !errors.As(err, &nf) || nf.DidYouMean() != tc.want {
 			t.Errorf("%s.%s: %v; want %q", tc.service, tc.name, err, tc.want)
+
+// A name of one or two parts is read as a table name with parts left out
+// when it is about the catalog: a provider first, or a service or table
+// of the default provider; anything else is left to SQLite (nil).
+func TestShortName(t *testing.T) {
+	c := New(nil, Options{})
+	for _, tc := range []struct {
+		name, service string
+		want          []string
+	}{
+		{"github", "", nil},
+		{"github.repos", "repos", []string{"github.repos.repos", "github.interactions.repos", "github.search.repos"}},
+		{"github.repo", "", []string{"github.repos.repos", "github.interactions.repos", "github.search.repos"}},
+		{"github.actions", "actions", nil},
+		{"github.zzzzzz", "", nil},
+		{"repos", "repos", []string{"github.repos.repos", "github.interactions.repos", "github.search.repos"}},
+		{"members", "", []string{"github.orgs.members", "github.teams.members"}},
+		{"repos.repos", "repos", []string{"github.repos.repos"}},
+		{"repos.lst_for_org", "repos", []string{"github.repos.repos (method list_for_org)"}},
+		{"actions.zzzzzz", "actions", nil},
+	} {
+		nf := c.ShortName(strings.Split(tc.name, "."))
+		if nf == nil {
+			t.Errorf("%s: nil", tc.name)
+			continue
+		}
+		if nf.Short != tc.name || nf.Provider != "github" || nf.Service != tc.service || !slices.Equal(nf.Suggestions, tc.want) {
+			t.Errorf("%s: %+v; want service %q, suggestions %v", tc.name, nf, tc.service, tc.want)
+		}
+		if !strings.HasPrefix(nf.Error(), "no table "+tc.name+": tables are named provider.service.resource") {
+			t.Errorf("%s: %q", tc.name, nf.Error())
+		}
+	}
+	for _, name := range []string{"nope", "sqlite_schema", "main.repos", "nope.repos", "a.b.c", ""} {
+		if nf := c.ShortName(strings.Split(name, ".")); nf != nil {
+			t.Errorf("%s: %+v, want nil", name, nf)
+		}
+	}
+}
+
+// An unknown provider suggests the closest providers, else the default
+// provider's table its other parts name (the provider left out).
+func TestUnknownProviderSuggestions(t *testing.T) {
+	c := New(nil, Options{})
+	for _, tc := range []struct {
+		provider, service, name string
+		want                    []string
+	}{
+		{"gitub", "repos", "repos", []string{"github"}},
+		{"repos", "repos", "list_for_org", []string{"github.repos.repos"}},
+		{"gitlab", "repos", "repos", nil},
+	} {
+		_, err := c.Resource(tc.provider, tc.service, tc.name)
+		nf, _, ok := AsNotFound(err)
+		if !ok || nf.Provider != tc.provider || !slices.Equal(nf.Suggestions, tc.want) {
+			t.Errorf("%s.%s.%s: %v; want suggestions %v", tc.provider, tc.service, tc.name, err, tc.want)
 		}
 	}
 }

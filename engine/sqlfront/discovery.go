@@ -10,9 +10,10 @@ import (
 //
 //	SHOW PROVIDERS [LIKE 'p']
 //	SHOW SERVICES [IN|FROM provider] [LIKE 'p']
-//	SHOW RESOURCES [IN|FROM provider[.service]] [LIKE 'p']
+//	SHOW RESOURCES|TABLES [IN|FROM provider[.service]] [LIKE 'p']
 //	SHOW METHODS IN|FROM provider.service.resource
 //	DESCRIBE|DESC [EXTENDED] provider.service.resource
+//	SHOW COLUMNS|FIELDS IN|FROM provider.service.resource (DESCRIBE)
 func parseDiscovery(st *Statement, text string, toks []token) error {
 	word := func(i int) string {
 		if i < len(toks) {
@@ -23,31 +24,31 @@ func parseDiscovery(st *Statement, text string, toks []token) error {
 	i := 1
 	switch word(0) {
 	case "describe", "desc":
-		st.Kind = KindDescribe
 		if word(1) == "extended" {
 			i++
 		}
-		name, next, err := dottedName(text, toks, i)
-		if err != nil {
-			return err
-		}
-		if len(name) < 3 || len(name) > 4 {
-			return &Error{Pos: toks[i].start, Msg: "DESCRIBE takes provider.service.resource, e.g. DESCRIBE github.repos.repos"}
-		}
-		st.Target = name
-		return expectEnd(text, toks, next)
+		return describe(st, text, toks, i)
 	}
 	switch word(1) {
 	case "providers":
 		st.Kind = KindShowProviders
 	case "services":
 		st.Kind = KindShowServices
-	case "resources":
+	case "resources", "tables": // SHOW TABLES, as MySQL says it
 		st.Kind = KindShowResources
 	case "methods":
 		st.Kind = KindShowMethods
+	case "columns", "fields": // SHOW COLUMNS FROM t, as MySQL says it: DESCRIBE t
+		if w := word(2); w != "in" && w != "from" {
+			return &Error{Pos: toks[0].start, Msg: "SHOW COLUMNS takes FROM provider.service.resource, e.g. SHOW COLUMNS FROM github.repos.repos (or DESCRIBE github.repos.repos)"}
+		}
+		return describe(st, text, toks, 3)
 	default:
-		return &Error{Pos: toks[0].start, Msg: "unknown SHOW statement; use SHOW PROVIDERS, SHOW SERVICES IN <provider>, SHOW RESOURCES IN <provider>.<service>, SHOW METHODS IN <provider>.<service>.<resource>"}
+		dym := ""
+		if w := nearWord(word(1), showWords); w != "" {
+			dym = " (did you mean SHOW " + strings.ToUpper(w) + "?)"
+		}
+		return &Error{Pos: toks[0].start, Msg: "unknown SHOW statement" + dym + "; use SHOW PROVIDERS, SHOW SERVICES IN <provider>, SHOW RESOURCES IN <provider>.<service>, SHOW METHODS IN <provider>.<service>.<resource>, DESCRIBE <provider>.<service>.<resource>"}
 	}
 	i = 2
 	if w := word(i); w == "in" || w == "from" {
@@ -83,6 +84,24 @@ func parseDiscovery(st *Statement, text string, toks []token) error {
 		i += 2
 	}
 	return expectEnd(text, toks, i)
+}
+
+// showWords are the words after SHOW that are statements here.
+var showWords = []string{"providers", "services", "resources", "methods", "tables", "columns"}
+
+// describe reads the table name of a DESCRIBE (or SHOW COLUMNS FROM) at
+// token i, the statement's last.
+func describe(st *Statement, text string, toks []token, i int) error {
+	st.Kind = KindDescribe
+	name, next, err := dottedName(text, toks, i)
+	if err != nil {
+		return err
+	}
+	if len(name) < 3 || len(name) > 4 {
+		return &Error{Pos: toks[i].start, Msg: "DESCRIBE takes provider.service.resource, e.g. DESCRIBE github.repos.repos"}
+	}
+	st.Target = name
+	return expectEnd(text, toks, next)
 }
 
 // dottedName reads word(.word)* starting at token i.

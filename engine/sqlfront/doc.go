@@ -21,7 +21,15 @@
 // fourth naming a method (github.repos.repos.list_for_user). The stock
 // grammar takes two parts, so the tokenizer finds the dotted names whose
 // first part is a known provider and the text handed to vitess carries one
-// quoted identifier per occurrence instead.
+// quoted identifier per occurrence instead. A statement that does not
+// parse so is tried once more with every dotted name of three or four
+// parts read as a table: if it parses, the unknown provider is the
+// planner's to name (the catalog's error, with the closest names), not a
+// syntax error. FROM names of one or two parts that no WITH gives
+// (FROM repos, FROM github.repos) are listed in Query.ShortNames, for the
+// engine to say which three-part names they may mean. SQLite's negative
+// LIMIT ("no limit") is handed to vitess as MySQL's largest count
+// (nolimit.go).
 //
 // Column references that can only mean one provider table (qualified with
 // its name or alias, or unqualified in a SELECT whose only FROM item it is,
@@ -36,8 +44,9 @@
 // query.go (parsing a statement), placeholders.go (the table-name
 // placeholder notation), scope.go (scopes and column attribution),
 // conjuncts.go (predicates that can bind API parameters), limit.go (LIMIT
-// pushdown), filter.go (TableRef.Filters), quote.go (the one SQLite
-// identifier quoter), tokens.go.
+// pushdown), nolimit.go (negative LIMIT and OFFSET), filter.go
+// (TableRef.Filters), quote.go (the one SQLite identifier quoter),
+// tokens.go.
 //
 // sqlfront knows nothing of providers beyond their names, nothing of HTTP,
 // SQLite or MCP.

@@ -15,6 +15,9 @@ type Query struct {
 	Text string
 	Span [2]int
 	toks []token
+	// negs are the spans of negative LIMIT and OFFSET operands, which
+	// vitess reads as noLimit (see nolimit.go).
+	negs [][2]int
 	// subTexts caches subqueryTexts.
 	subTexts map[string][2]int
 	AST      sqlparser.SelectStatement
@@ -22,6 +25,12 @@ type Query struct {
 	Tables []*TableRef
 	// Root is the outermost scope; every TableRef belongs to one scope.
 	Root *Scope
+	// ShortNames are the table names in FROM or JOIN of one or two parts
+	// (repos, github.repos) that name no WITH table of the statement,
+	// split and lower-cased, in the order met: SQLite has no such table
+	// (a table function such as json_each is not one of them), so the
+	// engine can say which provider.service.resource they may mean.
+	ShortNames [][]string
 	// Limit is set when the query is a bare single-table scan with a
 	// literal LIMIT (no ORDER BY, GROUP BY, DISTINCT, aggregates, joins or
 	// subqueries): the count of rows the query can ever need, LIMIT plus

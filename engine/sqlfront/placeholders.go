@@ -92,18 +92,29 @@ func SplitLower(s string) []string {
 	return parts
 }
 
-// withPlaceholders returns text[start:end] with each table name inside it
-// replaced by its placeholder.
-func withPlaceholders(text string, refs []*TableRef, start, end int) string {
+// withPlaceholders returns text[start:end] as vitess reads it: each
+// table name inside it replaced by its placeholder, and each negative
+// LIMIT or OFFSET operand (negs, see negativeLimits) by noLimit.
+func withPlaceholders(text string, refs []*TableRef, negs [][2]int, start, end int) string {
 	var b strings.Builder
 	pos := start
-	for _, r := range refs {
-		if r.Span[0] < start || r.Span[1] > end {
-			continue
+	edit := func(span [2]int, with string) {
+		if span[0] < start || span[1] > end {
+			return
 		}
-		b.WriteString(text[pos:r.Span[0]])
-		b.WriteString(placeholder(r))
-		pos = r.Span[1]
+		b.WriteString(text[pos:span[0]])
+		b.WriteString(with)
+		pos = span[1]
+	}
+	for _, r := range refs {
+		for len(negs) > 0 && negs[0][0] < r.Span[0] {
+			edit(negs[0], noLimit)
+			negs = negs[1:]
+		}
+		edit(r.Span, placeholder(r))
+	}
+	for _, n := range negs {
+		edit(n, noLimit)
 	}
 	b.WriteString(text[pos:end])
 	return b.String()

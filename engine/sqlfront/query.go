@@ -45,7 +45,7 @@ func (q *Query) subqueryTexts() map[string][2]int {
 				continue
 			}
 			span := [2]int{toks[i+1].start, toks[j-1].end}
-			st, err := parseSQL(withPlaceholders(q.Text, q.Tables, span[0], span[1]))
+			st, err := parseSQL(withPlaceholders(q.Text, q.Tables, q.negs, span[0], span[1]))
 			if err != nil {
 				continue
 			}
@@ -64,28 +64,32 @@ func parseQuery(text string, toks []token, isProvider func(string) bool) (*Query
 	}
 	start, end := toks[0].start, toks[len(toks)-1].end
 	refs := findTables(text, toks, isProvider)
+	negs := negativeLimits(toks)
 	// The text vitess parses: the statement with each table name replaced
 	// by one quoted identifier that carries its occurrence index.
-	vtext := withPlaceholders(text, refs, start, end)
+	vtext := withPlaceholders(text, refs, negs, start, end)
 	ast, err := parseSQL(vtext)
 	if err != nil {
-		msg := err.Error()
-		if i := strings.Index(msg, "syntax error"); i >= 0 {
-			msg = msg[i:]
+		// A dotted name of three or four parts whose first part is no
+		// provider (gitlab.repos.repos) is outside MySQL's grammar: when
+		// the statement parses with every such name read as a table, it
+		// is one, and the planner names the unknown provider (with the
+		// closest names) instead of a syntax error.
+		if all := findTables(text, toks, func(string) bool { return true }); len(all) > len(refs) {
+			if st, err2 := parseSQL(withPlaceholders(text, all, negs, start, end)); err2 == nil {
+				refs, ast, err = all, st, nil
+			}
 		}
-		hint := reservedHint(vtext, msg)
-		if hint == "" {
-			hint = hintFor(vtext)
-		}
-		msg = strings.TrimSpace(unplaceholder(msg))
-		return nil, &Error{Pos: -1, Msg: msg + hint}
+	}
+	if err != nil {
+		return nil, parseError(err, vtext)
 	}
 	sel, ok := ast.(sqlparser.SelectStatement)
 	if !ok {
 		return nil, &Error{Pos: toks[0].start, Msg: "only read-only SELECT statements can run here"}
 	}
-	q := &Query{Text: text, Span: [2]int{start, end}, toks: toks, AST: sel, Tables: refs}
-	a := &analyser{q: q, byIndex: map[int]*TableRef{}, subScopes: map[*sqlparser.Subquery]*Scope{}}
+	q := &Query{Text: text, Span: [2]int{start, end}, toks: toks, negs: negs, AST: sel, Tables: refs}
+	a := &analyser{q: q, byIndex: map[int]*TableRef{}, subScopes: map[*sqlparser.Subquery]*Scope{}, withNames: map[string]bool{}}
 	for _, r := range refs {
 		a.byIndex[r.Index] = r
 	}
@@ -102,9 +106,14 @@ func parseQuery(text string, toks []token, isProvider func(string) bool) (*Query
 			return nil, &Error{Pos: r.Span[0], Msg: fmt.Sprintf("%s can only be used as a table in FROM or JOIN", strings.Join(r.Parts, "."))}
 		}
 	}
+	for _, n := range a.shortNames {
+		if len(n) > 1 || !a.withNames[n[0]] {
+			q.ShortNames = append(q.ShortNames, n)
+		}
+	}
 	q.Limit = simpleLimit(sel, q)
 	q.LimitZero = zeroLimit(sel)
-	if s, ok := sel.(*sqlparser.Select); ok && s.Limit != nil && len(s.OrderBy) == 0 && len(q.Tables) > 0 {
+	if s, ok := sel.(*sqlparser.Select); ok && s.Limit != nil && !isNoLimit(s.Limit) && len(s.OrderBy) == 0 && len(q.Tables) > 0 {
 		q.UnorderedLimit = true
 	}
 	q.markColumns()
@@ -112,6 +121,26 @@ func parseQuery(text string, toks []token, isProvider func(string) bool) (*Query
 	q.literalPredicates(a.scopes)
 	q.setFilters(a.scopes)
 	return q, nil
+}
+
+// parseError is the error of a statement vitess could not parse (vtext,
+// the text it read), in the user's terms: table names as written, and
+// what to write instead where a MySQL rule is to blame.
+func parseError(err error, vtext string) *Error {
+	msg := err.Error()
+	if i := strings.Index(msg, "syntax error"); i >= 0 {
+		msg = msg[i:]
+	}
+	if strings.Contains(msg, "Every derived table must have its own alias") {
+		// SQLite would take it; the parser follows MySQL's grammar.
+		return &Error{Pos: -1, Msg: "every subquery in FROM or JOIN needs a name: write (SELECT ...) AS t"}
+	}
+	hint := reservedHint(vtext, msg)
+	if hint == "" {
+		hint = hintFor(vtext)
+	}
+	msg = strings.TrimSpace(unplaceholder(msg))
+	return &Error{Pos: -1, Msg: msg + hint}
 }
 
 func hintFor(s string) string {

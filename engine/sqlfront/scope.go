@@ -136,6 +136,11 @@ type analyser struct {
 	byIndex   map[int]*TableRef
 	subScopes map[*sqlparser.Subquery]*Scope
 	subConjs  []*Conjunct
+	// withNames are the names WITH gives anywhere in the statement, and
+	// shortNames the other names of one or two parts in FROM (see
+	// Query.ShortNames).
+	withNames  map[string]bool
+	shortNames [][]string
 }
 
 func (a *analyser) statement(s sqlparser.SelectStatement, scope *Scope) error {
@@ -174,6 +179,7 @@ func (a *analyser) with(w *sqlparser.With, scope *Scope) error {
 		return nil
 	}
 	for _, cte := range w.Ctes {
+		a.withNames[strings.ToLower(cte.As.String())] = true
 		if sq, ok := cte.AliasedTableExpr.Expr.(*sqlparser.Subquery); ok {
 			if err := a.statement(sq.Select, &Scope{Parent: scope, derived: true}); err != nil {
 				return err
@@ -271,6 +277,15 @@ func (a *analyser) tableExpr(te sqlparser.TableExpr, scope *Scope) error {
 					scope.Tables = append(scope.Tables, r)
 					scope.Names = append(scope.Names, strings.ToLower(r.RefName()))
 					return nil
+				}
+			}
+			if _, _, ph := parsePlaceholder(name); !ph && e.SchemaQualifier.IsEmpty() {
+				short := SplitLower(name) // a back-quoted `github.repos` is one identifier
+				if !e.DbQualifier.IsEmpty() {
+					short = append(SplitLower(e.DbQualifier.String()), short...)
+				}
+				if len(short) <= 2 {
+					a.shortNames = append(a.shortNames, short)
 				}
 			}
 			if alias != "" {

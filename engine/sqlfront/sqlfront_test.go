@@ -149,7 +149,7 @@ func TestRefusals(t *testing.T) {
 		"SELECT 1 INTO OUTFILE '/tmp/x'":                          "",
 		"SELECT \x00":                                             "NUL",
 		"SELECT '\xff'":                                           "UTF-8",
-		"SHOW TABLES":                                             "unknown SHOW",
+		"SHOW DATABASES":                                          "unknown SHOW",
 		"SELECT * FROM github.repos.repos FOR UPDATE":             "locking",
 		strings.Repeat("SELECT 1 UNION ", 30000) + "SELECT 1":     "limit",
 		"PRAGMA writable_schema = 1":                              "not allowed",
@@ -198,6 +198,8 @@ func FuzzParse(f *testing.F) {
 		"WITH x AS (SELECT 1) SELECT * FROM x",
 		"DESCRIBE github.repos.repos",
 		"SELECT '\\'",
+		"SELECT * FROM gitlab.a.b LIMIT -1 OFFSET -2",
+		"SELECT * FROM github.repos r, (SELECT 1) LIMIT 5, -1",
 	} {
 		f.Add(s)
 	}

@@ -3,6 +3,8 @@ package sqlfront
 import (
 	"fmt"
 	"strings"
+
+	"github.com/agnivade/levenshtein"
 )
 
 // MaxStatementBytes bounds the size of one statement.
@@ -106,7 +108,44 @@ func Parse(text string, isProvider func(string) bool) (*Statement, error) {
 		st.Kind, st.Query = KindSelect, q
 		return st, nil
 	}
+	if w := nearWord(first, statementWords); w != "" {
+		return nil, &Error{Pos: toks[0].start, Msg: fmt.Sprintf("unknown statement %s: did you mean %s? Only read-only SELECT, SHOW, DESCRIBE and EXPLAIN run here", strings.ToUpper(first), strings.ToUpper(w))}
+	}
 	return nil, &Error{Pos: toks[0].start, Msg: fmt.Sprintf("%s statements are not allowed: only read-only SELECT, SHOW, DESCRIBE and EXPLAIN run here", strings.ToUpper(first))}
+}
+
+// statementWords are the words a statement that runs here starts with.
+var statementWords = []string{"select", "with", "show", "describe", "explain"}
+
+// nearWord is the word of words that w is a typo of (one edit for a
+// word of three letters, two for a longer one, a swap of two letters
+// included), or "".
+// Statement words are not in words, nor anything further (DELETE is
+// three edits from SELECT), so a write is never "meant" as a read.
+func nearWord(w string, words []string) string {
+	if len(w) < 3 || !isLetters(w) {
+		return ""
+	}
+	limit := 1
+	if len(w) > 3 {
+		limit = 2
+	}
+	best, bestD := "", limit+1
+	for _, c := range words {
+		if d := levenshtein.ComputeDistance(w, c); d > 0 && d < bestD {
+			best, bestD = c, d
+		}
+	}
+	return best
+}
+
+func isLetters(s string) bool {
+	for _, c := range s {
+		if c < 'a' || c > 'z' {
+			return false
+		}
+	}
+	return true
 }
 
 func validUTF8(s string) bool { return strings.ToValidUTF8(s, "\uFFFD") == s }

@@ -507,6 +507,9 @@ func (e *QueryError) Error() string {
 	if strings.HasPrefix(msg, "no such column") {
 		msg += " (DESCRIBE the table to list its columns and WHERE keys)"
 	}
+	if strings.HasPrefix(msg, "no such table") {
+		msg += " (provider tables have three-part names, provider.service.resource: SHOW RESOURCES lists them)"
+	}
 	return msg
 }
 

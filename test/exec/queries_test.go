@@ -191,7 +191,7 @@ func TestUsageSQLAndPlanErrorsExitOne(t *testing.T) {
 		{`DELETE FROM github.repos.repos WHERE org = 'acme'`, "not allowed"},
 		{`SELECT 1; SELECT 2`, "one statement"},
 		{`SELECT nope FROM github.repos.repos WHERE org = 'tiny'`, "no such column: nope"},
-		{`SELEC 1`, "not allowed"},
+		{`SELEC 1`, "did you mean SELECT?"},
 		{`SELECT name FROM github.repos.repos WHERE`, "syntax error"},
 	}
 	for _, c := range cases {

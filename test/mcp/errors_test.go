@@ -129,6 +129,17 @@ func TestUnknownNamesSuggestNearest(t *testing.T) {
 	if !r.IsError || r.Error.Kind != "plan" || !strings.Contains(r.Error.Message, "did you mean github.repos.repos (method list_for_org)?") {
 		t.Fatalf("run_select_query: %+v", r.Error)
 	}
+	// An unknown provider and a table name of two parts read as the CLI
+	// reads them.
+	for sql, want := range map[string]string{
+		"SELECT * FROM gitlab.repos.repos": `unknown provider "gitlab"; SHOW PROVIDERS lists them`,
+		"SELECT * FROM github.repos":       "no table github.repos: tables are named provider.service.resource; did you mean github.repos.repos",
+	} {
+		r = c.Query(t, sql)
+		if !r.IsError || r.Error.Kind != "plan" || !strings.Contains(r.Error.Message, want) {
+			t.Fatalf("run_select_query %s: %+v", sql, r.Error)
+		}
+	}
 	for _, name := range []string{"github.repo.get", "repo.get"} {
 		r = c.Call(t, ctx, "describe_resource", map[string]any{"resource": name})
 		if !r.IsError || r.Error.Kind != "plan" || !strings.Contains(r.Error.Message, "did you mean github.repos.repos (method get)?") ||
