@@ -60,6 +60,9 @@ func TestSuggestsTheVerbedName(t *testing.T) {
 		var nf *NotFound
 		if !errors.As(err, &nf) || nf.DidYouMean() != tc.want {
 			t.Errorf("%s.%s: %v; want %q", tc.service, tc.name, err, tc.want)
+		}
+	}
+}
 
 // A name of one or two parts is read as a table name with parts left out
 // when it is about the catalog: a provider first, or a service or table
