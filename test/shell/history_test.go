@@ -36,7 +36,7 @@ func TestHistoryStaysPrivatePastTheLimit(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	s := &session{t: t, cmd: cmd, tty: tty, more: make(chan struct{}, 1), done: make(chan struct{})}
+	s := &session{t: t, cmd: cmd, tty: tty, more: make(chan struct{}, 1), done: make(chan struct{}), eof: make(chan struct{})}
 	go s.readLoop()
 	go func() { s.err = cmd.Wait(); close(s.done) }()
 	t.Cleanup(func() { cmd.Process.Kill(); tty.Close() })

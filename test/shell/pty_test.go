@@ -27,6 +27,7 @@ type session struct {
 	mark int           // expect() searches the cleaned output from here
 	done chan struct{} // closed when the process has exited
 	err  error         // exit status, valid after done
+	eof  chan struct{} // closed when all the terminal's output is read
 }
 
 // startShell runs `engine shell args...` on a 120x40 terminal.
@@ -44,7 +45,7 @@ func startPTY(t *testing.T, cmd *exec.Cmd) *session {
 	if err != nil {
 		t.Fatal(err)
 	}
-	s := &session{t: t, cmd: cmd, tty: tty, more: make(chan struct{}, 1), done: make(chan struct{})}
+	s := &session{t: t, cmd: cmd, tty: tty, more: make(chan struct{}, 1), done: make(chan struct{}), eof: make(chan struct{})}
 	go s.readLoop()
 	go func() {
 		s.err = cmd.Wait()
@@ -66,6 +67,7 @@ func startPTY(t *testing.T, cmd *exec.Cmd) *session {
 }
 
 func (s *session) readLoop() {
+	defer close(s.eof)
 	buf := make([]byte, 4096)
 	for {
 		n, err := s.tty.Read(buf)
@@ -141,6 +143,12 @@ func (s *session) waitExit(within time.Duration) int {
 	case <-s.done:
 	case <-time.After(within):
 		s.t.Fatalf("shell still running after %v", within)
+	}
+	// The process has ended; what it wrote last may still be in the
+	// terminal: read to its end (the terminal closes with the process).
+	select {
+	case <-s.eof:
+	case <-time.After(5 * time.Second):
 	}
 	if ee, ok := s.err.(*exec.ExitError); ok {
 		return ee.ExitCode()
