@@ -26,10 +26,7 @@ func TestFilters(t *testing.T) {
 		{`SELECT r.name FROM github.repos.repos r JOIN github.pulls.pulls p ON p.repo = r.name WHERE r.name = "x"`, nil},
 	}
 	for _, c := range cases {
-		st, err := Parse(c.sql, isGH)
-		if err != nil {
-			t.Fatalf("%s: %v", c.sql, err)
-		}
+		st := parsed(t, c.sql)
 		var r *TableRef
 		for _, ref := range st.Query.Tables {
 			if ref.RefName() == "r" {
