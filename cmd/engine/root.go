@@ -2,7 +2,7 @@ package main
 
 import (
 	"fmt"
-	"github.com/enginehq/engine/surfaces/advice"
+	"math"
 	"os"
 	"runtime/pprof"
 	"strings"
@@ -19,6 +19,7 @@ import (
 	"github.com/enginehq/engine/providers/httpcache"
 	"github.com/enginehq/engine/registry"
 	"github.com/enginehq/engine/state/redisstate"
+	"github.com/enginehq/engine/surfaces/advice"
 )
 
 // globalFlags are the provider, auth and execution options every
@@ -89,11 +90,11 @@ Credentials: GITHUB_TOKEN or GH_TOKEN (bearer), or --auth.`,
 	f.StringArrayVar(&g.providers, "provider", nil, "add a provider from an OpenAPI 3 document: NAME=PATH (repeatable)")
 	f.StringArrayVar(&g.baseURLs, "base-url", nil, "override a provider's base URL: NAME=URL (repeatable; env ENGINE_BASE_URL_<NAME>)")
 	f.StringVar(&g.auth, "auth", "", `auth per provider, stackql style: '{"github":{"type":"bearer","credentialsenvvar":"GITHUB_TOKEN"}}' or '{"github":{"type":"null_auth"}}'`)
-	f.IntVar(&g.maxPages, "max-pages", client.DefaultMaxPages, "most pages one request may follow; hitting it is an error, never a silent cut")
+	f.IntVar(&g.maxPages, "max-pages", client.DefaultMaxPages, "most pages one request may follow; hitting it is an error, never a silent cut (-1: no bound)")
 	f.IntVar(&g.pageConc, "page-concurrency", 0, "page requests in flight or waiting to be loaded once a list's last page is known, all lists together (0: as many as --max-concurrency)")
 	f.IntVar(&g.concurrency, "concurrency", 0, "concurrent requests of one IN (...) fan-out (0: as many as --max-concurrency)")
 	f.IntVar(&g.maxRequests, "max-requests", engine.DefaultMaxRequests, "most requests one statement may send, pages and retries included: a statement estimated to need more is refused before any request, and one that reaches it is stopped (-1: no bound)")
-	f.IntVar(&g.retryMax, "retry-max", client.DefaultRetryMax, "retries of a retryable failure (429, 5xx, rate limit, reset)")
+	f.IntVar(&g.retryMax, "retry-max", client.DefaultRetryMax, "retries of a retryable failure (429, 5xx, rate limit, reset; 0: none)")
 	f.DurationVar(&g.maxRetryWait, "max-retry-wait", client.DefaultMaxRetryWait, "total time one request may spend waiting to retry")
 	f.DurationVar(&g.requestTimeout, "request-timeout", client.DefaultRequestTimeout, "timeout of one HTTP request")
 	f.DurationVar(&g.queryTimeout, "query-timeout", 120*time.Second, "timeout of one statement (0: none)")
@@ -139,6 +140,9 @@ Credentials: GITHUB_TOKEN or GH_TOKEN (bearer), or --auth.`,
 		}
 		for name, key := range fromConfig {
 			g.origins[name] = fmt.Sprintf("config %s: %s", configPath, key)
+		}
+		if err := checkBounds(cmd, g.where); err != nil {
+			return usageError("%v", err)
 		}
 		if cpuProfile == "" {
 			return nil
@@ -227,7 +231,7 @@ func (g *globalFlags) engineOptions() (engine.Options, error) {
 		Concurrency: g.concurrency,
 		MaxRequests: g.maxRequests,
 		Client: client.Options{
-			MaxPages:        g.maxPages,
+			MaxPages:        unbounded(g.maxPages, math.MaxInt),
 			PageConcurrency: g.pageConc,
 			RetryMax:        g.retryMax,
 			MaxRetryWait:    g.maxRetryWait,
