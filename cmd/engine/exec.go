@@ -8,6 +8,7 @@ import (
 	"os"
 	"os/signal"
 	"strings"
+	"syscall"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -37,7 +38,7 @@ func newExecCmd(g *globalFlags) *cobra.Command {
 			if csvSafe && format.Name != "csv" && format.Name != "tsv" {
 				return usageError("--csv-safe applies to -o csv and -o tsv, not %s", format.Name)
 			}
-			ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+			ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 			defer stop()
 			width := 0
 			if format.Name == "table" {
