@@ -46,7 +46,7 @@ Logs go to stderr only. See docs/mcp.md for client configuration.`,
 			g.shareResults(&store)
 			// -1 (no cap, the CLI's rule) is the server's 0.
 			caps.MaxRows, caps.MaxCell, caps.MaxBytes = unbounded(caps.MaxRows, 0), unbounded(caps.MaxCell, 0), unbounded(caps.MaxBytes, 0)
-			srv, err := mcpserver.New(eng, mcpserver.Config{Caps: caps, Store: store, MaxResourceBytes: maxResource, MaxTasks: maxTasks, Log: g.io.Err})
+			srv, err := mcpserver.New(eng, mcpserver.Config{Version: serverVersion(), Caps: caps, Store: store, MaxResourceBytes: maxResource, MaxTasks: maxTasks, Log: g.io.Err})
 			if err != nil {
 				return usageError("%v", err)
 			}
