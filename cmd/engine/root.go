@@ -67,6 +67,10 @@ type globalFlags struct {
 	cacheWarned sync.Once
 }
 
+// authEnvHelp names the variables GitHub's credentials come from without
+// --auth (the github profile's auth section: registry/profiles/github.json).
+const authEnvHelp = "env GITHUB_TOKEN or GH_TOKEN as bearer; a GitHub App from env GITHUB_APP_ID, GITHUB_APP_INSTALLATION_ID, GITHUB_APP_PRIVATE_KEY_PATH or GITHUB_APP_PRIVATE_KEY, GITHUB_APP_DEFAULT_INSTALLATION, which win over GITHUB_TOKEN"
+
 // newRootCmd builds the command tree on g.io: every subcommand is added
 // here. Its environment variables come from envTable (env.go).
 func newRootCmd(g *globalFlags) *cobra.Command {
@@ -80,16 +84,17 @@ func newRootCmd(g *globalFlags) *cobra.Command {
 provider.service.resource (e.g. github.repos.repos); WHERE predicates bind
 the API's required parameters (WHERE org = 'acme').
 
-Credentials: GITHUB_TOKEN or GH_TOKEN (bearer), or --auth.`,
+Credentials: GITHUB_TOKEN or GH_TOKEN (bearer), a GitHub App's GITHUB_APP_*
+variables, or --auth.`,
 	}
 	root.SetVersionTemplate("{{.Version}}\n")
 	root.SetIn(g.io.In)
 	root.SetOut(g.io.Out)
 	root.SetErr(g.io.Err)
 	f := root.PersistentFlags()
-	f.StringArrayVar(&g.providers, "provider", nil, "add a provider from an OpenAPI 3 document: NAME=PATH (repeatable)")
+	f.StringArrayVar(&g.providers, "provider", nil, "add a provider from an OpenAPI 3 document, with an optional profile: NAME=PATH[,profile=FILE] (repeatable)")
 	f.StringArrayVar(&g.baseURLs, "base-url", nil, "override a provider's base URL: NAME=URL (repeatable; env ENGINE_BASE_URL_<NAME>)")
-	f.StringVar(&g.auth, "auth", "", `auth per provider, stackql style: '{"github":{"type":"bearer","credentialsenvvar":"GITHUB_TOKEN"}}' or '{"github":{"type":"null_auth"}}'`)
+	f.StringVar(&g.auth, "auth", "", `auth per provider, stackql style: '{"github":{"type":"bearer","credentialsenvvar":"GITHUB_TOKEN"}}', '{"github":{"type":"null_auth"}}' or a GitHub App '{"github":{"type":"app","app_id":123,"private_key_path":"app.pem"}}' (default for github: `+authEnvHelp+`)`)
 	f.IntVar(&g.maxPages, "max-pages", client.DefaultMaxPages, "most pages one request may follow; hitting it is an error, never a silent cut (-1: no bound)")
 	f.IntVar(&g.pageConc, "page-concurrency", 0, "page requests in flight or waiting to be loaded once a list's last page is known, all lists together (0: as many as --max-concurrency)")
 	f.IntVar(&g.concurrency, "concurrency", 0, "concurrent requests of one IN (...) fan-out (0: as many as --max-concurrency)")
