@@ -20,6 +20,7 @@ import (
 	"github.com/enginehq/engine/registry"
 	"github.com/enginehq/engine/state/redisstate"
 	"github.com/enginehq/engine/surfaces/advice"
+	"github.com/enginehq/engine/surfaces/check"
 )
 
 // globalFlags are the provider, auth and execution options every
@@ -127,7 +128,7 @@ variables, or --auth.`,
 		onCommandLine := changedFlags(cmd)
 		envGiven, err := applyEnv(cmd, g.io.LookupEnv)
 		if err != nil {
-			return usageError("%v", err)
+			return settingsError(cmd, err)
 		}
 		g.origins = map[string]string{}
 		for name := range changedFlags(cmd) {
@@ -141,13 +142,13 @@ variables, or --auth.`,
 		}
 		fromConfig, err := applyConfig(cmd, configPath, explicit, envGiven)
 		if err != nil {
-			return usageError("%v", err)
+			return settingsError(cmd, err)
 		}
 		for name, key := range fromConfig {
 			g.origins[name] = fmt.Sprintf("config %s: %s", configPath, key)
 		}
 		if err := checkBounds(cmd, g.where); err != nil {
-			return usageError("%v", err)
+			return settingsError(cmd, err)
 		}
 		if cpuProfile == "" {
 			return nil
@@ -171,6 +172,16 @@ variables, or --auth.`,
 	root.AddCommand(newExecCmd(g), newShellCmd(g), newMCPCmd(g), newCheckCmd(g), newRegistryCmd(g), newVersionCmd(g))
 	documentEnv(root)
 	return root
+}
+
+// settingsError is a bad setting (flag, variable or config key) found
+// before cmd ran: a usage error, exit 1, but exit 2 for check, whose 1
+// says a control failed (docs/check.md).
+func settingsError(cmd *cobra.Command, err error) error {
+	if commandPath(cmd) == "check" {
+		return checkExit(check.ExitError, "%v", err)
+	}
+	return usageError("%v", err)
 }
 
 // changedFlags is the set of cmd's flags that have a value other than

@@ -1,6 +1,7 @@
 package exec_test
 
 import (
+	"encoding/json"
 	"strings"
 	"testing"
 
@@ -104,5 +105,33 @@ func TestConfigUnknownKeyNearest(t *testing.T) {
 	testutil.Contains(t, "unknown keys", r.Stderr, "mcp_max_rowz (did you mean mcp_max_rows?)", "max-reqests (did you mean max-requests?)", "zzzzzzzz;")
 	if r.Code != 1 {
 		t.Errorf("exit %d", r.Code)
+	}
+}
+
+// TestJSONUsageErrors: with -o json every error of exec is the error
+// object on stderr (README, "Output"), usage mistakes and bad settings
+// included; without it they stay plain words.
+func TestJSONUsageErrors(t *testing.T) {
+	for _, args := range [][]string{
+		{"exec", "-o", "json", "SELECT 1", "extra"},
+		{"exec", "-o", "json"},
+		{"exec", "--output=json", "--bogus", "SELECT 1"},
+		{"exec", "-ojson", "--max-requests", "0", "SELECT 1"},
+		{"exec", "-o", "json", "-f", "/nonexistent/q.sql"},
+	} {
+		r := testutil.Run(t, execEnv(t), "", args...)
+		var body struct {
+			Error struct {
+				Message string `json:"message"`
+				Kind    string `json:"kind"`
+			} `json:"error"`
+		}
+		if err := json.Unmarshal([]byte(r.Stderr), &body); err != nil || body.Error.Kind != "usage" || body.Error.Message == "" || r.Code != 1 || r.Stdout != "" {
+			t.Errorf("%v: exit %d, stderr not a usage error object (%v):\n%s", args, r.Code, err, r.Stderr)
+		}
+	}
+	r := testutil.Run(t, execEnv(t), "", "exec", "SELECT 1", "extra")
+	if r.Code != 1 || !strings.HasPrefix(r.Stderr, "error: expected one statement") {
+		t.Errorf("plain usage error: exit %d %q", r.Code, r.Stderr)
 	}
 }
