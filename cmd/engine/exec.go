@@ -122,6 +122,16 @@ func credentialsOf(x *IO, eng *engine.Engine, opts engine.Options, name string) 
 	}
 	if p.Profile != nil {
 		c.Advice = p.Profile.Credentials
+		if app := p.Profile.AppAuth(); app != nil {
+			c.App = app.Name
+			if e := app.Env; e != nil && len(p.TokenEnv) > 0 { // read only for trusted definitions
+				for _, v := range []string{e.AppID, e.PrivateKeyPath, e.PrivateKey} {
+					if v != "" {
+						c.AppEnv = append(c.AppEnv, v)
+					}
+				}
+			}
+		}
 	}
 	c.Anonymous = err == nil && creds.Anonymous()
 	return c

@@ -15,6 +15,7 @@ import (
 	"net/url"
 	"strconv"
 	"strings"
+	"syscall"
 	"time"
 
 	"github.com/hashicorp/go-retryablehttp"
@@ -28,7 +29,8 @@ import (
 //	               403 with x-ratelimit-remaining: 0, with Retry-After, or
 //	               with a body saying "rate limit" or "abuse detection"
 //	not retryable: every other status >= 300, TLS certificate failures,
-//	               redirect loops, invalid URLs, oversized bodies
+//	               redirect loops, invalid URLs, oversized bodies, a host
+//	               that is unreachable (name not found, connection refused)
 //
 // The wait before a retry is Retry-After (seconds or HTTP date), else
 // x-ratelimit-reset when the quota is spent, else 60s for a rate limit
@@ -361,6 +363,9 @@ func transportRetryable(err error) bool {
 			return false
 		}
 	}
+	if unreachable(err) {
+		return false
+	}
 	var certErr *tls.CertificateVerificationError
 	var unknownAuth x509.UnknownAuthorityError
 	var hostErr x509.HostnameError
@@ -368,6 +373,19 @@ func transportRetryable(err error) bool {
 		return false
 	}
 	return true
+}
+
+// unreachable reports whether a transport failure means that nothing
+// answered and a retry will not change it: the host name does not resolve
+// (DNS "no such host", not a DNS timeout), the host refuses the
+// connection (nothing listens on the port), or there is no route to any
+// network (offline).
+func unreachable(err error) bool {
+	var dns *net.DNSError
+	if errors.As(err, &dns) && dns.IsNotFound {
+		return true
+	}
+	return errors.Is(err, syscall.ECONNREFUSED) || errors.Is(err, syscall.ENETUNREACH)
 }
 
 // classifyTransport fills a ProviderError for a transport failure.
@@ -378,6 +396,9 @@ func classifyTransport(err error, pe *providers.ProviderError, redact func(strin
 	var ue *url.Error
 	if errors.As(err, &ue) {
 		inner = ue.Err // url.Error repeats the URL, which pe.URL already has
+	}
+	if unreachable(err) {
+		pe.Kind = "unreachable"
 	}
 	var ne net.Error
 	if (errors.As(err, &ne) && ne.Timeout()) || errors.Is(err, context.DeadlineExceeded) || strings.Contains(err.Error(), "Client.Timeout") {
