@@ -1,7 +1,9 @@
 package main
 
 import (
+	"errors"
 	"fmt"
+	"io/fs"
 	"math"
 	"os"
 	"runtime/pprof"
@@ -15,6 +17,7 @@ import (
 	"github.com/enginehq/engine/engine"
 	"github.com/enginehq/engine/engine/result"
 	"github.com/enginehq/engine/engine/store"
+	"github.com/enginehq/engine/providers"
 	"github.com/enginehq/engine/providers/client"
 	"github.com/enginehq/engine/providers/httpcache"
 	"github.com/enginehq/engine/registry"
@@ -220,6 +223,9 @@ func (g *globalFlags) engineOptions() (engine.Options, error) {
 			}
 			return engine.Options{}, err
 		}
+		if err := checkProviderFiles(src); err != nil {
+			return engine.Options{}, fmt.Errorf("%s %q: %v", g.where("provider"), p, err)
+		}
 		sources = append(sources, src)
 	}
 	base := map[string]string{}
@@ -289,6 +295,29 @@ func (g *globalFlags) engineOptions() (engine.Options, error) {
 	return opts, nil
 }
 
+// checkProviderFiles says at start that a provider's document or profile
+// file, given explicitly, cannot be read (rather than when a statement
+// first names the provider).
+func checkProviderFiles(src registry.Source) error {
+	for _, f := range []struct{ what, path string }{{"the document", src.Path}, {"the profile", src.Profile}} {
+		if f.path == "" {
+			continue
+		}
+		fi, err := os.Stat(f.path)
+		switch {
+		case err != nil:
+			var pe *fs.PathError
+			if errors.As(err, &pe) {
+				err = pe.Err
+			}
+			return fmt.Errorf("%s %s cannot be read: %v", f.what, f.path, err)
+		case fi.IsDir():
+			return fmt.Errorf("%s %s is a directory; give a file", f.what, f.path)
+		}
+	}
+	return nil
+}
+
 // openCache opens the response cache, or returns nil (no cache) after one
 // warning on stderr when the directory cannot be used: a cache problem
 // never stops a command.
@@ -325,7 +354,58 @@ func (g *globalFlags) newEngine() (*engine.Engine, engine.Options, error) {
 	if err != nil {
 		return nil, opts, usageError("%s", advice.WithSetting(err))
 	}
+	if err := g.checkAppCredentials(eng, opts); err != nil {
+		return nil, opts, usageError("%s", err)
+	}
 	return eng, opts, nil
+}
+
+// checkAppCredentials resolves, before any statement, the app credentials
+// the user gave explicitly (an app entry of the auth setting, or a built-in
+// provider's app variables such as GITHUB_APP_ID): a key file that is
+// missing or not a key is a mistake of the command line, said at start
+// rather than by the first statement that reaches the provider.
+func (g *globalFlags) checkAppCredentials(eng *engine.Engine, opts engine.Options) error {
+	builtin := map[string]bool{}
+	for _, src := range opts.Sources {
+		builtin[src.Name] = src.Kind == registry.KindIndex
+	}
+	for _, name := range eng.Catalog().Names() {
+		a, inAuth := opts.Auth[name]
+		where := g.where("auth") + " " + name
+		switch {
+		case inAuth && a.Type == providers.AuthApp:
+		case !inAuth && builtin[name]:
+			set := g.appEnvSet(eng, name)
+			if len(set) == 0 {
+				continue
+			}
+			where = fmt.Sprintf("provider %s (from %s)", name, strings.Join(set, ", "))
+		default:
+			continue
+		}
+		if _, _, err := eng.Catalog().Credentials(name, opts.Auth, g.io.Getenv); err != nil {
+			return fmt.Errorf("%s: %v", where, err)
+		}
+	}
+	return nil
+}
+
+// appEnvSet is the variables of provider name's app credentials (its
+// profile's auth.app.env) that are set, for a provider that reads them.
+func (g *globalFlags) appEnvSet(eng *engine.Engine, name string) []string {
+	p, err := eng.Catalog().Provider(name)
+	if err != nil || p.Profile == nil || p.Profile.AppAuth() == nil || p.Profile.AppAuth().Env == nil || len(p.TokenEnv) == 0 {
+		return nil
+	}
+	e := p.Profile.AppAuth().Env
+	var set []string
+	for _, v := range []string{e.AppID, e.InstallationID, e.PrivateKeyPath, e.PrivateKey, e.DefaultInstallation} {
+		if v != "" && strings.TrimSpace(g.io.Getenv(v)) != "" {
+			set = append(set, v)
+		}
+	}
+	return set
 }
 
 // governorOptions reads --rate, --search-rate, --code-search-rate and

@@ -135,3 +135,32 @@ func TestJSONUsageErrors(t *testing.T) {
 		t.Errorf("plain usage error: exit %d %q", r.Code, r.Stderr)
 	}
 }
+
+// TestExplicitFilesCheckedAtStart: a provider document or profile, or a
+// GitHub App key file, given explicitly but missing, is said at start,
+// even by a statement that never reaches the provider (exit 1, naming
+// the setting), not by the first statement that does.
+func TestExplicitFilesCheckedAtStart(t *testing.T) {
+	dir := t.TempDir()
+	missing := dir + "/missing.json"
+	for _, c := range []struct {
+		env  []string
+		args []string
+		want []string
+	}{
+		{nil, []string{"--provider", "foo=" + missing}, []string{`--provider "foo=` + missing + `"`, "the document " + missing + " cannot be read: no such file or directory"}},
+		{nil, []string{"--provider", "foo=" + dir}, []string{"is a directory"}},
+		{nil, []string{"--auth", `{"github":{"type":"app","app_id":1,"installation_id":2,"private_key_path":"` + dir + `/app.pem"}}`}, []string{"--auth github", "GitHub App private key", "app.pem: no such file or directory"}},
+		{[]string{"GITHUB_APP_ID=1", "GITHUB_APP_INSTALLATION_ID=2", "GITHUB_APP_PRIVATE_KEY_PATH=" + dir + "/app.pem"}, nil, []string{"provider github (from GITHUB_APP_ID, GITHUB_APP_INSTALLATION_ID, GITHUB_APP_PRIVATE_KEY_PATH)", "app.pem: no such file or directory"}},
+	} {
+		r := testutil.Run(t, execEnv(t, c.env...), "", append(c.args, "exec", "SELECT 1")...)
+		testutil.Contains(t, strings.Join(append(c.env, c.args...), " "), r.Stderr, c.want...)
+		if r.Code != 1 || r.Stdout != "" {
+			t.Errorf("%v %v: exit %d, stdout %q", c.env, c.args, r.Code, r.Stdout)
+		}
+	}
+	fake.ResetRequests()
+	if r := testutil.Run(t, execEnv(t), "", "--provider", "foo="+missing, "exec", "SELECT name FROM github.repos.repos WHERE org = 'tiny'"); r.Code != 1 || len(fake.Requests()) != 0 {
+		t.Errorf("a statement ran with a missing --provider document: exit %d, %d requests", r.Code, len(fake.Requests()))
+	}
+}
