@@ -184,7 +184,13 @@ func nearestKey(key string, names []string) string {
 	dashed := strings.ReplaceAll(key, "_", "-")
 	best, bestD := "", 0
 	for _, form := range []string{key, dashed} {
-		limit := max(1, min(3, len(form)/4))
+		limit := 1 // a typo's fix: one edit in a short key, two or three in a longer one
+		switch {
+		case len(form) > 8:
+			limit = 3
+		case len(form) > 4:
+			limit = 2
+		}
 		near := providers.Nearest(form, names, func(_ string, d int) (int, bool) { return d, d <= limit })
 		if len(near) > 0 && (best == "" || near[0].Distance < bestD) {
 			best, bestD = near[0].Name, near[0].Distance
