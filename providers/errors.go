@@ -27,8 +27,9 @@ type ProviderError struct {
 	// provider profile's headers and phrases, 429, an error-in-200 code).
 	RateLimited bool
 	// Kind is "http", "transport", "unreachable" (nothing answered: the
-	// host name does not resolve, or the host refuses the connection; not
-	// retried), "decode", "timeout", "redirect"
+	// host name does not resolve, the host refuses the connection, or no
+	// network; retried only for a DNS failure the resolver calls
+	// temporary), "decode", "timeout", "redirect"
 	// (a 3xx that was not followed) or "incomplete" (a 2xx the provider
 	// marks as partial, e.g. GitHub search's "incomplete_results": true,
 	// or a query matching more results than the provider serves that the

@@ -30,7 +30,9 @@ import (
 //	               with a body saying "rate limit" or "abuse detection"
 //	not retryable: every other status >= 300, TLS certificate failures,
 //	               redirect loops, invalid URLs, oversized bodies, a host
-//	               that is unreachable (name not found, connection refused)
+//	               that is unreachable (name not found, connection refused,
+//	               no route); a DNS failure the resolver calls temporary is
+//	               retried
 //
 // The wait before a retry is Retry-After (seconds or HTTP date), else
 // x-ratelimit-reset when the quota is spent, else 60s for a rate limit
@@ -363,8 +365,8 @@ func transportRetryable(err error) bool {
 			return false
 		}
 	}
-	if unreachable(err) {
-		return false
+	if yes, retry := unreachable(err); yes {
+		return retry
 	}
 	var certErr *tls.CertificateVerificationError
 	var unknownAuth x509.UnknownAuthorityError
@@ -376,16 +378,20 @@ func transportRetryable(err error) bool {
 }
 
 // unreachable reports whether a transport failure means that nothing
-// answered and a retry will not change it: the host name does not resolve
-// (DNS "no such host", not a DNS timeout), the host refuses the
-// connection (nothing listens on the port), or there is no route to any
-// network (offline).
-func unreachable(err error) bool {
+// answered because the host could not be reached: its name does not
+// resolve (DNS), the host refuses the connection (nothing listens on the
+// port), or there is no route to any network (offline); and whether a
+// retry may mend it (a DNS failure the resolver calls temporary, not "no
+// such host").
+func unreachable(err error) (yes, retry bool) {
 	var dns *net.DNSError
-	if errors.As(err, &dns) && dns.IsNotFound {
-		return true
+	if errors.As(err, &dns) {
+		return true, !dns.IsNotFound && (dns.IsTimeout || dns.IsTemporary)
 	}
-	return errors.Is(err, syscall.ECONNREFUSED) || errors.Is(err, syscall.ENETUNREACH)
+	if errors.Is(err, syscall.ECONNREFUSED) || errors.Is(err, syscall.ENETUNREACH) {
+		return true, false
+	}
+	return false, false
 }
 
 // classifyTransport fills a ProviderError for a transport failure.
@@ -397,7 +403,7 @@ func classifyTransport(err error, pe *providers.ProviderError, redact func(strin
 	if errors.As(err, &ue) {
 		inner = ue.Err // url.Error repeats the URL, which pe.URL already has
 	}
-	if unreachable(err) {
+	if yes, _ := unreachable(err); yes {
 		pe.Kind = "unreachable"
 	}
 	var ne net.Error

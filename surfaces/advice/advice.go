@@ -155,8 +155,10 @@ func explainProvider(e *engine.Error, cred Credentials, now time.Time, advice fu
 		advice("not retryable: the %s's JWT was refused: check the app ID and that the private key is that app's (%s).", appName(cred), appSettings(cred))
 	case p.Kind == "auth" && !p.Retryable:
 		advice("not retryable: the %s's credentials could not be exchanged for an installation token; the message says why (%s).", appName(cred), appSettings(cred))
+	case p.Kind == "unreachable" && p.Retryable:
+		advice("retryable: the name could not be resolved now; running the statement again may work once the network is back; %s.", offlineHint(p.Provider))
 	case p.Kind == "unreachable":
-		advice("not retryable: check the network and the provider's address (--base-url %s=URL for another server); offline, `make demo` in a checkout of engine serves a fake GitHub on loopback.", p.Provider)
+		advice("not retryable: check the network and the provider's address; %s.", offlineHint(p.Provider))
 	case p.RateLimited && p.RetryAfterSeconds() > 0:
 		at := now.Add(time.Duration(p.RetryAfterSeconds()) * time.Second).UTC()
 		advice("retryable: rate limit: retry after %s UTC (in %s)%s.", at.Format("15:04"), humanWait(p.RetryAfterSeconds()), orToken)
@@ -196,6 +198,11 @@ func explainProvider(e *engine.Error, cred Credentials, now time.Time, advice fu
 	default:
 		advice("not retryable: fix the query's WHERE values; running it again will fail the same way.")
 	}
+}
+
+// offlineHint says how to query without reaching the provider's host.
+func offlineHint(provider string) string {
+	return "--base-url " + provider + "=URL points it at another server, and offline `make demo` in a checkout of engine serves a fake GitHub on loopback"
 }
 
 // appName is what the provider calls its app credentials.

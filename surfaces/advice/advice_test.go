@@ -103,7 +103,7 @@ func TestExplainAgreesWithTheFailure(t *testing.T) {
 		{jwt, app, []string{"answered HTTP 401 to the GitHub App's token request", "JWT was refused", "GITHUB_APP_ID"}, []string{"GITHUB_TOKEN", "WHERE"}},
 		{tokenNet, app, []string{"gave no answer to the GitHub App's token request", "retryable"}, []string{"answered", "WHERE"}},
 		{anon401, Credentials{Anonymous: true, TokenEnv: "GITHUB_TOKEN"}, []string{"no credentials were sent", "set GITHUB_TOKEN (or --auth)"}, []string{"refused"}},
-		{gone, Credentials{}, []string{"api.github.com could not be reached", "not retryable", "--base-url github=URL", "make demo"}, []string{"answered", "temporary"}},
+		{gone, Credentials{}, []string{"api.github.com could not be reached", "not retryable", "--base-url github=URL points it", "make demo"}, []string{"answered", "temporary"}},
 		{slow, Credentials{}, []string{"gave no answer (network error after 3 attempts)", "retryable"}, []string{"answered"}},
 	} {
 		got := Explain(&engine.Error{Kind: engine.KindProvider, Err: c.pe, Provider: c.pe}, c.cred, time.Now())
@@ -117,5 +117,20 @@ func TestExplainAgreesWithTheFailure(t *testing.T) {
 				t.Errorf("%s: says %q:\n%s", c.pe.Message, n, got)
 			}
 		}
+	}
+}
+
+// TestExplainUnreachableRetryable: a DNS failure the resolver calls
+// temporary is retryable, still "could not be reached", never "answered".
+func TestExplainUnreachableRetryable(t *testing.T) {
+	pe := &providers.ProviderError{Provider: "github", URL: "https://api.github.com/x", Kind: "unreachable", Retryable: true, Attempts: 5, Message: "lookup api.github.com: server misbehaving"}
+	got := Explain(&engine.Error{Kind: engine.KindProvider, Err: pe, Provider: pe}, Credentials{}, time.Now())
+	for _, w := range []string{"api.github.com could not be reached", "retryable: the name could not be resolved now", "make demo", "--base-url github=URL"} {
+		if !strings.Contains(got, w) {
+			t.Errorf("lacks %q:\n%s", w, got)
+		}
+	}
+	if strings.Contains(got, "answered") {
+		t.Errorf("says answered:\n%s", got)
 	}
 }

@@ -64,7 +64,7 @@ func TestAdviceMatchesTheFailure(t *testing.T) {
 	// Nothing listens at the address.
 	r = testutil.Run(t, testutil.FakeEnv(t, "http://127.0.0.1:1", "GITHUB_TOKEN=ghp_x_123456789"), "", "exec", "SELECT name FROM github.repos.repos WHERE org = 'tiny'")
 	adviceCheck(t, "connection refused", r, 2,
-		[]string{"connection refused", "127.0.0.1:1 could not be reached", "not retryable", "--base-url github=URL", "make demo"},
+		[]string{"connection refused", "127.0.0.1:1 could not be reached", "not retryable", "--base-url github=URL points it", "make demo"},
 		[]string{"answered", "temporary", "WHERE values"})
 
 	// A profile that does not parse, with a sound document.
