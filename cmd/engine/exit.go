@@ -43,6 +43,9 @@ func exitCode(e *engine.Error) int {
 type exitError struct {
 	code int
 	msg  string
+	// err, when set, is the statement-shaped error msg words: -o json
+	// prints its object (asJSONError).
+	err *engine.Error
 }
 
 func (e *exitError) Error() string { return e.msg }
@@ -111,6 +114,10 @@ func asJSONError(err error) error {
 	if errors.As(err, &ex) {
 		if ex.msg == "" {
 			return err
+		}
+		if ex.err != nil {
+			b, _ := json.Marshal(map[string]any{"error": ex.err.Body()})
+			return &exitError{code: ex.code, msg: string(b)}
 		}
 		code, msg = ex.code, ex.msg
 	}

@@ -15,6 +15,7 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/enginehq/engine/engine"
+	"github.com/enginehq/engine/engine/catalog"
 	"github.com/enginehq/engine/engine/result"
 	"github.com/enginehq/engine/engine/store"
 	"github.com/enginehq/engine/providers"
@@ -55,6 +56,10 @@ type globalFlags struct {
 	maxConc        int
 	governor       bool
 	state          string
+
+	// given are the providers of --provider (engineOptions), whose files
+	// newEngine checks at start.
+	given []registry.Source
 
 	// shared is the --state connection, opened once (state.go).
 	shared    *redisstate.State
@@ -223,10 +228,8 @@ func (g *globalFlags) engineOptions() (engine.Options, error) {
 			}
 			return engine.Options{}, err
 		}
-		if err := checkProviderFiles(src); err != nil {
-			return engine.Options{}, fmt.Errorf("%s %q: %v", g.where("provider"), p, err)
-		}
 		sources = append(sources, src)
+		g.given = append(g.given, src)
 	}
 	base := map[string]string{}
 	for _, src := range sources {
@@ -353,6 +356,13 @@ func (g *globalFlags) newEngine() (*engine.Engine, engine.Options, error) {
 	eng, err := engine.New(opts)
 	if err != nil {
 		return nil, opts, usageError("%s", advice.WithSetting(err))
+	}
+	for _, src := range g.given {
+		if err := checkProviderFiles(src); err != nil {
+			// Said as the first statement naming the provider would say it.
+			e := engine.Classify(&catalog.Error{Kind: "plan", Setting: "provider:" + src.Name, Err: fmt.Errorf("provider %s: %v", src.Name, err)})
+			return nil, opts, &exitError{code: exitCode(e), msg: advice.Explain(e, advice.Credentials{}, time.Now()), err: e}
+		}
 	}
 	if err := g.checkAppCredentials(eng, opts); err != nil {
 		return nil, opts, usageError("%s", err)

@@ -148,7 +148,7 @@ func TestExplicitFilesCheckedAtStart(t *testing.T) {
 		args []string
 		want []string
 	}{
-		{nil, []string{"--provider", "foo=" + missing}, []string{`--provider "foo=` + missing + `"`, "the document " + missing + " cannot be read: no such file or directory"}},
+		{nil, []string{"--provider", "foo=" + missing}, []string{"error (plan): provider foo: the document " + missing + " cannot be read: no such file or directory", "--provider foo=PATH[,profile=FILE]"}},
 		{nil, []string{"--provider", "foo=" + dir}, []string{"is a directory"}},
 		{nil, []string{"--auth", `{"github":{"type":"app","app_id":1,"installation_id":2,"private_key_path":"` + dir + `/app.pem"}}`}, []string{"--auth github", "GitHub App private key", "app.pem: no such file or directory"}},
 		{[]string{"GITHUB_APP_ID=1", "GITHUB_APP_INSTALLATION_ID=2", "GITHUB_APP_PRIVATE_KEY_PATH=" + dir + "/app.pem"}, nil, []string{"provider github (from GITHUB_APP_ID, GITHUB_APP_INSTALLATION_ID, GITHUB_APP_PRIVATE_KEY_PATH)", "app.pem: no such file or directory"}},
