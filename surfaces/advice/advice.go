@@ -167,6 +167,8 @@ func explainProvider(e *engine.Error, cred Credentials, now time.Time, advice fu
 	case p.Retryable && p.RetryAfterSeconds() > 0:
 		at := now.Add(time.Duration(p.RetryAfterSeconds()) * time.Second).UTC()
 		advice("retryable: a temporary failure; retry after %s UTC (in %s).", at.Format("15:04"), humanWait(p.RetryAfterSeconds()))
+	case p.Retryable && p.Status == 0 && (p.Kind == "transport" || p.Kind == "timeout"):
+		advice("retryable: the connection failed or timed out; running the statement again may work; if this machine is offline, %s.", offlineHint(p.Provider))
 	case p.Retryable:
 		advice("retryable: a temporary failure; running the statement again may work.")
 	case p.Kind == "pagination":
