@@ -19,7 +19,8 @@ import (
 //     help); nowhere else does a negative number mean anything;
 //   - 0 is refused, except for the few settings whose 0 is a documented
 //     choice rather than a bound (zeroMeans), e.g. --retry-max 0: no retry;
-//   - a negative duration is refused.
+//   - a negative duration is refused, and so is 0 where it means nothing
+//     (positiveDurations).
 //
 // The values that mean nothing are refused before any request, naming
 // the setting as the user gave it.
@@ -58,6 +59,10 @@ var bounds = []bound{
 	{"check", "max-rows", false, ""},
 }
 
+// positiveDurations are the durations whose 0 means nothing (each of the
+// others says in its help what 0 means: --query-timeout 0, none).
+var positiveDurations = map[string]bool{"request-timeout": true, "max-retry-wait": true, "keep-for": true}
+
 // checkBounds refuses the values of cmd's numeric flags that mean
 // nothing (the rule above); where names the setting as the user gave it.
 func checkBounds(cmd *cobra.Command, where func(string) string) error {
@@ -84,8 +89,13 @@ func checkBounds(cmd *cobra.Command, where func(string) string) error {
 		if err != nil || f.Value.Type() != "duration" {
 			return
 		}
-		if d, perr := time.ParseDuration(f.Value.String()); perr == nil && d < 0 {
+		d, perr := time.ParseDuration(f.Value.String())
+		switch {
+		case perr != nil:
+		case d < 0:
 			err = fmt.Errorf("%s: a duration is 0 or more (e.g. 30s, 5m; 0 where its help says what 0 means)", givenAs(where(f.Name), f.Value.String()))
+		case d == 0 && positiveDurations[f.Name]:
+			err = fmt.Errorf("%s: give a positive duration (e.g. 30s, 5m)", givenAs(where(f.Name), f.Value.String()))
 		}
 	})
 	return err

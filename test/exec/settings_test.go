@@ -65,6 +65,7 @@ func TestBoundsOneRule(t *testing.T) {
 		{[]string{"ENGINE_RETRY_MAX=-1"}, nil, []string{"ENGINE_RETRY_MAX=-1: give a positive number or 0 (no retry)"}},
 		{nil, []string{"--max-body-bytes", "0"}, []string{"--max-body-bytes 0: give a positive number"}},
 		{nil, []string{"--query-timeout", "-1s"}, []string{"--query-timeout -1s: a duration is 0 or more"}},
+		{[]string{"ENGINE_REQUEST_TIMEOUT=0"}, nil, []string{"ENGINE_REQUEST_TIMEOUT=0s: give a positive duration"}},
 	} {
 		r := testutil.Run(t, execEnv(t, c.env...), "", append(append([]string{"exec"}, c.args...), q)...)
 		testutil.Contains(t, strings.Join(append(c.env, c.args...), " "), r.Stderr, c.want...)
