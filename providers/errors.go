@@ -26,7 +26,10 @@ type ProviderError struct {
 	// RateLimited is true for primary or secondary rate limits (the
 	// provider profile's headers and phrases, 429, an error-in-200 code).
 	RateLimited bool
-	// Kind is "http", "transport", "decode", "timeout", "redirect"
+	// Kind is "http", "transport", "unreachable" (nothing answered: the
+	// host name does not resolve, the host refuses the connection, or no
+	// network; retried only for a DNS failure the resolver calls
+	// temporary), "decode", "timeout", "redirect"
 	// (a 3xx that was not followed) or "incomplete" (a 2xx the provider
 	// marks as partial, e.g. GitHub search's "incomplete_results": true,
 	// or a query matching more results than the provider serves that the

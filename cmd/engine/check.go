@@ -2,8 +2,10 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"maps"
 	"os"
 	"os/signal"
@@ -91,7 +93,12 @@ func runCheck(cmd *cobra.Command, g *globalFlags, cf *checkFlags, path string) e
 	}
 	data, err := os.ReadFile(path)
 	if err != nil {
-		return checkExit(check.ExitError, "%v", err)
+		// A problem of the file like any other: the report formats say it too.
+		var pe *fs.PathError
+		if errors.As(err, &pe) {
+			err = pe.Err
+		}
+		return reportProblems(g.io, out, errOut, cf.output, path, []check.Problem{{File: path, Message: "the control file cannot be read: " + err.Error()}})
 	}
 	file, problems := check.Load(path, data)
 	if file == nil {

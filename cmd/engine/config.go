@@ -8,9 +8,13 @@ import (
 	"os"
 	"path/filepath"
 	"sort"
+	"strconv"
 	"strings"
 
 	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
+
+	"github.com/enginehq/engine/providers"
 	"gopkg.in/yaml.v3"
 )
 
@@ -100,6 +104,13 @@ func applyConfig(cmd *cobra.Command, path string, explicit bool, envGiven map[st
 			vals = []string{s}
 		}
 		for _, s := range vals {
+			if f.Value.Type() == "bool" {
+				on, ok := parseBool(s)
+				if !ok {
+					return nil, fmt.Errorf("config %s: %s: %q is not a boolean; use %s", path, key, s, boolWords)
+				}
+				s = strconv.FormatBool(on)
+			}
 			if err := flags.Set(name, s); err != nil {
 				return nil, fmt.Errorf("config %s: %s: %q is not valid (%s)", path, key, s, cutFlagError(err))
 			}
@@ -108,6 +119,12 @@ func applyConfig(cmd *cobra.Command, path string, explicit bool, envGiven map[st
 	}
 	if len(unknown) > 0 {
 		sort.Strings(unknown)
+		names := configKeys(cmd.Root())
+		for i, key := range unknown {
+			if near := nearestKey(key, names); near != "" {
+				unknown[i] = fmt.Sprintf("%s (did you mean %s?)", key, near)
+			}
+		}
 		return nil, fmt.Errorf("config %s: unknown settings %s; the keys are flag names (engine --help, engine SUBCOMMAND --help)", path, strings.Join(unknown, ", "))
 	}
 	return set, nil
@@ -131,6 +148,58 @@ func configJSON(v any) (string, error) {
 		what = fmt.Sprintf("the scalar %v", v)
 	}
 	return "", fmt.Errorf("%s; write a mapping keyed by provider name, e.g. {github: {type: null_auth}}, or the same as a JSON string", what)
+}
+
+// configKeys is every key the config file takes: the flag names of root
+// and its subcommands, and configAliases.
+func configKeys(root *cobra.Command) []string {
+	var out []string
+	var walk func(c *cobra.Command)
+	walk = func(c *cobra.Command) {
+		c.Flags().VisitAll(func(f *pflag.Flag) {
+			if !f.Hidden && f.Name != "help" && f.Name != "version" && f.Name != "config" {
+				out = append(out, f.Name)
+			}
+		})
+		c.PersistentFlags().VisitAll(func(f *pflag.Flag) {
+			if !f.Hidden && f.Name != "config" {
+				out = append(out, f.Name)
+			}
+		})
+		for _, sub := range c.Commands() {
+			walk(sub)
+		}
+	}
+	walk(root)
+	for alias := range configAliases {
+		out = append(out, alias)
+	}
+	return out
+}
+
+// nearestKey is the config key closest to an unknown one, written with
+// '_' or '-' as the unknown key was, or "" when none is close enough to
+// read as a typo.
+func nearestKey(key string, names []string) string {
+	dashed := strings.ReplaceAll(key, "_", "-")
+	best, bestD := "", 0
+	for _, form := range []string{key, dashed} {
+		limit := 1 // a typo's fix: one edit in a short key, two or three in a longer one
+		switch {
+		case len(form) > 8:
+			limit = 3
+		case len(form) > 4:
+			limit = 2
+		}
+		near := providers.Nearest(form, names, func(_ string, d int) (int, bool) { return d, d <= limit })
+		if len(near) > 0 && (best == "" || near[0].Distance < bestD) {
+			best, bestD = near[0].Name, near[0].Distance
+		}
+	}
+	if best != "" && strings.Contains(key, "_") && configAliases[best] == "" {
+		best = strings.ReplaceAll(best, "-", "_")
+	}
+	return best
 }
 
 func anySubcommandHas(root *cobra.Command, name string) bool {

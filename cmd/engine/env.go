@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"strconv"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -15,11 +16,10 @@ const (
 	// envValue: the value is parsed as the flag's own (a number, a
 	// duration, a rate); an empty value counts as unset.
 	envValue envParse = iota
-	// envPresence: any non-empty value turns the boolean flag on
-	// (ENGINE_NO_CACHE=1, ENGINE_DEBUG=yes).
-	envPresence
-	// envOnOff: 1/on/true/yes or 0/off/false/no (ENGINE_GOVERNOR=off).
-	envOnOff
+	// envBool: a boolean, true/1/on/yes or false/0/off/no in any case
+	// (parseBool, the config file's rule too); any other value is an
+	// error naming the variable.
+	envBool
 )
 
 // envVar binds a flag to an environment variable.
@@ -47,16 +47,16 @@ var envTable = []envVar{
 	{"", "max-body-bytes", "ENGINE_MAX_BODY_BYTES", envValue},
 	{"", "max-value-bytes", "ENGINE_MAX_VALUE_BYTES", envValue},
 	{"", "cache-ttl", "ENGINE_CACHE_TTL", envValue},
-	{"", "no-cache", "ENGINE_NO_CACHE", envPresence},
+	{"", "no-cache", "ENGINE_NO_CACHE", envBool},
 	{"", "cache-dir", "ENGINE_CACHE_DIR", envValue},
 	{"", "cache-max-bytes", "ENGINE_CACHE_MAX_BYTES", envValue},
 	{"", "rate", "ENGINE_RATE", envValue},
 	{"", "search-rate", "ENGINE_SEARCH_RATE", envValue},
 	{"", "code-search-rate", "ENGINE_CODE_SEARCH_RATE", envValue},
-	{"", "governor", "ENGINE_GOVERNOR", envOnOff},
+	{"", "governor", "ENGINE_GOVERNOR", envBool},
 	{"", "max-concurrency", "ENGINE_MAX_CONCURRENCY", envValue},
 	{"", "state", "ENGINE_STATE", envValue},
-	{"", "debug", "ENGINE_DEBUG", envPresence},
+	{"", "debug", "ENGINE_DEBUG", envBool},
 	{"mcp", "max-rows", "ENGINE_MCP_MAX_ROWS", envValue},
 	{"mcp", "max-cell-bytes", "ENGINE_MCP_MAX_CELL_BYTES", envValue},
 	{"mcp", "max-bytes", "ENGINE_MCP_MAX_BYTES", envValue},
@@ -76,7 +76,7 @@ var envTable = []envVar{
 	{"mcp", "oauth-jwks-url", "ENGINE_MCP_OAUTH_JWKS_URL", envValue},
 	{"mcp", "oauth-scope", "ENGINE_MCP_OAUTH_SCOPE", envValue},
 	{"mcp", "tokens-file", "ENGINE_MCP_TOKENS_FILE", envValue},
-	{"check", "allow-file-credentials", "ENGINE_ALLOW_FILE_CREDENTIALS", envPresence},
+	{"check", "allow-file-credentials", "ENGINE_ALLOW_FILE_CREDENTIALS", envBool},
 }
 
 // envNameOf is the environment variable of flag, "" when it has none.
@@ -120,7 +120,7 @@ func documentEnv(root *cobra.Command) {
 // override.
 func applyEnv(cmd *cobra.Command, lookup func(string) (string, bool)) (given map[string]bool, err error) {
 	given = map[string]bool{}
-	path := strings.TrimPrefix(strings.TrimPrefix(cmd.CommandPath(), cmd.Root().Name()), " ")
+	path := commandPath(cmd)
 	for _, v := range envTable {
 		if v.cmd != "" && v.cmd != path {
 			continue
@@ -134,18 +134,12 @@ func applyEnv(cmd *cobra.Command, lookup func(string) (string, bool)) (given map
 		if f.Changed || val == "" {
 			continue
 		}
-		switch v.parse {
-		case envPresence:
-			val = "true"
-		case envOnOff:
-			switch strings.ToLower(strings.TrimSpace(val)) {
-			case "1", "on", "true", "yes":
-				val = "true"
-			case "0", "off", "false", "no":
-				val = "false"
-			default:
-				return nil, fmt.Errorf("%s=%q: use on or off", v.name, val)
+		if v.parse == envBool {
+			on, ok := parseBool(val)
+			if !ok {
+				return nil, fmt.Errorf("%s=%q: not a boolean; use %s (or unset it)", v.name, val, boolWords)
 			}
+			val = strconv.FormatBool(on)
 		}
 		if err := cmd.Flags().Set(v.flag, strings.TrimSpace(val)); err != nil {
 			return nil, fmt.Errorf("%s=%q: not a valid --%s (%v); fix or unset it", v.name, val, v.flag, cutFlagError(err))

@@ -8,6 +8,7 @@ import (
 	"os"
 	"os/signal"
 	"strings"
+	"syscall"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -37,7 +38,7 @@ func newExecCmd(g *globalFlags) *cobra.Command {
 			if csvSafe && format.Name != "csv" && format.Name != "tsv" {
 				return usageError("--csv-safe applies to -o csv and -o tsv, not %s", format.Name)
 			}
-			ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+			ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 			defer stop()
 			width := 0
 			if format.Name == "table" {
@@ -135,6 +136,16 @@ func credentialsOf(x *IO, eng *engine.Engine, opts engine.Options, name string) 
 	}
 	if p.Profile != nil {
 		c.Advice = p.Profile.Credentials
+		if app := p.Profile.AppAuth(); app != nil {
+			c.App = app.Name
+			if e := app.Env; e != nil && len(p.TokenEnv) > 0 { // read only for trusted definitions
+				for _, v := range []string{e.AppID, e.PrivateKeyPath, e.PrivateKey} {
+					if v != "" {
+						c.AppEnv = append(c.AppEnv, v)
+					}
+				}
+			}
+		}
 	}
 	c.Anonymous = err == nil && creds.Anonymous()
 	return c

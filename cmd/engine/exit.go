@@ -1,9 +1,13 @@
 package main
 
 import (
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
+	"strings"
+
+	"github.com/spf13/cobra"
 
 	"github.com/enginehq/engine/engine"
 	"github.com/enginehq/engine/engine/result"
@@ -39,6 +43,9 @@ func exitCode(e *engine.Error) int {
 type exitError struct {
 	code int
 	msg  string
+	// err, when set, is the statement-shaped error msg words: -o json
+	// prints its object (asJSONError).
+	err *engine.Error
 }
 
 func (e *exitError) Error() string { return e.msg }
@@ -73,3 +80,52 @@ func exitStatus(w io.Writer, err error) int {
 // (engine.MaxMessageBytes, bounded where the engine made it) plus the
 // CLI's advice lines.
 func boundText(s string) string { return providers.ElideMiddle(s, 2*engine.MaxMessageBytes) }
+
+// jsonOutput reports whether exec was asked for -o json: by its parsed
+// flag, or, when the command line did not parse, by the arguments
+// themselves (-o json, -ojson, -o=json, --output json, --output=json).
+func jsonOutput(cmd *cobra.Command, args []string) bool {
+	if f := cmd.Flags().Lookup("output"); f != nil && f.Changed {
+		return f.Value.String() == "json"
+	}
+	for i, a := range args {
+		if a == "--" {
+			break
+		}
+		switch a {
+		case "-ojson", "-o=json", "--output=json":
+			return true
+		case "-o", "--output":
+			if i+1 < len(args) && args[i+1] == "json" {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// asJSONError turns an error exec prints in words (a usage mistake, a bad
+// setting, an unwritable output) into the error object of
+// docs/architecture.md, "Errors", as -o json promises; an error already
+// printed as JSON (exitError without a message) stays as it is.
+func asJSONError(err error) error {
+	code, msg := exitUsage, err.Error()
+	var ex *exitError
+	if errors.As(err, &ex) {
+		if ex.msg == "" {
+			return err
+		}
+		if ex.err != nil {
+			b, _ := json.Marshal(map[string]any{"error": ex.err.Body()})
+			return &exitError{code: ex.code, msg: string(b)}
+		}
+		code, msg = ex.code, ex.msg
+	}
+	kind := engine.KindUsage
+	if code != exitUsage {
+		kind = engine.KindInternal
+	}
+	msg = providers.ElideMiddle(result.SanitizeText(strings.TrimPrefix(msg, "error: ")), engine.MaxMessageBytes)
+	b, _ := json.Marshal(map[string]any{"error": engine.ErrorBody{Message: msg, Kind: kind}})
+	return &exitError{code: code, msg: string(b)}
+}

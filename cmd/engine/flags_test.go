@@ -70,3 +70,40 @@ func TestParseAuthFlag(t *testing.T) {
 		}
 	}
 }
+
+func TestParseBool(t *testing.T) {
+	for in, want := range map[string]bool{"true": true, "TRUE": true, " 1 ": true, "On": true, "yes": true, "false": false, "0": false, "OFF": false, "No": false} {
+		if got, ok := parseBool(in); !ok || got != want {
+			t.Errorf("parseBool(%q) = %v, %v", in, got, ok)
+		}
+	}
+	for _, in := range []string{"", "maybe", "y", "t", "2", "enabled"} {
+		if _, ok := parseBool(in); ok {
+			t.Errorf("parseBool(%q) accepted", in)
+		}
+	}
+}
+
+func TestNearestConfigKey(t *testing.T) {
+	names := []string{"max-rows", "max-requests", "max-pages", "mcp_max_rows", "debug"}
+	for in, want := range map[string]string{"mcp_max_rowz": "mcp_max_rows", "max-reqests": "max-requests", "max_reqests": "max_requests", "debgu": "debug", "zzzzzzzz": ""} {
+		if got := nearestKey(in, names); got != want {
+			t.Errorf("nearestKey(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
+
+func TestBoundAccepted(t *testing.T) {
+	for _, c := range []struct {
+		b    bound
+		want string
+	}{
+		{bound{flag: "max-requests", lift: true}, "give a positive number or -1 (no bound)"},
+		{bound{flag: "retry-max", zeroMeans: "no retry"}, "give a positive number or 0 (no retry)"},
+		{bound{flag: "max-body-bytes"}, "give a positive number"},
+	} {
+		if got := c.b.accepted(); got != c.want {
+			t.Errorf("%s: %q, want %q", c.b.flag, got, c.want)
+		}
+	}
+}

@@ -7,7 +7,9 @@
 // map for the environment.
 package main
 
-import "os"
+import (
+	"os"
+)
 
 func main() {
 	os.Exit(run(osIO(), os.Args[1:]))
@@ -18,9 +20,12 @@ func run(x *IO, args []string) int {
 	g := &globalFlags{io: x}
 	root := newRootCmd(g)
 	root.SetArgs(args)
-	err := root.Execute()
+	cmd, err := root.ExecuteC()
 	if g.debug {
 		reportPeakMemory(x.Err)
+	}
+	if err != nil && cmd != nil && cmd.Name() == "exec" && jsonOutput(cmd, args) {
+		err = asJSONError(err)
 	}
 	return exitStatus(x.Err, err)
 }

@@ -44,7 +44,9 @@ Logs go to stderr only. See docs/mcp.md for client configuration.`,
 				return err
 			}
 			g.shareResults(&store)
-			srv, err := mcpserver.New(eng, mcpserver.Config{Caps: caps, Store: store, MaxResourceBytes: maxResource, MaxTasks: maxTasks, Log: g.io.Err})
+			// -1 (no cap, the CLI's rule) is the server's 0.
+			caps.MaxRows, caps.MaxCell, caps.MaxBytes = unbounded(caps.MaxRows, 0), unbounded(caps.MaxCell, 0), unbounded(caps.MaxBytes, 0)
+			srv, err := mcpserver.New(eng, mcpserver.Config{Version: serverVersion(), Caps: caps, Store: store, MaxResourceBytes: maxResource, MaxTasks: maxTasks, Log: g.io.Err})
 			if err != nil {
 				return usageError("%v", err)
 			}
@@ -116,9 +118,9 @@ Logs go to stderr only. See docs/mcp.md for client configuration.`,
 	f.StringVar(&authOpts.JWKSURL, "oauth-jwks-url", "", "HTTP: the issuer's key set (JWKS) URL (default: the jwks_uri of the issuer's metadata)")
 	f.StringArrayVar(&authOpts.Scopes, "oauth-scope", nil, "HTTP: a scope every token must carry (repeatable); static tokens carry them all")
 	f.StringVar(&authOpts.TokensFile, "tokens-file", "", "HTTP: require a static bearer token from this file (one \"NAME TOKEN\" a line; NAME is the principal)")
-	f.IntVar(&caps.MaxRows, "max-rows", mcpserver.DefaultMaxRows, "mcp_max_rows: most rows in one tool result (0: no cap)")
-	f.IntVar(&caps.MaxCell, "max-cell-bytes", mcpserver.DefaultMaxCell, "mcp_max_cell_bytes: longest cell in a tool result; a longer one is cut with a marker and a notice, whole in the kept result (0: no cap)")
-	f.IntVar(&caps.MaxBytes, "max-bytes", mcpserver.DefaultMaxBytes, "mcp_max_bytes: approximate bytes of one tool result, at least one row kept (0: no cap)")
+	f.IntVar(&caps.MaxRows, "max-rows", mcpserver.DefaultMaxRows, "mcp_max_rows: most rows in one tool result (-1: no cap)")
+	f.IntVar(&caps.MaxCell, "max-cell-bytes", mcpserver.DefaultMaxCell, "mcp_max_cell_bytes: longest cell in a tool result; a longer one is cut with a marker and a notice, whole in the kept result (-1: no cap)")
+	f.IntVar(&caps.MaxBytes, "max-bytes", mcpserver.DefaultMaxBytes, "mcp_max_bytes: approximate bytes of one tool result, at least one row kept (-1: no cap)")
 	f.IntVar(&maxResource, "max-resource-bytes", mcpserver.DefaultMaxResourceBytes, "mcp_max_resource_bytes: longest rendering of a result resource (engine://results/{id}); a longer one is refused with a pointer to fetch_result_page")
 	f.IntVar(&store.MaxResults, "keep-results", mcpserver.DefaultKeepResults, "most results kept for fetch_result_page and engine://results/{id}")
 	f.Int64Var(&store.MaxBytes, "keep-bytes", mcpserver.DefaultKeepBytes, "most bytes of kept results (least recently used are dropped)")

@@ -1,8 +1,10 @@
 package main
 
 import (
+	"errors"
 	"fmt"
-	"github.com/enginehq/engine/surfaces/advice"
+	"io/fs"
+	"math"
 	"os"
 	"runtime/pprof"
 	"strings"
@@ -13,12 +15,16 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/enginehq/engine/engine"
+	"github.com/enginehq/engine/engine/catalog"
 	"github.com/enginehq/engine/engine/result"
 	"github.com/enginehq/engine/engine/store"
+	"github.com/enginehq/engine/providers"
 	"github.com/enginehq/engine/providers/client"
 	"github.com/enginehq/engine/providers/httpcache"
 	"github.com/enginehq/engine/registry"
 	"github.com/enginehq/engine/state/redisstate"
+	"github.com/enginehq/engine/surfaces/advice"
+	"github.com/enginehq/engine/surfaces/check"
 )
 
 // globalFlags are the provider, auth and execution options every
@@ -51,6 +57,10 @@ type globalFlags struct {
 	governor       bool
 	state          string
 
+	// given are the providers of --provider (engineOptions), whose files
+	// newEngine checks at start.
+	given []registry.Source
+
 	// shared is the --state connection, opened once (state.go).
 	shared    *redisstate.State
 	stateErr  error
@@ -66,6 +76,10 @@ type globalFlags struct {
 	cacheWarned sync.Once
 }
 
+// authEnvHelp names the variables GitHub's credentials come from without
+// --auth (the github profile's auth section: registry/profiles/github.json).
+const authEnvHelp = "env GITHUB_TOKEN or GH_TOKEN as bearer; a GitHub App from env GITHUB_APP_ID, GITHUB_APP_INSTALLATION_ID, GITHUB_APP_PRIVATE_KEY_PATH or GITHUB_APP_PRIVATE_KEY, GITHUB_APP_DEFAULT_INSTALLATION, which win over GITHUB_TOKEN"
+
 // newRootCmd builds the command tree on g.io: every subcommand is added
 // here. Its environment variables come from envTable (env.go).
 func newRootCmd(g *globalFlags) *cobra.Command {
@@ -79,21 +93,22 @@ func newRootCmd(g *globalFlags) *cobra.Command {
 provider.service.resource (e.g. github.repos.repos); WHERE predicates bind
 the API's required parameters (WHERE org = 'acme').
 
-Credentials: GITHUB_TOKEN or GH_TOKEN (bearer), or --auth.`,
+Credentials: GITHUB_TOKEN or GH_TOKEN (bearer), a GitHub App's GITHUB_APP_*
+variables, or --auth.`,
 	}
 	root.SetVersionTemplate("{{.Version}}\n")
 	root.SetIn(g.io.In)
 	root.SetOut(g.io.Out)
 	root.SetErr(g.io.Err)
 	f := root.PersistentFlags()
-	f.StringArrayVar(&g.providers, "provider", nil, "add a provider from an OpenAPI 3 document: NAME=PATH (repeatable)")
+	f.StringArrayVar(&g.providers, "provider", nil, "add a provider from an OpenAPI 3 document, with an optional profile: NAME=PATH[,profile=FILE] (repeatable)")
 	f.StringArrayVar(&g.baseURLs, "base-url", nil, "override a provider's base URL: NAME=URL (repeatable; env ENGINE_BASE_URL_<NAME>)")
-	f.StringVar(&g.auth, "auth", "", `auth per provider, stackql style: '{"github":{"type":"bearer","credentialsenvvar":"GITHUB_TOKEN"}}' or '{"github":{"type":"null_auth"}}'`)
-	f.IntVar(&g.maxPages, "max-pages", client.DefaultMaxPages, "most pages one request may follow; hitting it is an error, never a silent cut")
+	f.StringVar(&g.auth, "auth", "", `auth per provider, stackql style: '{"github":{"type":"bearer","credentialsenvvar":"GITHUB_TOKEN"}}', '{"github":{"type":"null_auth"}}' or a GitHub App '{"github":{"type":"app","app_id":123,"private_key_path":"app.pem"}}' (default for github: `+authEnvHelp+`)`)
+	f.IntVar(&g.maxPages, "max-pages", client.DefaultMaxPages, "most pages one request may follow; hitting it is an error, never a silent cut (-1: no bound)")
 	f.IntVar(&g.pageConc, "page-concurrency", 0, "page requests in flight or waiting to be loaded once a list's last page is known, all lists together (0: as many as --max-concurrency)")
 	f.IntVar(&g.concurrency, "concurrency", 0, "concurrent requests of one IN (...) fan-out (0: as many as --max-concurrency)")
 	f.IntVar(&g.maxRequests, "max-requests", engine.DefaultMaxRequests, "most requests one statement may send, pages and retries included: a statement estimated to need more is refused before any request, and one that reaches it is stopped (-1: no bound)")
-	f.IntVar(&g.retryMax, "retry-max", client.DefaultRetryMax, "retries of a retryable failure (429, 5xx, rate limit, reset)")
+	f.IntVar(&g.retryMax, "retry-max", client.DefaultRetryMax, "retries of a retryable failure (429, 5xx, rate limit, reset; 0: none)")
 	f.DurationVar(&g.maxRetryWait, "max-retry-wait", client.DefaultMaxRetryWait, "total time one request may spend waiting to retry")
 	f.DurationVar(&g.requestTimeout, "request-timeout", client.DefaultRequestTimeout, "timeout of one HTTP request")
 	f.DurationVar(&g.queryTimeout, "query-timeout", 120*time.Second, "timeout of one statement (0: none)")
@@ -121,7 +136,7 @@ Credentials: GITHUB_TOKEN or GH_TOKEN (bearer), or --auth.`,
 		onCommandLine := changedFlags(cmd)
 		envGiven, err := applyEnv(cmd, g.io.LookupEnv)
 		if err != nil {
-			return usageError("%v", err)
+			return settingsError(cmd, err)
 		}
 		g.origins = map[string]string{}
 		for name := range changedFlags(cmd) {
@@ -135,10 +150,13 @@ Credentials: GITHUB_TOKEN or GH_TOKEN (bearer), or --auth.`,
 		}
 		fromConfig, err := applyConfig(cmd, configPath, explicit, envGiven)
 		if err != nil {
-			return usageError("%v", err)
+			return settingsError(cmd, err)
 		}
 		for name, key := range fromConfig {
 			g.origins[name] = fmt.Sprintf("config %s: %s", configPath, key)
+		}
+		if err := checkBounds(cmd, g.where); err != nil {
+			return settingsError(cmd, err)
 		}
 		if cpuProfile == "" {
 			return nil
@@ -162,6 +180,16 @@ Credentials: GITHUB_TOKEN or GH_TOKEN (bearer), or --auth.`,
 	root.AddCommand(newExecCmd(g), newShellCmd(g), newMCPCmd(g), newCheckCmd(g), newRegistryCmd(g), newVersionCmd(g))
 	documentEnv(root)
 	return root
+}
+
+// settingsError is a bad setting (flag, variable or config key) found
+// before cmd ran: a usage error, exit 1, but exit 2 for check, whose 1
+// says a control failed (docs/check.md).
+func settingsError(cmd *cobra.Command, err error) error {
+	if commandPath(cmd) == "check" {
+		return checkExit(check.ExitError, "%v", err)
+	}
+	return usageError("%v", err)
 }
 
 // changedFlags is the set of cmd's flags that have a value other than
@@ -201,6 +229,7 @@ func (g *globalFlags) engineOptions() (engine.Options, error) {
 			return engine.Options{}, err
 		}
 		sources = append(sources, src)
+		g.given = append(g.given, src)
 	}
 	base := map[string]string{}
 	for _, src := range sources {
@@ -227,7 +256,7 @@ func (g *globalFlags) engineOptions() (engine.Options, error) {
 		Concurrency: g.concurrency,
 		MaxRequests: g.maxRequests,
 		Client: client.Options{
-			MaxPages:        g.maxPages,
+			MaxPages:        unbounded(g.maxPages, math.MaxInt),
 			PageConcurrency: g.pageConc,
 			RetryMax:        g.retryMax,
 			MaxRetryWait:    g.maxRetryWait,
@@ -269,6 +298,29 @@ func (g *globalFlags) engineOptions() (engine.Options, error) {
 	return opts, nil
 }
 
+// checkProviderFiles says at start that a provider's document or profile
+// file, given explicitly, cannot be read (rather than when a statement
+// first names the provider).
+func checkProviderFiles(src registry.Source) error {
+	for _, f := range []struct{ what, path string }{{"the document", src.Path}, {"the profile", src.Profile}} {
+		if f.path == "" {
+			continue
+		}
+		fi, err := os.Stat(f.path)
+		switch {
+		case err != nil:
+			var pe *fs.PathError
+			if errors.As(err, &pe) {
+				err = pe.Err
+			}
+			return fmt.Errorf("%s %s cannot be read: %v", f.what, f.path, err)
+		case fi.IsDir():
+			return fmt.Errorf("%s %s is a directory; give a file", f.what, f.path)
+		}
+	}
+	return nil
+}
+
 // openCache opens the response cache, or returns nil (no cache) after one
 // warning on stderr when the directory cannot be used: a cache problem
 // never stops a command.
@@ -305,7 +357,65 @@ func (g *globalFlags) newEngine() (*engine.Engine, engine.Options, error) {
 	if err != nil {
 		return nil, opts, usageError("%s", advice.WithSetting(err))
 	}
+	for _, src := range g.given {
+		if err := checkProviderFiles(src); err != nil {
+			// Said as the first statement naming the provider would say it.
+			e := engine.Classify(&catalog.Error{Kind: "plan", Setting: "provider:" + src.Name, Err: fmt.Errorf("provider %s: %v", src.Name, err)})
+			return nil, opts, &exitError{code: exitCode(e), msg: advice.Explain(e, advice.Credentials{}, time.Now()), err: e}
+		}
+	}
+	if err := g.checkAppCredentials(eng, opts); err != nil {
+		return nil, opts, usageError("%s", err)
+	}
 	return eng, opts, nil
+}
+
+// checkAppCredentials resolves, before any statement, the app credentials
+// the user gave explicitly (an app entry of the auth setting, or a built-in
+// provider's app variables such as GITHUB_APP_ID): a key file that is
+// missing or not a key is a mistake of the command line, said at start
+// rather than by the first statement that reaches the provider.
+func (g *globalFlags) checkAppCredentials(eng *engine.Engine, opts engine.Options) error {
+	builtin := map[string]bool{}
+	for _, src := range opts.Sources {
+		builtin[src.Name] = src.Kind == registry.KindIndex
+	}
+	for _, name := range eng.Catalog().Names() {
+		a, inAuth := opts.Auth[name]
+		where := g.where("auth") + " " + name
+		switch {
+		case inAuth && a.Type == providers.AuthApp:
+		case !inAuth && builtin[name]:
+			set := g.appEnvSet(eng, name)
+			if len(set) == 0 {
+				continue
+			}
+			where = fmt.Sprintf("provider %s (from %s)", name, strings.Join(set, ", "))
+		default:
+			continue
+		}
+		if _, _, err := eng.Catalog().Credentials(name, opts.Auth, g.io.Getenv); err != nil {
+			return fmt.Errorf("%s: %v", where, err)
+		}
+	}
+	return nil
+}
+
+// appEnvSet is the variables of provider name's app credentials (its
+// profile's auth.app.env) that are set, for a provider that reads them.
+func (g *globalFlags) appEnvSet(eng *engine.Engine, name string) []string {
+	p, err := eng.Catalog().Provider(name)
+	if err != nil || p.Profile == nil || p.Profile.AppAuth() == nil || p.Profile.AppAuth().Env == nil || len(p.TokenEnv) == 0 {
+		return nil
+	}
+	e := p.Profile.AppAuth().Env
+	var set []string
+	for _, v := range []string{e.AppID, e.InstallationID, e.PrivateKeyPath, e.PrivateKey, e.DefaultInstallation} {
+		if v != "" && strings.TrimSpace(g.io.Getenv(v)) != "" {
+			set = append(set, v)
+		}
+	}
+	return set
 }
 
 // governorOptions reads --rate, --search-rate, --code-search-rate and

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"fmt"
 	"time"
 
@@ -22,6 +23,12 @@ func (g *globalFlags) openState() (*redisstate.State, error) {
 	}
 	g.stateOnce.Do(func() {
 		g.shared, g.stateErr = redisstate.Open(g.state)
+		if g.stateErr == nil {
+			if err := g.shared.CheckConfig(context.Background()); err != nil {
+				g.shared.Close()
+				g.shared, g.stateErr = nil, err
+			}
+		}
 	})
 	return g.shared, g.stateErr
 }

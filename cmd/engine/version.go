@@ -23,6 +23,14 @@ var buildRevision string
 //	engine v1.4.0 (revision 26bd6f2a1c3e, 2026-11-25T20:51:02Z) go1.26.8 linux/amd64
 //	engine devel (revision 26bd6f2a1c3e-dirty) go1.26.8 linux/amd64
 func versionString() string {
+	return fmt.Sprintf("engine %s %s %s/%s", serverVersion(), runtime.Version(), runtime.GOOS, runtime.GOARCH)
+}
+
+// serverVersion is the version and revision part of versionString, e.g.
+// "v1.4.0 (revision 26bd6f2a1c3e, 2026-11-25T20:51:02Z)": what engine mcp
+// reports as its serverInfo.version, so that an MCP client and
+// `engine --version` name the same build.
+func serverVersion() string {
 	version, revision, when, dirty := "devel", "", "", false
 	if bi, ok := debug.ReadBuildInfo(); ok {
 		if v := bi.Main.Version; v != "" && v != "(devel)" {
@@ -49,7 +57,7 @@ func versionString() string {
 		revision = strings.TrimSpace(buildRevision)
 	}
 	var b strings.Builder
-	fmt.Fprintf(&b, "engine %s", version)
+	b.WriteString(version)
 	switch {
 	case revision != "" && when != "":
 		fmt.Fprintf(&b, " (revision %s, %s)", revision, when)
@@ -58,7 +66,6 @@ func versionString() string {
 	default:
 		b.WriteString(" (revision unknown)")
 	}
-	fmt.Fprintf(&b, " %s %s/%s", runtime.Version(), runtime.GOOS, runtime.GOARCH)
 	return b.String()
 }
 

@@ -1,12 +1,14 @@
 package catalog
 
 import (
+	"errors"
 	"fmt"
 	"sort"
 	"strings"
 	"sync"
 
 	"github.com/enginehq/engine/providers"
+	"github.com/enginehq/engine/providers/openapi"
 	"github.com/enginehq/engine/registry"
 )
 
@@ -87,7 +89,13 @@ func (c *Catalog) Provider(name string) (*providers.Provider, error) {
 		if !strings.HasPrefix(err.Error(), "provider "+name+":") {
 			err = fmt.Errorf("provider %s: %w", name, err)
 		}
-		if src.Kind != registry.KindIndex {
+		var pe *openapi.ProfileError
+		switch {
+		case errors.As(err, &pe) && src.Profile != "":
+			err = fmt.Errorf("%w; fix the profile %s or give another one for %s (docs/providers.md)", err, src.Profile, name)
+		case errors.As(err, &pe):
+			err = fmt.Errorf("%w; fix the profile or give another one for %s (docs/providers.md)", err, name)
+		case src.Kind != registry.KindIndex:
 			err = fmt.Errorf("%w; fix the OpenAPI document or give another one for %s", err, name)
 		}
 		return nil, &Error{Kind: "plan", Setting: "provider:" + name, Err: err}

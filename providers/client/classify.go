@@ -15,6 +15,7 @@ import (
 	"net/url"
 	"strconv"
 	"strings"
+	"syscall"
 	"time"
 
 	"github.com/hashicorp/go-retryablehttp"
@@ -28,7 +29,10 @@ import (
 //	               403 with x-ratelimit-remaining: 0, with Retry-After, or
 //	               with a body saying "rate limit" or "abuse detection"
 //	not retryable: every other status >= 300, TLS certificate failures,
-//	               redirect loops, invalid URLs, oversized bodies
+//	               redirect loops, invalid URLs, oversized bodies, a host
+//	               that is unreachable (name not found, connection refused,
+//	               no route); a DNS failure the resolver calls temporary is
+//	               retried
 //
 // The wait before a retry is Retry-After (seconds or HTTP date), else
 // x-ratelimit-reset when the quota is spent, else 60s for a rate limit
@@ -361,6 +365,9 @@ func transportRetryable(err error) bool {
 			return false
 		}
 	}
+	if yes, retry := unreachable(err); yes {
+		return retry
+	}
 	var certErr *tls.CertificateVerificationError
 	var unknownAuth x509.UnknownAuthorityError
 	var hostErr x509.HostnameError
@@ -368,6 +375,23 @@ func transportRetryable(err error) bool {
 		return false
 	}
 	return true
+}
+
+// unreachable reports whether a transport failure means that nothing
+// answered because the host could not be reached: its name does not
+// resolve (DNS), the host refuses the connection (nothing listens on the
+// port), or there is no route to any network (offline); and whether a
+// retry may mend it (a DNS failure the resolver calls temporary, not "no
+// such host").
+func unreachable(err error) (yes, retry bool) {
+	var dns *net.DNSError
+	if errors.As(err, &dns) {
+		return true, !dns.IsNotFound && (dns.IsTimeout || dns.IsTemporary)
+	}
+	if errors.Is(err, syscall.ECONNREFUSED) || errors.Is(err, syscall.ENETUNREACH) {
+		return true, false
+	}
+	return false, false
 }
 
 // classifyTransport fills a ProviderError for a transport failure.
@@ -378,6 +402,9 @@ func classifyTransport(err error, pe *providers.ProviderError, redact func(strin
 	var ue *url.Error
 	if errors.As(err, &ue) {
 		inner = ue.Err // url.Error repeats the URL, which pe.URL already has
+	}
+	if yes, _ := unreachable(err); yes {
+		pe.Kind = "unreachable"
 	}
 	var ne net.Error
 	if (errors.As(err, &ne) && ne.Timeout()) || errors.Is(err, context.DeadlineExceeded) || strings.Contains(err.Error(), "Client.Timeout") {

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"net"
 	"net/http"
 	"net/http/httptest"
 	"runtime"
@@ -904,5 +905,33 @@ func TestRequestLimitHoldsAcrossCalls(t *testing.T) {
 	}
 	if limited == 0 {
 		t.Fatalf("no call met the limit: %v", errs)
+	}
+}
+
+// TestUnreachableHost: a host that cannot be reached is kind
+// "unreachable": a refused connection (a real one, on a closed loopback
+// port) is not retried; a DNS "no such host" is not; a DNS failure the
+// resolver calls temporary is.
+func TestUnreachableHost(t *testing.T) {
+	srv := httptest.NewServer(http.NotFoundHandler())
+	srv.Close()
+	c := newTestClient(t, srv, nil)
+	_, err := c.Do(context.Background(), orgCall(), func([]json.RawMessage) error { return nil })
+	var pe *providers.ProviderError
+	if !errors.As(err, &pe) || pe.Kind != "unreachable" || pe.Retryable || pe.Attempts != 1 {
+		t.Fatalf("refused: %#v", err)
+	}
+	for _, c := range []struct {
+		err   error
+		retry bool
+	}{
+		{&net.DNSError{Err: "no such host", Name: "x.invalid", IsNotFound: true}, false},
+		{&net.DNSError{Err: "server misbehaving", Name: "api.github.com", IsTemporary: true}, true},
+	} {
+		pe := &providers.ProviderError{}
+		classifyTransport(c.err, pe, func(s string) string { return s })
+		if pe.Kind != "unreachable" || pe.Retryable != c.retry || transportRetryable(c.err) != c.retry {
+			t.Errorf("%v: kind %s retryable %v", c.err, pe.Kind, pe.Retryable)
+		}
 	}
 }

@@ -43,6 +43,13 @@ func gunzip(path string, data []byte) ([]byte, error) {
 	return plain, nil
 }
 
+// ProfileError is a profile that cannot be read or does not parse: the
+// profile is at fault, not the document it goes with.
+type ProfileError struct{ Err error }
+
+func (e *ProfileError) Error() string { return e.Err.Error() }
+func (e *ProfileError) Unwrap() error { return e.Err }
+
 // Compile parses an OpenAPI document and derives the encoded index of
 // provider name from it (providers.Encode output), applying profile (an
 // overrides file, see ParseProfileFile) when it is not nil. path is used in
@@ -71,7 +78,7 @@ func Compile(name, path string, doc, profile []byte, builtin bool) ([]byte, erro
 	var ov *ProfileFile
 	if profile != nil {
 		if ov, err = ParseProfileFile(profile); err != nil {
-			return nil, fmt.Errorf("profile: %w", err)
+			return nil, &ProfileError{Err: fmt.Errorf("profile: %w", err)}
 		}
 	}
 	// Only a built-in profile is trusted with token variables (derive).
@@ -119,10 +126,10 @@ func SourceProfile(src registry.Source) ([]byte, error) {
 		}
 		data, err := os.ReadFile(src.Profile)
 		if err != nil {
-			return nil, fmt.Errorf("profile of provider %s: %w", src.Name, err)
+			return nil, &ProfileError{Err: fmt.Errorf("profile of provider %s: %w", src.Name, err)}
 		}
 		if registry.SHA256(data) != st.Profile {
-			return nil, fmt.Errorf("profile of provider %s: the stored copy %s was changed; add the provider again (engine registry add)", src.Name, src.Profile)
+			return nil, &ProfileError{Err: fmt.Errorf("profile of provider %s: the stored copy %s was changed; add the provider again (engine registry add)", src.Name, src.Profile)}
 		}
 		return data, nil
 	}
@@ -131,7 +138,7 @@ func SourceProfile(src registry.Source) ([]byte, error) {
 	}
 	data, err := os.ReadFile(src.Profile)
 	if err != nil {
-		return nil, fmt.Errorf("profile %s: %w", src.Profile, readErr(src.Profile, err))
+		return nil, &ProfileError{Err: fmt.Errorf("profile %s: %w", src.Profile, readErr(src.Profile, err))}
 	}
 	return data, nil
 }

@@ -112,6 +112,23 @@ func (s *State) Ping(ctx context.Context) error {
 	return s.do(ctx, func(ctx context.Context) error { return s.rdb.Ping(ctx).Err() })
 }
 
+// CheckConfig asks the server once whether it takes the URL's settings,
+// and returns an error only when its answer says the URL is wrong (a
+// database number past the server's "databases", 16 by default): that is
+// a mistake of the configuration, not an outage, and no retry mends it.
+// A server that does not answer is not an error here: the surfaces go on
+// alone and say so, as for any outage.
+func (s *State) CheckConfig(ctx context.Context) error {
+	ctx, cancel := context.WithTimeout(ctx, OpTimeout)
+	defer cancel()
+	err := s.rdb.Ping(ctx).Err()
+	var re redis.Error
+	if err != nil && errors.As(err, &re) && strings.Contains(err.Error(), "DB index is out of range") {
+		return fmt.Errorf("--state %s: the server has no database %d (%s); use a database number the server has (0 to 15 unless its \"databases\" setting says more)", s.name, s.rdb.Options().DB, redactErr(err.Error(), s.raw))
+	}
+	return nil
+}
+
 // do runs one call bounded by OpTimeout, or fails at once while the state
 // is down.
 func (s *State) do(ctx context.Context, f func(ctx context.Context) error) error {

@@ -7,6 +7,7 @@ package advice
 import (
 	"errors"
 	"fmt"
+	"net/url"
 	"strings"
 	"time"
 
@@ -21,6 +22,13 @@ type Credentials struct {
 	// Advice is the provider profile's credentials advice, used when no
 	// token variable is read for the provider (a --provider document).
 	Advice string
+	// App is what the provider's profile calls its app credentials (e.g.
+	// "GitHub App"), "" when it declares none; AppEnv names the variables
+	// that give them without --auth (app ID, private key path, private
+	// key: the app ID first, then each way to give the key), when the
+	// provider reads them.
+	App    string
+	AppEnv []string
 }
 
 // Explain renders an engine error in plain words: what failed, then what
@@ -118,9 +126,21 @@ func explainProvider(e *engine.Error, cred Credentials, now time.Time, advice fu
 	if p.Attempts > 1 {
 		what += fmt.Sprintf(" after %d attempts", p.Attempts)
 	}
-	if p.Kind == "budget" || p.Kind == "paused" {
+	appSent := p.Kind == "auth" && (p.Status > 0 || p.Retryable)
+	switch {
+	case p.Kind == "budget" || p.Kind == "paused":
 		advice("nothing was sent to %s: the credential's rate-limit budget does not allow it now.", p.Provider)
-	} else {
+	case p.Kind == "auth" && !appSent:
+		advice("nothing was sent to %s: the %s settings do not cover this request.", p.Provider, appName(cred))
+	case p.Kind == "auth" && p.Status == 0:
+		advice("provider %s gave no answer to the %s's token request (%s).", p.Provider, appName(cred), what)
+	case p.Kind == "unreachable":
+		advice("%s could not be reached: no request got to provider %s.", hostOf(p.URL, p.Provider), p.Provider)
+	case p.Status == 0 && (p.Kind == "transport" || p.Kind == "timeout"):
+		advice("provider %s gave no answer (%s).", p.Provider, what)
+	case p.Kind == "auth":
+		advice("provider %s answered %s to the %s's token request.", p.Provider, what, appName(cred))
+	default:
 		advice("provider %s answered %s.", p.Provider, what)
 	}
 	setToken := credentialHint(cred, p.Provider) // "set GITHUB_TOKEN", or the provider's own advice
@@ -129,6 +149,16 @@ func explainProvider(e *engine.Error, cred Credentials, now time.Time, advice fu
 		orToken = ", or " + setToken + " for a higher limit"
 	}
 	switch {
+	case p.Kind == "auth" && !appSent:
+		advice("not retryable: fix the %s settings as the message says (%s).", appName(cred), appSettings(cred))
+	case p.Kind == "auth" && p.Status == 401:
+		advice("not retryable: the %s's JWT was refused: check the app ID and that the private key is that app's (%s).", appName(cred), appSettings(cred))
+	case p.Kind == "auth" && !p.Retryable:
+		advice("not retryable: the %s's credentials could not be exchanged for an installation token; the message says why (%s).", appName(cred), appSettings(cred))
+	case p.Kind == "unreachable" && p.Retryable:
+		advice("retryable: the name could not be resolved now; running the statement again may work once the network is back; %s.", offlineHint(p.Provider))
+	case p.Kind == "unreachable":
+		advice("not retryable: check the network and the provider's address; %s.", offlineHint(p.Provider))
 	case p.RateLimited && p.RetryAfterSeconds() > 0:
 		at := now.Add(time.Duration(p.RetryAfterSeconds()) * time.Second).UTC()
 		advice("retryable: rate limit: retry after %s UTC (in %s)%s.", at.Format("15:04"), humanWait(p.RetryAfterSeconds()), orToken)
@@ -137,6 +167,8 @@ func explainProvider(e *engine.Error, cred Credentials, now time.Time, advice fu
 	case p.Retryable && p.RetryAfterSeconds() > 0:
 		at := now.Add(time.Duration(p.RetryAfterSeconds()) * time.Second).UTC()
 		advice("retryable: a temporary failure; retry after %s UTC (in %s).", at.Format("15:04"), humanWait(p.RetryAfterSeconds()))
+	case p.Retryable && p.Status == 0 && (p.Kind == "transport" || p.Kind == "timeout"):
+		advice("retryable: the connection failed or timed out; running the statement again may work; if this machine is offline, %s.", offlineHint(p.Provider))
 	case p.Retryable:
 		advice("retryable: a temporary failure; running the statement again may work.")
 	case p.Kind == "pagination":
@@ -147,6 +179,8 @@ func explainProvider(e *engine.Error, cred Credentials, now time.Time, advice fu
 		advice("not retryable: the provider said in its answer that the request failed; the message says why and what to do.")
 	case p.Kind == "redirect":
 		advice("not retryable: the provider answered with a redirect, which is not this method's answer; the message says where it pointed and what to do.")
+	case p.Status == 401 && cred.Anonymous:
+		advice("not retryable: no credentials were sent, and %s requires them; %s.", p.Provider, credentialHintOr(cred, p.Provider))
 	case p.Status == 401:
 		if cred.TokenEnv != "" {
 			advice("not retryable: the credentials were refused; check %s (or --auth).", cred.TokenEnv)
@@ -166,6 +200,49 @@ func explainProvider(e *engine.Error, cred Credentials, now time.Time, advice fu
 	default:
 		advice("not retryable: fix the query's WHERE values; running it again will fail the same way.")
 	}
+}
+
+// offlineHint says how to query without reaching the provider's host.
+func offlineHint(provider string) string {
+	return "--base-url " + provider + "=URL points it at another server, and offline `make demo` in a checkout of engine serves a fake GitHub on loopback"
+}
+
+// appName is what the provider calls its app credentials.
+func appName(cred Credentials) string {
+	if cred.App != "" {
+		return cred.App
+	}
+	return "app"
+}
+
+// appSettings says where the app credentials are set: --auth's app entry,
+// or the variables the provider reads for them.
+func appSettings(cred Credentials) string {
+	s := `--auth's "app" entry`
+	switch n := len(cred.AppEnv); {
+	case n == 1:
+		s += ", or " + cred.AppEnv[0]
+	case n > 1:
+		s += ", or " + cred.AppEnv[0] + " with " + strings.Join(cred.AppEnv[1:], " or ")
+	}
+	return s
+}
+
+// credentialHintOr is credentialHint, with --auth as the alternative to
+// a token variable.
+func credentialHintOr(cred Credentials, provider string) string {
+	if cred.TokenEnv != "" {
+		return "set " + cred.TokenEnv + " (or --auth)"
+	}
+	return credentialHint(cred, provider)
+}
+
+// hostOf is the host of a request URL, or "provider NAME" when it has none.
+func hostOf(rawURL, provider string) string {
+	if u, err := url.Parse(rawURL); err == nil && u.Host != "" {
+		return u.Host
+	}
+	return "provider " + provider
 }
 
 func humanWait(s int) string {

@@ -82,3 +82,55 @@ func TestWithSetting(t *testing.T) {
 		}
 	}
 }
+
+// TestExplainAgreesWithTheFailure: no advice line contradicts the error
+// above it (a request never sent is not "answered", an App problem is not
+// the WHERE values, a timeout with no answer is not "answered").
+func TestExplainAgreesWithTheFailure(t *testing.T) {
+	app := Credentials{TokenEnv: "GITHUB_TOKEN", App: "GitHub App", AppEnv: []string{"GITHUB_APP_ID", "GITHUB_APP_PRIVATE_KEY_PATH", "GITHUB_APP_PRIVATE_KEY"}}
+	notSent := &providers.ProviderError{Provider: "github", URL: "https://api.github.com/user/repos", Kind: "auth", Message: "not sent: needs a default"}
+	jwt := &providers.ProviderError{Provider: "github", URL: "https://api.github.com/app/installations/5/access_tokens", Method: "POST", Kind: "auth", Status: 401, Message: "could not get a token"}
+	tokenNet := &providers.ProviderError{Provider: "github", URL: "https://api.github.com/app/installations/5/access_tokens", Method: "POST", Kind: "auth", Retryable: true, Message: "connection reset"}
+	anon401 := &providers.ProviderError{Provider: "github", URL: "u", Status: 401, Message: "Requires authentication"}
+	gone := &providers.ProviderError{Provider: "github", URL: "https://api.github.com/orgs/x/repos", Kind: "unreachable", Message: "dial tcp: lookup api.github.com: no such host"}
+	slow := &providers.ProviderError{Provider: "github", URL: "u", Kind: "timeout", Retryable: true, Attempts: 3, Message: "timeout"}
+	for _, c := range []struct {
+		pe          *providers.ProviderError
+		cred        Credentials
+		want, never []string
+	}{
+		{notSent, app, []string{"nothing was sent to github: the GitHub App settings", `--auth's "app" entry, or GITHUB_APP_ID with GITHUB_APP_PRIVATE_KEY_PATH or GITHUB_APP_PRIVATE_KEY`}, []string{"answered", "WHERE", "GITHUB_TOKEN"}},
+		{jwt, app, []string{"answered HTTP 401 to the GitHub App's token request", "JWT was refused", "GITHUB_APP_ID"}, []string{"GITHUB_TOKEN", "WHERE"}},
+		{tokenNet, app, []string{"gave no answer to the GitHub App's token request", "retryable"}, []string{"answered", "WHERE"}},
+		{anon401, Credentials{Anonymous: true, TokenEnv: "GITHUB_TOKEN"}, []string{"no credentials were sent", "set GITHUB_TOKEN (or --auth)"}, []string{"refused"}},
+		{gone, Credentials{}, []string{"api.github.com could not be reached", "not retryable", "--base-url github=URL points it", "make demo"}, []string{"answered", "temporary"}},
+		{slow, Credentials{}, []string{"gave no answer (network error after 3 attempts)", "retryable"}, []string{"answered"}},
+	} {
+		got := Explain(&engine.Error{Kind: engine.KindProvider, Err: c.pe, Provider: c.pe}, c.cred, time.Now())
+		for _, w := range c.want {
+			if !strings.Contains(got, w) {
+				t.Errorf("%s: lacks %q:\n%s", c.pe.Message, w, got)
+			}
+		}
+		for _, n := range c.never {
+			if strings.Contains(got, n) {
+				t.Errorf("%s: says %q:\n%s", c.pe.Message, n, got)
+			}
+		}
+	}
+}
+
+// TestExplainUnreachableRetryable: a DNS failure the resolver calls
+// temporary is retryable, still "could not be reached", never "answered".
+func TestExplainUnreachableRetryable(t *testing.T) {
+	pe := &providers.ProviderError{Provider: "github", URL: "https://api.github.com/x", Kind: "unreachable", Retryable: true, Attempts: 5, Message: "lookup api.github.com: server misbehaving"}
+	got := Explain(&engine.Error{Kind: engine.KindProvider, Err: pe, Provider: pe}, Credentials{}, time.Now())
+	for _, w := range []string{"api.github.com could not be reached", "retryable: the name could not be resolved now", "make demo", "--base-url github=URL"} {
+		if !strings.Contains(got, w) {
+			t.Errorf("lacks %q:\n%s", w, got)
+		}
+	}
+	if strings.Contains(got, "answered") {
+		t.Errorf("says answered:\n%s", got)
+	}
+}

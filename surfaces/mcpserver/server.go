@@ -21,7 +21,8 @@ type Config struct {
 	MaxResourceBytes int
 	// Log receives one line per tool result (never stdout; default discard).
 	Log io.Writer
-	// Version is reported to clients.
+	// Version is reported to clients as serverInfo.version (default
+	// "devel"); engine mcp passes the version of `engine --version`.
 	Version string
 	// MaxTasks bounds the statements running as tasks at once (the tasks
 	// extension; 0: DefaultMaxTasks).
@@ -57,7 +58,7 @@ func New(eng *engine.Engine, cfg Config) (*Server, error) {
 		cfg.MaxResourceBytes = DefaultMaxResourceBytes
 	}
 	if cfg.Version == "" {
-		cfg.Version = "dev"
+		cfg.Version = "devel"
 	}
 	if cfg.Store.MaxRowBytes <= 0 {
 		cfg.Store.MaxRowBytes = 2 * int64(eng.MaxValueBytes())

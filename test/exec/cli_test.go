@@ -29,7 +29,7 @@ func TestMalformedEnvironmentIsAUsageError(t *testing.T) {
 			args = []string{"mcp"}
 		}
 		r := testutil.Run(t, execEnv(t, kv), "", args...)
-		if r.Code != 1 || !strings.Contains(r.Stderr, name) || !strings.Contains(r.Stderr, "fix or unset it") && !strings.Contains(r.Stderr, "use on or off") {
+		if r.Code != 1 || !strings.Contains(r.Stderr, name) || !strings.Contains(r.Stderr, "fix or unset it") && !strings.Contains(r.Stderr, "on/off or yes/no (or unset it)") {
 			t.Fatalf("%s: exit %d\nstdout %s\nstderr %s", kv, r.Code, r.Stdout, r.Stderr)
 		}
 	}

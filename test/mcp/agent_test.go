@@ -75,10 +75,10 @@ func TestToolDescriptionsSelfSufficient(t *testing.T) {
 		t.Errorf("summary line of a bare SELECT does not name GET /user/repos: %q", summary)
 	}
 
-	c0, _ := stdioClient(t, fake, nil, "--max-rows", "0")
+	c0, _ := stdioClient(t, fake, nil, "--max-rows", "-1")
 	ins := c0.S.InitializeResult().Instructions
 	if strings.Contains(ins, "no rows") || !strings.Contains(ins, "not capped in rows") {
-		t.Errorf("instructions with --max-rows 0: %q", ins)
+		t.Errorf("instructions with --max-rows -1: %q", ins)
 	}
 }
 

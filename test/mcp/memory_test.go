@@ -120,7 +120,7 @@ func TestHugeCellIsCutWithMarker(t *testing.T) {
 	}
 }
 
-// TestCellCapSetting: --max-cell-bytes sets the bound; 0 turns it off.
+// TestCellCapSetting: --max-cell-bytes sets the bound; -1 turns it off.
 func TestCellCapSetting(t *testing.T) {
 	fake := fakegithub.ForTest(t)
 	sql := map[string]any{"sql": "SELECT 'é' || hex(zeroblob(50)) AS v"}
@@ -129,7 +129,7 @@ func TestCellCapSetting(t *testing.T) {
 	if v, _ := r.Rows[0][0].(string); v != "é00000000…[cut: 10 of 102 bytes shown]" || r.Raw["truncated_cells"] != float64(1) {
 		t.Fatalf("cap 10: %q %v", v, r.Raw["truncated_cells"])
 	}
-	c, _ = stdioClient(t, fake, []string{"ENGINE_MCP_MAX_CELL_BYTES=0"})
+	c, _ = stdioClient(t, fake, []string{"ENGINE_MCP_MAX_CELL_BYTES=-1"})
 	r = c.Call(t, mcptest.Context(t), "run_select_query", sql)
 	if v, _ := r.Rows[0][0].(string); v != "é"+strings.Repeat("0", 100) || r.Truncated || r.Raw["truncated_cells"] != nil {
 		t.Fatalf("no cap: %q %+v", v, r)
@@ -156,7 +156,7 @@ func TestTSVVersusJSONSize(t *testing.T) {
 	fake := fakegithub.ForTest(t)
 	// The default byte budget keeps about a third of SELECT *'s wide rows;
 	// lift it to measure all 100.
-	c, _ := stdioClient(t, fake, nil, "--max-bytes", "0")
+	c, _ := stdioClient(t, fake, nil, "--max-bytes", "-1")
 	for _, m := range []struct {
 		sql      string
 		maxRatio float64

@@ -14,6 +14,7 @@ import (
 
 	"github.com/enginehq/engine/test/fakegithub"
 	"github.com/enginehq/engine/test/mcp/mcptest"
+	"github.com/enginehq/engine/test/testutil"
 )
 
 // recording wraps a client transport and keeps every response the server
@@ -642,4 +643,17 @@ func unportable(v any, path string) string {
 		}
 	}
 	return ""
+}
+
+// TestServerInfoVersion: serverInfo.version names the same build as
+// `engine --version` ("engine VERSION (revision ...) go... os/arch"), so
+// an agent's log and the CLI agree on what ran.
+func TestServerInfoVersion(t *testing.T) {
+	fake := fakegithub.ForTest(t)
+	c, _ := stdioClient(t, fake, nil)
+	info := c.S.InitializeResult().ServerInfo
+	cli := testutil.Run(t, testutil.Env(t), "", "--version")
+	if info == nil || info.Name != "engine" || info.Version == "" || !strings.HasPrefix(cli.Stdout, "engine "+info.Version+" go") {
+		t.Fatalf("serverInfo %+v; engine --version %q", info, cli.Stdout)
+	}
 }

@@ -90,9 +90,9 @@ func TestStdioEnvCaps(t *testing.T) {
 	if len(r.Rows) != 7 || r.RowCount != 250 || !r.Truncated {
 		t.Fatalf("rows %d of %d", len(r.Rows), r.RowCount)
 	}
-	c, _ = stdioClient(t, fake, nil, "--max-rows", "0")
+	c, _ = stdioClient(t, fake, nil, "--max-rows", "-1")
 	if r := c.Query(t, acme); len(r.Rows) != 250 || r.Truncated {
-		t.Fatalf("--max-rows 0: rows %d truncated %t", len(r.Rows), r.Truncated)
+		t.Fatalf("--max-rows -1: rows %d truncated %t", len(r.Rows), r.Truncated)
 	}
 }
 

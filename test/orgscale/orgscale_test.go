@@ -313,3 +313,16 @@ func TestBudgetSeenByAnotherRunner(t *testing.T) {
 		}
 	}
 }
+
+// TestStateDatabaseOutOfRange: a --state database the server does not
+// have is a configuration error said at start (exit 1), not an outage
+// the process waits out ("until it answers again").
+func TestStateDatabaseOutOfRange(t *testing.T) {
+	r := testutil.StartRedis(t)
+	fake := fakegithub.ForTest(t)
+	u := "redis://" + r.Addr + "/99"
+	res := testutil.Run(t, testutil.FakeEnv(t, fake.URL(), "GITHUB_TOKEN="+token, "ENGINE_STATE="+u), "", "exec", "SELECT name FROM github.repos.repos WHERE org = 'tiny'")
+	if res.Code != 1 || !strings.Contains(res.Stderr, "has no database 99") || strings.Contains(res.Stderr, "answers again") || res.Stdout != "" || fake.Arrived() != 0 {
+		t.Fatalf("exit %d, %d requests\nstdout %q\nstderr %q", res.Code, fake.Arrived(), res.Stdout, res.Stderr)
+	}
+}

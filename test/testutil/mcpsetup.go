@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"os"
 	"os/exec"
 	"testing"
 	"time"
@@ -48,4 +49,12 @@ func (s *Started) Wait() (res Result, hung bool) {
 	}
 	res.Stdout, res.Stderr = s.stdout.String(), s.stderr.String()
 	return res, s.ctx.Err() != nil
+}
+
+// Signal sends sig to the running engine.
+func (s *Started) Signal(sig os.Signal) {
+	s.t.Helper()
+	if err := s.cmd.Process.Signal(sig); err != nil {
+		s.t.Fatalf("signal engine: %v", err)
+	}
 }
