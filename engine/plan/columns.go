@@ -64,7 +64,9 @@ func checkColumns(s *Scan, cat Catalog) error {
 			return errorf(name, "%s", msg)
 		}
 		m := keyOfOtherMethod(s, ref.Name)
-		if m != nil && slices.Contains(unbound(s, m), m.Param(ref.Name).Name) {
+		// A key the rows have as a renamed column (sid_2 beside the key
+		// Sid) is more likely the column: the message below names both.
+		if m != nil && renamedColumn(s.Method, ref.Name) == nil && slices.Contains(unbound(s, m), m.Param(ref.Name).Name) {
 			return errorf(name, "%s", unboundKey(s, ref, m, known, keys))
 		}
 		msg := fmt.Sprintf("no such column: %s: the rows of %s (method %s) have no column %s", ref.Written, name, s.Method.Name, ref.Name)
