@@ -145,13 +145,13 @@ func (e *Error) NextStep() string {
 	}
 	switch {
 	case p.Status == 401:
-		return "the provider's credentials were missing or refused (the query is not at fault): the server's credentials for " + p.Provider + " must be set and valid; running it again fails the same way"
+		return "the credentials for " + p.Provider + " were missing or refused (the query is not at fault): they must be set and valid; running it again fails the same way"
 	case p.Status == 403 && p.RateLimited && p.RetryAfterSeconds() > 0:
 		return fmt.Sprintf("a rate or abuse limit of the provider, not a permission: wait %ds (retry_after_seconds), then run it again; fewer requests (WHERE keys, LIMIT) spend less of the limit", p.RetryAfterSeconds())
 	case p.Status == 403 && p.RateLimited:
 		return "a rate or abuse limit of the provider, not a permission: wait a minute, then run it again; fewer requests (WHERE keys, LIMIT) spend less of the limit"
 	case p.Status == 403:
-		return "the credentials lack a permission this request needs (a token scope, an app permission, or the organization's policy; the provider's message above says which when it does): the query cannot change that; query what these credentials may read"
+		return "the credentials lack a permission this request needs (a token scope, an app permission, or the organization's policy; the provider's own message says which when it does): no query changes that; query what these credentials may read"
 	case p.Status == 404:
 		return "check the spelling of the names in WHERE (owner, repo, org, ...): a 404 also means the credentials cannot see it (a private resource); running it again fails the same way"
 	}

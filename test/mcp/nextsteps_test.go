@@ -101,6 +101,7 @@ func TestQueryTimeoutNamesTheLimit(t *testing.T) {
 	c, _ := stdioClient(t, fake, nil, "--query-timeout", "1s")
 	r := c.QueryBounded(t, "SELECT name FROM github.repos.repos WHERE org = 'acme'")
 	e := r.Error
+	t.Logf("%+v", e)
 	if !r.IsError || e == nil || e.Kind != engine.KindTimeout || e.Retryable {
 		t.Fatalf("want a timeout error result, not retryable: %+v", e)
 	}
@@ -124,6 +125,7 @@ func TestLimitErrorsSayTheServerSetting(t *testing.T) {
 		"SELECT count(*) FROM github.repos.repos WHERE org = 'acme'":                          "The page limit of a call (max-pages) is the server's setting",
 	} {
 		r := c.QueryBounded(t, sql)
+		t.Logf("%+v", r.Error)
 		if !r.IsError || r.Error.Kind != engine.KindPlan || r.Error.Retryable || !strings.Contains(r.Error.Message, want) {
 			t.Errorf("%s: %+v", sql, r.Error)
 			continue
@@ -154,6 +156,7 @@ func TestProviderRefusalsSayTheNextStep(t *testing.T) {
 	} {
 		r := c.QueryBounded(t, "SELECT login FROM github.repos.contributors WHERE owner = 'acme' AND repo = '"+tc.repo+"'")
 		e := r.Error
+		t.Logf("%+v", e)
 		if !r.IsError || e == nil || e.Kind != engine.KindProvider || e.HTTPStatus != tc.status || e.Retryable {
 			t.Errorf("%s: want a %d provider error, got %+v", tc.repo, tc.status, e)
 			continue
