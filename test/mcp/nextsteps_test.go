@@ -152,7 +152,7 @@ func TestProviderRefusalsSayTheNextStep(t *testing.T) {
 	}{
 		{"nope", 404, []string{"check the spelling of the names in WHERE (owner, repo", "the credentials cannot see it"}},
 		{"forbidden", 403, []string{"Resource not accessible by integration", "the credentials lack a permission"}},
-		{"refused", 401, []string{"credentials were missing or refused"}},
+		{"refused", 401, []string{"credentials for github were missing or refused"}},
 	} {
 		r := c.QueryBounded(t, "SELECT login FROM github.repos.contributors WHERE owner = 'acme' AND repo = '"+tc.repo+"'")
 		e := r.Error
