@@ -2,6 +2,7 @@ package engine
 
 import (
 	"context"
+	"errors"
 	"os"
 	"strings"
 	"sync"
@@ -215,12 +216,24 @@ func (e *Engine) Query(ctx context.Context, text string, qo QueryOptions) (*resu
 	})
 }
 
-// bounded applies Options.QueryTimeout to ctx.
+// bounded applies Options.QueryTimeout to ctx; its cause, when it runs
+// out, is a *QueryTimeoutError naming the bound (timedOut).
 func (e *Engine) bounded(ctx context.Context) (context.Context, context.CancelFunc) {
 	if e.opts.QueryTimeout > 0 {
-		return context.WithTimeout(ctx, e.opts.QueryTimeout)
+		return context.WithTimeoutCause(ctx, e.opts.QueryTimeout, &QueryTimeoutError{Limit: e.opts.QueryTimeout})
 	}
 	return ctx, func() {}
+}
+
+// timedOut is err, or the statement's own time limit when that is what
+// ended it (ctx, made by bounded, ran out): whatever the leaf said then
+// (a context error, a request cut short) was the bound's doing.
+func timedOut(ctx context.Context, err error) error {
+	var qt *QueryTimeoutError
+	if err != nil && ctx.Err() != nil && errors.As(context.Cause(ctx), &qt) {
+		return qt
+	}
+	return err
 }
 
 // deliver runs a statement's body and hands its result over as qo asks:
@@ -260,7 +273,7 @@ func (e *Engine) deliver(ctx context.Context, qo QueryOptions, body func(context
 		res.Rows = nil
 	}
 	if err != nil {
-		return nil, e.publicError(err)
+		return nil, e.publicError(timedOut(ctx, err))
 	}
 	res.Finish(start)
 	if s := e.Secrets(); len(s) > 0 {

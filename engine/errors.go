@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"time"
 
 	"github.com/enginehq/engine/providers"
 )
@@ -94,12 +95,67 @@ func (e *Error) Unwrap() error { return e.Err }
 // has, for the surfaces' advice).
 func (e *Error) ErrorSetting() string { return e.Setting }
 
-// Retryable reports whether running the statement again may succeed.
+// Retryable reports whether running the same statement again may
+// succeed. A statement stopped by its own time limit (Setting
+// SettingQueryTimeout) is not: under the same limit it is expected to
+// run out again, and the way out is a narrower statement; a timeout of
+// another making (a caller's deadline) is.
 func (e *Error) Retryable() bool {
 	if e.Provider != nil {
 		return e.Provider.Retryable
 	}
-	return e.Kind == KindTimeout || e.Kind == KindIncomplete
+	return (e.Kind == KindTimeout && e.Setting != SettingQueryTimeout) || e.Kind == KindIncomplete
+}
+
+// SettingQueryTimeout is the Setting of a statement stopped by its time
+// limit (Options.QueryTimeout; the CLI's --query-timeout).
+const SettingQueryTimeout = "query-timeout"
+
+// QueryTimeoutError is a statement stopped by the engine's time limit of
+// one statement (Options.QueryTimeout). Its message names the limit and
+// the way out, and no flag (surfaces add how to change the setting).
+type QueryTimeoutError struct {
+	Limit time.Duration
+}
+
+func (e *QueryTimeoutError) Error() string {
+	return fmt.Sprintf("query timed out after %s, the time limit of one statement (query-timeout): narrow the query (WHERE keys, LIMIT, fewer IN values); running the same statement again will time out again", e.Limit)
+}
+
+// ErrorKind is "timeout".
+func (e *QueryTimeoutError) ErrorKind() string { return string(KindTimeout) }
+
+// ErrorSetting names the limit.
+func (e *QueryTimeoutError) ErrorSetting() string { return SettingQueryTimeout }
+
+// Is makes the error a context.DeadlineExceeded for errors.Is.
+func (e *QueryTimeoutError) Is(target error) bool { return target == context.DeadlineExceeded }
+
+// NextStep is the next step of a provider's refusal that no retry
+// changes, in no surface's terms (no flag, no tool): 401 (credentials
+// missing or refused), 403 (a permission the credentials lack, or a rate
+// or abuse limit when the provider said so) and 404 (a name misspelt, or
+// not visible to the credentials). "" for any other error. The MCP
+// surface adds it to the message; the CLI's advice says the same with
+// the variables and flags it knows.
+func (e *Error) NextStep() string {
+	p := e.Provider
+	if p == nil || p.Kind != "http" {
+		return ""
+	}
+	switch {
+	case p.Status == 401:
+		return "the credentials for " + p.Provider + " were missing or refused (the query is not at fault): they must be set and valid; running it again fails the same way"
+	case p.Status == 403 && p.RateLimited && p.RetryAfterSeconds() > 0:
+		return fmt.Sprintf("a rate or abuse limit of the provider, not a permission: wait %ds (retry_after_seconds), then run it again; fewer requests (WHERE keys, LIMIT) spend less of the limit", p.RetryAfterSeconds())
+	case p.Status == 403 && p.RateLimited:
+		return "a rate or abuse limit of the provider, not a permission: wait a minute, then run it again; fewer requests (WHERE keys, LIMIT) spend less of the limit"
+	case p.Status == 403:
+		return "the credentials lack a permission this request needs (a token scope, an app permission, or the organization's policy; the provider's own message says which when it does): no query changes that; query what these credentials may read"
+	case p.Status == 404:
+		return "check the spelling of the names in WHERE (owner, repo, org, ...): a 404 also means the credentials cannot see it (a private resource); running it again fails the same way"
+	}
+	return ""
 }
 
 // Errorf makes an *Error of kind k.

@@ -5,7 +5,9 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"strings"
 	"testing"
+	"time"
 
 	"github.com/enginehq/engine/engine"
 	"github.com/enginehq/engine/engine/plan"
@@ -60,5 +62,43 @@ func TestClassifyAsksTheLeaf(t *testing.T) {
 	}
 	if engine.Classify(nil) != nil {
 		t.Error("Classify(nil) != nil")
+	}
+}
+
+// A statement stopped by its own time limit names the limit, carries the
+// setting and is not retryable; a deadline of another making stays a
+// retryable timeout.
+func TestQueryTimeoutIsNotRetryable(t *testing.T) {
+	e := engine.Classify(fmt.Errorf("run: %w", &engine.QueryTimeoutError{Limit: 30 * time.Second}))
+	if e.Kind != engine.KindTimeout || e.Retryable() || e.Setting != engine.SettingQueryTimeout ||
+		!strings.Contains(e.Error(), "query timed out after 30s, the time limit of one statement (query-timeout): narrow the query") {
+		t.Fatalf("%+v: %s", e, e)
+	}
+	if !errors.Is(e, context.DeadlineExceeded) {
+		t.Fatal("not a context.DeadlineExceeded")
+	}
+	if other := engine.Classify(context.DeadlineExceeded); other.Kind != engine.KindTimeout || !other.Retryable() {
+		t.Fatalf("another deadline: %+v", other)
+	}
+}
+
+// NextStep says what to do about a provider's refusal that no retry
+// changes, and nothing for other errors.
+func TestNextStep(t *testing.T) {
+	for _, tc := range []struct {
+		pe   *providers.ProviderError
+		want string
+	}{
+		{&providers.ProviderError{Provider: "github", Kind: "http", Status: 404}, "check the spelling of the names in WHERE"},
+		{&providers.ProviderError{Provider: "github", Kind: "http", Status: 403}, "the credentials lack a permission"},
+		{&providers.ProviderError{Provider: "github", Kind: "http", Status: 403, RateLimited: true, Retryable: true, RetryAfter: time.Minute}, "wait 60s"},
+		{&providers.ProviderError{Provider: "github", Kind: "http", Status: 401}, "credentials for github were missing or refused"},
+		{&providers.ProviderError{Provider: "github", Kind: "http", Status: 500, Retryable: true}, ""},
+		{&providers.ProviderError{Provider: "github", Kind: "redirect", Status: 301}, ""},
+	} {
+		got := engine.Classify(tc.pe).NextStep()
+		if (tc.want == "") != (got == "") || !strings.Contains(got, tc.want) {
+			t.Errorf("%d %s: %q, want %q", tc.pe.Status, tc.pe.Kind, got, tc.want)
+		}
 	}
 }

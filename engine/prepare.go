@@ -36,7 +36,7 @@ func (e *Engine) Prepare(ctx context.Context, text string) (*Prepared, error) {
 	defer cancel()
 	ps, err := e.prepare(ctx, text)
 	if err != nil {
-		return nil, e.publicError(err)
+		return nil, e.publicError(timedOut(ctx, err))
 	}
 	return ps, nil
 }

@@ -57,7 +57,9 @@ func Explain(e *engine.Error, cred Credentials, now time.Time) string {
 			advice("DESCRIBE %s lists its columns and the WHERE keys each method needs.", e.Table)
 		}
 	case engine.KindTimeout:
-		advice("a retry may help; narrow the query (WHERE keys, LIMIT) or raise --query-timeout.")
+		if e.Setting != engine.SettingQueryTimeout {
+			advice("a retry may help; narrow the query (WHERE keys, LIMIT) or raise --query-timeout.")
+		}
 	case engine.KindInternal:
 		advice("this is a bug in engine; please report it with the statement.")
 	}
@@ -73,6 +75,7 @@ func Explain(e *engine.Error, cred Credentials, now time.Time) string {
 var settingAdvice = map[string]string{
 	"max-requests":    "the limit is --max-requests; raise it only if the statement really needs more.",
 	"max-pages":       "the limit is --max-pages; raise it only if the statement really needs more.",
+	"query-timeout":   "the limit is --query-timeout; raise it only if the statement really needs longer.",
 	"max-value-bytes": "the limit is --max-value-bytes (ENGINE_MAX_VALUE_BYTES); raise it only for data that really holds such values.",
 	"provider":        "providers are given with --provider NAME=PATH[,profile=FILE].",
 	"base-url":        "base URLs are given with --base-url NAME=URL (or ENGINE_BASE_URL_NAME).",

@@ -50,6 +50,7 @@ func TestExplainOtherKinds(t *testing.T) {
 		{&engine.Error{Kind: engine.KindIncomplete, Err: inc, Provider: inc}, Credentials{}, []string{"error (incomplete)", "retryable", "partial"}},
 		{&engine.Error{Kind: engine.KindProvider, Err: redir, Provider: redir}, Credentials{}, []string{"HTTP 302", "not retryable", "redirect"}},
 		{&engine.Error{Kind: engine.KindTimeout, Err: errors.New("query timed out: context deadline exceeded")}, Credentials{}, []string{"--query-timeout"}},
+		{engine.Classify(&engine.QueryTimeoutError{Limit: time.Second}), Credentials{}, []string{"the limit is --query-timeout"}},
 	}
 	for _, c := range cases {
 		got := Explain(c.e, c.cred, now)

@@ -177,15 +177,42 @@ func (s *colStats) result(cols []result.Column) []columnStats {
 	return out
 }
 
+// statsLineColumns is the most columns the text line of statistics
+// names. A wide result (SELECT * of 91 columns) would otherwise spend
+// thousands of tokens on it, mostly saying that URL columns are
+// distinct in every row; column_stats keeps every column.
+const statsLineColumns = 12
+
+// unique reports whether c says only that every row has its own value
+// (no NULL, every value distinct, no range): true of ids and URLs, and
+// worth naming in the line of a wide result.
+func (c columnStats) unique(rows int) bool {
+	return c.NullCount == 0 && c.Distinct == rows && !c.DistinctOver && c.Min == nil && c.Max == nil
+}
+
 // statsLine is the compact text of the statistics, for the summary of a
 // truncated result: "id 250 distinct, 1..250; license 40 null, 3 distinct".
+// A result of more than statsLineColumns columns names the first
+// statsLineColumns columns whose statistics say more than "distinct in
+// every row", and counts the others (column_stats has them all).
 func statsLine(st []columnStats, rows int) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "column stats over all %s: ", result.Plural(rows, "row"))
-	for i, c := range st {
-		if i > 0 {
+	wide := len(st) > statsLineColumns
+	named, unique, more := 0, 0, 0
+	for _, c := range st {
+		switch {
+		case wide && c.unique(rows):
+			unique++
+			continue
+		case wide && named == statsLineColumns:
+			more++
+			continue
+		}
+		if named > 0 {
 			b.WriteString("; ")
 		}
+		named++
 		b.WriteString(c.Name)
 		if c.NullCount > 0 {
 			fmt.Fprintf(&b, " %d null", c.NullCount)
@@ -203,6 +230,15 @@ func statsLine(st []columnStats, rows int) string {
 		if c.Min != nil || c.Max != nil {
 			fmt.Fprintf(&b, ", %v..%v", c.Min, c.Max)
 		}
+	}
+	if unique > 0 {
+		fmt.Fprintf(&b, "; %s with a distinct value in every row", result.Plural(unique, "more column"))
+	}
+	if more > 0 {
+		fmt.Fprintf(&b, "; %s", result.Plural(more, "more column"))
+	}
+	if unique+more > 0 {
+		b.WriteString(" (column_stats has every column)")
 	}
 	return b.String()
 }

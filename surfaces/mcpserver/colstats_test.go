@@ -66,3 +66,24 @@ func TestTokensEstimatedPastTheBound(t *testing.T) {
 		t.Fatalf("tokenField: %q", f)
 	}
 }
+
+// A wide result's statistics line names at most statsLineColumns
+// columns that say more than "distinct in every row" and counts the
+// others; a narrow one names every column.
+func TestStatsLineOfAWideResult(t *testing.T) {
+	var st []columnStats
+	for i := range 30 {
+		st = append(st, columnStats{Name: fmt.Sprintf("url%d", i), Distinct: 10}) // distinct in every row
+	}
+	for i := range 15 {
+		st = append(st, columnStats{Name: fmt.Sprintf("flag%d", i), Distinct: 2})
+	}
+	line := statsLine(st, 10)
+	if strings.Contains(line, "url") || strings.Count(line, "flag") != statsLineColumns ||
+		!strings.HasSuffix(line, "; 30 more columns with a distinct value in every row; 3 more columns (column_stats has every column)") {
+		t.Fatalf("wide: %q", line)
+	}
+	if narrow := statsLine(st[:3], 10); narrow != "column stats over all 10 rows: url0 10 distinct; url1 10 distinct; url2 10 distinct" {
+		t.Fatalf("narrow: %q", narrow)
+	}
+}

@@ -21,14 +21,16 @@ import (
 // service was asked for: a service's list always has its summaries.
 const compactOver = 40
 
+// The provider arguments say catalog.DefaultProvider's rule in one
+// wording (a tag cannot name a constant; TestToolSnaps shows both).
 type providerInput struct {
-	Provider string `json:"provider,omitempty" jsonschema:"provider name (default: the only or first provider)"`
+	Provider string `json:"provider,omitempty" jsonschema:"provider name (default: github when the server has it, else the first by name)"`
 }
 
 type resourcesInput struct {
-	Provider string `json:"provider,omitempty" jsonschema:"provider name (default: the first provider)"`
+	Provider string `json:"provider,omitempty" jsonschema:"provider name (default: github when the server has it, else the first by name)"`
 	Service  string `json:"service,omitempty" jsonschema:"only this service"`
-	Filter   string `json:"filter,omitempty" jsonschema:"case-insensitive substring of the resource name"`
+	Filter   string `json:"filter,omitempty" jsonschema:"case-insensitive substring of the resource name, the last part of provider.service.resource (filter=runs); with a dot, of the whole name (filter=repos.act)"`
 }
 
 type describeInput struct {
@@ -178,7 +180,7 @@ func (s *Server) listResources(ctx context.Context, in resourcesInput) (string, 
 	}
 	var match []catalog.TableInfo
 	for _, t := range tables {
-		if filter == "" || strings.Contains(t.Service+"."+t.Name, filter) {
+		if filterMatches(t, filter) {
 			match = append(match, t)
 		}
 	}
@@ -213,6 +215,20 @@ func (s *Server) listResources(ctx context.Context, in resourcesInput) (string, 
 	}
 	fmt.Fprintf(&b, "# %s; describe_resource shows columns and required WHERE keys", result.Plural(len(match), "table"))
 	return b.String(), nil
+}
+
+// filterMatches is list_resources' filter rule: a case-insensitive
+// substring (filter is lower case) of the resource name, the last part
+// of the table's name; a filter with a dot is one of the whole name,
+// provider.service.resource.
+func filterMatches(t catalog.TableInfo, filter string) bool {
+	if filter == "" {
+		return true
+	}
+	if strings.Contains(filter, ".") {
+		return strings.Contains(strings.ToLower(t.FullName()), filter)
+	}
+	return strings.Contains(strings.ToLower(t.Name), filter)
 }
 
 func (s *Server) describe(ctx context.Context, in describeInput) (string, error) {

@@ -92,8 +92,9 @@ func register[In, Out any](s *Server, t *mcp.Tool, h handler[In, Out], fail func
 	mcp.AddTool(s.mcp, t, func(ctx context.Context, req *mcp.CallToolRequest, in In) (*mcp.CallToolResult, Out, error) {
 		r, err := h(ctx, req, in)
 		if err != nil {
-			b := engine.Classify(err).Body()
-			b.Message = engine.BoundMessage(providers.Redact(b.Message, s.eng.Secrets()...))
+			e := engine.Classify(err)
+			b := e.Body()
+			b.Message = engine.BoundMessage(providers.Redact(agentMessage(e), s.eng.Secrets()...))
 			out := fail(b)
 			j, _ := json.Marshal(out)
 			res := &mcp.CallToolResult{IsError: true, Content: []mcp.Content{&mcp.TextContent{Text: string(j)}}}

@@ -3,6 +3,7 @@ package exec_test
 import (
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/enginehq/engine/test/fakeapis"
 	"github.com/enginehq/engine/test/fakegithub"
@@ -73,4 +74,19 @@ func TestAdviceMatchesTheFailure(t *testing.T) {
 	adviceCheck(t, "bad profile", r, 1,
 		[]string{`unknown field "bogus"`, "fix the profile " + bad},
 		[]string{"OpenAPI document"})
+}
+
+// A statement stopped by --query-timeout names the limit and the way out,
+// and the advice names the flag, without promising that a retry helps;
+// -o json says it is not retryable (docs/architecture.md, "Errors").
+func TestQueryTimeoutNamesTheFlag(t *testing.T) {
+	fake := fakegithub.ForTest(t)
+	fake.Inject(fakegithub.Fault{Path: "^/orgs/acme/repos$", Kind: fakegithub.KindSlow, Delay: 20 * time.Second})
+	env := testutil.FakeEnv(t, fake.URL())
+	r := testutil.Run(t, env, "", "exec", "--query-timeout", "1s", "SELECT name FROM github.repos.repos WHERE org = 'acme'")
+	adviceCheck(t, "query timeout", r, 2,
+		[]string{"error (timeout): query timed out after 1s, the time limit of one statement (query-timeout): narrow the query", "the limit is --query-timeout"},
+		[]string{"a retry may help", "context deadline exceeded"})
+	r = testutil.Run(t, env, "", "exec", "-o", "json", "--query-timeout", "1s", "SELECT name FROM github.repos.repos WHERE org = 'acme'")
+	testutil.Contains(t, "json", r.Stdout+r.Stderr, `"kind":"timeout"`, `"retryable":false`)
 }

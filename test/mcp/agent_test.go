@@ -339,3 +339,32 @@ func TestKnownEmptyOverMCP(t *testing.T) {
 		t.Fatalf("%d API requests", n)
 	}
 }
+
+// A wide truncated result (SELECT * of github.repos.repos: 91 columns,
+// most of them URLs distinct in every row) has a statistics line of a
+// dozen columns that say something, and counts the rest, which
+// column_stats keeps whole (docs/mcp.md, "Results"; run with -v for the
+// figures: the line, the text block and the whole result in o200k
+// tokens).
+func TestWideResultStatsLineIsCapped(t *testing.T) {
+	fake := fakegithub.ForTest(t)
+	c, _ := stdioClient(t, fake, nil)
+	whole, text, bytes, res := hostTokens(t, c, "run_select_query", map[string]any{"sql": "SELECT * FROM github.repos.repos WHERE org = 'acme'"})
+	r := c.Check(t, "run_select_query", res)
+	line := mcptest.StatsLine(r.Text)
+	t.Logf("SELECT * (%d columns, %d of %d rows shown): stats line %d bytes, %d tokens; text block %d tokens; tool result %d bytes, %d tokens",
+		len(r.Columns), r.ReturnedRows, r.RowCount, len(line), o200kTokens(t, line), text, bytes, whole)
+	if len(r.Columns) < 80 || !r.Truncated || line == "" {
+		t.Fatalf("want a wide truncated result with a stats line: %d columns, truncated %t, line %q", len(r.Columns), r.Truncated, line)
+	}
+	if n := o200kTokens(t, line); n > 250 || !strings.HasSuffix(line, "(column_stats has every column)") ||
+		!regexp.MustCompile(`; \d+ more columns with a distinct value in every row`).MatchString(line) {
+		t.Errorf("stats line of %d tokens: %q", n, line)
+	}
+	if strings.Contains(line, "html_url") {
+		t.Errorf("the line names a URL column distinct in every row: %q", line)
+	}
+	if st, _ := r.Raw["column_stats"].([]any); len(st) != len(r.Columns) {
+		t.Errorf("column_stats has %d columns, want all %d", len(st), len(r.Columns))
+	}
+}
