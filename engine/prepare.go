@@ -81,6 +81,12 @@ func namedBOM(text string, err error) error {
 // Kind is the statement's kind (SELECT, EXPLAIN, SHOW ..., DESCRIBE).
 func (ps *Prepared) Kind() sqlfront.Kind { return ps.st.Kind }
 
+// SingleRow reports whether the statement returns exactly one row
+// whatever the tables hold (sqlfront.Query.SingleRow: its outermost SELECT
+// aggregates without GROUP BY or HAVING), so that its row count says
+// nothing about the data.
+func (ps *Prepared) SingleRow() bool { return ps.st.Query != nil && ps.st.Query.SingleRow }
+
 // Explain is the plan as EXPLAIN prints it (one line per scan, the
 // request estimate, the SQLite text), or "" for a statement that reads no
 // provider table.

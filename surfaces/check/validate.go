@@ -33,6 +33,10 @@ func Validate(ctx context.Context, p Preparer, f *File) []Problem {
 				Message: fmt.Sprintf("sql is a %s statement; a control must be a SELECT", st.Kind())})
 			continue
 		}
+		if err == nil && st.SingleRow() {
+			ps = append(ps, Problem{File: f.Name, Line: c.SQLLine, Control: c.ID, Message: singleRowMessage(c)})
+			continue
+		}
 		if err == nil {
 			c.prepared = st
 		}
@@ -43,6 +47,20 @@ func Validate(ctx context.Context, p Preparer, f *File) []Problem {
 		}
 	}
 	return ps
+}
+
+// singleRowMessage explains why a statement that always returns one row
+// (an aggregate without GROUP BY) cannot be a control, and what to write.
+func singleRowMessage(c *Control) string {
+	verdict := "never passes"
+	if c.Expect.Met(1) {
+		verdict = "always passes"
+	}
+	return fmt.Sprintf("sql aggregates (count, sum, max, ...) without GROUP BY, so it returns exactly one row whatever the data, "+
+		"and expect: %s, which judges the number of rows, %s; put the condition in HAVING and expect empty "+
+		"(SELECT count(*) AS n FROM ... HAVING count(*) > 2: a row only when there are too many), "+
+		"or select the offending rows themselves (SELECT login FROM ...) and compare their count (expect: count <= 2)",
+		c.Expect, verdict)
 }
 
 // sqlErrorLine maps a syntax error's offset to a file line when the sql is
