@@ -81,6 +81,35 @@ func namedBOM(text string, err error) error {
 // Kind is the statement's kind (SELECT, EXPLAIN, SHOW ..., DESCRIBE).
 func (ps *Prepared) Kind() sqlfront.Kind { return ps.st.Kind }
 
+// SingleRow reports whether the statement returns exactly one row
+// whatever the tables hold (sqlfront.Query.SingleRow: its outermost SELECT
+// aggregates without GROUP BY or HAVING), so that its row count says
+// nothing about the data.
+func (ps *Prepared) SingleRow() bool { return ps.st.Query != nil && ps.st.Query.SingleRow }
+
+// TableNotice is a notice about one table occurrence of a statement: Pos
+// is the byte offset of its name in the statement's text.
+type TableNotice struct {
+	Pos  int
+	Text string
+}
+
+// ScopeNotices are the statement's tables read with a method that needs
+// no key while their table has methods with keys (github.repos.repos
+// without org reads GET /user/repos, the credentials' user's): what the
+// run's notice says of them (plan.Scan.ScopeNotice). A table whose method
+// is named (a four-part name) has none.
+func (ps *Prepared) ScopeNotices() []TableNotice {
+	if ps.plan == nil {
+		return nil
+	}
+	var out []TableNotice
+	for _, s := range ps.plan.Unkeyed() {
+		out = append(out, TableNotice{Pos: s.Ref.Span[0], Text: s.ScopeNotice()})
+	}
+	return out
+}
+
 // Explain is the plan as EXPLAIN prints it (one line per scan, the
 // request estimate, the SQLite text), or "" for a statement that reads no
 // provider table.

@@ -77,15 +77,22 @@ const LimitZeroReason = "LIMIT 0 returns no rows"
 
 // Notice says, for the user beside the result, which tables were not
 // read because their WHERE predicates admit no value (the result is
-// empty for that reason), or "".
+// empty for that reason), then which were read with a method that needs
+// no key while their table has keyed ones (Scan.ScopeNotice), or "".
 func (p *Plan) Notice() string {
-	var out []string
+	var out, parts []string
 	for _, s := range p.Scans {
 		if s.NoRequest != "" && s.NoRequest != LimitZeroReason {
 			out = append(out, fmt.Sprintf("no request for %s: %s", s.Ref, s.NoRequest))
 		}
 	}
-	return strings.Join(out, "; ")
+	if len(out) > 0 {
+		parts = append(parts, strings.Join(out, "; "))
+	}
+	for _, s := range p.Unkeyed() {
+		parts = append(parts, s.ScopeNotice())
+	}
+	return strings.Join(parts, ". ")
 }
 
 // DepBinding binds a parameter to an expression over another scan's rows

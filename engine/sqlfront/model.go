@@ -44,6 +44,11 @@ type Query struct {
 	// LimitZero is set when the outermost SELECT (or UNION) has the
 	// literal LIMIT 0: its answer has no rows whatever the tables hold.
 	LimitZero bool
+	// SingleRow is set when the statement returns exactly one row
+	// whatever the tables hold: the outermost SELECT aggregates (count,
+	// sum, max, ... in its select list) without GROUP BY or HAVING, so
+	// its row count says nothing about the data (see singlerow.go).
+	SingleRow bool
 }
 
 // TableRef is one occurrence of a provider table in the query.

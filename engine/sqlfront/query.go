@@ -113,6 +113,7 @@ func parseQuery(text string, toks []token, isProvider func(string) bool) (*Query
 	}
 	q.Limit = simpleLimit(sel, q)
 	q.LimitZero = zeroLimit(sel)
+	q.SingleRow = singleRow(sel)
 	if s, ok := sel.(*sqlparser.Select); ok && s.Limit != nil && !isNoLimit(s.Limit) && len(s.OrderBy) == 0 && len(q.Tables) > 0 {
 		q.UnorderedLimit = true
 	}

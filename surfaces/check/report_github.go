@@ -82,9 +82,9 @@ func WriteGitHub(w io.Writer, r *Report) error {
 			if c.Remediation != "" {
 				msg += "\nremediation: " + oneLine(c.Remediation)
 			}
-			b.WriteString(Command(annotationLevel(o), [][2]string{{"title", "FAIL " + c.ID + ": " + c.Title}}, msg) + "\n")
+			b.WriteString(Command(annotationLevel(o), annotationProps(r.File, c, "FAIL"), msg) + "\n")
 		case Error:
-			b.WriteString(Command("error", [][2]string{{"title", "ERROR " + c.ID + ": " + c.Title}}, errorSummary(o)+"\nnot evaluated: an error is never a pass") + "\n")
+			b.WriteString(Command("error", annotationProps(r.File, c, "ERROR"), errorSummary(o)+"\nnot evaluated: an error is never a pass") + "\n")
 		}
 	}
 	t := r.Totals()
@@ -95,6 +95,22 @@ func WriteGitHub(w io.Writer, r *Report) error {
 	b.WriteString(Command(level, [][2]string{{"title", "engine check"}}, totalsLine(t)) + "\n")
 	_, err := w.Write(b.Bytes())
 	return err
+}
+
+// annotationProps place a control's annotation at its line of the file
+// (shown on the file in pull requests, as the file's problems are) and
+// title it "FAIL <id>: <title>", or "FAIL <id>" for a control without a
+// title of its own (its title is its id).
+func annotationProps(file string, c *Control, status string) [][2]string {
+	props := [][2]string{{"file", file}}
+	if c.Line > 0 {
+		props = append(props, [2]string{"line", fmt.Sprint(c.Line)})
+	}
+	title := status + " " + c.ID
+	if c.Title != c.ID {
+		title += ": " + oneLine(c.Title)
+	}
+	return append(props, [2]string{"title", title})
 }
 
 // WriteProblemsGitHub annotates each problem at its file and line.

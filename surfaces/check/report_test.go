@@ -81,13 +81,13 @@ func TestGitHubEscaping(t *testing.T) {
 	if len(annotations) != 5 {
 		t.Fatalf("annotations:\n%s", strings.Join(annotations, "\n"))
 	}
-	if !strings.HasPrefix(annotations[0], "::error title=FAIL empty-bad%3A Title of empty-bad::25 rows (showing 20); expected empty%0Aname\tmeta%0Ar|0, <x>") {
+	if !strings.HasPrefix(annotations[0], "::error file=ctl.yaml,title=FAIL empty-bad%3A Title of empty-bad::25 rows (showing 20); expected empty%0Aname\tmeta%0Ar|0, <x>") {
 		t.Errorf("failure annotation: %s", annotations[0])
 	}
 	if !strings.Contains(annotations[0], "remediation: fix, it: now") {
 		t.Errorf("remediation (data keeps , and :): %s", annotations[0])
 	}
-	if !strings.HasPrefix(annotations[2], "::error title=ERROR rate-limited%3A") || !strings.Contains(annotations[2], "HTTP 403") {
+	if !strings.HasPrefix(annotations[2], "::error file=ctl.yaml,title=ERROR rate-limited%3A") || !strings.Contains(annotations[2], "HTTP 403") {
 		t.Errorf("error annotation: %s", annotations[2])
 	}
 	if !strings.HasPrefix(annotations[4], "::error title=engine check::6 controls: 2 passed, 2 failed, 2 errors") {

@@ -33,6 +33,24 @@ func Validate(ctx context.Context, p Preparer, f *File) []Problem {
 				Message: fmt.Sprintf("sql is a %s statement; a control must be a SELECT", st.Kind())})
 			continue
 		}
+		if err == nil && st.SingleRow() {
+			ps = append(ps, Problem{File: f.Name, Line: c.SQLLine, Control: c.ID, Message: singleRowMessage(c)})
+			continue
+		}
+		if err == nil {
+			// A table read with a method that needs no key while its
+			// table has keyed ones reads the credentials' scope, not
+			// one the control names: fail closed unless the control
+			// names the method (a four-part name).
+			notes := st.ScopeNotices()
+			for _, n := range notes {
+				ps = append(ps, Problem{File: f.Name, Line: sqlLine(c, n.Pos), Control: c.ID,
+					Message: "sql: " + n.Text + "; a control must name the scope it reads"})
+			}
+			if len(notes) > 0 {
+				continue
+			}
+		}
 		if err == nil {
 			c.prepared = st
 		}
@@ -45,13 +63,31 @@ func Validate(ctx context.Context, p Preparer, f *File) []Problem {
 	return ps
 }
 
+// singleRowMessage explains why a statement that always returns one row
+// (an aggregate without GROUP BY) cannot be a control, and what to write.
+func singleRowMessage(c *Control) string {
+	verdict := "never passes"
+	if c.Expect.Met(1) {
+		verdict = "always passes"
+	}
+	return fmt.Sprintf("sql aggregates (count, sum, max, ...) without GROUP BY, so it returns exactly one row whatever the data, "+
+		"and expect: %s, which judges the number of rows, %s; put the condition in HAVING and expect empty "+
+		"(SELECT count(*) AS n FROM ... HAVING count(*) > 2: a row only when there are too many), "+
+		"or select the offending rows themselves (SELECT login FROM ...) and compare their count (expect: count <= 2)",
+		c.Expect, verdict)
+}
+
 // sqlErrorLine maps a syntax error's offset to a file line when the sql is
 // a literal block (sql: |), whose lines are the file's lines.
-func sqlErrorLine(c *Control, e *engine.Error) int {
-	if !c.sqlLiteral || e.Pos < 0 || e.Pos > len(c.SQL) {
+func sqlErrorLine(c *Control, e *engine.Error) int { return sqlLine(c, e.Pos) }
+
+// sqlLine is the file line of byte offset pos of the control's sql: its
+// line in a literal block (sql: |), else the line of the sql key.
+func sqlLine(c *Control, pos int) int {
+	if !c.sqlLiteral || pos < 0 || pos > len(c.SQL) {
 		return c.SQLLine
 	}
-	return c.SQLLine + 1 + strings.Count(c.SQL[:e.Pos], "\n")
+	return c.SQLLine + 1 + strings.Count(c.SQL[:pos], "\n")
 }
 
 // Select returns the controls named by only (all when only is empty), in

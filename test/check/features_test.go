@@ -51,7 +51,7 @@ func TestGitHubFormatAndStepSummary(t *testing.T) {
 	if r.Code != 1 {
 		t.Fatalf("exit %d\n%s%s", r.Code, r.Stdout, r.Stderr)
 	}
-	want := "::warning title=FAIL odd-title%3A Webhooks%3A 100%25 verified%2C please::" +
+	want := "::warning file=" + file + ",line=2,title=FAIL odd-title%3A Webhooks%3A 100%25 verified%2C please::" +
 		"2 rows; expected empty%0Aid\turl\tpipe%0A90000012\thttps://hooks.example.com/acme/2\ta|b%0A" +
 		"90000014\thttps://hooks.example.com/acme/4\ta|b%0Aremediation: Fix it: now, 100%25\n"
 	if !strings.Contains(r.Stdout, want) {

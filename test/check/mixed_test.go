@@ -97,10 +97,14 @@ func TestMixedOutcomesJUnit(t *testing.T) {
 }
 
 func TestMixedOutcomesGitHub(t *testing.T) {
-	r := runMixed(t, "-o", "github")
+	env, file := mixedSetup(t)
+	r := runCheck(t, env, file, "-o", "github")
+	if r.Code != 2 {
+		t.Fatalf("exit %d, want 2 (error outranks fail)\n%s\n%s", r.Code, r.Stdout, r.Stderr)
+	}
 	testutil.Contains(t, "github output", r.Stdout,
-		"::error title=FAIL members-2fa%3A No member without 2FA::5 rows; expected empty%0Alogin%0Aacme-dev-08%0A",
-		"::error title=ERROR hooks-insecure%3A No insecure webhook::provider error, HTTP 403, provider github, not retryable:",
+		"::error file="+file+",line=6,title=FAIL members-2fa%3A No member without 2FA::5 rows; expected empty%0Alogin%0Aacme-dev-08%0A",
+		"::error file="+file+",line=10,title=ERROR hooks-insecure%3A No insecure webhook::provider error, HTTP 403, provider github, not retryable:",
 		"::error title=engine check::4 controls: 2 passed, 1 failed, 1 error\n",
 	)
 	if strings.Contains(r.Stdout, "title=FAIL owners-limit") || strings.Contains(r.Stdout, "title=ERROR tiny") {

@@ -22,7 +22,9 @@ func TestSIGTERMLeavesNoTempFiles(t *testing.T) {
 	gh.Inject(fakegithub.Fault{Path: "^/orgs/acme/repos$", Kind: fakegithub.KindSlow, Delay: time.Minute})
 	q := `SELECT count(*) FROM github.repos.repos WHERE org = 'acme'`
 	controls := filepath.Join(t.TempDir(), "controls.yaml")
-	os.WriteFile(controls, []byte("controls:\n  - id: slow\n    sql: "+q+"\n"), 0o600)
+	// A control selects the rows (an aggregate without GROUP BY is one
+	// row whatever the data: a problem of the file, docs/check.md).
+	os.WriteFile(controls, []byte("controls:\n  - id: slow\n    sql: SELECT name FROM github.repos.repos WHERE org = 'acme'\n"), 0o600)
 	mcpInput := `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}
 {"jsonrpc":"2.0","method":"notifications/initialized"}
 {"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"run_select_query","arguments":{"sql":"` + q + `"}}}

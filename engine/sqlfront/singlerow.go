@@ -1,0 +1,58 @@
+package sqlfront
+
+import "github.com/dolthub/vitess/go/vt/sqlparser"
+
+// sqliteAggregates are SQLite's aggregate functions (min and max only
+// with one argument: with more they are scalar). An aggregate in the
+// select list of a SELECT without GROUP BY makes it one group: one row.
+var sqliteAggregates = map[string]bool{
+	"avg": true, "count": true, "group_concat": true, "string_agg": true,
+	"sum": true, "total": true, "max": true, "min": true,
+	"json_group_array": true, "json_group_object": true,
+	"jsonb_group_array": true, "jsonb_group_object": true,
+}
+
+// singleRow reports whether the outermost statement always returns
+// exactly one row, whatever the tables hold: a plain SELECT (not a
+// UNION or another compound) whose select list calls an aggregate
+// function (not as a window, and not inside a subquery), with no GROUP
+// BY and no HAVING (HAVING makes it zero or one row), and no LIMIT or
+// OFFSET that could drop the row.
+func singleRow(s sqlparser.SelectStatement) bool {
+	for {
+		p, ok := s.(*sqlparser.ParenSelect)
+		if !ok {
+			break
+		}
+		s = p.Select
+	}
+	sel, ok := s.(*sqlparser.Select)
+	if !ok || len(sel.GroupBy) > 0 || sel.Having != nil {
+		return false
+	}
+	if sel.Limit != nil {
+		n, ok := intLiteral(sel.Limit.Rowcount)
+		if !ok || n == 0 || sel.Limit.Offset != nil {
+			return false
+		}
+	}
+	agg := false
+	_ = sqlparser.Walk(func(node sqlparser.SQLNode) (bool, error) {
+		switch n := node.(type) {
+		case *sqlparser.Subquery:
+			return false, nil // its aggregates are its own
+		case *sqlparser.FuncExpr:
+			if n.Over != nil {
+				return false, nil // a window function: one value per row
+			}
+			name := n.Name.Lowered()
+			if n.Qualifier.IsEmpty() && sqliteAggregates[name] && ((name != "min" && name != "max") || len(n.Exprs) == 1) {
+				agg = true
+			}
+		case *sqlparser.GroupConcatExpr:
+			agg = true
+		}
+		return !agg, nil
+	}, sel.SelectExprs)
+	return agg
+}
