@@ -10,13 +10,15 @@ import (
 // maxScopeAlternatives bounds the keyed methods a scope notice names.
 const maxScopeAlternatives = 4
 
-// ScopeNotice says, for a scan read with a method that needs no key while
-// other methods of its table need keys, where its rows come from and how
-// to read another scope (bind a key of those methods), or to mean this one
-// (name the method: a four-part name is never noticed). Leaving out the
-// key (org) reads the credentials' own rows (GET /user/repos), not an
-// error: the notice is what tells the two apart. "" otherwise, and for a
-// scan that sends no request.
+// ScopeNotice says, for a scan read with a list method that needs no key
+// while other list methods of its table need keys, where its rows come
+// from and how to read another scope (bind a key of those methods), or to
+// mean this one (name the method: a four-part name is never noticed).
+// Leaving out the key (org) reads the credentials' own rows (GET
+// /user/repos), not an error: the notice is what tells the two apart. A
+// keyless list whose table's other methods each read one item by its key
+// (github.licenses.licenses: get) is the one list there is, and has none.
+// "" otherwise, and for a scan that sends no request.
 func (s *Scan) ScopeNotice() string {
 	if s.NoRequest != "" || s.Ref.MethodName() != "" || hasRequired(s.Method) {
 		return ""
@@ -63,12 +65,12 @@ func credentialsUser(m *providers.Method) bool {
 	return m.Path == "/user" || strings.HasPrefix(m.Path, "/user/") || strings.Contains(m.Name, "authenticated_user")
 }
 
-// scopeAlternatives names the keys of the table's other methods, with the
-// method each binds ("org (list_for_org) or username (list_for_user)"):
-// those that answer as m does (a list, or one item) when there are any,
-// else every method with keys.
+// scopeAlternatives names the keys of the table's other methods that
+// answer as m does (a list, or one item), with the method each binds
+// ("org (list_for_org) or username (list_for_user)"); "" when there are
+// none.
 func scopeAlternatives(res *providers.Resource, m *providers.Method) string {
-	var same, all []string
+	var alts []string
 	for _, x := range res.Methods {
 		var keys []string
 		for _, p := range x.Params {
@@ -76,22 +78,15 @@ func scopeAlternatives(res *providers.Resource, m *providers.Method) string {
 				keys = append(keys, p.Name)
 			}
 		}
-		if x == m || len(keys) == 0 {
+		if x == m || len(keys) == 0 || (x.Shape == providers.ShapeObject) != (m.Shape == providers.ShapeObject) {
 			continue
 		}
-		alt := fmt.Sprintf("%s (%s)", joinAnd(keys), x.Name)
-		all = append(all, alt)
-		if (x.Shape == providers.ShapeObject) == (m.Shape == providers.ShapeObject) {
-			same = append(same, alt)
-		}
+		alts = append(alts, fmt.Sprintf("%s (%s)", joinAnd(keys), x.Name))
 	}
-	if len(same) > 0 {
-		all = same
+	if len(alts) > maxScopeAlternatives {
+		alts = append(alts[:maxScopeAlternatives-1], fmt.Sprintf("the keys of %d more methods (SHOW METHODS IN %s)", len(alts)-maxScopeAlternatives+1, res.FullName()))
 	}
-	if len(all) > maxScopeAlternatives {
-		all = append(all[:maxScopeAlternatives-1], fmt.Sprintf("the keys of %d more methods (SHOW METHODS IN %s)", len(all)-maxScopeAlternatives+1, res.FullName()))
-	}
-	return joinOr(all)
+	return joinOr(alts)
 }
 
 func joinAnd(s []string) string { return joinLast(s, " and ") }

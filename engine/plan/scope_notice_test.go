@@ -9,8 +9,8 @@ func TestScopeNotice(t *testing.T) {
 			"bind org (list_for_org) or username (list_for_user) for another owner's, or name the method (FROM github.repos.repos.list_for_authenticated_user) to mean it",
 		"SELECT name FROM github.repos.repos WHERE visibility = 'public'": "github.repos.repos read with list_for_authenticated_user (GET /user/repos), which needs no key: the rows are the credentials' user's; " +
 			"bind org (list_for_org) or username (list_for_user) for another owner's, or name the method (FROM github.repos.repos.list_for_authenticated_user) to mean it",
-		"SELECT name FROM github.licenses.licenses": "github.licenses.licenses read with get_all_commonly_used (GET /licenses), which needs no key: the rows are what GET /licenses answers for the credentials; " +
-			"bind license (get) to narrow them, or name the method (FROM github.licenses.licenses.get_all_commonly_used) to mean it",
+		// the one list of the table: its other method reads one license
+		"SELECT name FROM github.licenses.licenses": "",
 		"SELECT title FROM github.issues.issues": "github.issues.issues read with list (GET /issues), which needs no key: the rows are what GET /issues answers for the credentials; " +
 			"bind org (list_for_org) or owner and repo (list_for_repo) to narrow them, or name the method (FROM github.issues.issues.list) to mean it",
 		"SELECT name FROM github.repos.repos WHERE org = 'acme'":            "",
