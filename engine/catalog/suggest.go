@@ -29,11 +29,12 @@ func nearest(name string, candidates []string) []string {
 }
 
 // tableNotFound is the *NotFound of provider p's table service.name,
-// with the names it might have meant. Tables are named by entity
-// (github.repos.repos) and their methods by operation (list_for_org), so
-// a name is compared with both: in the service, else in the closest
-// services when the service is unknown (repo.get is repos.repos's get);
-// failing that, the closest services. A method is suggested as its table
+// with the names it might have meant. A table of that very name in
+// another service comes first (repos.branches is branches.branches).
+// Tables are named by entity (github.repos.repos) and their methods by
+// operation (list_for_org), so a name is compared with both: in the
+// service, else in the closest services when the service is unknown
+// (repo.get is repos.repos's get); failing that, the closest services. A method is suggested as its table
 // with the method named: "github.repos.repos (method list_for_org)". The
 // resources are decoded on this error path only.
 func tableNotFound(p *providers.Provider, service, name string) *NotFound {
@@ -43,8 +44,13 @@ func tableNotFound(p *providers.Provider, service, name string) *NotFound {
 	if !nf.ServiceKnown {
 		in = nearest(service, services)
 	}
+	nf.Suggestions = sameName(p, service, name)
 	for _, svc := range in {
-		nf.Suggestions = append(nf.Suggestions, tablesNear(p, svc, name)...)
+		for _, s := range tablesNear(p, svc, name) {
+			if !slices.Contains(nf.Suggestions, s) {
+				nf.Suggestions = append(nf.Suggestions, s)
+			}
+		}
 	}
 	if len(nf.Suggestions) > maxSuggestions {
 		nf.Suggestions = nf.Suggestions[:maxSuggestions]
@@ -53,6 +59,26 @@ func tableNotFound(p *providers.Provider, service, name string) *NotFound {
 		nf.Suggestions = qualify(p.Provider, in)
 	}
 	return nf
+}
+
+// sameName names the tables of p called name in services other than
+// service: the one of the service of that name first (branches.branches),
+// then by service.
+func sameName(p *providers.Provider, service, name string) []string {
+	var own, others []string
+	for _, r := range p.Resources {
+		if r.Service == service || !strings.EqualFold(r.Name, name) {
+			continue
+		}
+		t := p.Provider + "." + r.Service + "." + r.Name
+		if r.Service == r.Name {
+			own = append(own, t)
+		} else {
+			others = append(others, t)
+		}
+	}
+	sort.Strings(others)
+	return append(own, others...)
 }
 
 // tablesNear names the tables of p's service close to name: by their own
@@ -174,8 +200,9 @@ func (c *Catalog) ShortName(parts []string) *NotFound {
 }
 
 // shortTables are the tables of p a short name may mean: with table "",
-// name is a service or a table (the service's table of its own name, then
-// the tables of that name in any service); else name is a service and
+// name is a service or a table (the service's table of its own name, or
+// that of a service whose name abbreviates it, repos for repositories;
+// then the tables of that name in any service); else name is a service and
 // table one of its tables (or near one). service is name when p has
 // that service.
 func shortTables(p *providers.Provider, name, table string) (service string, known bool, out []string) {
@@ -195,6 +222,13 @@ func shortTables(p *providers.Provider, name, table string) (service string, kno
 		out = tablesNear(p, name, table)
 		return service, known, out[:min(len(out), maxSuggestions)]
 	}
+	if !known {
+		for _, svc := range p.Services() {
+			if abbreviates(svc, name) && slices.ContainsFunc(p.Resources, func(r providers.ResourceInfo) bool { return r.Service == svc && r.Name == svc }) {
+				out = append(out, p.Provider+"."+svc+"."+svc)
+			}
+		}
+	}
 	for _, own := range []bool{true, false} {
 		for _, r := range p.Resources {
 			if r.Name == name && (r.Service == name) == own && len(out) < maxSuggestions {
@@ -203,4 +237,23 @@ func shortTables(p *providers.Provider, name, table string) (service string, kno
 		}
 	}
 	return service, known, out
+}
+
+// abbreviates reports whether the service name svc is a short form of the
+// word name (one word, no underscore): svc, without a plural s, begins
+// with name's first three letters and its letters appear in name in
+// order (repos for repositories, orgs for organizations).
+func abbreviates(svc, name string) bool {
+	svc, name = strings.ToLower(svc), strings.ToLower(name)
+	stem := strings.TrimSuffix(svc, "s")
+	if len(stem) < 3 || len(stem) >= len(name) || strings.Contains(name, "_") || svc == name || stem[:3] != name[:3] {
+		return false
+	}
+	i := 0
+	for j := 0; j < len(name) && i < len(stem); j++ {
+		if name[j] == stem[i] {
+			i++
+		}
+	}
+	return i == len(stem)
 }

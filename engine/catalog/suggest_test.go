@@ -83,6 +83,9 @@ func TestShortName(t *testing.T) {
 		{"repos.repos", "repos", []string{"github.repos.repos"}},
 		{"repos.lst_for_org", "repos", []string{"github.repos.repos (method list_for_org)"}},
 		{"actions.zzzzzz", "actions", nil},
+		{"github.repositories", "", []string{"github.repos.repos", "github.actions.repositories", "github.agents.repositories"}},
+		{"repository", "", []string{"github.repos.repos"}},
+		{"github.organizations", "", []string{"github.orgs.orgs", "github.codespaces.organizations"}},
 	} {
 		nf := c.ShortName(strings.Split(tc.name, "."))
 		if nf == nil {
@@ -119,6 +122,47 @@ func TestUnknownProviderSuggestions(t *testing.T) {
 		nf, _, ok := AsNotFound(err)
 		if !ok || nf.Provider != tc.provider || !slices.Equal(nf.Suggestions, tc.want) {
 			t.Errorf("%s.%s.%s: %v; want suggestions %v", tc.provider, tc.service, tc.name, err, tc.want)
+		}
+	}
+}
+
+// A table of the very name asked for in another service is the first
+// suggestion: github.repos.branches is github.branches.branches.
+func TestSuggestsTheSameNameInAnotherService(t *testing.T) {
+	c := New(nil, Options{})
+	for _, tc := range []struct{ service, name, want string }{
+		{"repos", "branches", "did you mean github.branches.branches or github.commits.branches?"},
+		{"repos", "branch_protection", "did you mean github.branches.branch_protection?"},
+		{"repo", "branches", "did you mean github.branches.branches or github.commits.branches?"},
+		{"repos", "repo", "did you mean github.repos.repos?"},
+	} {
+		_, err := c.Resource("github", tc.service, tc.name)
+		var nf *NotFound
+		if !errors.As(err, &nf) || nf.DidYouMean() != tc.want {
+			t.Errorf("%s.%s: %v; want %q", tc.service, tc.name, err, tc.want)
+		}
+	}
+}
+
+// A service abbreviates a word when it begins with the word's first
+// letters and its letters, without a plural s, come in the word in order.
+func TestAbbreviates(t *testing.T) {
+	for _, tc := range []struct {
+		svc, name string
+		want      bool
+	}{
+		{"repos", "repositories", true},
+		{"repos", "repository", true},
+		{"orgs", "organizations", true},
+		{"pulls", "pullrequests", true},
+		{"repos", "repo", false},            // shorter: a typo, nearest's
+		{"repos", "repos", false},           // the service itself
+		{"issues", "issue_comments", false}, // several words
+		{"repos", "releases", false},
+		{"gists", "gitignore", false},
+	} {
+		if got := abbreviates(tc.svc, tc.name); got != tc.want {
+			t.Errorf("abbreviates(%q, %q) = %v, want %v", tc.svc, tc.name, got, tc.want)
 		}
 	}
 }

@@ -442,6 +442,9 @@ func (n *node) missingError() error {
 		first = sqlfront.Ident(all[0].missingNames[0]) // `api-version`: backticks where the parser needs them
 	}
 	e.Msg = fmt.Sprintf("%s cannot be read without binding required parameters in WHERE or JOIN ... ON (e.g. WHERE %s = '...'): %s", ref.Name(), first, strings.Join(parts, "; "))
+	if h := n.ownerSlip(all[0].m, all[0].missingNames); h != "" {
+		e.Msg += "; " + h
+	}
 	return e
 }
 
