@@ -108,6 +108,9 @@ func Build(ctx context.Context, q *sqlfront.Query, cat Catalog, opts Options) (*
 		if err := checkColumns(s, cat); err != nil {
 			return nil, err
 		}
+		if err := checkPathRefs(s); err != nil {
+			return nil, err
+		}
 		if err := checkBoolLiterals(s); err != nil {
 			return nil, err
 		}

@@ -40,3 +40,25 @@ func (n *node) ownerSlip(m *providers.Method, missing []string) string {
 	}
 	return ""
 }
+
+// checkPathRefs refuses, before any request, a reference that reads a
+// key of a JSON column of the scan's rows as a name part (p.user.login,
+// see sqlfront.TableRef.PathRefs), which SQLite would answer with "no
+// such column" after the fetch; it says how SQL reads a key. A reference
+// whose column is not JSON is left to SQLite.
+func checkPathRefs(s *Scan) error {
+	for _, ref := range s.Ref.PathRefs {
+		c := s.Method.Column(ref.Name)
+		if c == nil || c.Type != providers.TypeJSON {
+			continue
+		}
+		col := strings.TrimSuffix(ref.Written, "."+ref.Path)
+		path := "$." + ref.Path
+		if !bareNameRE.MatchString(ref.Path) {
+			path = `$."` + ref.Path + `"`
+		}
+		return errorf(s.Ref.Name(), "no such column: %s: %s is a JSON column: write %s ->> %s (or json_extract(%s, %s))",
+			ref.Written, c.Name, col, sqlfront.QuoteString(ref.Path), col, sqlfront.QuoteString(path))
+	}
+	return nil
+}
