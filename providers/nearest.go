@@ -78,3 +78,16 @@ func SharesWords(name, candidate string) bool {
 	}
 	return true
 }
+
+// DidYouMean words suggestions as a question: "did you mean a?", "did
+// you mean a, b or c?"; "" for none.
+func DidYouMean(suggestions []string) string {
+	switch n := len(suggestions); n {
+	case 0:
+		return ""
+	case 1:
+		return "did you mean " + suggestions[0] + "?"
+	default:
+		return "did you mean " + strings.Join(suggestions[:n-1], ", ") + " or " + suggestions[n-1] + "?"
+	}
+}
