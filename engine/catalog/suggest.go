@@ -29,12 +29,14 @@ func nearest(name string, candidates []string) []string {
 }
 
 // tableNotFound is the *NotFound of provider p's table service.name,
-// with the names it might have meant. A table of that very name in
-// another service comes first (repos.branches is branches.branches).
-// Tables are named by entity (github.repos.repos) and their methods by
-// operation (list_for_org), so a name is compared with both: in the
-// service, else in the closest services when the service is unknown
-// (repo.get is repos.repos's get); failing that, the closest services. A method is suggested as its table
+// with the names it might have meant. Tables are named by entity
+// (github.repos.repos) and their methods by operation (list_for_org), so
+// a name is compared with both: in the service, else in the closest
+// services when the service is unknown (repo.get is repos.repos's get).
+// A method of that very name comes first; then a table of that name in
+// another service (repos.branches is branches.branches; when the service
+// is unknown, only if its closest services have nothing near); then the
+// names a typo away. Failing all that, the closest services. A method is suggested as its table
 // with the method named: "github.repos.repos (method list_for_org)". The
 // resources are decoded on this error path only.
 func tableNotFound(p *providers.Provider, service, name string) *NotFound {
@@ -44,12 +46,18 @@ func tableNotFound(p *providers.Provider, service, name string) *NotFound {
 	if !nf.ServiceKnown {
 		in = nearest(service, services)
 	}
-	nf.Suggestions = sameName(p, service, name)
+	var exact, near []string
 	for _, svc := range in {
-		for _, s := range tablesNear(p, svc, name) {
-			if !slices.Contains(nf.Suggestions, s) {
-				nf.Suggestions = append(nf.Suggestions, s)
-			}
+		e, n := tablesNear(p, svc, name)
+		exact, near = append(exact, e...), append(near, n...)
+	}
+	same := sameName(p, service, name)
+	if !nf.ServiceKnown && len(exact)+len(near) > 0 {
+		same = nil // the closest service's names say more (repo.get)
+	}
+	for _, s := range slices.Concat(exact, same, near) {
+		if !slices.Contains(nf.Suggestions, s) {
+			nf.Suggestions = append(nf.Suggestions, s)
 		}
 	}
 	if len(nf.Suggestions) > maxSuggestions {
@@ -81,10 +89,11 @@ func sameName(p *providers.Provider, service, name string) []string {
 	return append(own, others...)
 }
 
-// tablesNear names the tables of p's service close to name: by their own
-// name, or by one of their methods' (the table, then the method); failing
-// that, those whose name is the name after a verb (get_zen for zen).
-func tablesNear(p *providers.Provider, service, name string) []string {
+// tablesNear names the tables of p's service close to name: the table
+// of a method of that name (exact); by their own name, or by one of
+// their methods' (the table, then the method); failing that, those whose
+// name is the name after a verb (get_zen for zen).
+func tablesNear(p *providers.Provider, service, name string) (exact, near []string) {
 	var names []string
 	full := map[string]string{} // candidate -> suggestion
 	for _, info := range p.Resources {
@@ -105,14 +114,14 @@ func tablesNear(p *providers.Provider, service, name string) []string {
 			}
 		}
 	}
-	var out []string
 	if s, ok := full[name]; ok { // an exact method name
-		out = append(out, s)
+		exact = append(exact, s)
 	}
+	var out []string
 	for _, n := range nearest(name, names) {
 		out = append(out, full[n])
 	}
-	if len(out) == 0 {
+	if len(out)+len(exact) == 0 {
 		// The name without the operation's verb: zen for get_zen.
 		var verbed []string
 		for _, n := range names {
@@ -125,7 +134,7 @@ func tablesNear(p *providers.Provider, service, name string) []string {
 			out = append(out, full[n])
 		}
 	}
-	return out
+	return exact, out
 }
 
 // serviceNotFound is the *NotFound of provider p's service, with the
@@ -219,7 +228,8 @@ func shortTables(p *providers.Provider, name, table string) (service string, kno
 				return service, known, []string{p.Provider + "." + name + "." + table}
 			}
 		}
-		out = tablesNear(p, name, table)
+		exact, near := tablesNear(p, name, table)
+		out = append(exact, near...)
 		return service, known, out[:min(len(out), maxSuggestions)]
 	}
 	if !known {

@@ -126,8 +126,9 @@ func TestUnknownProviderSuggestions(t *testing.T) {
 	}
 }
 
-// A table of the very name asked for in another service is the first
-// suggestion: github.repos.branches is github.branches.branches.
+// A table of the very name asked for in another service is suggested
+// before the names a typo away: github.repos.branches is
+// github.branches.branches.
 func TestSuggestsTheSameNameInAnotherService(t *testing.T) {
 	c := New(nil, Options{})
 	for _, tc := range []struct{ service, name, want string }{
@@ -135,6 +136,10 @@ func TestSuggestsTheSameNameInAnotherService(t *testing.T) {
 		{"repos", "branch_protection", "did you mean github.branches.branch_protection?"},
 		{"repo", "branches", "did you mean github.branches.branches or github.commits.branches?"},
 		{"repos", "repo", "did you mean github.repos.repos?"},
+		// a method of the name in the service outranks it
+		{"repos", "get", "did you mean github.repos.repos (method get) or github.pulls.get?"},
+		// an unknown service: the closest service's names, if any, say more
+		{"repo", "get", "did you mean github.repos.repos (method get)?"},
 	} {
 		_, err := c.Resource("github", tc.service, tc.name)
 		var nf *NotFound
