@@ -50,12 +50,21 @@ func TestDidYouMean(t *testing.T) {
 // A table name that is an operation's name without its verb (zen for
 // get_zen) suggests that table when nothing is a typo away.
 func TestSuggestsTheVerbedName(t *testing.T) {
-	c := New(nil, Options{})
-	for _, tc := range []struct{ service, name, want string }{
+	checkDidYouMean(t, []didYouMeanCase{
 		{"meta", "zen", "did you mean github.meta.get_zen?"},
 		{"meta", "ZEN", "did you mean github.meta.get_zen?"},
 		{"repos", "topic", "did you mean github.repos.topics?"},
-	} {
+	})
+}
+
+// didYouMeanCase is an unknown table github.service.name and the
+// suggestions its error words.
+type didYouMeanCase struct{ service, name, want string }
+
+func checkDidYouMean(t *testing.T, cases []didYouMeanCase) {
+	t.Helper()
+	c := New(nil, Options{})
+	for _, tc := range cases {
 		_, err := c.Resource("github", tc.service, tc.name)
 		var nf *NotFound
 		if !errors.As(err, &nf) || nf.DidYouMean() != tc.want {
@@ -130,8 +139,7 @@ func TestUnknownProviderSuggestions(t *testing.T) {
 // before the names a typo away: github.repos.branches is
 // github.branches.branches.
 func TestSuggestsTheSameNameInAnotherService(t *testing.T) {
-	c := New(nil, Options{})
-	for _, tc := range []struct{ service, name, want string }{
+	checkDidYouMean(t, []didYouMeanCase{
 		{"repos", "branches", "did you mean github.branches.branches or github.commits.branches?"},
 		{"repos", "branch_protection", "did you mean github.branches.branch_protection?"},
 		{"repo", "branches", "did you mean github.branches.branches or github.commits.branches?"},
@@ -140,13 +148,7 @@ func TestSuggestsTheSameNameInAnotherService(t *testing.T) {
 		{"repos", "get", "did you mean github.repos.repos (method get) or github.pulls.get?"},
 		// an unknown service: the closest service's names, if any, say more
 		{"repo", "get", "did you mean github.repos.repos (method get)?"},
-	} {
-		_, err := c.Resource("github", tc.service, tc.name)
-		var nf *NotFound
-		if !errors.As(err, &nf) || nf.DidYouMean() != tc.want {
-			t.Errorf("%s.%s: %v; want %q", tc.service, tc.name, err, tc.want)
-		}
-	}
+	})
 }
 
 // A service abbreviates a word when it begins with the word's first
