@@ -1,6 +1,7 @@
 package providers
 
 import (
+	"slices"
 	"sort"
 	"strings"
 
@@ -39,4 +40,54 @@ func Nearest(name string, candidates []string, keep func(candidate string, d int
 		return out[i].Name < out[j].Name
 	})
 	return out
+}
+
+// SharesWords reports whether the snake_case words of candidate hold
+// each word of name, in any order, each a distinct word: the same word,
+// or one that begins with it less a plural s when that leaves four
+// letters or more (stars: stargazers_count; desc: description). A
+// candidate with a word url that name lacks is no match (stars is not
+// stargazers_url), nor is name itself. For a typed name no edit distance
+// finds.
+func SharesWords(name, candidate string) bool {
+	name, candidate = strings.ToLower(name), strings.ToLower(candidate)
+	if name == candidate || name == "" {
+		return false
+	}
+	words := strings.Split(candidate, "_")
+	mine := strings.Split(name, "_")
+	if slices.Contains(words, "url") && !slices.Contains(mine, "url") {
+		return false
+	}
+	used := make([]bool, len(words))
+	for _, w := range mine {
+		stem := w
+		if len(w) > 4 {
+			stem = strings.TrimSuffix(w, "s")
+		}
+		found := false
+		for i, c := range words {
+			if !used[i] && w != "" && (c == w || c == stem || len(stem) >= 4 && strings.HasPrefix(c, stem)) {
+				used[i], found = true, true
+				break
+			}
+		}
+		if !found {
+			return false
+		}
+	}
+	return true
+}
+
+// DidYouMean words suggestions as a question: "did you mean a?", "did
+// you mean a, b or c?"; "" for none.
+func DidYouMean(suggestions []string) string {
+	switch n := len(suggestions); n {
+	case 0:
+		return ""
+	case 1:
+		return "did you mean " + suggestions[0] + "?"
+	default:
+		return "did you mean " + strings.Join(suggestions[:n-1], ", ") + " or " + suggestions[n-1] + "?"
+	}
 }

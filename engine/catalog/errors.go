@@ -3,7 +3,8 @@ package catalog
 import (
 	"errors"
 	"fmt"
-	"strings"
+
+	"github.com/enginehq/engine/providers"
 )
 
 // Error is a catalog failure: an unknown provider, a definition that
@@ -53,7 +54,9 @@ type NotFound struct {
 	ServiceKnown bool
 	// Suggestions are the closest names to what was asked, fully
 	// qualified (github.repos.list_for_org, github.repos, github): at most
-	// three, only names a typo away; empty when none is close.
+	// three, names a typo away, the same table name in another service or
+	// the table of a service that abbreviates the name (suggest.go);
+	// empty when none is close.
 	Suggestions []string
 	// Short is a table name of one or two parts as written (repos,
 	// github.repos), when the error is about that (Catalog.ShortName):
@@ -64,16 +67,7 @@ type NotFound struct {
 
 // DidYouMean is "did you mean a, b or c?", or "" without suggestions:
 // each surface adds it to its own wording of the error.
-func (e *NotFound) DidYouMean() string {
-	switch n := len(e.Suggestions); n {
-	case 0:
-		return ""
-	case 1:
-		return "did you mean " + e.Suggestions[0] + "?"
-	default:
-		return "did you mean " + strings.Join(e.Suggestions[:n-1], ", ") + " or " + e.Suggestions[n-1] + "?"
-	}
-}
+func (e *NotFound) DidYouMean() string { return providers.DidYouMean(e.Suggestions) }
 
 // AsNotFound returns err's *NotFound when it is one, with its suggestions
 // as the surfaces put them after a semicolon (" did you mean a?", or ""),

@@ -32,8 +32,11 @@ func nearest(name string, candidates []string) []string {
 // with the names it might have meant. Tables are named by entity
 // (github.repos.repos) and their methods by operation (list_for_org), so
 // a name is compared with both: in the service, else in the closest
-// services when the service is unknown (repo.get is repos.repos's get);
-// failing that, the closest services. A method is suggested as its table
+// services when the service is unknown (repo.get is repos.repos's get).
+// A method of that very name comes first; then a table of that name in
+// another service (repos.branches is branches.branches; when the service
+// is unknown, only if its closest services have nothing near); then the
+// names a typo away. Failing all that, the closest services. A method is suggested as its table
 // with the method named: "github.repos.repos (method list_for_org)". The
 // resources are decoded on this error path only.
 func tableNotFound(p *providers.Provider, service, name string) *NotFound {
@@ -43,8 +46,19 @@ func tableNotFound(p *providers.Provider, service, name string) *NotFound {
 	if !nf.ServiceKnown {
 		in = nearest(service, services)
 	}
+	var exact, near []string
 	for _, svc := range in {
-		nf.Suggestions = append(nf.Suggestions, tablesNear(p, svc, name)...)
+		e, n := tablesNear(p, svc, name)
+		exact, near = append(exact, e...), append(near, n...)
+	}
+	same := sameName(p, service, name)
+	if !nf.ServiceKnown && len(exact)+len(near) > 0 {
+		same = nil // the closest service's names say more (repo.get)
+	}
+	for _, s := range slices.Concat(exact, same, near) {
+		if !slices.Contains(nf.Suggestions, s) {
+			nf.Suggestions = append(nf.Suggestions, s)
+		}
 	}
 	if len(nf.Suggestions) > maxSuggestions {
 		nf.Suggestions = nf.Suggestions[:maxSuggestions]
@@ -55,10 +69,31 @@ func tableNotFound(p *providers.Provider, service, name string) *NotFound {
 	return nf
 }
 
-// tablesNear names the tables of p's service close to name: by their own
-// name, or by one of their methods' (the table, then the method); failing
-// that, those whose name is the name after a verb (get_zen for zen).
-func tablesNear(p *providers.Provider, service, name string) []string {
+// sameName names the tables of p called name in services other than
+// service: the one of the service of that name first (branches.branches),
+// then by service.
+func sameName(p *providers.Provider, service, name string) []string {
+	var own, others []string
+	for _, r := range p.Resources {
+		if r.Service == service || !strings.EqualFold(r.Name, name) {
+			continue
+		}
+		t := p.Provider + "." + r.Service + "." + r.Name
+		if r.Service == r.Name {
+			own = append(own, t)
+		} else {
+			others = append(others, t)
+		}
+	}
+	sort.Strings(others)
+	return append(own, others...)
+}
+
+// tablesNear names the tables of p's service close to name: the table
+// of a method of that name (exact); by their own name, or by one of
+// their methods' (the table, then the method); failing that, those whose
+// name is the name after a verb (get_zen for zen).
+func tablesNear(p *providers.Provider, service, name string) (exact, near []string) {
 	var names []string
 	full := map[string]string{} // candidate -> suggestion
 	for _, info := range p.Resources {
@@ -79,14 +114,14 @@ func tablesNear(p *providers.Provider, service, name string) []string {
 			}
 		}
 	}
-	var out []string
 	if s, ok := full[name]; ok { // an exact method name
-		out = append(out, s)
+		exact = append(exact, s)
 	}
+	var out []string
 	for _, n := range nearest(name, names) {
 		out = append(out, full[n])
 	}
-	if len(out) == 0 {
+	if len(out)+len(exact) == 0 {
 		// The name without the operation's verb: zen for get_zen.
 		var verbed []string
 		for _, n := range names {
@@ -99,7 +134,7 @@ func tablesNear(p *providers.Provider, service, name string) []string {
 			out = append(out, full[n])
 		}
 	}
-	return out
+	return exact, out
 }
 
 // serviceNotFound is the *NotFound of provider p's service, with the
@@ -174,8 +209,9 @@ func (c *Catalog) ShortName(parts []string) *NotFound {
 }
 
 // shortTables are the tables of p a short name may mean: with table "",
-// name is a service or a table (the service's table of its own name, then
-// the tables of that name in any service); else name is a service and
+// name is a service or a table (the service's table of its own name, or
+// that of a service whose name abbreviates it, repos for repositories;
+// then the tables of that name in any service); else name is a service and
 // table one of its tables (or near one). service is name when p has
 // that service.
 func shortTables(p *providers.Provider, name, table string) (service string, known bool, out []string) {
@@ -192,8 +228,16 @@ func shortTables(p *providers.Provider, name, table string) (service string, kno
 				return service, known, []string{p.Provider + "." + name + "." + table}
 			}
 		}
-		out = tablesNear(p, name, table)
+		exact, near := tablesNear(p, name, table)
+		out = append(exact, near...)
 		return service, known, out[:min(len(out), maxSuggestions)]
+	}
+	if !known {
+		for _, svc := range p.Services() {
+			if abbreviates(svc, name) && slices.ContainsFunc(p.Resources, func(r providers.ResourceInfo) bool { return r.Service == svc && r.Name == svc }) {
+				out = append(out, p.Provider+"."+svc+"."+svc)
+			}
+		}
 	}
 	for _, own := range []bool{true, false} {
 		for _, r := range p.Resources {
@@ -203,4 +247,23 @@ func shortTables(p *providers.Provider, name, table string) (service string, kno
 		}
 	}
 	return service, known, out
+}
+
+// abbreviates reports whether the service name svc is a short form of the
+// word name (one word, no underscore): svc, without a plural s, begins
+// with name's first three letters and its letters appear in name in
+// order (repos for repositories, orgs for organizations).
+func abbreviates(svc, name string) bool {
+	svc, name = strings.ToLower(svc), strings.ToLower(name)
+	stem := strings.TrimSuffix(svc, "s")
+	if len(stem) < 3 || len(stem) >= len(name) || strings.Contains(name, "_") || svc == name || stem[:3] != name[:3] {
+		return false
+	}
+	i := 0
+	for j := 0; j < len(name) && i < len(stem); j++ {
+		if name[j] == stem[i] {
+			i++
+		}
+	}
+	return i == len(stem)
 }

@@ -50,12 +50,21 @@ func TestDidYouMean(t *testing.T) {
 // A table name that is an operation's name without its verb (zen for
 // get_zen) suggests that table when nothing is a typo away.
 func TestSuggestsTheVerbedName(t *testing.T) {
-	c := New(nil, Options{})
-	for _, tc := range []struct{ service, name, want string }{
+	checkDidYouMean(t, []didYouMeanCase{
 		{"meta", "zen", "did you mean github.meta.get_zen?"},
 		{"meta", "ZEN", "did you mean github.meta.get_zen?"},
 		{"repos", "topic", "did you mean github.repos.topics?"},
-	} {
+	})
+}
+
+// didYouMeanCase is an unknown table github.service.name and the
+// suggestions its error words.
+type didYouMeanCase struct{ service, name, want string }
+
+func checkDidYouMean(t *testing.T, cases []didYouMeanCase) {
+	t.Helper()
+	c := New(nil, Options{})
+	for _, tc := range cases {
 		_, err := c.Resource("github", tc.service, tc.name)
 		var nf *NotFound
 		if !errors.As(err, &nf) || nf.DidYouMean() != tc.want {
@@ -83,6 +92,9 @@ func TestShortName(t *testing.T) {
 		{"repos.repos", "repos", []string{"github.repos.repos"}},
 		{"repos.lst_for_org", "repos", []string{"github.repos.repos (method list_for_org)"}},
 		{"actions.zzzzzz", "actions", nil},
+		{"github.repositories", "", []string{"github.repos.repos", "github.actions.repositories", "github.agents.repositories"}},
+		{"repository", "", []string{"github.repos.repos"}},
+		{"github.organizations", "", []string{"github.orgs.orgs", "github.codespaces.organizations"}},
 	} {
 		nf := c.ShortName(strings.Split(tc.name, "."))
 		if nf == nil {
@@ -119,6 +131,45 @@ func TestUnknownProviderSuggestions(t *testing.T) {
 		nf, _, ok := AsNotFound(err)
 		if !ok || nf.Provider != tc.provider || !slices.Equal(nf.Suggestions, tc.want) {
 			t.Errorf("%s.%s.%s: %v; want suggestions %v", tc.provider, tc.service, tc.name, err, tc.want)
+		}
+	}
+}
+
+// A table of the very name asked for in another service is suggested
+// before the names a typo away: github.repos.branches is
+// github.branches.branches.
+func TestSuggestsTheSameNameInAnotherService(t *testing.T) {
+	checkDidYouMean(t, []didYouMeanCase{
+		{"repos", "branches", "did you mean github.branches.branches or github.commits.branches?"},
+		{"repos", "branch_protection", "did you mean github.branches.branch_protection?"},
+		{"repo", "branches", "did you mean github.branches.branches or github.commits.branches?"},
+		{"repos", "repo", "did you mean github.repos.repos?"},
+		// a method of the name in the service outranks it
+		{"repos", "get", "did you mean github.repos.repos (method get) or github.pulls.get?"},
+		// an unknown service: the closest service's names, if any, say more
+		{"repo", "get", "did you mean github.repos.repos (method get)?"},
+	})
+}
+
+// A service abbreviates a word when it begins with the word's first
+// letters and its letters, without a plural s, come in the word in order.
+func TestAbbreviates(t *testing.T) {
+	for _, tc := range []struct {
+		svc, name string
+		want      bool
+	}{
+		{"repos", "repositories", true},
+		{"repos", "repository", true},
+		{"orgs", "organizations", true},
+		{"pulls", "pullrequests", true},
+		{"repos", "repo", false},            // shorter: a typo, nearest's
+		{"repos", "repos", false},           // the service itself
+		{"issues", "issue_comments", false}, // several words
+		{"repos", "releases", false},
+		{"gists", "gitignore", false},
+	} {
+		if got := abbreviates(tc.svc, tc.name); got != tc.want {
+			t.Errorf("abbreviates(%q, %q) = %v, want %v", tc.svc, tc.name, got, tc.want)
 		}
 	}
 }

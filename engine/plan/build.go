@@ -108,6 +108,9 @@ func Build(ctx context.Context, q *sqlfront.Query, cat Catalog, opts Options) (*
 		if err := checkColumns(s, cat); err != nil {
 			return nil, err
 		}
+		if err := checkPathRefs(s); err != nil {
+			return nil, err
+		}
 		if err := checkBoolLiterals(s); err != nil {
 			return nil, err
 		}
@@ -442,6 +445,9 @@ func (n *node) missingError() error {
 		first = sqlfront.Ident(all[0].missingNames[0]) // `api-version`: backticks where the parser needs them
 	}
 	e.Msg = fmt.Sprintf("%s cannot be read without binding required parameters in WHERE or JOIN ... ON (e.g. WHERE %s = '...'): %s", ref.Name(), first, strings.Join(parts, "; "))
+	if h := n.ownerSlip(all[0].m, all[0].missingNames); h != "" {
+		e.Msg += "; " + h
+	}
 	return e
 }
 

@@ -383,10 +383,15 @@ func nearestNames(name string, columns, keys []string, known map[string]bool) []
 }
 
 // nearest returns up to n candidates closest to name by edit distance
-// (ties by name), leaving out those too far to be a typo.
+// (ties by name), leaving out those too far to be a typo; a candidate
+// that holds the name, or its words (providers.SharesWords: stars for
+// stargazers_count), ranks as two edits away.
 func nearest(name string, candidates []string, n int) []string {
 	lower := strings.ToLower(name)
 	ranked := providers.Nearest(name, candidates, func(c string, d int) (int, bool) {
+		if providers.SharesWords(name, c) {
+			d = min(d, 2)
+		}
 		if c = strings.ToLower(c); strings.Contains(c, lower) || strings.Contains(lower, c) {
 			d = min(d, 2)
 		}

@@ -17,7 +17,9 @@
 // Before anything is sent, Build refuses what cannot be right: a column
 // reference that can only mean a table (sqlfront.TableRef.ColumnRefs) but
 // that its chosen method does not return (the error names the nearest
-// columns by edit distance), an unbound parameter read as a column, and a
+// columns by edit distance or by the words they hold), a key of a JSON
+// column read as a name part (p.user.login: TableRef.PathRefs; the error
+// says p.user ->> 'login'), an unbound parameter read as a column, and a
 // parameter bound from a literal that SQLite reads differently from the
 // API (double-quoted strings, TRUE/FALSE for non-boolean parameters,
 // floats, integers not written as SQLite prints them).

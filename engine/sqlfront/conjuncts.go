@@ -231,7 +231,7 @@ func refExpr(e sqlparser.Expr) (string, string, bool) {
 		case *sqlparser.SQLVal:
 			switch n.Type {
 			case sqlparser.StrVal:
-				b.WriteString(quoteString(string(n.Val)))
+				b.WriteString(QuoteString(string(n.Val)))
 			case sqlparser.IntVal, sqlparser.FloatVal:
 				b.Write(n.Val)
 			default:

@@ -36,7 +36,9 @@
 // with no enclosing FROM it could see: a subquery in FROM and a CTE's body
 // do not see the FROM they are in; select aliases and rowid excepted) are
 // listed in
-// TableRef.ColumnRefs for the planner to check. Tokens exposes the
+// TableRef.ColumnRefs for the planner to check, and those that read a key
+// of a column as a name part (p.user.login) in TableRef.PathRefs. Tokens
+// exposes the
 // tokenizer, so that callers can compare statement structures (check's
 // --var substitution).
 //

@@ -153,7 +153,7 @@ func (f *filterRenderer) render(e sqlparser.Expr) {
 	case *sqlparser.SQLVal:
 		switch n.Type {
 		case sqlparser.StrVal:
-			w(quoteString(string(n.Val)))
+			w(QuoteString(string(n.Val)))
 		case sqlparser.IntVal, sqlparser.FloatVal:
 			w(string(n.Val))
 		default:

@@ -71,6 +71,13 @@ type TableRef struct {
 	// this table (see attributeColumns); the planner refuses those that
 	// the chosen method does not return.
 	ColumnRefs []ColumnRef
+	// PathRefs are the references that read a key of one of this table's
+	// columns as a name part, which SQL has no syntax for: p.user.login
+	// (p this table) or, in a SELECT over this table alone, user.login
+	// where no table is named user. Name is the column, Path the key;
+	// SQLite would only answer "no such column", so the planner says
+	// what to write for a JSON column.
+	PathRefs []ColumnRef
 	// Filters are the top-level WHERE terms of the table's scope that read
 	// only its own columns, as SQLite conditions over its rows (see
 	// filter.go); the planner narrows a fan-out's source rows with them.
@@ -90,6 +97,7 @@ type Filter struct {
 type ColumnRef struct {
 	Name    string // lower-cased column name
 	Written string
+	Path    string // the key read as a name part, as written (PathRefs only)
 }
 
 // Reads reports whether the query may read the named column of the table.

@@ -10,8 +10,8 @@ import (
 // the engine (the planner's and the store's SQL use it too).
 func QuoteIdent(s string) string { return `"` + strings.ReplaceAll(s, `"`, `""`) + `"` }
 
-// quoteString writes s as an SQL string literal.
-func quoteString(s string) string { return "'" + strings.ReplaceAll(s, "'", "''") + "'" }
+// QuoteString writes s as an SQL string literal.
+func QuoteString(s string) string { return "'" + strings.ReplaceAll(s, "'", "''") + "'" }
 
 // identText is an identifier's name without back quotes.
 func identText(text string, t token) string {

@@ -2,6 +2,7 @@ package sqlfront
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/dolthub/vitess/go/vt/sqlparser"
@@ -28,6 +29,11 @@ func (q *Query) attributeColumns(scopes []*Scope) {
 	for _, s := range scopes {
 		for _, c := range s.cols {
 			if !c.Qualifier.DbQualifier.IsEmpty() {
+				// p.user.login: SQL reads schema p, table user.
+				if owner := resolveQualifier(s, qualName(c.Qualifier.DbQualifier.String())); owner != nil && c.Qualifier.SchemaQualifier.IsEmpty() {
+					owner.PathRefs = append(owner.PathRefs, ColumnRef{Name: qualOf(c), Path: c.Name.String(),
+						Written: c.Qualifier.DbQualifier.String() + "." + c.Qualifier.Name.String() + "." + c.Name.String()})
+				}
 				continue
 			}
 			name := colOf(c)
@@ -40,6 +46,11 @@ func (q *Query) attributeColumns(scopes []*Scope) {
 			if ql := qualOf(c); ql != "" {
 				written = c.Qualifier.Name.String() + "." + written
 				owner = resolveQualifier(s, ql)
+				if owner == nil && !visible(s, ql) && len(s.Names) == 1 && len(s.Tables) == 1 && !correlatable(s) {
+					// user.login where nothing is named user: a key of
+					// the one table's column user, or a misspelt name.
+					s.Tables[0].PathRefs = append(s.Tables[0].PathRefs, ColumnRef{Name: ql, Path: c.Name.String(), Written: written})
+				}
 			} else {
 				if s.aliases[name] || len(s.Names) != 1 || len(s.Tables) != 1 || correlatable(s) {
 					continue
@@ -94,6 +105,17 @@ func resolveQualifier(s *Scope, ql string) *TableRef {
 		return nil
 	}
 	return nil
+}
+
+// visible reports whether a FROM name of s or of a scope around it is
+// name.
+func visible(s *Scope, name string) bool {
+	for ; s != nil; s = s.Parent {
+		if slices.Contains(s.Names, name) {
+			return true
+		}
+	}
+	return false
 }
 
 // markColumns records, for each table, the columns the query may read.

@@ -112,7 +112,7 @@ func Select(f *File, only []string) ([]*Control, []Problem) {
 	var ps []Problem
 	for _, id := range only {
 		if id = strings.TrimSpace(id); want[id] {
-			ps = append(ps, Problem{File: f.Name, Message: fmt.Sprintf("--only %s: no control has this id", id)})
+			ps = append(ps, Problem{File: f.Name, Message: fmt.Sprintf("--only %s: no control has this id%s", id, didYouMean(f, id))})
 			delete(want, id)
 		}
 	}
