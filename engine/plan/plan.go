@@ -77,13 +77,15 @@ const LimitZeroReason = "LIMIT 0 returns no rows"
 
 // Notice says, for the user beside the result, which tables were not
 // read because their WHERE predicates admit no value (the result is
-// empty for that reason), or "".
+// empty for that reason), and which were read only in part because a key
+// left unbound makes the API filter by its default (defaultNotes), or "".
 func (p *Plan) Notice() string {
 	var out []string
 	for _, s := range p.Scans {
 		if s.NoRequest != "" && s.NoRequest != LimitZeroReason {
 			out = append(out, fmt.Sprintf("no request for %s: %s", s.Ref, s.NoRequest))
 		}
+		out = append(out, s.defaultNotes()...)
 	}
 	return strings.Join(out, "; ")
 }
