@@ -234,6 +234,9 @@ func describeResult(r *providers.Resource, target []string) *result.Result {
 	}
 	for _, n := range slices.Sorted(maps.Keys(params)) {
 		pi := params[n]
+		if v := catalog.KeyValues(methods, n); v != "" {
+			pi.note = strings.TrimSpace(pi.note + " " + v)
+		}
 		if len(pi.required) > 0 {
 			res.Rows = append(res.Rows, []any{n, pi.typ, "required key", strings.Join(pi.required, ", "), catalog.APINote(pi.api, pi.note)})
 		}

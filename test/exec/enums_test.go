@@ -61,3 +61,16 @@ func TestUnboundDefaultKeyNotice(t *testing.T) {
 		}
 	}
 }
+
+// DESCRIBE shows the values a key takes and its default, per method
+// where the methods differ.
+func TestDescribeShowsKeyValues(t *testing.T) {
+	r := run(t, "-o", "csv", "DESCRIBE github.issues.issues")
+	if r.Code != 0 || !strings.Contains(r.Stdout, "\nstate,TEXT,optional key,") || !strings.Contains(r.Stdout, ",\"One of open, closed, all (default open).\"\n") {
+		t.Errorf("DESCRIBE issues: exit %d\n%s%s", r.Code, r.Stdout, r.Stderr)
+	}
+	r = run(t, "-o", "csv", "DESCRIBE github.repos.repos")
+	if r.Code != 0 || !strings.Contains(r.Stdout, "list_for_org: one of all, public, private, forks, sources, member (default all); list_for_authenticated_user: one of all, owner, public, private, member (default all); list_for_user: one of all, owner, member (default owner).") {
+		t.Errorf("DESCRIBE repos: exit %d\n%s%s", r.Code, r.Stdout, r.Stderr)
+	}
+}
