@@ -82,10 +82,14 @@ type Method struct {
 	// e.g. "list_for_org" for operationId "repos/list-for-org".
 	Name string `json:"name"`
 	// OperationID is the document's operationId.
-	OperationID string  `json:"op"`
-	Path        string  `json:"path"`
-	Params      []Param `json:"params,omitempty"`
-	Shape       Shape   `json:"shape"`
+	OperationID string `json:"op"`
+	// Summary is the first sentence of the operation's summary ("List
+	// repositories for the authenticated user"), or "": which rows of the
+	// table the method reads (the table's own is Resource.Summary).
+	Summary string  `json:"sum,omitempty"`
+	Path    string  `json:"path"`
+	Params  []Param `json:"params,omitempty"`
+	Shape   Shape   `json:"shape"`
 	// ItemKey names the array property of a wrapped response.
 	ItemKey string `json:"key,omitempty"`
 	// Paginated is true when the method takes page/per_page (or is a list

@@ -257,6 +257,7 @@ func deriveMethod(path string, item *openapi3.PathItem, op *openapi3.Operation) 
 		Name:        writable(methodName(op, path)),
 		OperationID: op.OperationID,
 		Path:        path,
+		Summary:     FirstSentence(op.Summary),
 	}
 	params, paged := deriveParams(path, item.Parameters, op.Parameters)
 	m.Params, m.Paginated = params, paged

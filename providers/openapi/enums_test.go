@@ -46,3 +46,39 @@ func TestParamEnumsAndDefaults(t *testing.T) {
 		t.Errorf("Allows: values compare exactly; no enum allows any value")
 	}
 }
+
+// A table of several methods is described by its entity (the schema's
+// description or title, else its name), never by one method's summary;
+// each method keeps its own; a table of one method adds that method's.
+func TestTableSummaryIsTheEntity(t *testing.T) {
+	doc := `{"openapi": "3.0.3", "info": {"title": "T", "version": "1"}, "paths": {
+	  "/repos": {"get": {"operationId": "repos/list-mine", "tags": ["repos"], "summary": "List repositories for the authenticated user", "responses": {"200": {"description": "ok", "content": {"application/json": {"schema": {"type": "array", "items": {"$ref": "#/components/schemas/repository"}}}}}}}},
+	  "/orgs/{org}/repos": {"get": {"operationId": "repos/list-for-org", "tags": ["repos"], "summary": "List organization repositories", "parameters": [{"name": "org", "in": "path", "required": true, "schema": {"type": "string"}}], "responses": {"200": {"description": "ok", "content": {"application/json": {"schema": {"type": "array", "items": {"$ref": "#/components/schemas/repository"}}}}}}}},
+	  "/usage": {"get": {"operationId": "usage/get-usage", "summary": "Get the cache usage", "responses": {"200": {"description": "ok", "content": {"application/json": {"schema": {"$ref": "#/components/schemas/actions-cache-usage"}}}}}}}},
+	  "components": {"schemas": {"repository": {"title": "Repository", "type": "object", "properties": {"id": {"type": "integer"}}},
+	    "actions-cache-usage": {"type": "object", "properties": {"size": {"type": "integer"}}}}}}`
+	p, err := LoadData("t", "t.json", []byte(doc))
+	if err != nil {
+		t.Fatal(err)
+	}
+	rs, err := p.AllResources()
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := map[string]string{}
+	for _, r := range rs {
+		got[r.Service+"."+r.Name] = r.Summary
+		for _, m := range r.Methods {
+			got[m.Name] = m.Summary
+		}
+	}
+	want := map[string]string{
+		"repos.repos": "Repository.", "list_mine": "List repositories for the authenticated user", "list_for_org": "List organization repositories",
+		"usage.usage": "Actions cache usage. Get the cache usage", "get_usage": "Get the cache usage",
+	}
+	for k, w := range want {
+		if got[k] != w {
+			t.Errorf("%s: summary %q, want %q (all: %q)", k, got[k], w, got)
+		}
+	}
+}

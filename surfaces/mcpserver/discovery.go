@@ -255,10 +255,10 @@ func (s *Server) describe(ctx context.Context, in describeInput) (string, error)
 		fmt.Fprintf(&b, "# %s: %s\n", r.FullName(), r.Summary)
 	}
 	fmt.Fprintf(&b, "# %s: bind every required key of one method in WHERE (= or IN); optional keys in WHERE are pushed to the API\n", r.FullName())
-	b.WriteString("method\trequired\toptional\n")
+	b.WriteString("method\trequired\toptional\tsummary\n")
 	for _, m := range r.Methods {
 		req, opt := m.ParamNames()
-		fmt.Fprintf(&b, "%s\t%s\t%s\n", m.Name, strings.Join(req, ", "), strings.Join(opt, ", "))
+		fmt.Fprintf(&b, "%s\t%s\t%s\t%s\n", m.Name, strings.Join(req, ", "), strings.Join(opt, ", "), tsvCell(m.Summary))
 	}
 	writeKeyValues(&b, r.Methods)
 	cols := catalog.ResourceColumns(r.Methods)

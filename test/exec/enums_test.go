@@ -3,6 +3,8 @@ package exec_test
 import (
 	"strings"
 	"testing"
+
+	"github.com/enginehq/engine/test/testutil"
 )
 
 // A WHERE key bound to a value outside its enum in the description is
@@ -72,5 +74,22 @@ func TestDescribeShowsKeyValues(t *testing.T) {
 	r = run(t, "-o", "csv", "DESCRIBE github.repos.repos")
 	if r.Code != 0 || !strings.Contains(r.Stdout, "list_for_org: one of all, public, private, forks, sources, member (default all); list_for_authenticated_user: one of all, owner, public, private, member (default all); list_for_user: one of all, owner, member (default owner).") {
 		t.Errorf("DESCRIBE repos: exit %d\n%s%s", r.Code, r.Stdout, r.Stderr)
+	}
+}
+
+// A table of several methods is described by what its rows are, not by
+// one method's summary (github.repos.repos is not "the repositories of
+// the authenticated user"); SHOW METHODS gives each method its own.
+func TestTableSummaryIsNotOneMethods(t *testing.T) {
+	r := run(t, "-o", "csv", "DESCRIBE github.repos.repos")
+	if r.Code != 0 || !strings.HasPrefix(r.Stdout, "name,type,kind,methods,description\ngithub.repos.repos,,table,5,Repository.\n") {
+		t.Errorf("DESCRIBE repos: exit %d\n%s%s", r.Code, r.Stdout, r.Stderr)
+	}
+	r = run(t, "-o", "csv", "SHOW METHODS IN github.repos.repos")
+	if !testutil.Contains(t, "SHOW METHODS", r.Stdout,
+		"method,required_params,optional_params,http,item_key,summary\n",
+		",GET /user/repos,,List repositories for the authenticated user\n",
+		",GET /orgs/{org}/repos,,List organization repositories\n") {
+		t.Errorf("exit %d, stderr %s", r.Code, r.Stderr)
 	}
 }
