@@ -176,10 +176,10 @@ func (e *Engine) discover(ctx context.Context, st *sqlfront.Statement) (*result.
 }
 
 func methodsResult(r *providers.Resource) *result.Result {
-	res := &result.Result{Columns: textCols("method", "required_params", "optional_params", "http", "item_key")}
+	res := &result.Result{Columns: textCols("method", "required_params", "optional_params", "http", "item_key", "summary")}
 	for _, m := range r.Methods {
 		req, opt := m.ParamNames()
-		res.Rows = append(res.Rows, []any{m.Name, strings.Join(req, ", "), strings.Join(opt, ", "), "GET " + m.Path, m.ItemKey})
+		res.Rows = append(res.Rows, []any{m.Name, strings.Join(req, ", "), strings.Join(opt, ", "), "GET " + m.Path, m.ItemKey, m.Summary})
 	}
 	return res
 }
@@ -234,6 +234,9 @@ func describeResult(r *providers.Resource, target []string) *result.Result {
 	}
 	for _, n := range slices.Sorted(maps.Keys(params)) {
 		pi := params[n]
+		if v := catalog.KeyValues(methods, n); v != "" {
+			pi.note = strings.TrimSpace(pi.note + " " + v)
+		}
 		if len(pi.required) > 0 {
 			res.Rows = append(res.Rows, []any{n, pi.typ, "required key", strings.Join(pi.required, ", "), catalog.APINote(pi.api, pi.note)})
 		}

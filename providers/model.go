@@ -3,6 +3,7 @@ package providers
 import (
 	"cmp"
 	"regexp"
+	"slices"
 	"sort"
 	"strings"
 )
@@ -56,6 +57,20 @@ type Param struct {
 	// query parameter of the same name, which the method declares too
 	// (Trello's /tokens/{token}?token=).
 	AlsoQuery bool `json:"q,omitempty"`
+	// Enum lists the values the description allows, as the API reads
+	// them (strings as written, integers in decimal), when the parameter
+	// is a string or integer with an enum; nil: any value.
+	Enum []string `json:"e,omitempty"`
+	// Default is the value the API assumes when the parameter is not
+	// sent, as the description declares it (a scalar), or "".
+	Default string `json:"d,omitempty"`
+}
+
+// Allows reports whether v is a value the parameter takes: any value
+// without an enum, else one of Enum exactly (an API reads "Open" and
+// "open" as different values).
+func (p Param) Allows(v string) bool {
+	return len(p.Enum) == 0 || slices.Contains(p.Enum, v)
 }
 
 // Key is the parameter's name for the API.
@@ -67,10 +82,14 @@ type Method struct {
 	// e.g. "list_for_org" for operationId "repos/list-for-org".
 	Name string `json:"name"`
 	// OperationID is the document's operationId.
-	OperationID string  `json:"op"`
-	Path        string  `json:"path"`
-	Params      []Param `json:"params,omitempty"`
-	Shape       Shape   `json:"shape"`
+	OperationID string `json:"op"`
+	// Summary is the first sentence of the operation's summary ("List
+	// repositories for the authenticated user"), or "": which rows of the
+	// table the method reads (the table's own is Resource.Summary).
+	Summary string  `json:"sum,omitempty"`
+	Path    string  `json:"path"`
+	Params  []Param `json:"params,omitempty"`
+	Shape   Shape   `json:"shape"`
 	// ItemKey names the array property of a wrapped response.
 	ItemKey string `json:"key,omitempty"`
 	// Paginated is true when the method takes page/per_page (or is a list

@@ -4,6 +4,7 @@ import (
 	"context"
 	"slices"
 	"sort"
+	"strings"
 
 	"github.com/enginehq/engine/providers"
 )
@@ -199,4 +200,60 @@ func APINote(api, doc string) string {
 		note += " " + doc
 	}
 	return note
+}
+
+// KeyValues describes the values the key (parameter) name takes in
+// methods, from the description: "One of open, closed, all (default
+// open)." When the methods that take it disagree, each group of methods
+// is named before its values. "" when no method declares values or a
+// default for it. DESCRIBE and the MCP describe_resource tool show it.
+func KeyValues(methods []*providers.Method, name string) string {
+	type group struct {
+		text    string
+		methods []string
+	}
+	var groups []*group
+	takes := 0
+	for _, m := range methods {
+		i := slices.IndexFunc(m.Params, func(p providers.Param) bool { return p.Name == name })
+		if i < 0 {
+			continue
+		}
+		takes++
+		text := paramValues(m.Params[i])
+		if text == "" {
+			continue
+		}
+		g := slices.IndexFunc(groups, func(g *group) bool { return g.text == text })
+		if g < 0 {
+			groups = append(groups, &group{text: text})
+			g = len(groups) - 1
+		}
+		groups[g].methods = append(groups[g].methods, m.Name)
+	}
+	switch {
+	case len(groups) == 0:
+		return ""
+	case len(groups) == 1 && len(groups[0].methods) == takes:
+		return strings.ToUpper(groups[0].text[:1]) + groups[0].text[1:] + "."
+	}
+	parts := make([]string, len(groups))
+	for i, g := range groups {
+		parts[i] = strings.Join(g.methods, ", ") + ": " + g.text
+	}
+	return strings.Join(parts, "; ") + "."
+}
+
+// paramValues is "one of a, b (default a)" for one parameter, "default
+// a" without an enum, or "".
+func paramValues(p providers.Param) string {
+	switch {
+	case len(p.Enum) > 0 && p.Default != "":
+		return "one of " + strings.Join(p.Enum, ", ") + " (default " + p.Default + ")"
+	case len(p.Enum) > 0:
+		return "one of " + strings.Join(p.Enum, ", ")
+	case p.Default != "":
+		return "default " + p.Default
+	}
+	return ""
 }

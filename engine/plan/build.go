@@ -463,6 +463,9 @@ func (n *node) plan() error {
 				if err := checkLiteral(s, p, x, c.m.Column(p.Name) != nil); err != nil {
 					return err
 				}
+				if err := checkEnum(s, p, x); err != nil {
+					return err
+				}
 			}
 			vals := cs[0].Values
 			for _, x := range cs[1:] {

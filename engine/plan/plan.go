@@ -77,14 +77,17 @@ const LimitZeroReason = "LIMIT 0 returns no rows"
 
 // Notice says, for the user beside the result, which tables were not
 // read because their WHERE predicates admit no value (the result is
-// empty for that reason), then which were read with a method that needs
-// no key while their table has keyed ones (Scan.ScopeNotice), or "".
+// empty for that reason), and which were read only in part because a key
+// left unbound makes the API filter by its default (defaultNotes), then
+// which were read with a method that needs no key while their table has
+// keyed lists (Scan.ScopeNotice), or "".
 func (p *Plan) Notice() string {
 	var out, parts []string
 	for _, s := range p.Scans {
 		if s.NoRequest != "" && s.NoRequest != LimitZeroReason {
 			out = append(out, fmt.Sprintf("no request for %s: %s", s.Ref, s.NoRequest))
 		}
+		out = append(out, s.defaultNotes()...)
 	}
 	if len(out) > 0 {
 		parts = append(parts, strings.Join(out, "; "))

@@ -257,6 +257,7 @@ func deriveMethod(path string, item *openapi3.PathItem, op *openapi3.Operation) 
 		Name:        writable(methodName(op, path)),
 		OperationID: op.OperationID,
 		Path:        path,
+		Summary:     FirstSentence(op.Summary),
 	}
 	params, paged := deriveParams(path, item.Parameters, op.Parameters)
 	m.Params, m.Paginated = params, paged
@@ -305,10 +306,13 @@ func deriveParams(path string, itemParams, opParams openapi3.Parameters) ([]prov
 			continue
 		}
 		typ := providers.TypeText
+		var schema *openapi3.Schema
 		if p.Schema != nil {
-			typ = paramType(p.Schema.Value)
+			schema = p.Schema.Value
+			typ = paramType(schema)
 		}
 		pp := providers.Param{Name: p.Name, In: k.in, Required: p.Required, Type: typ}
+		pp.Enum, pp.Default = paramValues(schema, typ)
 		if k.in == openapi3.ParameterInPath {
 			pp.Required = true
 			pathParams = append(pathParams, pp)

@@ -42,10 +42,12 @@ func FirstSentence(s string) string {
 var detailWords = regexp.MustCompile(`(?i)\b(minimal|simple|full|nullable|public|private|base|short)\b\s*`)
 
 // describeTable gives a table's summary and column descriptions: the
-// entity (its schema's description when that is a sentence, else its
-// title without detail-level words), then the summary of the method with
-// the shortest path (e.g. "A GitHub user. List organization members."); a column's description is the first sentence of the
-// first method's schema that describes it.
+// entity (entityOf: "A GitHub user."), never one method's summary when
+// the table has several (each method reads its own subset of the rows),
+// the summary of its one method when it has one ("Actions cache usage.
+// Get GitHub Actions cache usage for a repository."); a column's
+// description is the first sentence of the first method's schema that
+// describes it.
 func describeTable(ms []*providers.Method, ops []*openapi3.Operation) (string, map[string]string) {
 	docs := map[string]string{}
 	best := -1
@@ -60,15 +62,7 @@ func describeTable(ms []*providers.Method, ops []*openapi3.Operation) (string, m
 			continue
 		}
 		if entity == "" {
-			d, t := ref.Value.Description, ref.Value.Title
-			if strings.Count(strings.TrimSpace(d), " ") >= 2 && d != t {
-				entity = FirstSentence(d)
-				if !strings.HasSuffix(entity, ".") {
-					entity += "."
-				}
-			} else if t != "" {
-				entity = strings.TrimSpace(detailWords.ReplaceAllString(t, "")) + "."
-			}
+			entity = entityOf(ref)
 		}
 		if ps := properties(ref.Value, 0); ps != nil {
 			for _, n := range ps.names {
@@ -93,8 +87,9 @@ func describeTable(ms []*providers.Method, ops []*openapi3.Operation) (string, m
 		docs = nil
 	}
 	summary := entity
-	if best >= 0 {
-		if s := strings.TrimSpace(ops[best].Summary); s != "" {
+	if len(ms) == 1 {
+		// The one method says how every row is read.
+		if s := strings.TrimSpace(ops[0].Summary); s != "" {
 			if summary != "" {
 				summary += " "
 			}
@@ -102,4 +97,29 @@ func describeTable(ms []*providers.Method, ops []*openapi3.Operation) (string, m
 		}
 	}
 	return summary, docs
+}
+
+// entityOf says what a row is from its item schema: its description
+// when that is a sentence, else its title without detail-level words,
+// else its name in the components ("actions-cache-usage" reads "Actions
+// cache usage."), else "".
+func entityOf(ref *openapi3.SchemaRef) string {
+	d, t := ref.Value.Description, ref.Value.Title
+	if strings.Count(strings.TrimSpace(d), " ") >= 2 && d != t {
+		entity := FirstSentence(d)
+		if !strings.HasSuffix(entity, ".") {
+			entity += "."
+		}
+		return entity
+	}
+	if t == "" {
+		if i := strings.LastIndex(ref.Ref, "/schemas/"); i >= 0 {
+			t = strings.NewReplacer("-", " ", "_", " ").Replace(ref.Ref[i+len("/schemas/"):])
+		}
+	}
+	t = strings.TrimSpace(detailWords.ReplaceAllString(t, ""))
+	if t == "" {
+		return ""
+	}
+	return strings.ToUpper(t[:1]) + t[1:] + "."
 }

@@ -248,12 +248,20 @@
 //
 // Resource.Summary is the entity, written as its item schema's description when that is a
 // sentence (else its title without detail-level words such as Minimal or
-// Simple), then the summary of the table's method with the shortest path:
-// "A GitHub user. List organization members". Resource.Docs maps each
+// Simple, else the schema's name in the components): "A GitHub user.".
+// A table of several methods is never described by one of them (each
+// reads its own subset of the rows: "List repositories for the
+// authenticated user"); a table of one method adds its summary.
+// Method.Summary is the operation's own summary. Resource.Docs maps each
 // column to its schema description (first method describing it wins).
-// Both are cut to the first sentence, markdown links reduced to their
+// Summaries and descriptions are cut to the first sentence, markdown links reduced to their
 // text, at most 120 bytes. DESCRIBE and the MCP describe_resource tool
 // show them; the GitHub index stays under 1 MB with them.
+//
+// Param.Enum and Param.Default are a parameter's enum (scalar strings or
+// integers, nulls dropped; enums on array items, of booleans or of mixed
+// types are not kept) and its scalar default, as the API reads them: the
+// planner refuses a literal outside the enum, DESCRIBE shows both.
 //
 // # Provider header
 //

@@ -197,16 +197,18 @@ func TestPetstoreIndexProse(t *testing.T) {
 		t.Fatal(err)
 	}
 	// Only table summaries (schema description or title, and the summary
-	// of the shortest-path method) and column descriptions reach the
-	// index, each cut to its first sentence: never the document's info,
-	// response descriptions or anything past a first sentence.
+	// of a table's only method), method summaries and column descriptions
+	// reach the index, each cut to its first sentence: never the
+	// document's info, response descriptions or anything past a first
+	// sentence. A table of several methods is described by its entity,
+	// not by one of its methods.
 	for _, s := range []string{"Petstore", "tiny store", "A page of pets", "no such pet"} {
 		if bytes.Contains(idx, []byte(s)) {
 			t.Errorf("index contains document prose %q", s)
 		}
 	}
-	if !bytes.Contains(idx, []byte(`"summary":"List all pets (prose)"`)) {
-		t.Errorf("pets.pets has no summary from its method:\n%s", idx)
+	if !bytes.Contains(idx, []byte(`"sum":"List all pets (prose)"`)) || !bytes.Contains(idx, []byte(`"summary":"Pet."}`)) {
+		t.Errorf("pets.pets: want its entity as summary and list_pets with its own:\n%s", idx)
 	}
 	again, err := BuildIndex(doc, "petstore", nil)
 	if err != nil {

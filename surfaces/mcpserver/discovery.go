@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 
@@ -270,11 +271,12 @@ func (s *Server) describe(ctx context.Context, in describeInput) (string, error)
 		fmt.Fprintf(&b, "# %s: %s\n", r.FullName(), r.Summary)
 	}
 	fmt.Fprintf(&b, "# %s: bind every required key of one method in WHERE (= or IN); optional keys in WHERE are pushed to the API\n", r.FullName())
-	b.WriteString("method\trequired\toptional\n")
+	b.WriteString("method\trequired\toptional\tsummary\n")
 	for _, m := range r.Methods {
 		req, opt := m.ParamNames()
-		fmt.Fprintf(&b, "%s\t%s\t%s\n", m.Name, strings.Join(req, ", "), strings.Join(opt, ", "))
+		fmt.Fprintf(&b, "%s\t%s\t%s\t%s\n", m.Name, strings.Join(req, ", "), strings.Join(opt, ", "), tsvCell(m.Summary))
 	}
+	writeKeyValues(&b, r.Methods)
 	cols := catalog.ResourceColumns(r.Methods)
 	if in.Compact {
 		names := make([]string, len(cols))
@@ -294,6 +296,32 @@ func (s *Server) describe(ctx context.Context, in describeInput) (string, error)
 	}
 	fmt.Fprintf(&b, "# %d columns (* only some methods return it); JSON columns hold JSON text, a string with its quotes (json_extract works; x ->> '$' reads a string), BOOLEAN shows as true/false and is 1/0 in SQL (WHERE x, x = TRUE or x = 1; never x = 'true')", len(cols))
 	return b.String(), nil
+}
+
+// writeKeyValues lists the keys whose values the description declares
+// (an enum, a default), with them: a value outside the enum is refused.
+func writeKeyValues(b *strings.Builder, methods []*providers.Method) {
+	var names []string
+	for _, m := range methods {
+		for _, p := range m.Params {
+			if !slices.Contains(names, p.Name) {
+				names = append(names, p.Name)
+			}
+		}
+	}
+	slices.Sort(names)
+	head := false
+	for _, n := range names {
+		v := catalog.KeyValues(methods, n)
+		if v == "" {
+			continue
+		}
+		if !head {
+			b.WriteString("\nkey\tvalues (an unbound key takes its default; a value outside the list is refused)\n")
+			head = true
+		}
+		fmt.Fprintf(b, "%s\t%s\n", n, tsvCell(v))
+	}
 }
 
 // tsvCell keeps a description on one TSV cell.

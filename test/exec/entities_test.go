@@ -167,7 +167,7 @@ func TestDescribeShowsDescriptions(t *testing.T) {
 	}
 	if !testutil.Contains(t, "DESCRIBE", r.Stdout,
 		"name,type,kind,methods,description\n",
-		"github.repos.repos,,table,5,Repository. List repositories for the authenticated user\n",
+		"github.repos.repos,,table,5,Repository.\n",
 		"archived,BOOLEAN,column,all,Whether the repository is archived.\n",
 		"org,TEXT,required key,list_for_org,\n",
 	) {
