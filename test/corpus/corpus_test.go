@@ -12,6 +12,7 @@ import (
 	"fmt"
 	"io"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -120,17 +121,21 @@ func measure(t *testing.T, file string) figures {
 	res, f.nameFails = s.run(stmts)
 	stmts = stmts[:0]
 	for i, tb := range tables {
-		types := map[string]string{}
+		types, values := map[string]string{}, map[string]string{}
 		for _, row := range res[2*i] {
 			if k := fmt.Sprint(row["kind"]); k == "required key" || k == "optional key" {
 				types[fmt.Sprint(row["name"])] = fmt.Sprint(row["type"])
+				// a key that takes listed values is bound with one of them
+				if m := oneOf.FindStringSubmatch(fmt.Sprint(row["description"])); m != nil {
+					values[fmt.Sprint(row["name"])] = m[1]
+				}
 			}
 		}
 		for _, m := range res[2*i+1] {
 			var conds []string
 			if req := fmt.Sprint(m["required_params"]); req != "" {
 				for _, p := range strings.Split(req, ", ") {
-					conds = append(conds, "`"+p+"` = "+literal(types[p]))
+					conds = append(conds, "`"+p+"` = "+literal(types[p], values[p]))
 				}
 			}
 			q := "EXPLAIN SELECT * FROM " + tb + "." + fmt.Sprint(m["method"])
@@ -145,7 +150,19 @@ func measure(t *testing.T, file string) figures {
 	return f
 }
 
-func literal(typ string) string {
+// oneOf reads the first value of a key DESCRIBE lists the values of
+// ("One of open, closed, all (default open).").
+var oneOf = regexp.MustCompile(`(?i)one of ([^,.() ]+)`)
+
+// literal is a value of a key of the type: value when DESCRIBE lists the
+// values it takes.
+func literal(typ, value string) string {
+	if value != "" {
+		if typ == "INTEGER" {
+			return value
+		}
+		return "'" + strings.ReplaceAll(value, "'", "''") + "'"
+	}
 	switch typ {
 	case "INTEGER", "REAL":
 		return "1"

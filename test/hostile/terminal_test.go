@@ -168,7 +168,7 @@ func TestCheckReportInjection(t *testing.T) {
 			if len(commands) != 5 { // group, endgroup, fail, error, totals
 				t.Errorf("-o github: %d workflow commands, want 5:\n%s", len(commands), r.Stdout)
 			}
-			if !strings.Contains(r.Stdout, "::error title=FAIL evil%3A Evil") {
+			if !regexp.MustCompile(`(?m)^::error file=[^,\n]*controls\.yaml,line=\d+,title=FAIL evil%3A Evil `).MatchString(r.Stdout) {
 				t.Errorf("-o github: no annotation for the failed control:\n%s", r.Stdout)
 			}
 		}
