@@ -104,8 +104,10 @@ func (ps *Prepared) ScopeNotices() []TableNotice {
 		return nil
 	}
 	var out []TableNotice
-	for _, s := range ps.plan.Unkeyed() {
-		out = append(out, TableNotice{Pos: s.Ref.Span[0], Text: s.ScopeNotice()})
+	for _, s := range ps.plan.Scans {
+		if n := s.ScopeNotice(); n != "" {
+			out = append(out, TableNotice{Pos: s.Ref.Span[0], Text: n})
+		}
 	}
 	return out
 }

@@ -92,8 +92,10 @@ func (p *Plan) Notice() string {
 	if len(out) > 0 {
 		parts = append(parts, strings.Join(out, "; "))
 	}
-	for _, s := range p.Unkeyed() {
-		parts = append(parts, s.ScopeNotice())
+	for _, s := range p.Scans {
+		if n := s.ScopeNotice(); n != "" {
+			parts = append(parts, n)
+		}
 	}
 	return strings.Join(parts, ". ")
 }

@@ -37,18 +37,6 @@ func (s *Scan) ScopeNotice() string {
 		name, m.Name, m.Path, scope, alts, tail, name, m.Name)
 }
 
-// Unkeyed are the scans that have a scope notice (Scan.ScopeNotice), in
-// scan order.
-func (p *Plan) Unkeyed() []*Scan {
-	var out []*Scan
-	for _, s := range p.Scans {
-		if s.ScopeNotice() != "" {
-			out = append(out, s)
-		}
-	}
-	return out
-}
-
 func hasRequired(m *providers.Method) bool {
 	for _, p := range m.Params {
 		if p.Required {
