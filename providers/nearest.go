@@ -42,6 +42,25 @@ func Nearest(name string, candidates []string, keep func(candidate string, d int
 	return out
 }
 
+// TypoFixes are up to n candidates close enough to name to read as a
+// typo's fix: by edit distance (case-insensitive; ties by name) within a
+// quarter of the name's length (at least 1, at most 3 edits), and no
+// further than one edit behind the closest. The rule of every "did you
+// mean" of a name the user typed among names that exist (tables,
+// services, providers, control ids).
+func TypoFixes(name string, candidates []string, n int) []string {
+	limit := min(max(1, len(name)/4), 3)
+	ranked := Nearest(name, candidates, func(_ string, d int) (int, bool) { return d, d > 0 && d <= limit })
+	var out []string
+	for _, c := range ranked {
+		if len(out) == n || c.Distance > ranked[0].Distance+1 {
+			break
+		}
+		out = append(out, c.Name)
+	}
+	return out
+}
+
 // SharesWords reports whether the snake_case words of candidate hold
 // each word of name, in any order, each a distinct word: the same word,
 // or one that begins with it less a plural s when that leaves four

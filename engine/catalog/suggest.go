@@ -11,21 +11,10 @@ import (
 // maxSuggestions bounds the names a *NotFound suggests.
 const maxSuggestions = 3
 
-// nearest returns up to maxSuggestions candidates close to name by edit
-// distance (case-insensitive; ties by name): within a quarter of the
-// name's length (at least 1, at most 3 edits), and no further than one
-// edit behind the closest, so that a suggestion reads as a typo's fix.
+// nearest returns up to maxSuggestions candidates a typo away from name
+// (providers.TypoFixes).
 func nearest(name string, candidates []string) []string {
-	limit := min(max(1, len(name)/4), 3)
-	ranked := providers.Nearest(name, candidates, func(_ string, d int) (int, bool) { return d, d > 0 && d <= limit })
-	var out []string
-	for _, c := range ranked {
-		if len(out) == maxSuggestions || c.Distance > ranked[0].Distance+1 {
-			break
-		}
-		out = append(out, c.Name)
-	}
-	return out
+	return providers.TypoFixes(name, candidates, maxSuggestions)
 }
 
 // tableNotFound is the *NotFound of provider p's table service.name,
