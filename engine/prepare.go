@@ -2,8 +2,6 @@ package engine
 
 import (
 	"context"
-	"errors"
-	"strings"
 
 	"github.com/enginehq/engine/engine/exec"
 	"github.com/enginehq/engine/engine/plan"
@@ -44,7 +42,7 @@ func (e *Engine) Prepare(ctx context.Context, text string) (*Prepared, error) {
 func (e *Engine) prepare(ctx context.Context, text string) (*Prepared, error) {
 	st, err := sqlfront.Parse(text, e.cat.IsProvider)
 	if err != nil {
-		return nil, namedBOM(text, err)
+		return nil, err
 	}
 	ps := &Prepared{e: e, st: st}
 	if st.Kind == sqlfront.KindSelect || st.Kind == sqlfront.KindExplain {
@@ -62,20 +60,6 @@ func (e *Engine) prepare(ctx context.Context, text string) (*Prepared, error) {
 		}
 	}
 	return ps, nil
-}
-
-// bomMessage names a byte-order mark where a statement cannot be read.
-const bomMessage = "a byte-order mark (U+FEFF, the bytes EF BB BF) is not SQL: remove it (editors saving \"UTF-8 with BOM\" write one at the start of a file)"
-
-// namedBOM rewords a syntax error that stands at a byte-order mark (a
-// file saved "UTF-8 with BOM" pasted or joined into a statement) so that
-// it names the mark, which a terminal does not show.
-func namedBOM(text string, err error) error {
-	var se *sqlfront.Error
-	if errors.As(err, &se) && se.Pos >= 0 && se.Pos < len(text) && strings.HasPrefix(text[se.Pos:], "\ufeff") {
-		return &sqlfront.Error{Pos: se.Pos, Msg: bomMessage}
-	}
-	return err
 }
 
 // Kind is the statement's kind (SELECT, EXPLAIN, SHOW ..., DESCRIBE).

@@ -97,6 +97,11 @@ func tokenize(text string) ([]token, error) {
 
 // lexErrorMsg explains a token the tokenizer cannot read, starting at rest.
 func lexErrorMsg(rest string) string {
+	if strings.HasPrefix(rest, "\ufeff") {
+		// a file saved "UTF-8 with BOM" pasted or joined into a statement:
+		// name the mark, which a terminal does not show
+		return "a byte-order mark (U+FEFF, the bytes EF BB BF) is not SQL: remove it (editors saving \"UTF-8 with BOM\" write one at the start of a file)"
+	}
 	if rest != "" {
 		switch rest[0] {
 		case '\'':
