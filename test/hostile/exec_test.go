@@ -44,7 +44,7 @@ func TestHostileExec(t *testing.T) {
 	for _, h := range cases {
 		t.Run(h.name, func(t *testing.T) {
 			t.Parallel()
-			r := sb.execStdin(t, fake, h.sql)
+			r := sb.execStdin(t, fake, h)
 			if r.Code != exitFor[h.kind] {
 				t.Fatalf("exit %d, want %d\nstdout: %s\nstderr: %.500s", r.Code, exitFor[h.kind], r.Stdout, r.Stderr)
 			}

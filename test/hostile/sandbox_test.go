@@ -29,12 +29,12 @@ func newSandbox(t *testing.T) sandbox {
 	return s
 }
 
-// env is the subprocess environment: the fake server, a short query
-// timeout, and every writable location inside the sandbox.
-func (s sandbox) env(t *testing.T, fake *fakegithub.Server) []string {
+// env is the subprocess environment: the fake server, the statement's
+// time limit, and every writable location inside the sandbox.
+func (s sandbox) env(t *testing.T, fake *fakegithub.Server, timeout string) []string {
 	return testutil.FakeEnv(t, fake.URL(),
 		"GITHUB_TOKEN=ghp_hostile_suite_token",
-		"ENGINE_QUERY_TIMEOUT=1s",
+		"ENGINE_QUERY_TIMEOUT="+timeout,
 		"HOME="+s.home,
 		"TMPDIR="+s.tmp,
 		"XDG_STATE_HOME="+filepath.Join(s.home, "state"),
@@ -58,7 +58,7 @@ func (s sandbox) assertEmpty(t *testing.T) {
 
 // execStdin runs `engine exec -o json -f -` in the sandbox with the
 // statement on stdin (an argument cannot carry NUL bytes or 1 MB).
-func (s sandbox) execStdin(t *testing.T, fake *fakegithub.Server, stmt string) testutil.Result {
+func (s sandbox) execStdin(t *testing.T, fake *fakegithub.Server, h hostile) testutil.Result {
 	t.Helper()
-	return testutil.RunIn(t, s.cwd, s.env(t, fake), stmt, "exec", "-o", "json", "-f", "-")
+	return testutil.RunIn(t, s.cwd, s.env(t, fake, h.timeout()), h.sql, "exec", "-o", "json", "-f", "-")
 }
