@@ -107,7 +107,7 @@ generate:
 # Each fuzz target for $(FUZZTIME) (their seed corpora also run in `make test`).
 FUZZTIME ?= 30s
 FUZZ_TARGETS := FuzzParse:./engine/sqlfront FuzzParseLink:./providers/client \
-	FuzzTSVEscape:./engine/result FuzzTSVRow:./engine/result FuzzLoad:./surfaces/check
+	FuzzTSVEscape:./engine/result FuzzTSVRow:./engine/result FuzzLoad:./cmd/engine/check
 FUZZ_TARGETS += FuzzSanitize:./engine/result FuzzLoadDocument:./providers/openapi
 fuzz:
 	@set -e; for t in $(FUZZ_TARGETS); do \

@@ -22,5 +22,5 @@
 // the endpoints depend on the providers' definitions (engine check).
 //
 // engine knows nothing of MCP, terminals or output formats; it must not
-// import mcpserver or cmd.
+// import mcpsurface or cmd.
 package engine

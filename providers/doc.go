@@ -5,7 +5,7 @@
 //
 // The model is deliberately SQL-agnostic: a Method says which parameters it
 // requires and which columns its items have; the engine decides how a SQL
-// statement binds them. providers must not import engine, mcpserver or cmd.
+// statement binds them. providers must not import engine, mcpsurface or cmd.
 //
 // Resource naming rule (GitHub and any OpenAPI document): a resource is the
 // set of GET operations that share a service and a resource name. For

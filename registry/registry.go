@@ -15,7 +15,7 @@
 //
 // registry only locates bytes. It must not import providers (or anything
 // else in this module): it sits at the bottom of the dependency spine
-// cmd -> mcpserver -> engine -> providers -> registry. Parsing, deriving
+// cmd -> mcpsurface -> engine -> providers -> registry. Parsing, deriving
 // and decoding belong to providers and providers/openapi (openapi.Compile).
 package registry
 

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Installs what the tests need besides Go: redis-server (Debian package),
-# which the shared-state tests (test/orgscale, state/redisstate) start on
+# which the shared-state tests (test/orgscale, providers/sharedstate/redisstate) start on
 # a loopback port of their own. Does nothing when it is already on PATH.
 set -euo pipefail
 if command -v redis-server >/dev/null 2>&1; then

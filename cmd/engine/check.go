@@ -14,10 +14,10 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/enginehq/engine/cmd/engine/check"
 	"github.com/enginehq/engine/engine"
 	"github.com/enginehq/engine/engine/result"
 	"github.com/enginehq/engine/providers"
-	"github.com/enginehq/engine/surfaces/check"
 )
 
 type checkFlags struct {

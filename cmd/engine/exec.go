@@ -13,9 +13,9 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/enginehq/engine/cmd/engine/advice"
 	"github.com/enginehq/engine/engine"
 	"github.com/enginehq/engine/engine/result"
-	"github.com/enginehq/engine/surfaces/advice"
 )
 
 func newExecCmd(g *globalFlags) *cobra.Command {

@@ -95,12 +95,12 @@ func TestNearestConfigKey(t *testing.T) {
 
 func TestBoundAccepted(t *testing.T) {
 	for _, c := range []struct {
-		b    bound
+		b    setting
 		want string
 	}{
-		{bound{flag: "max-requests", lift: true}, "give a positive number or -1 (no bound)"},
-		{bound{flag: "retry-max", zeroMeans: "no retry"}, "give a positive number or 0 (no retry)"},
-		{bound{flag: "max-body-bytes"}, "give a positive number"},
+		{setting{flag: "max-requests", lift: true}, "give a positive number or -1 (no bound)"},
+		{setting{flag: "retry-max", zeroMeans: "no retry"}, "give a positive number or 0 (no retry)"},
+		{setting{flag: "max-body-bytes"}, "give a positive number"},
 	} {
 		if got := c.b.accepted(); got != c.want {
 			t.Errorf("%s: %q, want %q", c.b.flag, got, c.want)

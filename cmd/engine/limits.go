@@ -25,50 +25,12 @@ import (
 // The values that mean nothing are refused before any request, naming
 // the setting as the user gave it.
 
-// bound is one numeric setting of the rule above.
-type bound struct {
-	cmd  string // the subcommand whose flag it is, "" for the global flags
-	flag string
-	// lift: -1 means "no bound".
-	lift bool
-	// zeroMeans is what 0 means when it means something, else "".
-	zeroMeans string
-}
-
-var bounds = []bound{
-	{"", "max-pages", true, ""},
-	{"", "page-concurrency", false, "as many as --max-concurrency"},
-	{"", "concurrency", false, "as many as --max-concurrency"},
-	{"", "max-requests", true, ""},
-	{"", "retry-max", false, "no retry"},
-	{"", "max-body-bytes", false, ""},
-	{"", "max-value-bytes", false, ""},
-	{"", "cache-max-bytes", false, ""},
-	{"", "max-concurrency", true, ""},
-	{"mcp", "max-rows", true, ""},
-	{"mcp", "max-cell-bytes", true, ""},
-	{"mcp", "max-bytes", true, ""},
-	{"mcp", "max-resource-bytes", false, ""},
-	{"mcp", "keep-results", false, ""},
-	{"mcp", "keep-bytes", false, ""},
-	{"mcp", "max-tasks", false, ""},
-	{"mcp", "max-body", false, ""},
-	{"mcp", "max-sessions", true, ""},
-	{"mcp", "max-connections", false, ""},
-	{"check", "parallel", false, ""},
-	{"check", "max-rows", false, ""},
-}
-
-// positiveDurations are the durations whose 0 means nothing (each of the
-// others says in its help what 0 means: --query-timeout 0, none).
-var positiveDurations = map[string]bool{"request-timeout": true, "max-retry-wait": true, "keep-for": true}
-
 // checkBounds refuses the values of cmd's numeric flags that mean
 // nothing (the rule above); where names the setting as the user gave it.
 func checkBounds(cmd *cobra.Command, where func(string) string) error {
 	path := commandPath(cmd)
-	for _, b := range bounds {
-		if b.cmd != "" && b.cmd != path {
+	for _, b := range settings {
+		if !b.numeric || (b.cmd != "" && b.cmd != path) {
 			continue
 		}
 		f := cmd.Flags().Lookup(b.flag)
@@ -94,11 +56,22 @@ func checkBounds(cmd *cobra.Command, where func(string) string) error {
 		case perr != nil:
 		case d < 0:
 			err = fmt.Errorf("%s: a duration is 0 or more (e.g. 30s, 5m; 0 where its help says what 0 means)", givenAs(where(f.Name), f.Value.String()))
-		case d == 0 && positiveDurations[f.Name]:
+		case d == 0 && positiveDuration(path, f.Name):
 			err = fmt.Errorf("%s: give a positive duration (e.g. 30s, 5m)", givenAs(where(f.Name), f.Value.String()))
 		}
 	})
 	return err
+}
+
+// positiveDuration reports whether flag of the subcommand at path is a
+// duration whose 0 means nothing.
+func positiveDuration(path, flag string) bool {
+	for _, s := range settings {
+		if s.flag == flag && s.positive && (s.cmd == "" || s.cmd == path) {
+			return true
+		}
+	}
+	return false
 }
 
 // givenAs is a setting and its value as the user wrote them: "--flag
@@ -114,7 +87,7 @@ func givenAs(where, v string) string {
 }
 
 // accepted says which values the setting takes.
-func (b bound) accepted() string {
+func (b setting) accepted() string {
 	parts := []string{"give a positive number"}
 	if b.zeroMeans != "" {
 		parts = append(parts, "0 ("+b.zeroMeans+")")

@@ -172,15 +172,22 @@ func TestConfigFile(t *testing.T) {
 	}
 }
 
-// TestEnvTableFlagsExist: every envTable entry names a flag of its command
-// (documentEnv panics otherwise), and help shows the variable.
-func TestEnvTableFlagsExist(t *testing.T) {
+// TestSettingsFlagsExist: every settings entry names a flag of its
+// command (documentEnv panics otherwise), help shows the variable, and a
+// numeric setting is a flag of a number.
+func TestSettingsFlagsExist(t *testing.T) {
 	x, _, _ := bufferIO("")
 	root := newRootCmd(&globalFlags{io: x})
-	for _, v := range envTable {
+	for _, v := range settings {
 		f := envFlag(root, v)
-		if f == nil || !strings.HasSuffix(f.Usage, "(env "+v.name+")") {
+		if f == nil || (v.env != "" && !strings.HasSuffix(f.Usage, "(env "+v.env+")")) {
 			t.Fatalf("%+v: flag %v", v, f)
+		}
+		if v.numeric && !strings.HasPrefix(f.Value.Type(), "int") {
+			t.Fatalf("--%s is numeric in settings but a %s flag", v.flag, f.Value.Type())
+		}
+		if v.positive && f.Value.Type() != "duration" {
+			t.Fatalf("--%s is a positive duration in settings but a %s flag", v.flag, f.Value.Type())
 		}
 	}
 }

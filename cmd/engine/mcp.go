@@ -14,20 +14,20 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/enginehq/engine/surfaces/mcpserver"
+	"github.com/enginehq/engine/mcpsurface"
 )
 
 func newMCPCmd(g *globalFlags) *cobra.Command {
 	var (
 		transport, listen string
 		allowRemote       bool
-		caps              mcpserver.Caps
+		caps              mcpsurface.Caps
 		maxResource       int
 		maxTasks          int
-		store             mcpserver.StoreOptions
+		store             mcpsurface.StoreOptions
 		maxBody           int64
-		httpOpts          mcpserver.HTTPOptions
-		authOpts          mcpserver.AuthOptions
+		httpOpts          mcpsurface.HTTPOptions
+		authOpts          mcpsurface.AuthOptions
 	)
 	cmd := &cobra.Command{
 		Use:   "mcp [--transport stdio|http] [--listen 127.0.0.1:8765]",
@@ -46,7 +46,7 @@ Logs go to stderr only. See docs/mcp.md for client configuration.`,
 			g.shareResults(&store)
 			// -1 (no cap, the CLI's rule) is the server's 0.
 			caps.MaxRows, caps.MaxCell, caps.MaxBytes = unbounded(caps.MaxRows, 0), unbounded(caps.MaxCell, 0), unbounded(caps.MaxBytes, 0)
-			srv, err := mcpserver.New(eng, mcpserver.Config{Version: serverVersion(), Caps: caps, Store: store, MaxResourceBytes: maxResource, MaxTasks: maxTasks, Log: g.io.Err})
+			srv, err := mcpsurface.New(eng, mcpsurface.Config{Version: serverVersion(), Caps: caps, Store: store, MaxResourceBytes: maxResource, MaxTasks: maxTasks, Log: g.io.Err})
 			if err != nil {
 				return usageError("%v", err)
 			}
@@ -79,7 +79,7 @@ Logs go to stderr only. See docs/mcp.md for client configuration.`,
 				finished := make(chan struct{})
 				defer close(finished)
 				go exitAfterGrace(ctx, g.io.Err, finished, func() { srv.Close() })
-				t := &mcpserver.LineTransport{In: g.io.In, Out: g.io.Out, Log: g.io.Err}
+				t := &mcpsurface.LineTransport{In: g.io.In, Out: g.io.Out, Log: g.io.Err}
 				if err := srv.MCP().Run(ctx, t); err != nil && !errors.Is(err, context.Canceled) {
 					return &exitError{code: exitProvider, msg: "error: mcp: " + err.Error()}
 				}
@@ -95,7 +95,7 @@ Logs go to stderr only. See docs/mcp.md for client configuration.`,
 					httpOpts.SessionIdle = -1 // never
 				}
 				if authGiven {
-					a, err := mcpserver.NewAuth(authOpts)
+					a, err := mcpsurface.NewAuth(authOpts)
 					if err != nil {
 						return usageError("%v", err)
 					}
@@ -118,22 +118,22 @@ Logs go to stderr only. See docs/mcp.md for client configuration.`,
 	f.StringVar(&authOpts.JWKSURL, "oauth-jwks-url", "", "HTTP: the issuer's key set (JWKS) URL (default: the jwks_uri of the issuer's metadata)")
 	f.StringArrayVar(&authOpts.Scopes, "oauth-scope", nil, "HTTP: a scope every token must carry (repeatable); static tokens carry them all")
 	f.StringVar(&authOpts.TokensFile, "tokens-file", "", "HTTP: require a static bearer token from this file (one \"NAME TOKEN\" a line; NAME is the principal)")
-	f.IntVar(&caps.MaxRows, "max-rows", mcpserver.DefaultMaxRows, "mcp_max_rows: most rows in one tool result (-1: no cap)")
-	f.IntVar(&caps.MaxCell, "max-cell-bytes", mcpserver.DefaultMaxCell, "mcp_max_cell_bytes: longest cell in a tool result; a longer one is cut with a marker and a notice, whole in the kept result (-1: no cap)")
-	f.IntVar(&caps.MaxBytes, "max-bytes", mcpserver.DefaultMaxBytes, "mcp_max_bytes: approximate bytes of one tool result, at least one row kept (-1: no cap)")
-	f.IntVar(&maxResource, "max-resource-bytes", mcpserver.DefaultMaxResourceBytes, "mcp_max_resource_bytes: longest rendering of a result resource (engine://results/{id}); a longer one is refused with a pointer to fetch_result_page")
-	f.IntVar(&store.MaxResults, "keep-results", mcpserver.DefaultKeepResults, "most results kept for fetch_result_page and engine://results/{id}")
-	f.Int64Var(&store.MaxBytes, "keep-bytes", mcpserver.DefaultKeepBytes, "most bytes of kept results (least recently used are dropped)")
-	f.DurationVar(&store.TTL, "keep-for", mcpserver.DefaultKeepFor, "how long a result is kept")
-	f.IntVar(&maxTasks, "max-tasks", mcpserver.DefaultMaxTasks, "most statements running as tasks at once (clients that declare the tasks extension); beyond it a new task is refused")
-	f.Int64Var(&maxBody, "max-body", mcpserver.DefaultMaxBody, "largest HTTP request body in bytes")
-	f.IntVar(&httpOpts.MaxSessions, "max-sessions", mcpserver.DefaultMaxSessions, "HTTP: most sessions open at once; beyond it a new session gets 503 with Retry-After (-1: no bound)")
-	f.DurationVar(&httpOpts.SessionIdle, "session-idle", mcpserver.DefaultSessionIdle, "HTTP: close a session after this long without a request (0: never)")
+	f.IntVar(&caps.MaxRows, "max-rows", mcpsurface.DefaultMaxRows, "mcp_max_rows: most rows in one tool result (-1: no cap)")
+	f.IntVar(&caps.MaxCell, "max-cell-bytes", mcpsurface.DefaultMaxCell, "mcp_max_cell_bytes: longest cell in a tool result; a longer one is cut with a marker and a notice, whole in the kept result (-1: no cap)")
+	f.IntVar(&caps.MaxBytes, "max-bytes", mcpsurface.DefaultMaxBytes, "mcp_max_bytes: approximate bytes of one tool result, at least one row kept (-1: no cap)")
+	f.IntVar(&maxResource, "max-resource-bytes", mcpsurface.DefaultMaxResourceBytes, "mcp_max_resource_bytes: longest rendering of a result resource (engine://results/{id}); a longer one is refused with a pointer to fetch_result_page")
+	f.IntVar(&store.MaxResults, "keep-results", mcpsurface.DefaultKeepResults, "most results kept for fetch_result_page and engine://results/{id}")
+	f.Int64Var(&store.MaxBytes, "keep-bytes", mcpsurface.DefaultKeepBytes, "most bytes of kept results (least recently used are dropped)")
+	f.DurationVar(&store.TTL, "keep-for", mcpsurface.DefaultKeepFor, "how long a result is kept")
+	f.IntVar(&maxTasks, "max-tasks", mcpsurface.DefaultMaxTasks, "most statements running as tasks at once (clients that declare the tasks extension); beyond it a new task is refused")
+	f.Int64Var(&maxBody, "max-body", mcpsurface.DefaultMaxBody, "largest HTTP request body in bytes")
+	f.IntVar(&httpOpts.MaxSessions, "max-sessions", mcpsurface.DefaultMaxSessions, "HTTP: most sessions open at once; beyond it a new session gets 503 with Retry-After (-1: no bound)")
+	f.DurationVar(&httpOpts.SessionIdle, "session-idle", mcpsurface.DefaultSessionIdle, "HTTP: close a session after this long without a request (0: never)")
 	f.StringArrayVar(&httpOpts.AllowOrigins, "allow-origin", nil, "HTTP: a further browser origin (scheme://host:port) allowed to use the server (repeatable); loopback origins are allowed unless --strict-origin; requests with any other Origin header get 403")
-	f.DurationVar(&httpOpts.ReadTimeout, "http-read-timeout", mcpserver.DefaultReadTimeout, "HTTP: longest time to read one request, body included; a client that stalls is disconnected (0: no bound)")
-	f.DurationVar(&httpOpts.WriteTimeout, "http-write-timeout", mcpserver.DefaultWriteTimeout, "HTTP: longest time to write one response (a tool call's stream; keep it above --query-timeout); a GET event stream is closed after it and the client reconnects (0: no bound)")
-	f.DurationVar(&httpOpts.IdleTimeout, "http-idle-timeout", mcpserver.DefaultIdleTimeout, "HTTP: close a kept-alive connection after this long without a request (0: no bound)")
-	f.IntVar(&httpOpts.MaxConnections, "max-connections", mcpserver.DefaultMaxConnections, "HTTP: most connections served at once; further clients wait until one closes")
+	f.DurationVar(&httpOpts.ReadTimeout, "http-read-timeout", mcpsurface.DefaultReadTimeout, "HTTP: longest time to read one request, body included; a client that stalls is disconnected (0: no bound)")
+	f.DurationVar(&httpOpts.WriteTimeout, "http-write-timeout", mcpsurface.DefaultWriteTimeout, "HTTP: longest time to write one response (a tool call's stream; keep it above --query-timeout); a GET event stream is closed after it and the client reconnects (0: no bound)")
+	f.DurationVar(&httpOpts.IdleTimeout, "http-idle-timeout", mcpsurface.DefaultIdleTimeout, "HTTP: close a kept-alive connection after this long without a request (0: no bound)")
+	f.IntVar(&httpOpts.MaxConnections, "max-connections", mcpsurface.DefaultMaxConnections, "HTTP: most connections served at once; further clients wait until one closes")
 	f.BoolVar(&httpOpts.StrictOrigin, "strict-origin", false, "HTTP: serve loopback browser origins (a page on localhost) only when listed with --allow-origin")
 	return cmd
 }
@@ -167,19 +167,19 @@ func exitAfterGrace(ctx context.Context, log io.Writer, finished <-chan struct{}
 	}
 }
 
-func serveMCPHTTP(ctx context.Context, log io.Writer, srv *mcpserver.Server, listen string, allowRemote bool, o mcpserver.HTTPOptions) error {
+func serveMCPHTTP(ctx context.Context, log io.Writer, srv *mcpsurface.Server, listen string, allowRemote bool, o mcpsurface.HTTPOptions) error {
 	host, _, err := net.SplitHostPort(listen)
 	if err != nil {
 		return usageError("--listen %q: %v", listen, err)
 	}
-	if !mcpserver.LoopbackHost(host) && !allowRemote {
+	if !mcpsurface.LoopbackHost(host) && !allowRemote {
 		return usageError("--listen %q is not a loopback address; to serve other machines, pass --allow-remote with authorization (--oauth-issuer and --oauth-resource, or --tokens-file; docs/mcp.md, \"Sharing the server with a team\")", listen)
 	}
 	if allowRemote && o.Auth == nil {
 		return usageError("--allow-remote serves anyone who can reach the port with this server's credentials: it needs authorization, --oauth-issuer URL with --oauth-resource URL (OAuth bearer tokens), or --tokens-file FILE (static tokens); see docs/mcp.md, \"Sharing the server with a team\"")
 	}
 	for _, origin := range o.AllowOrigins {
-		if _, err := mcpserver.NormalizeOrigin(origin); err != nil {
+		if _, err := mcpsurface.NormalizeOrigin(origin); err != nil {
 			return usageError("--allow-origin: %v", err)
 		}
 	}
@@ -197,9 +197,9 @@ func serveMCPHTTP(ctx context.Context, log io.Writer, srv *mcpserver.Server, lis
 	if o.Auth != nil {
 		fmt.Fprintf(log, "engine mcp: authorization: %s\n", o.Auth.Describe())
 	}
-	fmt.Fprintf(log, "engine mcp: listening on http://%s%s\n", ln.Addr(), mcpserver.HTTPPath)
+	fmt.Fprintf(log, "engine mcp: listening on http://%s%s\n", ln.Addr(), mcpsurface.HTTPPath)
 	errc := make(chan error, 1)
-	go func() { errc <- hs.Serve(mcpserver.LimitListener(ln, o.MaxConnections)) }()
+	go func() { errc <- hs.Serve(mcpsurface.LimitListener(ln, o.MaxConnections)) }()
 	select {
 	case err := <-errc:
 		return &exitError{code: exitProvider, msg: "error: " + err.Error()}

@@ -14,6 +14,8 @@ import (
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
+	"github.com/enginehq/engine/cmd/engine/advice"
+	"github.com/enginehq/engine/cmd/engine/check"
 	"github.com/enginehq/engine/engine"
 	"github.com/enginehq/engine/engine/catalog"
 	"github.com/enginehq/engine/engine/result"
@@ -21,10 +23,8 @@ import (
 	"github.com/enginehq/engine/providers"
 	"github.com/enginehq/engine/providers/client"
 	"github.com/enginehq/engine/providers/httpcache"
+	"github.com/enginehq/engine/providers/sharedstate/redisstate"
 	"github.com/enginehq/engine/registry"
-	"github.com/enginehq/engine/state/redisstate"
-	"github.com/enginehq/engine/surfaces/advice"
-	"github.com/enginehq/engine/surfaces/check"
 )
 
 // globalFlags are the provider, auth and execution options every

@@ -5,9 +5,9 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/enginehq/engine/cmd/engine/advice"
+	"github.com/enginehq/engine/cmd/engine/shell"
 	"github.com/enginehq/engine/engine/result"
-	"github.com/enginehq/engine/surfaces/advice"
-	"github.com/enginehq/engine/surfaces/shell"
 )
 
 func newShellCmd(g *globalFlags) *cobra.Command {

@@ -7,8 +7,8 @@ import (
 
 	"github.com/enginehq/engine/engine"
 	"github.com/enginehq/engine/engine/result"
-	"github.com/enginehq/engine/state/redisstate"
-	"github.com/enginehq/engine/surfaces/mcpserver"
+	"github.com/enginehq/engine/mcpsurface"
+	"github.com/enginehq/engine/providers/sharedstate/redisstate"
 )
 
 // sharedCacheTTL is how long a response cache entry stays in the shared
@@ -63,7 +63,7 @@ func (g *globalFlags) shareState(opts *engine.Options) error {
 }
 
 // shareResults wires --state into the MCP server's kept results.
-func (g *globalFlags) shareResults(o *mcpserver.StoreOptions) {
+func (g *globalFlags) shareResults(o *mcpsurface.StoreOptions) {
 	if g.shared == nil {
 		return
 	}

@@ -12,7 +12,7 @@
 // table name of one or two parts).
 //
 // Every surface reads the catalog through these: SQL SHOW / DESCRIBE
-// (engine), the MCP discovery tools (mcpserver), shell completion, error
+// (engine), the MCP discovery tools (mcpsurface), shell completion, error
 // advice and check. Each surface phrases the catalog's errors (*Error,
 // *NotFound) in its own terms (a SQL statement, a tool to call).
 //

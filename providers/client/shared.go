@@ -18,7 +18,7 @@ import (
 // process's own governor still applies every bound locally; SharedState
 // adds the other processes' requests to the count. The embedded default
 // is no SharedState (one process); LocalState is the in-memory model of
-// the contract (tests, embedding), and state/redisstate the distributed
+// the contract (tests, embedding), and providers/sharedstate/redisstate the distributed
 // one.
 //
 // Keys are hashes of the credential's origin and identity (SharedKey),

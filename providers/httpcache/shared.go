@@ -11,7 +11,7 @@ import (
 )
 
 // Shared is a store of entries that several processes share (--state;
-// state/redisstate implements it): entries by the same keys as on disk,
+// providers/sharedstate/redisstate implements it): entries by the same keys as on disk,
 // bounded in bytes by the store. With one set, Get asks it first and then
 // the directory, Put, Touch and Delete write both. A call that fails
 // (each is bounded by SharedTimeout) leaves that request to the directory

@@ -3,7 +3,7 @@
 // results) does alike: it bounds each call (Context) and says once when
 // the state fails and once when it answers again (Health), as
 // docs/orgscale.md ("When Redis is down") describes. The stores
-// themselves are state/redisstate's; this package knows none of them.
+// themselves are providers/sharedstate/redisstate's; this package knows none of them.
 package sharedstate
 
 import (
@@ -15,9 +15,9 @@ import (
 )
 
 // Blobs is a store of values by key that processes share, bounded in
-// bytes and age by the store itself (state/redisstate's Blobs): the
+// bytes and age by the store itself (providers/sharedstate/redisstate's Blobs): the
 // response cache's entries (httpcache.Shared) and the MCP server's kept
-// results (mcpserver.SharedResults).
+// results (mcpsurface.SharedResults).
 type Blobs interface {
 	// Get returns the value of key; ok is false when there is none.
 	Get(ctx context.Context, key string) (data []byte, ok bool, err error)

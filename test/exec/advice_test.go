@@ -26,7 +26,7 @@ func adviceCheck(t *testing.T, what string, r testutil.Result, code int, wants, 
 }
 
 // TestAdviceMatchesTheFailure: the advice under an error agrees with
-// it (surfaces/advice): a request never sent is not "answered"; a GitHub
+// it (cmd/engine/advice): a request never sent is not "answered"; a GitHub
 // App problem points at the App's settings, never at WHERE values or
 // GITHUB_TOKEN; a 401 without credentials says none were sent and how to
 // give them; a host that cannot be reached is neither "answered" nor

@@ -7,5 +7,5 @@
 //
 // It asserts only what a user of each surface sees (exit codes, error
 // objects, row counts) and owns no production code; it must not be
-// imported, and it must not change engine, providers, mcpserver or cmd.
+// imported, and it must not change engine, providers, mcpsurface or cmd.
 package faults

@@ -14,5 +14,5 @@
 // human-facing output is inert and machine formats exact.
 //
 // It owns no production code; it must not be imported and must not change
-// engine, providers, mcpserver or cmd.
+// engine, providers, mcpsurface or cmd.
 package hostile

@@ -7,5 +7,5 @@
 // retryable errors, latency percentiles, peak RSS) are logged.
 //
 // It owns no production code, must not be imported, and must not change
-// engine, providers, mcpserver or cmd.
+// engine, providers, mcpsurface or cmd.
 package load

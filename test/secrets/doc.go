@@ -7,5 +7,5 @@
 // value appears in none of the outputs while the fake server did receive it.
 //
 // It owns no production code; it must not be imported and must not change
-// engine, providers, mcpserver or cmd.
+// engine, providers, mcpsurface or cmd.
 package secrets

@@ -2,6 +2,10 @@
 //
 //	cmd -> surfaces -> engine -> engine/catalog -> providers -> registry
 //
+// where the surfaces are mcpsurface and the command line's own surfaces
+// under cmd/engine (shell, check, advice), and the shared-state backends
+// (providers/sharedstate/redisstate) sit under providers, imported only
+// by cmd.
 // A package imports only packages of its own layer or below; engine and
 // below know nothing of MCP; the catalog imports none of the other engine
 // packages (it is below them: the planner reads it through an interface);
@@ -26,7 +30,21 @@ const module = "github.com/enginehq/engine"
 
 // layers, lowest first: a package is in the layer of the longest prefix
 // of its path (relative to the module) that is listed.
-var layers = []string{"registry", "providers", "state", "engine/catalog", "engine", "surfaces", "cmd"}
+var layers = []string{"registry", "providers", "engine/catalog", "engine", "surfaces", "cmd"}
+
+// prefixes are the paths (relative to the module) of each layer whose
+// packages are not all under a folder of the layer's name.
+var prefixes = map[string][]string{
+	"surfaces": {"mcpsurface", "cmd/engine/shell", "cmd/engine/check", "cmd/engine/advice"},
+}
+
+// layerPaths are the path prefixes of layer l.
+func layerPaths(l string) []string {
+	if p, ok := prefixes[l]; ok {
+		return p
+	}
+	return []string{l}
+}
 
 // forbidden are dependencies (direct or not) a layer must not have, with
 // the reason.
@@ -35,7 +53,9 @@ var forbidden = []struct {
 	prefix string // an import path, with the paths under it
 	why    string
 }{
-	{"engine", module + "/surfaces", "engine knows nothing of MCP or terminals"},
+	{"engine", module + "/mcpsurface", "engine knows nothing of MCP or terminals"},
+	{"engine", module + "/cmd/", "engine knows nothing of MCP or terminals"},
+	{"surfaces", module + "/providers/sharedstate/redisstate", "only cmd chooses a shared-state backend"},
 	{"engine", "github.com/modelcontextprotocol/", "engine knows nothing of MCP"},
 	{"engine/catalog", "database/sql", "the catalog knows nothing of SQL"},
 	{"engine/catalog", "modernc.org/sqlite", "the catalog knows nothing of SQL"},
@@ -60,17 +80,18 @@ var parts = []struct {
 	{"engine/exec", "engine", "the runner gets its fetchers (exec.Fetcher) from its caller"},
 	{"engine/store", "engine/plan", "the store knows tables and SQLite text, not plans"},
 	{"engine", "engine/enginetest", "the in-process harness is for tests"},
-	{"surfaces/mcpserver", "engine/enginetest", "the in-process harness is for tests"},
-	{"surfaces/shell", "engine/enginetest", "the in-process harness is for tests"},
-	{"surfaces/check", "engine/enginetest", "the in-process harness is for tests"},
-	{"surfaces/mcpserver", "surfaces/shell", "the surfaces are siblings"},
-	{"surfaces/mcpserver", "surfaces/check", "the surfaces are siblings"},
-	{"surfaces/mcpserver", "surfaces/advice", "the CLI's hints are not MCP's error results"},
-	{"surfaces/shell", "surfaces/mcpserver", "the surfaces are siblings"},
-	{"surfaces/shell", "surfaces/check", "the surfaces are siblings"},
-	{"surfaces/check", "surfaces/mcpserver", "the surfaces are siblings"},
-	{"surfaces/check", "surfaces/shell", "the surfaces are siblings"},
+	{"mcpsurface", "engine/enginetest", "the in-process harness is for tests"},
+	{"cmd/engine/shell", "engine/enginetest", "the in-process harness is for tests"},
+	{"cmd/engine/check", "engine/enginetest", "the in-process harness is for tests"},
+	{"mcpsurface", "cmd/engine/shell", "the surfaces are siblings"},
+	{"mcpsurface", "cmd/engine/check", "the surfaces are siblings"},
+	{"mcpsurface", "cmd/engine/advice", "the CLI's hints are not MCP's error results"},
+	{"cmd/engine/shell", "mcpsurface", "the surfaces are siblings"},
+	{"cmd/engine/shell", "cmd/engine/check", "the surfaces are siblings"},
+	{"cmd/engine/check", "mcpsurface", "the surfaces are siblings"},
+	{"cmd/engine/check", "cmd/engine/shell", "the surfaces are siblings"},
 	{"cmd/engine", "engine/enginetest", "the in-process harness is for tests"},
+	{"cmd/engine/advice", "mcpsurface", "the CLI's hints are not MCP's"},
 }
 
 type pkg struct {
@@ -90,9 +111,11 @@ func layer(path string) int {
 		return -1
 	}
 	at, longest := -2, 0
-	for i, l := range layers {
-		if (rel == l || strings.HasPrefix(rel, l+"/")) && len(l) > longest {
-			at, longest = i, len(l)
+	for i, name := range layers {
+		for _, l := range layerPaths(name) {
+			if (rel == l || strings.HasPrefix(rel, l+"/")) && len(l) > longest {
+				at, longest = i, len(l)
+			}
 		}
 	}
 	return at
@@ -203,11 +226,13 @@ func TestViolationsAreFound(t *testing.T) {
 		{ImportPath: m("engine/catalog"), Imports: []string{m("engine/plan")}, Deps: []string{m("engine/plan")}},
 		{ImportPath: m("engine/catalogue"), Imports: []string{m("engine/catalog")}},
 		{ImportPath: m("registry"), Imports: []string{"io/fs"}, Deps: []string{"io/fs", "database/sql"}},
-		{ImportPath: m("surfaces/mcpserver"), Imports: []string{m("test/fakegithub")}},
+		{ImportPath: m("mcpsurface"), Imports: []string{m("test/fakegithub")}},
 		{ImportPath: m("tools/x")},
-		{ImportPath: m("cmd/engine"), Imports: []string{m("surfaces/mcpserver"), m("engine")}, Deps: []string{"github.com/modelcontextprotocol/go-sdk/mcp"}},
+		{ImportPath: m("cmd/engine"), Imports: []string{m("mcpsurface"), m("engine")}, Deps: []string{"github.com/modelcontextprotocol/go-sdk/mcp"}},
 		{ImportPath: m("test/exec"), Imports: []string{m("cmd/engine")}},
 		{ImportPath: m("engine/exec"), Imports: []string{m("engine/plan")}, Deps: []string{m("engine/plan"), m("engine")}},
+		{ImportPath: m("cmd/engine/check"), Imports: []string{m("cmd/engine")}, Deps: []string{m("cmd/engine"), m("providers/sharedstate/redisstate")}},
+		{ImportPath: m("engine/store"), Deps: []string{m("cmd/engine/shell")}},
 	}
 	got := strings.Join(violations(pkgs), "\n")
 	for _, want := range []string{
@@ -215,16 +240,19 @@ func TestViolationsAreFound(t *testing.T) {
 		"providers/client depends on " + m("engine/result") + ": providers know nothing of SQL",
 		"engine/plan depends on github.com/modelcontextprotocol/go-sdk/mcp: engine knows nothing of MCP",
 		"registry depends on database/sql",
-		"surfaces/mcpserver imports " + m("test/fakegithub") + ": only tests import test/",
+		"mcpsurface imports " + m("test/fakegithub") + ": only tests import test/",
 		"tools/x is in no layer",
 		"engine/catalog imports " + m("engine/plan") + ": engine is above engine/catalog",
 		"engine/exec depends on " + m("engine") + ": the runner gets its fetchers",
+		"cmd/engine/check imports " + m("cmd/engine") + ": cmd is above surfaces",
+		"cmd/engine/check depends on " + m("providers/sharedstate/redisstate") + ": only cmd chooses",
+		"engine/store depends on " + m("cmd/engine/shell") + ": engine knows nothing",
 	} {
 		if !strings.Contains(got, want) {
 			t.Errorf("missing %q in:\n%s", want, got)
 		}
 	}
-	if strings.Contains(got, "cmd/engine") || strings.Contains(got, "test/exec") || strings.Contains(got, "engine/catalogue") {
+	if strings.Contains(got, m("cmd/engine")+" imports") || strings.Contains(got, "test/exec") || strings.Contains(got, "engine/catalogue") {
 		t.Errorf("allowed imports reported:\n%s", got)
 	}
 }

@@ -7,7 +7,7 @@ import (
 )
 
 // MapBlobs is a shared blob store in memory, as the stores that processes
-// share through --state see one (httpcache.Shared, mcpserver.SharedResults):
+// share through --state see one (httpcache.Shared, mcpsurface.SharedResults):
 // entries by key, and a switch that makes every call fail as a server
 // that is down does. It is safe for concurrent use.
 type MapBlobs struct {

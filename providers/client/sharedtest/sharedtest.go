@@ -1,5 +1,5 @@
 // Package sharedtest is the contract of client.SharedState, run against
-// every backend (client.LocalState, state/redisstate): one suite, so that
+// every backend (client.LocalState, providers/sharedstate/redisstate): one suite, so that
 // the distributed backend behaves as the in-memory model does.
 package sharedtest
 

@@ -2,7 +2,7 @@
 // tools through a real go-sdk client session, validates every
 // structuredContent against the output schema the server declared (the Go
 // client does not), checks the success/error invariants of docs/architecture.md's MCP
-// contract, and decodes results. It must not import mcpserver or cmd, so
+// contract, and decodes results. It must not import mcpsurface or cmd, so
 // that it tests the surface only as a client sees it (the error object is
 // engine.ErrorBody, the wire shape's one declaration).
 package mcptest

@@ -1,0 +1,122 @@
+package mcpsurface
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+
+	"github.com/enginehq/engine/engine/result"
+	"github.com/enginehq/engine/providers/sharedstate"
+)
+
+// SharedResults is a store of kept results shared by several replicas of
+// the server (--state; providers/sharedstate/redisstate implements it), so that any
+// replica answers fetch_result_page and engine://results/{id} for a result
+// another one made. It bounds its bytes and expires each result after the
+// store's TTL itself. With one set, Keep also writes the result there, and
+// Info fetches an id this replica does not hold into its own store. A call
+// that fails (each is bounded) leaves the replica on its own results; the
+// store says so once (StoreOptions.Warnf), and once when it is back
+// (docs/orgscale.md, "When Redis is down").
+type SharedResults interface {
+	sharedstate.Blobs
+}
+
+// MaxSharedResultBytes is the largest result (encoded rows) written to the
+// shared store; a larger one stays on the replica that made it.
+const MaxSharedResultBytes = 32 << 20
+
+// sharedHeader is the first line of a shared result.
+type sharedHeader struct {
+	Columns  []result.Column `json:"columns"`
+	RowCount int             `json:"row_count"`
+	Created  int64           `json:"created"`
+	Owner    string          `json:"owner,omitempty"` // the principal it is kept for (Info)
+}
+
+// share writes a kept result (its spool, rows as encoded) to the shared
+// store.
+func (s *Store) share(id string, sp *Spool, columns []result.Column, created int64) {
+	if s.opts.Shared == nil || sp.bytes > MaxSharedResultBytes {
+		return
+	}
+	head, err := json.Marshal(sharedHeader{Columns: columns, RowCount: sp.rows, Created: created, Owner: sp.Owner})
+	if err != nil {
+		return
+	}
+	if _, err := sp.f.Seek(0, io.SeekStart); err != nil {
+		return
+	}
+	buf := bytes.NewBuffer(make([]byte, 0, len(head)+1+int(sp.bytes)+sp.rows))
+	buf.Write(head)
+	buf.WriteByte('\n')
+	if _, err := io.Copy(buf, sp.f); err != nil {
+		return
+	}
+	s.shared.Do(context.Background(), int64(buf.Len()), func(ctx context.Context) error { //nolint:errcheck // said by s.shared
+		return s.opts.Shared.Put(ctx, id, buf.Bytes())
+	})
+}
+
+// fetchShared copies a result another replica kept into this store; ok is
+// false when the shared store has no such result.
+func (s *Store) fetchShared(ctx context.Context, id string) (bool, error) {
+	if s.opts.Shared == nil || !validResultID(id) {
+		return false, nil
+	}
+	var data []byte
+	var ok bool
+	err := s.shared.Do(context.Background(), 0, func(ctx context.Context) (err error) {
+		data, ok, err = s.opts.Shared.Get(ctx, id)
+		return err
+	})
+	if err != nil || !ok {
+		return false, nil
+	}
+	r := bufio.NewReader(bytes.NewReader(data))
+	line, err := readSpoolLine(r, nil)
+	if err != nil {
+		return false, nil
+	}
+	var h sharedHeader
+	if json.Unmarshal(line, &h) != nil || h.RowCount < 0 {
+		return false, nil
+	}
+	if h.Created < s.opts.Now().Add(-s.opts.TTL).UnixNano() {
+		return false, nil
+	}
+	cols, _ := json.Marshal(h.Columns)
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	tx, err := s.db.BeginTx(ctx, nil)
+	if err != nil {
+		return false, err
+	}
+	defer tx.Rollback() //nolint:errcheck
+	if _, err := tx.Exec(`INSERT OR IGNORE INTO results(id, columns, row_count, bytes, created, used, owner) VALUES(?,?,?,?,?,?,?)`, id, string(cols), h.RowCount, len(data), h.Created, s.opts.Now().UnixNano(), h.Owner); err != nil {
+		return false, err
+	}
+	one, err := tx.Prepare(`INSERT OR IGNORE INTO rows VALUES(?,?,?)`)
+	if err != nil {
+		return false, err
+	}
+	defer one.Close()
+	for i := 0; i < h.RowCount; i++ {
+		if line, err = readSpoolLine(r, line[:0]); err != nil {
+			return false, fmt.Errorf("result store: shared result %s: %w", id, err)
+		}
+		if _, err := one.Exec(id, i, string(line)); err != nil {
+			return false, err
+		}
+	}
+	if err := s.evict(tx, id); err != nil {
+		return false, err
+	}
+	return true, tx.Commit()
+}
+
+// validResultID reports whether id has newID's form.
+func validResultID(id string) bool { return sharedstate.ValidID(id, 18) }
