@@ -2,6 +2,7 @@ package sqlfront
 
 import (
 	"regexp"
+	"sort"
 	"strconv"
 	"strings"
 
@@ -106,7 +107,16 @@ func withPlaceholders(text string, refs []*TableRef, negs [][2]int, start, end i
 		b.WriteString(with)
 		pos = span[1]
 	}
+	// refs and negs are in text order: skip to the first inside
+	// [start, end] and stop after the last, so that the texts of n
+	// subqueries cost in all what their own tables cost, not n times
+	// every table of the statement.
+	refs = refs[sort.Search(len(refs), func(i int) bool { return refs[i].Span[0] >= start }):]
+	negs = negs[sort.Search(len(negs), func(i int) bool { return negs[i][0] >= start }):]
 	for _, r := range refs {
+		if r.Span[0] >= end {
+			break
+		}
 		for len(negs) > 0 && negs[0][0] < r.Span[0] {
 			edit(negs[0], noLimit)
 			negs = negs[1:]
@@ -114,6 +124,9 @@ func withPlaceholders(text string, refs []*TableRef, negs [][2]int, start, end i
 		edit(r.Span, placeholder(r))
 	}
 	for _, n := range negs {
+		if n[0] >= end {
+			break
+		}
 		edit(n, noLimit)
 	}
 	b.WriteString(text[pos:end])
