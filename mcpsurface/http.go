@@ -122,6 +122,7 @@ func (s *Server) HTTPHandlerOpts(o HTTPOptions) http.Handler {
 	mux := http.NewServeMux()
 	endpoint := byProtocol(h, stateless)
 	if o.Auth != nil {
+		o.Auth.logf = s.logf
 		endpoint = o.Auth.wrap(endpoint)
 		o.Auth.metadata(mux)
 	}
