@@ -11,7 +11,10 @@ import (
 	"testing"
 	"time"
 
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
 	"github.com/enginehq/engine/test/fakegithub"
+	"github.com/enginehq/engine/test/mcp/mcptest"
 )
 
 // rawClient speaks JSON-RPC over the streamable HTTP transport under
@@ -252,5 +255,60 @@ func TestTasksBelongToTheirPrincipal(t *testing.T) {
 	}
 	if done := a.poll(t, id); done["status"] != "completed" {
 		t.Fatalf("alice's task after bob's cancel: %v", done)
+	}
+}
+
+// TestTasksNotForLegacySessions: the tasks extension's envelope is of
+// protocol 2026-07-28. A client of 2025-11-25 or earlier that declares
+// the extension in its initialize capabilities (MCP Inspector 2.12 does
+// by default, on both transports) gets run_select_query's plain
+// CallToolResult, with structured content, over stdio and HTTP; its
+// initialize answer does not advertise the extension, and tasks/get in
+// such a session is -32601.
+func TestTasksNotForLegacySessions(t *testing.T) {
+	fake := fakegithub.ForTest(t)
+	caps := &mcp.ClientCapabilities{}
+	caps.AddExtension("io.modelcontextprotocol/tasks", map[string]any{})
+	opts := &mcp.ClientOptions{Capabilities: caps}
+	endpoint := httpServer(t, fake)
+	const sql = "SELECT count(*) AS n FROM github.repos.repos WHERE org = 'tiny'"
+	for _, v := range []string{"2025-11-25", "2025-06-18"} {
+		for _, transport := range []string{"stdio", "http"} {
+			var c *mcptest.Client
+			if transport == "stdio" {
+				c = stdioClientWith(t, fake, opts, v)
+			} else {
+				c = mcptest.NewClient(t, mcptest.Connect(t, mcptest.HTTP(endpoint), opts, v))
+			}
+			if got := c.S.InitializeResult().ProtocolVersion; got != v {
+				t.Fatalf("%s: negotiated %s, want %s", transport, got, v)
+			}
+			if ext := c.S.InitializeResult().Capabilities.Extensions; ext["io.modelcontextprotocol/tasks"] != nil {
+				t.Errorf("%s %s: initialize advertises the tasks extension: %v", transport, v, ext)
+			}
+			res := c.CallRaw(t, "run_select_query", map[string]any{"sql": sql})
+			if res.IsError || res.StructuredContent == nil || len(res.Content) == 0 {
+				b, _ := json.Marshal(res)
+				t.Fatalf("%s %s: run_select_query of a client declaring the tasks extension answered %s, want a plain result", transport, v, b)
+			}
+			if r := c.Check(t, "run_select_query", res); r.RowCount != 1 {
+				t.Fatalf("%s %s: %+v", transport, v, r)
+			}
+		}
+	}
+	out := rawStdio(t, fake,
+		`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{"extensions":{"io.modelcontextprotocol/tasks":{}}},"clientInfo":{"name":"raw","version":"1"}}}`,
+		`{"jsonrpc":"2.0","method":"notifications/initialized"}`,
+		`{"jsonrpc":"2.0","id":2,"method":"tasks/get","params":{"taskId":"x"}}`)
+	var got struct {
+		Error *rpcError `json:"error"`
+	}
+	for _, line := range strings.Split(out, "\n") {
+		if strings.Contains(line, `"id":2`) {
+			json.Unmarshal([]byte(line), &got) //nolint:errcheck
+		}
+	}
+	if errCode(got.Error) != -32601 {
+		t.Fatalf("tasks/get in a 2025-11-25 session: %s", out)
 	}
 }
