@@ -52,6 +52,13 @@ demo: build
 conformance: build
 	./scripts/conformance.sh $(BIN)
 
+# MCP Inspector's CLI (2.12, from the npm registry) calls run_select_query
+# over stdio and HTTP against the fake GitHub server (needs npm; not part
+# of the offline `make test`).
+.PHONY: inspector
+inspector: build
+	./scripts/inspector.sh $(BIN)
+
 # The MCP Apps view of results in headless Chromium, with a minimal host
 # bridge; writes docs/mcp-app.png. Needs Chromium (Debian: apt-get install
 # chromium); not part of the offline `make test`.

@@ -307,7 +307,7 @@ func mergeDefaults(opts *engine.Options, file *check.File, allowCreds bool, prov
 			notices = append(notices, fmt.Sprintf("warning: credentials withheld from %s: its base URL %s comes from the control file (%s:%d, defaults.base_url.%s), "+
 				"and a control file may not send credentials to a host of its choosing; its requests are unauthenticated. "+
 				"Give the URL with --base-url %s=URL or ENGINE_BASE_URL_%s, or pass %s if you trust this file.",
-				name, u, file.Name, d.Line("base_url."+name), name, name, strings.ToUpper(name), check.AllowFileCredentialsFlag))
+				name, u, result.Sanitize(file.Name), d.Line("base_url."+name), name, name, strings.ToUpper(name), check.AllowFileCredentialsFlag))
 		}
 	}
 	for name, a := range d.Auth {
@@ -336,7 +336,7 @@ func reportProblems(x *IO, out, errOut io.Writer, format, file string, ps []chec
 		_ = check.WriteProblemsGitHub(out, ps)
 		_ = appendStepSummary(x, func(w io.Writer) error { return check.WriteProblemsSummary(w, file, ps) })
 	}
-	return &exitError{code: check.ExitError, msg: fmt.Sprintf("%d problem%s in %s; no control was run", len(ps), map[bool]string{true: "", false: "s"}[len(ps) == 1], file)}
+	return &exitError{code: check.ExitError, msg: fmt.Sprintf("%d problem%s in %s; no control was run", len(ps), map[bool]string{true: "", false: "s"}[len(ps) == 1], result.Sanitize(file))}
 }
 
 // appendStepSummary appends to $GITHUB_STEP_SUMMARY when it is set.

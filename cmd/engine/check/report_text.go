@@ -45,7 +45,7 @@ func WriteText(w io.Writer, r *Report) error {
 		if c.Title != c.ID {
 			title = ": " + oneLine(c.Title)
 		}
-		fmt.Fprintf(&b, "%s %s%s%s\n", label, c.ID, sev, title)
+		fmt.Fprintf(&b, "%s %s%s%s\n", label, result.Sanitize(c.ID), result.Sanitize(sev), title)
 		switch o.Status {
 		case Fail:
 			fmt.Fprintf(&b, "      %s; expected %s\n", failSummary(o), c.Expect)
