@@ -2,6 +2,8 @@ package engine
 
 import (
 	"context"
+	"fmt"
+	"strings"
 
 	"github.com/enginehq/engine/engine/exec"
 	"github.com/enginehq/engine/engine/plan"
@@ -40,8 +42,18 @@ func (e *Engine) Prepare(ctx context.Context, text string) (*Prepared, error) {
 }
 
 func (e *Engine) prepare(ctx context.Context, text string) (*Prepared, error) {
-	st, err := sqlfront.Parse(text, e.cat.IsProvider)
+	expanded, views, err := e.expandViews(text, nil)
 	if err != nil {
+		return nil, err
+	}
+	st, err := sqlfront.Parse(expanded, e.cat.IsProvider)
+	if err != nil {
+		if expanded != text {
+			if se, ok := err.(*sqlfront.Error); ok {
+				// Its position is in the text with the views expanded.
+				return nil, &sqlfront.Error{Pos: -1, Msg: se.Msg + " (in the statement with its views expanded: EXPLAIN shows it)"}
+			}
+		}
 		return nil, err
 	}
 	ps := &Prepared{e: e, st: st}
@@ -56,7 +68,13 @@ func (e *Engine) prepare(ctx context.Context, text string) (*Prepared, error) {
 		}
 		ps.plan, err = plan.Build(ctx, st.Query, e.cat, plan.Options{MaxRequests: max(e.opts.MaxRequests, 0), Prover: store.Prover{}})
 		if err != nil {
-			return nil, sqlNotFound(err) // an unknown table: the catalog's *NotFound
+			err = sqlNotFound(err) // an unknown table: the catalog's *NotFound
+			if len(views) > 0 {
+				ce := *Classify(err)
+				ce.Err = &viewError{ce.Err, fmt.Sprintf(" (the statement reads view %s: a WHERE key on a view's column binds through to its table, e.g. WHERE org = 'acme'; DESCRIBE %s lists its keys)", strings.Join(views, ", "), views[0])}
+				err = &ce
+			}
+			return nil, err
 		}
 	}
 	return ps, nil
@@ -135,6 +153,14 @@ func (ps *Prepared) run(ctx context.Context, qo QueryOptions) (*result.Result, e
 		return res, err
 	case sqlfront.KindExplain:
 		return explainResult(p), nil
+	case sqlfront.KindCreateView, sqlfront.KindDropView:
+		return e.viewStatement(st)
+	case sqlfront.KindShowViews:
+		return e.showViews(ctx, st)
+	case sqlfront.KindDescribe:
+		if len(st.Target) == 1 {
+			return e.describeView(st.Target[0])
+		}
 	}
 	res, err := e.discover(ctx, st)
 	if err == nil && ctx.Err() != nil {
