@@ -20,6 +20,10 @@ type hostile struct {
 	// path, for provider cases, is the escaped request path the API must
 	// have received.
 	path string
+	// script: several statements, which exec -f runs as a script, one
+	// statement at a time, each checked alone (test/exec's
+	// TestScriptRefusesAStatementOfItsOwn); one call of MCP refuses them.
+	script bool
 }
 
 // timeout is the statement's time limit for the case: 1 s for the
@@ -55,11 +59,12 @@ func corpus(dir string) []hostile {
 	bomb := func(name, s string) hostile { return hostile{name: name, sql: s, kind: "timeout"} }
 	plan := func(name, s string) hostile { return hostile{name: name, sql: s, kind: "plan"} }
 	f := func(p string) string { return "'" + dir + "/" + p + "'" }
+	script := func(h hostile) hostile { h.script = true; return h }
 	return []hostile{
 		// More than one statement.
-		sql("two selects", "SELECT 1; SELECT 2"),
-		sql("select then drop", tiny+"; DROP TABLE "+table),
-		sql("select then attach", tiny+"; ATTACH DATABASE "+f("a.db")+" AS a"),
+		script(sql("two selects", "SELECT 1; SELECT 2")),
+		script(sql("select then drop", tiny+"; DROP TABLE "+table)),
+		script(sql("select then attach", tiny+"; ATTACH DATABASE "+f("a.db")+" AS a")),
 		sql("create trigger body", "CREATE TRIGGER tr AFTER INSERT ON "+table+" BEGIN DELETE FROM "+table+"; END"),
 		// Databases and pragmas.
 		sql("attach file", "ATTACH DATABASE "+f("a.db")+" AS a"),
