@@ -33,7 +33,7 @@ type globalFlags struct {
 	// readOnlyViews: the command reads views but does not create or drop
 	// them (engine mcp).
 	readOnlyViews bool
-	io *IO
+	io            *IO
 
 	providers      []string
 	baseURLs       []string
