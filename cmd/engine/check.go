@@ -133,6 +133,7 @@ func runCheck(cmd *cobra.Command, g *globalFlags, cf *checkFlags, path string) e
 		notices = mergeDefaults(&opts, file, cf.allowFileCreds, cat.Provider, g.io.Getenv)
 	}
 	opts.Catalog = cat
+	opts.Views, opts.ViewsSource = file.Views, "control file"
 	eng, err := engine.New(opts)
 	if err != nil {
 		return checkExit(check.ExitError, "%v", err)
