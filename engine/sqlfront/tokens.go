@@ -225,8 +225,15 @@ type Piece struct {
 // quoted names and comments, with the tokenizer Parse uses, so that a
 // ';' inside a string or a comment does not split. Pieces that hold only
 // comments are left out. A script that cannot be tokenized (a string left
-// open) is an error.
+// open), or that holds a NUL byte or is not UTF-8, is an error: Parse
+// says it of the whole text.
 func Split(text string) ([]Piece, error) {
+	if i := strings.IndexByte(text, 0); i >= 0 {
+		return nil, &Error{Pos: i, Msg: "statement contains a NUL byte"}
+	}
+	if !validUTF8(text) {
+		return nil, &Error{Pos: -1, Msg: "statement is not valid UTF-8"}
+	}
 	toks, err := tokenize(text)
 	if err != nil {
 		return nil, err
