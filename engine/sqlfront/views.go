@@ -416,11 +416,9 @@ func pushDown(body string, isProvider func(string) bool, conds []pushed) string 
 			}
 		}
 	}
-	endPos := len(body)
+	endPos := toks[len(toks)-1].end
 	if end < len(toks) {
 		endPos = toks[end].start
-	} else {
-		endPos = toks[len(toks)-1].end
 	}
 	if where >= 0 && where+1 < end {
 		a, z := toks[where+1].start, toks[end-1].end
