@@ -86,8 +86,7 @@ func (e *Engine) hasViews() bool {
 	if e.opts.Store == nil {
 		return false
 	}
-	vs, _ := e.opts.Store.Views()
-	return len(vs) > 0
+	return e.opts.Store.HasViews()
 }
 
 // expandViews is the statement with its views expanded (text when it

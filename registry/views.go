@@ -85,6 +85,22 @@ func (s *Store) RemoveView(name string) (bool, error) {
 	return err == nil, err
 }
 
+// HasViews reports whether the store may hold a view (a file of a
+// view's name), without reading any: statements that read no view pay
+// one directory read for them.
+func (s *Store) HasViews() bool {
+	entries, err := os.ReadDir(filepath.Join(s.root, "view"))
+	if err != nil {
+		return false
+	}
+	for _, e := range entries {
+		if name, ok := strings.CutSuffix(e.Name(), ".json"); ok && viewFile.MatchString(name) {
+			return true
+		}
+	}
+	return false
+}
+
 // Views returns every view, sorted by name. A file that cannot be read
 // is left out, and the error names it.
 func (s *Store) Views() ([]StoredView, error) {
