@@ -27,6 +27,9 @@ type Prepared struct {
 	e    *Engine
 	st   *sqlfront.Statement
 	plan *plan.Plan // SELECT and EXPLAIN
+	// views are the views the statement read: its text was expanded
+	// (sqlfront.ExpandViews), so positions in it are not the caller's.
+	views []string
 }
 
 // Prepare parses and plans one statement without running it. Errors are
@@ -56,7 +59,7 @@ func (e *Engine) prepare(ctx context.Context, text string) (*Prepared, error) {
 		}
 		return nil, err
 	}
-	ps := &Prepared{e: e, st: st}
+	ps := &Prepared{e: e, st: st, views: views}
 	if st.Kind == sqlfront.KindSelect || st.Kind == sqlfront.KindExplain {
 		// A FROM name of one or two parts is no table SQLite has: when it
 		// names a provider, service or table, say the three-part names it
@@ -90,7 +93,8 @@ func (ps *Prepared) Kind() sqlfront.Kind { return ps.st.Kind }
 func (ps *Prepared) SingleRow() bool { return ps.st.Query != nil && ps.st.Query.SingleRow }
 
 // TableNotice is a notice about one table occurrence of a statement: Pos
-// is the byte offset of its name in the statement's text.
+// is the byte offset of its name in the statement's text (-1 when the
+// statement read views, whose tables are not in its text).
 type TableNotice struct {
 	Pos  int
 	Text string
@@ -108,7 +112,11 @@ func (ps *Prepared) ScopeNotices() []TableNotice {
 	var out []TableNotice
 	for _, s := range ps.plan.Scans {
 		if n := s.ScopeNotice(); n != "" {
-			out = append(out, TableNotice{Pos: s.Ref.Span[0], Text: n})
+			pos := s.Ref.Span[0]
+			if len(ps.views) > 0 {
+				pos = -1 // a position in the text with its views expanded
+			}
+			out = append(out, TableNotice{Pos: pos, Text: n})
 		}
 	}
 	return out
