@@ -54,6 +54,15 @@ type Options struct {
 	// runner's fetchers (the in-process harness engine/enginetest serves
 	// pages from memory through it); nil: Client.
 	Fetch func(provider string) (exec.Fetcher, error)
+	// Views are views of the caller's own (a control file's views:),
+	// by name, readable by its statements besides the stored ones
+	// (Store) and before a stored one of the same name; ViewsSource
+	// names where they come from ("control file") in SHOW VIEWS.
+	Views       map[string]string
+	ViewsSource string
+	// ReadOnlyViews refuses CREATE VIEW and DROP VIEW (the MCP server
+	// reads views but does not change them).
+	ReadOnlyViews bool
 	// Warnf prints a warning for the user (the CLI: "warning: ..." on
 	// stderr), such as a GitHub App private key file readable by others;
 	// each warning is printed once per process. nil: none.

@@ -223,6 +223,7 @@ func runCheck(cmd *cobra.Command, g *globalFlags, cf *checkFlags, paths []string
 		notices = mergeDefaults(&opts, file, cf.allowFileCreds, cat.Provider, g.io.Getenv)
 	}
 	opts.Catalog = cat
+	opts.Views, opts.ViewsSource = file.Views, "control file"
 	eng, err := engine.New(opts)
 	if err != nil {
 		return checkExit(check.ExitError, "%v", err)

@@ -84,6 +84,9 @@ type TableRef struct {
 	Filters []Filter
 	// nullable: the table is on the NULL-extended side of an outer join.
 	nullable bool
+	// View is set for a view's name (Parts holds only it), read while
+	// views are expanded (ExpandViews), never by the planner.
+	View bool
 }
 
 // Filter is one WHERE term that reads only one table's columns: Term is
@@ -118,6 +121,9 @@ func (t *TableRef) MethodName() string {
 func (t *TableRef) RefName() string {
 	if t.Alias != "" {
 		return t.Alias
+	}
+	if t.View {
+		return t.Parts[0]
 	}
 	return t.Parts[2]
 }

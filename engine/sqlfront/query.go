@@ -59,11 +59,20 @@ func (q *Query) subqueryTexts() map[string][2]int {
 }
 
 func parseQuery(text string, toks []token, isProvider func(string) bool) (*Query, error) {
+	return parseQueryWith(text, toks, isProvider, nil)
+}
+
+// parseQueryWith is parseQuery with views: the occurrences of view names
+// (TableRef.View) read as tables too (see ExpandViews).
+func parseQueryWith(text string, toks []token, isProvider func(string) bool, views []*TableRef) (*Query, error) {
 	if len(toks) == 0 {
 		return nil, &Error{Pos: -1, Msg: "EXPLAIN needs a SELECT statement"}
 	}
 	start, end := toks[0].start, toks[len(toks)-1].end
 	refs := findTables(text, toks, isProvider)
+	if len(views) > 0 {
+		refs = mergeRefs(refs, views)
+	}
 	negs := negativeLimits(toks)
 	// The text vitess parses: the statement with each table name replaced
 	// by one quoted identifier that carries its occurrence index.
@@ -75,7 +84,10 @@ func parseQuery(text string, toks []token, isProvider func(string) bool) (*Query
 		// the statement parses with every such name read as a table, it
 		// is one, and the planner names the unknown provider (with the
 		// closest names) instead of a syntax error.
-		if all := findTables(text, toks, func(string) bool { return true }); len(all) > len(refs) {
+		if all := findTables(text, toks, func(string) bool { return true }); len(all) > len(refs)-len(views) {
+			if len(views) > 0 {
+				all = mergeRefs(all, views)
+			}
 			if st, err2 := parseSQL(withPlaceholders(text, all, negs, start, end)); err2 == nil {
 				refs, ast, err = all, st, nil
 			}

@@ -22,6 +22,9 @@ const (
 	KindShowMethods
 	KindDescribe
 	KindExplain
+	KindCreateView
+	KindDropView
+	KindShowViews
 )
 
 func (k Kind) String() string {
@@ -40,6 +43,12 @@ func (k Kind) String() string {
 		return "DESCRIBE"
 	case KindExplain:
 		return "EXPLAIN"
+	case KindCreateView:
+		return "CREATE VIEW"
+	case KindDropView:
+		return "DROP VIEW"
+	case KindShowViews:
+		return "SHOW VIEWS"
 	}
 	return "UNKNOWN"
 }
@@ -56,6 +65,8 @@ type Statement struct {
 	HasLike bool
 	// Query is the analysed query of a SELECT or EXPLAIN.
 	Query *Query
+	// View is the subject of a CREATE VIEW or DROP VIEW.
+	View *ViewDef
 }
 
 // Parse reads one statement. isProvider tells which first name parts are
@@ -107,11 +118,21 @@ func Parse(text string, isProvider func(string) bool) (*Statement, error) {
 		}
 		st.Kind, st.Query = KindSelect, q
 		return st, nil
+	case "create":
+		if err := parseCreateView(st, text, toks, isProvider); err != nil {
+			return nil, err
+		}
+		return st, nil
+	case "drop":
+		if err := parseDropView(st, text, toks); err != nil {
+			return nil, err
+		}
+		return st, nil
 	}
 	if w := nearWord(first, statementWords); w != "" {
-		return nil, &Error{Pos: toks[0].start, Msg: fmt.Sprintf("unknown statement %s: did you mean %s? Only read-only SELECT, SHOW, DESCRIBE and EXPLAIN run here", strings.ToUpper(first), strings.ToUpper(w))}
+		return nil, &Error{Pos: toks[0].start, Msg: fmt.Sprintf("unknown statement %s: did you mean %s? Only read-only SELECT, SHOW, DESCRIBE and EXPLAIN run here (and CREATE VIEW, DROP VIEW)", strings.ToUpper(first), strings.ToUpper(w))}
 	}
-	return nil, &Error{Pos: toks[0].start, Msg: fmt.Sprintf("%s statements are not allowed: only read-only SELECT, SHOW, DESCRIBE and EXPLAIN run here", strings.ToUpper(first))}
+	return nil, &Error{Pos: toks[0].start, Msg: fmt.Sprintf("%s statements are not allowed: only read-only SELECT, SHOW, DESCRIBE and EXPLAIN run here (and CREATE VIEW, DROP VIEW, which the engine keeps itself)", strings.ToUpper(first))}
 }
 
 // statementWords are the words a statement that runs here starts with.

@@ -9,6 +9,7 @@ import (
 	"gopkg.in/yaml.v3"
 
 	"github.com/enginehq/engine/engine"
+	"github.com/enginehq/engine/engine/sqlfront"
 	"github.com/enginehq/engine/providers"
 )
 
@@ -19,7 +20,10 @@ type File struct {
 	Pack     *PackInfo
 	Defaults Defaults
 	// Vars are the variables the file declares, by name.
-	Vars     map[string]*Var
+	Vars map[string]*Var
+	// Views are the views the file declares (views: name: SELECT ...),
+	// which its controls read like the stored ones (engine.Options.Views).
+	Views    map[string]string
 	Controls []*Control
 }
 
@@ -90,7 +94,7 @@ type Control struct {
 var idPattern = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._-]*$`)
 
 var (
-	topKeys     = []string{"controls", "defaults", "vars", "pack"}
+	topKeys     = []string{"controls", "defaults", "vars", "views", "pack"}
 	packKeys    = []string{"name", "title", "description"}
 	defaultKeys = []string{"base_url", "auth"}
 	authKeys    = []string{"type", "credentialsenvvar"}
@@ -144,6 +148,9 @@ func Load(name string, data []byte) (*File, []Problem) {
 	}
 	if n := top["vars"]; n != nil {
 		f.Vars = l.vars(n)
+	}
+	if n := top["views"]; n != nil {
+		f.Views = l.views(n)
 	}
 	cn := top["controls"]
 	switch {
@@ -458,4 +465,24 @@ func (f *File) CredentialProblems() []Problem {
 			name, a.CredentialsEnvVar, AllowFileCredentialsFlag)})
 	}
 	return ps
+}
+
+// views reads views: a mapping of view names to their SELECT. The
+// statements are the engine's to check, with the controls that read them.
+func (l *loader) views(n *yaml.Node) map[string]string {
+	m := l.mapping(n, nil, "views", "")
+	out := map[string]string{}
+	for name, v := range m {
+		if !sqlfront.ValidViewName(name) {
+			l.add(v, "", "view name %q: use lower-case letters, digits and _, starting with a letter or _", name)
+			continue
+		}
+		q := strings.TrimSpace(l.str(v, "views."+name, ""))
+		if q == "" {
+			l.add(v, "", "view %s needs its SELECT, e.g. %s: SELECT ... FROM github.repos.repos", name, name)
+			continue
+		}
+		out[name] = strings.TrimSuffix(q, ";")
+	}
+	return out
 }

@@ -54,7 +54,8 @@ func LoadPack(name string) (*File, []Problem) {
 // their controls one after the other (an id defined twice is a problem
 // naming both places), their variables merged (a variable two files give
 // different values is a problem; one that any of them leaves unset must be
-// given with --var), and the defaults of at most one of them.
+// given with --var), their views (two definitions of one name are a
+// problem), and the defaults of at most one of them.
 func Combine(files []*File) (*File, []Problem) {
 	if len(files) == 1 {
 		return files[0], nil
@@ -62,6 +63,7 @@ func Combine(files []*File) (*File, []Problem) {
 	var ps []Problem
 	var names []string
 	out := &File{Vars: map[string]*Var{}}
+	viewFrom := map[string]string{}
 	seen := map[string]*Control{}
 	var defaultsFrom string
 	for _, f := range files {
@@ -85,6 +87,16 @@ func Combine(files []*File) (*File, []Problem) {
 				cp := *v
 				out.Vars[name] = &cp
 			}
+		}
+		for name, def := range f.Views {
+			if prev, ok := out.Views[name]; ok && prev != def {
+				ps = append(ps, Problem{File: f.Name, Message: fmt.Sprintf("views.%s: %s defines another view of that name; rename one", name, viewFrom[name])})
+				continue
+			}
+			if out.Views == nil {
+				out.Views = map[string]string{}
+			}
+			out.Views[name], viewFrom[name] = def, f.Name
 		}
 		for _, c := range f.Controls {
 			if first, dup := seen[c.ID]; dup && c.ID != "" {
