@@ -35,7 +35,7 @@ var layers = []string{"registry", "providers", "engine/catalog", "engine", "surf
 // prefixes are the paths (relative to the module) of each layer whose
 // packages are not all under a folder of the layer's name.
 var prefixes = map[string][]string{
-	"surfaces": {"mcpsurface", "cmd/engine/shell", "cmd/engine/check", "cmd/engine/advice"},
+	"surfaces": {"mcpsurface", "cmd/engine/shell", "cmd/engine/check", "cmd/engine/advice", "cmd/engine/pg"},
 }
 
 // layerPaths are the path prefixes of layer l.
