@@ -360,6 +360,10 @@ func TestPSQL(t *testing.T) {
 	if code != 0 || !strings.Contains(out, " repos ") || !strings.Contains(out, "List of relations") {
 		t.Errorf(`\dt: exit %d, stderr %q, out:\n%.2000s`, code, errs, out)
 	}
+	out, errs, code = runPSQL(t, s, "pw1", "-c", `\d repos.repos`)
+	if code != 0 || !strings.Contains(out, `Table "repos.repos"`) || !strings.Contains(out, "stargazers_count") || !strings.Contains(out, "bigint") {
+		t.Errorf(`\d repos.repos: exit %d, stderr %q, out:\n%.2000s`, code, errs, out)
+	}
 	_, errs, code = runPSQL(t, s, "wrong", "-c", "SELECT 1")
 	if code == 0 || !strings.Contains(errs, "password authentication failed") {
 		t.Errorf("a wrong password: exit %d, stderr %q", code, errs)

@@ -482,6 +482,18 @@ func newSystemDB(ctx context.Context, cat *catalog.Catalog, database string) (*s
 		`CREATE TABLE pg_catalog.pg_constraint (oid INTEGER, conname TEXT, conrelid INTEGER, contype TEXT, conkey TEXT)`,
 		`CREATE TABLE pg_catalog.pg_inherits (inhrelid INTEGER, inhparent INTEGER, inhseqno INTEGER)`,
 		`CREATE TABLE pg_catalog.pg_proc (oid INTEGER, proname TEXT, pronamespace INTEGER)`,
+		`CREATE TABLE pg_catalog.pg_attrdef (oid INTEGER, adrelid INTEGER, adnum INTEGER, adbin TEXT)`,
+		`CREATE TABLE pg_catalog.pg_collation (oid INTEGER, collname TEXT, collnamespace INTEGER)`,
+		`CREATE TABLE pg_catalog.pg_policy (oid INTEGER, polname TEXT, polrelid INTEGER, polcmd TEXT, polpermissive BOOLEAN, polroles TEXT, polqual TEXT, polwithcheck TEXT)`,
+		`CREATE TABLE pg_catalog.pg_statistic_ext (oid INTEGER, stxrelid INTEGER, stxname TEXT, stxnamespace INTEGER, stxkeys TEXT, stxkind TEXT, stxstattarget INTEGER)`,
+		`CREATE TABLE pg_catalog.pg_publication (oid INTEGER, pubname TEXT, puballtables BOOLEAN)`,
+		`CREATE TABLE pg_catalog.pg_publication_rel (oid INTEGER, prpubid INTEGER, prrelid INTEGER)`,
+		`CREATE TABLE pg_catalog.pg_publication_namespace (oid INTEGER, pnpubid INTEGER, pnnspid INTEGER)`,
+		`CREATE TABLE pg_catalog.pg_trigger (oid INTEGER, tgrelid INTEGER, tgname TEXT, tgisinternal BOOLEAN, tgenabled TEXT, tgparentid INTEGER)`,
+		`CREATE TABLE pg_catalog.pg_rewrite (oid INTEGER, rulename TEXT, ev_class INTEGER)`,
+		`CREATE TABLE pg_catalog.pg_foreign_table (ftrelid INTEGER, ftserver INTEGER, ftoptions TEXT)`,
+		`CREATE TABLE pg_catalog.pg_partitioned_table (partrelid INTEGER)`,
+		`CREATE TABLE pg_catalog.pg_tablespace (oid INTEGER, spcname TEXT)`,
 		`CREATE TABLE pg_catalog.pg_extension (oid INTEGER, extname TEXT, extversion TEXT)`,
 		`CREATE TABLE pg_catalog.pg_tables (schemaname TEXT, tablename TEXT, tableowner TEXT, tablespace TEXT, hasindexes BOOLEAN, hasrules BOOLEAN, hastriggers BOOLEAN, rowsecurity BOOLEAN)`,
 		`CREATE TABLE pg_catalog.pg_views (schemaname TEXT, viewname TEXT, viewowner TEXT, definition TEXT)`,
@@ -584,6 +596,9 @@ func (d *systemDB) query(ctx context.Context, text string, s session) ([]result.
 	defer sessionMu.Unlock()
 	rows, err := d.db.QueryContext(ctx, rewriteSystem(text))
 	if err != nil {
+		if cols, ok := emptyAnswer(text); ok {
+			return cols, nil, nil
+		}
 		return nil, nil, err
 	}
 	defer rows.Close()
@@ -645,4 +660,57 @@ func valueType(v any) string {
 		return result.TypeBlob
 	}
 	return result.TypeText
+}
+
+// alwaysEmpty are the system tables that hold no rows here: the engine's
+// tables have no indexes, constraints, triggers, rules, policies,
+// statistics, publications or inheritance.
+var alwaysEmpty = map[string]bool{"pg_index": true, "pg_constraint": true, "pg_inherits": true, "pg_trigger": true,
+	"pg_rewrite": true, "pg_policy": true, "pg_statistic_ext": true, "pg_publication": true, "pg_publication_rel": true,
+	"pg_publication_namespace": true, "pg_attrdef": true, "pg_foreign_table": true, "pg_partitioned_table": true,
+	"pg_statistic_ext_data": true, "pg_sequence": true, "pg_depend": true, "pg_event_trigger": true}
+
+// emptyAnswer answers a system query SQLite cannot run (Postgres's
+// arrays, ANY) when it reads a table that is always empty here (psql's
+// \d asks for a table's policies, statistics, publications, ...): no
+// rows, with the columns of its select list.
+func emptyAnswer(text string) ([]result.Column, bool) {
+	toks := significant(lex(text))
+	reads := false
+	for i, t := range toks {
+		if t.kind == tokWord && alwaysEmpty[strings.ToLower(t.text)] && i > 0 && (toks[i-1].text == "." || strings.EqualFold(toks[i-1].text, "from") || strings.EqualFold(toks[i-1].text, "join")) {
+			reads = true
+		}
+	}
+	if !reads || len(toks) == 0 || !strings.EqualFold(toks[0].text, "select") {
+		return nil, false
+	}
+	var cols []result.Column
+	depth, start := 0, 1
+	flush := func(end int) {
+		item := toks[start:end]
+		name := "?column?"
+		if n := len(item); n >= 1 && (item[n-1].kind == tokWord || item[n-1].kind == tokQuoted) {
+			if n == 1 || item[n-2].text == "." || strings.EqualFold(item[n-2].text, "as") {
+				name = item[n-1].word()
+			}
+		}
+		cols = append(cols, result.Column{Name: name, Type: result.TypeText})
+	}
+	for i := 1; i < len(toks); i++ {
+		t := toks[i]
+		switch {
+		case t.text == "(":
+			depth++
+		case t.text == ")":
+			depth--
+		case depth == 0 && t.text == ",":
+			flush(i)
+			start = i + 1
+		case depth == 0 && t.kind == tokWord && strings.EqualFold(t.text, "from"):
+			flush(i)
+			return cols, true
+		}
+	}
+	return nil, false
 }
