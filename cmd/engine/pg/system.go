@@ -237,6 +237,8 @@ func rewriteSystem(text string) string {
 			b.WriteString(t.text)
 		case t.kind == tokPunct && (t.text == "~" || t.text == "~*" || t.text == "!~" || t.text == "!~*"):
 			b.WriteString(regexOp(t.text))
+		case t.kind == tokString && (t.text[0] == 'E' || t.text[0] == 'e'):
+			b.WriteString("'" + strings.ReplaceAll(unescapeE(t.text[2:len(t.text)-1]), "'", "''") + "'")
 		case t.kind == tokWord && w == "ilike":
 			b.WriteString("LIKE")
 		case t.kind == tokWord && w == "pg_catalog":
@@ -335,6 +337,10 @@ func registerFunctions(version string) {
 				return true, nil
 			}},
 			"has_database_privilege": {-1, func([]driver.Value) (driver.Value, error) { return true, nil }},
+			"pg_table_size":          {1, func([]driver.Value) (driver.Value, error) { return int64(0), nil }},
+			"pg_relation_size":       {-1, func([]driver.Value) (driver.Value, error) { return int64(0), nil }},
+			"pg_total_relation_size": {1, func([]driver.Value) (driver.Value, error) { return int64(0), nil }},
+			"pg_size_pretty":         {1, func([]driver.Value) (driver.Value, error) { return text("0 bytes") }},
 			"pg_get_expr":            {-1, func([]driver.Value) (driver.Value, error) { return nil, nil }},
 			"obj_description":        {-1, func(a []driver.Value) (driver.Value, error) { return description(a) }},
 			"col_description":        {2, func([]driver.Value) (driver.Value, error) { return nil, nil }},
@@ -473,7 +479,7 @@ func newSystemDB(ctx context.Context, cat *catalog.Catalog, database string) (*s
 		`CREATE TABLE pg_catalog.pg_type (oid INTEGER, typname TEXT, typnamespace INTEGER, typlen INTEGER, typtype TEXT, typbasetype INTEGER,
 			typcategory TEXT, typelem INTEGER, typarray INTEGER, typrelid INTEGER, typnotnull BOOLEAN, typdelim TEXT, typtypmod INTEGER, typcollation INTEGER)`,
 		`CREATE TABLE pg_catalog.pg_am (oid INTEGER, amname TEXT, amtype TEXT)`,
-		`CREATE TABLE pg_catalog.pg_database (oid INTEGER, datname TEXT, datdba INTEGER, encoding INTEGER, datcollate TEXT, datctype TEXT, datallowconn BOOLEAN, datistemplate BOOLEAN, datacl TEXT)`,
+		`CREATE TABLE pg_catalog.pg_database (oid INTEGER, datname TEXT, datdba INTEGER, encoding INTEGER, datcollate TEXT, datctype TEXT, datallowconn BOOLEAN, datistemplate BOOLEAN, datacl TEXT, daticulocale TEXT, datlocprovider TEXT)`,
 		`CREATE TABLE pg_catalog.pg_roles (oid INTEGER, rolname TEXT, rolsuper BOOLEAN, rolcanlogin BOOLEAN)`,
 		`CREATE TABLE pg_catalog.pg_user (usesysid INTEGER, usename TEXT, usesuper BOOLEAN)`,
 		`CREATE TABLE pg_catalog.pg_settings (name TEXT, setting TEXT)`,
@@ -532,7 +538,7 @@ func newSystemDB(ctx context.Context, cat *catalog.Catalog, database string) (*s
 		exec(`INSERT INTO pg_catalog.pg_type VALUES (?, ?, ?, ?, 'b', 0, 'U', 0, 0, 0, 0, ',', -1, 0)`, t.oid, t.name, nsPgCatalog, t.size)
 	}
 	for i, name := range cat.Names() {
-		exec(`INSERT INTO pg_catalog.pg_database VALUES (?, ?, 10, 6, 'C', 'C', 1, 0, NULL)`, 16000+i, name)
+		exec(`INSERT INTO pg_catalog.pg_database VALUES (?, ?, 10, 6, 'C', 'C', 1, 0, NULL, NULL, 'c')`, 16000+i, name)
 	}
 	exec(`INSERT INTO pg_catalog.pg_namespace VALUES (?, 'pg_catalog', 10, NULL), (?, 'information_schema', 10, NULL)`, nsPgCatalog, nsInfoSchema)
 	exec(`INSERT INTO information_schema.schemata VALUES (?, 'pg_catalog', 'engine'), (?, 'information_schema', 'engine')`, database, database)
@@ -713,4 +719,37 @@ func emptyAnswer(text string) ([]result.Column, bool) {
 		}
 	}
 	return nil, false
+}
+
+// unescapeE is the text of an E'...' string (backslash escapes).
+func unescapeE(s string) string {
+	var b strings.Builder
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if c == '\'' && i+1 < len(s) && s[i+1] == '\'' {
+			b.WriteByte('\'')
+			i++
+			continue
+		}
+		if c != '\\' || i+1 >= len(s) {
+			b.WriteByte(c)
+			continue
+		}
+		i++
+		switch s[i] {
+		case 'n':
+			b.WriteByte('\n')
+		case 't':
+			b.WriteByte('\t')
+		case 'r':
+			b.WriteByte('\r')
+		case 'b':
+			b.WriteByte('\b')
+		case 'f':
+			b.WriteByte('\f')
+		default:
+			b.WriteByte(s[i])
+		}
+	}
+	return b.String()
 }
