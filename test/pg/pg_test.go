@@ -6,8 +6,16 @@ package pg
 import (
 	"bufio"
 	"context"
+	"crypto/ecdsa"
+	"crypto/elliptic"
+	"crypto/rand"
+	"crypto/tls"
+	"crypto/x509"
+	"crypto/x509/pkix"
+	"encoding/pem"
 	"errors"
 	"fmt"
+	"math/big"
 	"net"
 	"os"
 	"os/exec"
@@ -405,5 +413,74 @@ except psycopg2.Error as e:
 	lines := strings.Split(strings.TrimSpace(string(out)), "\n")
 	if len(lines) != 2 || lines[0] != strconv.Itoa(fakegithub.AcmeRepos) || !strings.HasPrefix(lines[1], "58000 ") || !strings.Contains(lines[1], "github") {
 		t.Errorf("psycopg2 printed:\n%s", out)
+	}
+}
+
+// TestPGXTLS: with --tls-cert and --tls-key a client asking for TLS
+// (sslmode=require) gets it; without them it is told no, and
+// sslmode=require stops.
+func TestPGXTLS(t *testing.T) {
+	fake := fakegithub.New()
+	t.Cleanup(fake.Close)
+	cert, key := selfSigned(t)
+	s := startPG(t, fake, nil, "--tls-cert", cert, "--tls-key", key)
+	url := strings.Replace(s.url("alice", "", "github"), "sslmode=disable", "sslmode=require", 1)
+	c := connect(t, url)
+	if _, ok := c.PgConn().Conn().(*tls.Conn); !ok {
+		t.Errorf("sslmode=require: the connection is %T, not TLS", c.PgConn().Conn())
+	}
+	var n int64
+	if err := c.QueryRow(context.Background(), "SELECT count(*) FROM repos.repos WHERE org = 'acme'").Scan(&n); err != nil || n != fakegithub.AcmeRepos {
+		t.Errorf("over TLS: %d, %v", n, err)
+	}
+	plain := startPG(t, fake, nil)
+	if _, err := pgx.Connect(context.Background(), strings.Replace(plain.url("alice", "", "github"), "sslmode=disable", "sslmode=require", 1)); err == nil {
+		t.Error("sslmode=require against a server without TLS connected")
+	}
+}
+
+// selfSigned writes a self-signed certificate for 127.0.0.1 and its key
+// (PEM) and returns their paths.
+func selfSigned(t *testing.T) (string, string) {
+	t.Helper()
+	key, err := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tmpl := &x509.Certificate{SerialNumber: big.NewInt(1), Subject: pkix.Name{CommonName: "127.0.0.1"},
+		IPAddresses: []net.IP{net.ParseIP("127.0.0.1")}, NotBefore: time.Now().Add(-time.Hour), NotAfter: time.Now().Add(24 * time.Hour)}
+	der, err := x509.CreateCertificate(rand.Reader, tmpl, tmpl, &key.PublicKey, key)
+	if err != nil {
+		t.Fatal(err)
+	}
+	kb, err := x509.MarshalECPrivateKey(key)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cert := testutil.TempFile(t, "cert.pem", string(pem.EncodeToMemory(&pem.Block{Type: "CERTIFICATE", Bytes: der})))
+	keyFile := testutil.TempFile(t, "key.pem", string(pem.EncodeToMemory(&pem.Block{Type: "EC PRIVATE KEY", Bytes: kb})))
+	return cert, keyFile
+}
+
+// TestIdleTimeout: a connection idle past --idle-timeout is closed with a
+// FATAL 57P05.
+func TestIdleTimeout(t *testing.T) {
+	fake := fakegithub.New()
+	t.Cleanup(fake.Close)
+	s := startPG(t, fake, nil, "--idle-timeout", "1s")
+	c := connect(t, s.url("alice", "", "github"))
+	nc := c.PgConn().Conn()
+	nc.SetReadDeadline(time.Now().Add(2 * time.Minute))
+	var got []byte
+	buf := make([]byte, 4096)
+	for {
+		n, err := nc.Read(buf)
+		got = append(got, buf[:n]...)
+		if err != nil {
+			break
+		}
+	}
+	if !strings.Contains(string(got), "57P05") || !strings.Contains(string(got), "FATAL") {
+		t.Errorf("an idle connection got %q, want a FATAL 57P05 and the end", got)
 	}
 }

@@ -264,8 +264,9 @@ func literal(v param, number bool) string {
 	return "NULL"
 }
 
-// fromEnd are the words that end a FROM list.
-var fromEnd = map[string]bool{"where": true, "group": true, "order": true, "limit": true, "offset": true, "having": true, "on": true, "using": true, "union": true, "except": true, "intersect": true, "window": true, "select": true}
+// fromEnd are the words that end a FROM list (ON and USING do not: a
+// comma after a join condition goes on with the list).
+var fromEnd = map[string]bool{"where": true, "group": true, "order": true, "limit": true, "offset": true, "having": true, "union": true, "except": true, "intersect": true, "window": true, "select": true}
 
 // qualify rewrites the two-part table names of a FROM list (service.table,
 // as a Postgres client writes schema.table) to the engine's three-part
