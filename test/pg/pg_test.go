@@ -142,6 +142,26 @@ func TestPGXCount(t *testing.T) {
 			}
 		}
 	}
+	// Parameters the statement's description cannot take a stand-in
+	// for: a key with an enum, a boolean column; each agrees with its
+	// literal.
+	for _, tc := range []struct {
+		q, literal string
+		args       []any
+	}{
+		{"SELECT count(*) FROM issues.issues WHERE owner = $1 AND repo = $2 AND state = $3", "SELECT count(*) FROM issues.issues WHERE owner = 'acme' AND repo = 'repo-001' AND state = 'all'", []any{"acme", "repo-001", "all"}},
+		{"SELECT count(*) FROM repos.repos WHERE org = $1 AND private = $2", "SELECT count(*) FROM repos.repos WHERE org = 'acme' AND private = TRUE", []any{"acme", true}},
+		{"SELECT count(*) FROM repos.repos WHERE org = $1 AND stargazers_count > $2", "SELECT count(*) FROM repos.repos WHERE org = 'acme' AND stargazers_count > 10", []any{"acme", 10}},
+	} {
+		var got, want int64
+		if err := c.QueryRow(ctx, tc.q, tc.args...).Scan(&got); err != nil {
+			t.Errorf("%s %v: %v", tc.q, tc.args, err)
+			continue
+		}
+		if err := c.QueryRow(ctx, tc.literal).Scan(&want); err != nil || got != want {
+			t.Errorf("%s %v: %d; the literal statement: %d, %v", tc.q, tc.args, got, want, err)
+		}
+	}
 	// Typed columns: an integer, a boolean and text scan into Go types.
 	var (
 		name    string

@@ -5,6 +5,8 @@ import (
 	"errors"
 	"fmt"
 	"net"
+	"regexp"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -253,18 +255,38 @@ func (c *conn) describe(ctx context.Context, m *pgproto3.Describe) error {
 			if i < len(ps.paramOIDs) && ps.paramOIDs[i] != 0 {
 				oids[i] = ps.paramOIDs[i]
 			}
-			dummies[i] = dummy(oids[i])
+			dummies[i] = dummy(oids[i], i)
+		}
+		var cols []column
+		for attempt := 0; ; attempt++ {
+			text, err := bindParams(ps.text, dummies)
+			if err != nil {
+				return errorf(stateProtocol, "%v", err)
+			}
+			cols, err = c.columnsOf(ctx, text, nil)
+			if err == nil {
+				break
+			}
+			// A stand-in value the engine refused (a value outside a
+			// key's enum, a string for a boolean): take the one it
+			// names, and describe again.
+			if attempt > 2*len(dummies) || !redummy(err, dummies) {
+				return err
+			}
+		}
+		for i, d := range dummies {
+			if oids[i] != 0 {
+				continue
+			}
+			switch d.(type) {
+			case bool: // compared with a boolean column
+				oids[i] = oidBool
+			case int64:
+				oids[i] = oidInt8
+			}
 		}
 		ps.paramOIDs = oids // Bind reads the parameters as described
 		c.be.Send(&pgproto3.ParameterDescription{ParameterOIDs: oids})
-		text, err := bindParams(ps.text, dummies)
-		if err != nil {
-			return errorf(stateProtocol, "%v", err)
-		}
-		cols, err := c.columnsOf(ctx, text, nil)
-		if err != nil {
-			return err
-		}
 		ps.described = cols
 		c.sendRowDescription(cols)
 		return nil
@@ -288,9 +310,11 @@ func (c *conn) describe(ctx context.Context, m *pgproto3.Describe) error {
 	return nil
 }
 
-// dummy is a value of the type oid for describing a statement before its
-// parameters are bound: the columns of a result do not depend on them.
-func dummy(oid uint32) param {
+// dummy is a stand-in value of the type oid for parameter i, for
+// describing a statement before its parameters are bound: the columns of
+// a result do not depend on them. A string names its parameter (p1,
+// p2, ...) so that an error about it says which one (redummy).
+func dummy(oid uint32, i int) param {
 	switch oid {
 	case oidInt2, oidInt4, oidInt8, oidOID:
 		return int64(1)
@@ -299,7 +323,39 @@ func dummy(oid uint32) param {
 	case oidBool:
 		return true
 	}
-	return "1" // a number after LIMIT, a string elsewhere
+	return "p" + strconv.Itoa(i+1)
+}
+
+var (
+	dummyRe = regexp.MustCompile(`'p([0-9]+)'`)
+	enumRe  = regexp.MustCompile(`takes one of ([^,;]+)`)
+)
+
+// redummy replaces the stand-in value an engine error refuses with one it
+// accepts: the first value of a key's enum ("state takes one of open,
+// closed, all"), TRUE for a boolean column, 1 for a number. It reports
+// whether it changed one.
+func redummy(err error, dummies []param) bool {
+	msg := err.Error()
+	m := dummyRe.FindStringSubmatch(msg)
+	if m == nil {
+		return false
+	}
+	k, _ := strconv.Atoi(m[1])
+	if k < 1 || k > len(dummies) || dummies[k-1] != "p"+m[1] {
+		return false
+	}
+	switch {
+	case enumRe.MatchString(msg):
+		dummies[k-1] = strings.TrimSpace(enumRe.FindStringSubmatch(msg)[1])
+	case strings.Contains(msg, "BOOLEAN"):
+		dummies[k-1] = true
+	case strings.Contains(msg, "INTEGER") || strings.Contains(msg, "number"):
+		dummies[k-1] = int64(1)
+	default:
+		return false
+	}
+	return true
 }
 
 func (c *conn) sendRowDescription(cols []column) {
