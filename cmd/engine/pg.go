@@ -49,7 +49,11 @@ required to listen beyond loopback. See docs/pg.md.`,
 				if err != nil {
 					return usageError("--password-file: %v", err)
 				}
-				password = strings.TrimRight(string(b), "\r\n")
+				if fi, err := os.Stat(passwordFile); err == nil && fi.Mode().Perm()&0o077 != 0 {
+					fmt.Fprintf(g.io.Err, "warning: the password file %s is accessible to other users (mode %04o): anyone who can read it can use this server; make it private with chmod 600 %s\n", passwordFile, fi.Mode().Perm(), passwordFile)
+				}
+				password, _, _ = strings.Cut(string(b), "\n")
+				password = strings.TrimRight(password, "\r")
 				if password == "" {
 					return usageError("--password-file %s is empty: write the password in it", passwordFile)
 				}

@@ -504,3 +504,30 @@ func TestIdleTimeout(t *testing.T) {
 		t.Errorf("an idle connection got %q, want a FATAL 57P05 and the end", got)
 	}
 }
+
+// TestPGXQueryTimeout: a statement past --query-timeout ends with SQLSTATE
+// 57014, its detail naming the setting, and the connection goes on.
+func TestPGXQueryTimeout(t *testing.T) {
+	fake := fakegithub.New()
+	t.Cleanup(fake.Close)
+	fake.Inject(fakegithub.Fault{Path: "^/orgs/slow/repos$", Kind: fakegithub.KindSlow, Delay: 10 * time.Minute})
+	s := startPG(t, fake, nil, "--query-timeout", "1s")
+	c := connect(t, s.url("alice", "", "github"))
+	_, err := c.Exec(context.Background(), "SELECT count(*) FROM repos.repos WHERE org = 'slow'")
+	var pe *pgconn.PgError
+	if !errors.As(err, &pe) || pe.Code != "57014" || !strings.Contains(pe.Detail, "setting=query-timeout") || !strings.Contains(pe.Detail, "retryable=false") {
+		t.Errorf("a statement past --query-timeout: %v (detail %q), want SQLSTATE 57014 naming the setting", err, detailOf(err))
+	}
+	var n int64
+	if err := c.QueryRow(context.Background(), "SELECT count(*) FROM repos.repos WHERE org = 'acme'").Scan(&n); err != nil || n != fakegithub.AcmeRepos {
+		t.Errorf("after the timeout: %d, %v", n, err)
+	}
+}
+
+func detailOf(err error) string {
+	var pe *pgconn.PgError
+	if errors.As(err, &pe) {
+		return pe.Detail
+	}
+	return ""
+}
