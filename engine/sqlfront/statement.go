@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/agnivade/levenshtein"
+	"github.com/enginehq/engine/providers"
 )
 
 // MaxStatementBytes bounds the size of one statement.
@@ -117,26 +117,18 @@ func Parse(text string, isProvider func(string) bool) (*Statement, error) {
 // statementWords are the words a statement that runs here starts with.
 var statementWords = []string{"select", "with", "show", "describe", "explain"}
 
-// nearWord is the word of words that w is a typo of (one edit for a
-// word of three letters, two for a longer one, a swap of two letters
-// included), or "".
-// Statement words are not in words, nor anything further (DELETE is
-// three edits from SELECT), so a write is never "meant" as a read.
+// nearWord is the word of words that w is a typo of (the one typo rule,
+// providers.TypoFixes), or "". Statement words are not in words, nor
+// anything within the rule's reach (DELETE is three edits from SELECT, a
+// six-letter word's limit is two), so a write is never "meant" as a read.
 func nearWord(w string, words []string) string {
 	if len(w) < 3 || !isLetters(w) {
 		return ""
 	}
-	limit := 1
-	if len(w) > 3 {
-		limit = 2
+	if fix := providers.TypoFixes(w, words, 1); len(fix) == 1 {
+		return fix[0]
 	}
-	best, bestD := "", limit+1
-	for _, c := range words {
-		if d := levenshtein.ComputeDistance(w, c); d > 0 && d < bestD {
-			best, bestD = c, d
-		}
-	}
-	return best
+	return ""
 }
 
 func isLetters(s string) bool {

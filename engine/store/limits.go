@@ -52,9 +52,9 @@ type LimitError struct {
 
 func (e *LimitError) Error() string {
 	if e.Loading != "" {
-		return fmt.Sprintf("a value or row of the API's answer is longer than %d bytes, the value limit (%s); select fewer columns of the table, or raise the limit", e.Limit, SettingMaxValueBytes)
+		return fmt.Sprintf("a value or row of the API's answer is longer than %d bytes, the value limit (%s); select fewer columns of the table", e.Limit, SettingMaxValueBytes)
 	}
-	return fmt.Sprintf("a value or result row is longer than %d bytes, the value limit (%s); select less (substr(), fewer columns) or raise the limit", e.Limit, SettingMaxValueBytes)
+	return fmt.Sprintf("a value or result row is longer than %d bytes, the value limit (%s); select less (substr(), fewer columns)", e.Limit, SettingMaxValueBytes)
 }
 
 // ErrorKind is "sql".

@@ -71,7 +71,7 @@ func (e *RequestLimitError) Error() string {
 	if e.Retry {
 		what = "a retry"
 	}
-	return fmt.Sprintf("the statement sent %d requests, its limit (max-requests), and %s (GET %s) was not sent; no rows are returned. The provider kept asking for more pages than the estimate: narrow the query (WHERE keys, LIMIT) or raise the request limit",
+	return fmt.Sprintf("the statement sent %d requests, its limit (max-requests), and %s (GET %s) was not sent; no rows are returned. The provider kept asking for more pages than the estimate: narrow the query (WHERE keys, LIMIT)",
 		e.Limit, what, e.URL)
 }
 

@@ -33,9 +33,12 @@ const module = "github.com/enginehq/engine"
 var layers = []string{"registry", "providers", "engine/catalog", "engine", "surfaces", "cmd"}
 
 // prefixes are the paths (relative to the module) of each layer whose
-// packages are not all under a folder of the layer's name.
+// packages are not all under a folder of the layer's name; a path ending
+// in "/" stands for the packages below it, not itself: every package
+// under cmd/engine/ is a surface of the command line (shell, check,
+// advice, and any new one), while cmd/engine is the command.
 var prefixes = map[string][]string{
-	"surfaces": {"mcpsurface", "cmd/engine/shell", "cmd/engine/check", "cmd/engine/advice", "cmd/engine/pg"},
+	"surfaces": {"mcpsurface", "cmd/engine/"},
 }
 
 // layerPaths are the path prefixes of layer l.
@@ -113,8 +116,9 @@ func layer(path string) int {
 	at, longest := -2, 0
 	for i, name := range layers {
 		for _, l := range layerPaths(name) {
-			if (rel == l || strings.HasPrefix(rel, l+"/")) && len(l) > longest {
-				at, longest = i, len(l)
+			below, ok := strings.CutSuffix(l, "/")
+			if (ok && strings.HasPrefix(rel, l) || !ok && (rel == l || strings.HasPrefix(rel, l+"/"))) && len(below) >= longest {
+				at, longest = i, len(below)
 			}
 		}
 	}

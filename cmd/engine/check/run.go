@@ -38,6 +38,10 @@ type Outcome struct {
 	RowCount int
 	Columns  []result.Column
 	Rows     [][]any
+	// Waived are the failed rows that waivers cover (Waivers.Apply), with
+	// each one's reason; they are not in Rows.
+	Waived        [][]any
+	WaivedReasons []string
 	// Err is set when Status is Error.
 	Err      *engine.ErrorBody
 	Stats    result.Stats
@@ -60,6 +64,7 @@ type Totals struct {
 	Controls int `json:"controls"`
 	Pass     int `json:"pass"`
 	Fail     int `json:"fail"`
+	Waived   int `json:"waived,omitempty"`
 	Error    int `json:"error"`
 }
 
@@ -72,6 +77,8 @@ func (r *Report) Totals() Totals {
 			t.Pass++
 		case Fail:
 			t.Fail++
+		case Waived:
+			t.Waived++
 		default:
 			t.Error++
 		}
