@@ -228,6 +228,12 @@ func TestPGXErrors(t *testing.T) {
 			t.Errorf("%s: SQLSTATE %q (%v), want %s", tc.sql, got, err, tc.code)
 		}
 	}
+	// A syntax error in the client's own text points at its place (psql
+	// prints the line with a caret).
+	_, err = c.Exec(ctx, "SELEC 1", pgx.QueryExecModeSimpleProtocol)
+	if !errors.As(err, &pe) || pe.Position != 1 {
+		t.Errorf("SELEC 1: %v, want the position 1", err)
+	}
 	// The connection is still usable.
 	if err := c.QueryRow(ctx, "SELECT count(*) FROM repos.repos WHERE org = 'acme'").Scan(&n); err != nil || n != fakegithub.AcmeRepos {
 		t.Errorf("after the errors: %d, %v", n, err)

@@ -10,6 +10,7 @@ import (
 	"strings"
 	"sync"
 	"time"
+	"unicode/utf8"
 
 	"github.com/jackc/pgx/v5/pgproto3"
 
@@ -559,7 +560,8 @@ func (c *conn) run(ctx context.Context, text string, formats []int16, described 
 	w := newRowWriter(c, formats, described, simple)
 	sctx, done := c.statementContext(ctx)
 	defer done()
-	res, err := c.s.cfg.Engine.Query(sctx, c.engineText(text), engine.QueryOptions{Columns: w.begin, Rows: w.row})
+	etext := c.engineText(text)
+	res, err := c.s.cfg.Engine.Query(sctx, etext, engine.QueryOptions{Columns: w.begin, Rows: w.row})
 	if err != nil {
 		if w.err != nil {
 			return w.err
@@ -568,7 +570,12 @@ func (c *conn) run(ctx context.Context, text string, formats []int16, described 
 		if errors.As(err, &e) && e.Kind == engine.KindCancelled {
 			return &pgError{code: stateCancelled, message: "canceling statement due to user request", detail: "kind=cancelled retryable=false"}
 		}
-		return err
+		pe := fromEngine(err)
+		if errors.As(err, &e) && e.Pos >= 0 && e.Pos <= len(text) && etext == text && simple {
+			// the client's own text: psql points at the place
+			pe.position = int32(utf8.RuneCountInString(text[:e.Pos])) + 1
+		}
+		return pe
 	}
 	if !w.begun {
 		w.begin(res.Columns)

@@ -35,6 +35,9 @@ const (
 // pgError is an error the endpoint sends as an ErrorResponse.
 type pgError struct {
 	severity, code, message, detail, hint string
+	// position is the 1-based character position of a syntax error in
+	// the statement as the client sent it (0: none).
+	position int32
 }
 
 func (e *pgError) Error() string { return e.message }
@@ -44,7 +47,7 @@ func (e *pgError) response() *pgproto3.ErrorResponse {
 	if sev == "" {
 		sev = "ERROR"
 	}
-	return &pgproto3.ErrorResponse{Severity: sev, SeverityUnlocalized: sev, Code: e.code, Message: e.message, Detail: e.detail, Hint: e.hint}
+	return &pgproto3.ErrorResponse{Severity: sev, SeverityUnlocalized: sev, Code: e.code, Message: e.message, Detail: e.detail, Hint: e.hint, Position: e.position}
 }
 
 func errorf(code, format string, args ...any) *pgError {
