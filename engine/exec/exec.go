@@ -16,7 +16,6 @@ import (
 	"github.com/enginehq/engine/engine/result"
 	"github.com/enginehq/engine/engine/store"
 	"github.com/enginehq/engine/providers"
-	"github.com/enginehq/engine/providers/client"
 )
 
 // Fetcher is what the runner needs of a provider's HTTP client
@@ -25,7 +24,7 @@ type Fetcher interface {
 	// Do fetches a call's pages (following pagination, retrying, caching)
 	// and hands each page's items to emit in order; an error of any page
 	// is the call's error.
-	Do(ctx context.Context, call client.Call, emit func(items []json.RawMessage) error) (client.Stats, error)
+	Do(ctx context.Context, call providers.Call, emit func(items []json.RawMessage) error) (providers.FetchStats, error)
 	// BucketOf names the rate-limit bucket of a path ("" when the
 	// provider has none).
 	BucketOf(path string) string
@@ -33,10 +32,10 @@ type Fetcher interface {
 	// provider says fewer remain.
 	CheckBudget(ctx context.Context, path string, n int) error
 	// Budget is what remains of path's bucket, when known.
-	Budget(path string) (client.BucketBudget, bool)
+	Budget(path string) (providers.BucketBudget, bool)
 	// Cached reports whether the call's first page is in the response
 	// cache, so that it costs no rate limit (a revalidation answered 304).
-	Cached(call client.Call) bool
+	Cached(call providers.Call) bool
 }
 
 // Fetchers are the fetchers of a plan's providers, by provider name,
@@ -91,7 +90,7 @@ func Run(ctx context.Context, p *plan.Plan, fetchers Fetchers, opts Options) (*r
 	}
 	// The limit holds for the requests actually sent too (pages and
 	// retries), not only for the estimate checked at planning.
-	ctx = client.WithRequestLimit(ctx, p.MaxRequests)
+	ctx = providers.WithRequestLimit(ctx, p.MaxRequests)
 	var use budgetUse
 	for _, s := range p.Scans {
 		if s.NoRequest != "" {
@@ -166,17 +165,17 @@ func Run(ctx context.Context, p *plan.Plan, fetchers Fetchers, opts Options) (*r
 // bits), so the table reads as if the calls had been loaded one after the
 // other: rows come out of a query without ORDER BY in the same order
 // whatever the timing of the requests.
-func runScan(ctx context.Context, st *store.Store, s *plan.Scan, calls []map[string]string, c Fetcher, opts Options, pages *atomic.Int64) (client.Stats, error) {
+func runScan(ctx context.Context, st *store.Store, s *plan.Scan, calls []map[string]string, c Fetcher, opts Options, pages *atomic.Int64) (providers.FetchStats, error) {
 	tbl, err := st.CreateTable(ctx, s.Table, s.Columns())
 	if err != nil {
-		return client.Stats{}, err
+		return providers.FetchStats{}, err
 	}
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 
 	var (
 		mu       sync.Mutex // guards total, firstErr and tbl
-		total    client.Stats
+		total    providers.FetchStats
 		firstErr error
 	)
 	fail := func(err error) {
@@ -232,7 +231,7 @@ func runScan(ctx context.Context, st *store.Store, s *plan.Scan, calls []map[str
 			fixed[plan.AnsweredName] = int64(1)
 		}
 		part := tbl.Part(i) // only this goroutine's load uses it, under mu
-		n, err := c.Do(ctx, client.Call{Method: s.Method, Params: params, Limit: int(s.Limit), OnPage: onPage}, func(items []json.RawMessage) error {
+		n, err := c.Do(ctx, providers.Call{Method: s.Method, Params: params, Limit: int(s.Limit), OnPage: onPage}, func(items []json.RawMessage) error {
 			return load(part, params, fixed, items)
 		})
 		mu.Lock()

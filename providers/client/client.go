@@ -149,14 +149,9 @@ const (
 	maxRedirects          = 10
 )
 
-// Stats count the work of one call (Do) or of a client's lifetime (Totals).
-// Requests counts every HTTP attempt, retries included; Pages counts pages
-// received successfully; CacheHits counts pages answered by the cache
-// without a request; Revalidated counts requests answered 304 Not Modified
-// (served from the cache, free of GitHub's rate limit). Parts counts the
-// date ranges a query over the provider's result cap was split into
-// (capsplit.go); 0 when it was not split.
-type Stats struct{ Requests, Pages, CacheHits, Revalidated, Parts int }
+// Stats count the work of one call (Do) or of a client's lifetime
+// (Totals): providers.FetchStats.
+type Stats = providers.FetchStats
 
 // Client executes methods of one provider. It is safe for concurrent use.
 type Client struct {

@@ -18,20 +18,8 @@ import (
 	"github.com/enginehq/engine/providers/httpcache"
 )
 
-// Call is one execution of a method.
-type Call struct {
-	Method *providers.Method
-	// Params holds values by parameter name. Every required parameter must
-	// be present; names the method does not declare are rejected.
-	Params map[string]string
-	// Limit > 0 stops fetching pages once this many items were emitted
-	// (pages are then fetched sequentially). Pages are emitted whole, so
-	// more than Limit items may be emitted.
-	Limit int
-	// OnPage, when set, is called after each emitted page with the number of
-	// pages emitted so far. It is called serially from Do's goroutine.
-	OnPage func(pages int)
-}
+// Call is one execution of a method (providers.Call).
+type Call = providers.Call
 
 // buildURL returns the first page's URL of a call.
 func (c *Client) buildURL(call Call) (string, error) {

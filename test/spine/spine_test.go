@@ -81,6 +81,7 @@ var parts = []struct {
 	{"engine/plan", "engine/store", "the planner proves a plain scan through plan.ScanProver"},
 	{"engine/plan", "engine/exec", "a plan is final before the runner sees it"},
 	{"engine/exec", "engine", "the runner gets its fetchers (exec.Fetcher) from its caller"},
+	{"engine/exec", "providers/client", "the runner names calls and their stats with the providers' values (providers.Call); the client is its caller's"},
 	{"engine/store", "engine/plan", "the store knows tables and SQLite text, not plans"},
 	{"engine", "engine/enginetest", "the in-process harness is for tests"},
 	{"mcpsurface", "engine/enginetest", "the in-process harness is for tests"},
