@@ -5,7 +5,7 @@ import (
 	"encoding/json"
 
 	"github.com/enginehq/engine/engine/exec"
-	"github.com/enginehq/engine/providers/client"
+	"github.com/enginehq/engine/providers"
 )
 
 // NoFetch is the fetcher of the describing engine (Config.Describe):
@@ -16,10 +16,10 @@ func NoFetch(string) (exec.Fetcher, error) { return noFetch{}, nil }
 
 type noFetch struct{}
 
-func (noFetch) Do(context.Context, client.Call, func([]json.RawMessage) error) (client.Stats, error) {
-	return client.Stats{}, nil
+func (noFetch) Do(context.Context, providers.Call, func([]json.RawMessage) error) (providers.FetchStats, error) {
+	return providers.FetchStats{}, nil
 }
 func (noFetch) BucketOf(string) string                         { return "" }
 func (noFetch) CheckBudget(context.Context, string, int) error { return nil }
-func (noFetch) Budget(string) (client.BucketBudget, bool)      { return client.BucketBudget{}, false }
-func (noFetch) Cached(client.Call) bool                        { return false }
+func (noFetch) Budget(string) (providers.BucketBudget, bool)   { return providers.BucketBudget{}, false }
+func (noFetch) Cached(providers.Call) bool                     { return false }
