@@ -180,7 +180,7 @@ variables, or --auth.`,
 		}
 	}
 
-	root.AddCommand(newExecCmd(g), newShellCmd(g), newMCPCmd(g), newCheckCmd(g), newRegistryCmd(g), newVersionCmd(g))
+	root.AddCommand(newExecCmd(g), newShellCmd(g), newMCPCmd(g), newPGCmd(g), newCheckCmd(g), newRegistryCmd(g), newVersionCmd(g))
 	documentEnv(root)
 	return root
 }
