@@ -197,19 +197,32 @@ func TestUnknownPagingSaysMore(t *testing.T) {
 		`{"data":[{"id":"a"}],"isLast":false}`,
 		`{"data":[{"id":"a"}],"startAt":0,"total":9}`,
 		`{"data":[{"id":"a"}],"metadata":{"continue":"tok"}}`,
+		// Nested and other styles (issue 32): Twilio, Vercel, Box, Square,
+		// Asana, HAL, Box offset, GraphQL-like page info.
+		`{"data":[{"id":"a"}],"meta":{"page":0,"page_size":50,"next_page_url":"https://x/list?Page=1"}}`,
+		`{"data":[{"id":"a"}],"pagination":{"count":20,"next":1555072968396,"prev":null}}`,
+		`{"data":[{"id":"a"}],"next_marker":"ZmlsZQ"}`,
+		`{"data":[{"id":"a"}],"cursor":"c2"}`,
+		`{"data":[{"id":"a"}],"next_page":{"offset":"eyJ0","path":"/list?offset=eyJ0","uri":"https://x/list?offset=eyJ0"}}`,
+		`{"data":[{"id":"a"}],"_links":{"self":{"href":"/list"},"next":{"href":"/list?page=2"}}}`,
+		`{"data":[{"id":"a"}],"total_count":5,"limit":1,"offset":0,"order":[{"by":"name"}]}`,
+		`{"data":[{"id":"a"}],"pageInfo":{"hasNextPage":true,"endCursor":"x"}}`,
+		`{"data":[{"id":"a"}],"links":{"pages":{"next":"https://x/list?page=2"}}}`,
 	} {
 		srv, _ := bodyServer(t, func(*http.Request) string { return body })
 		c := newTestClient(t, srv, nil)
 		_, _, err := collect(t, c, Call{Method: wrappedMethod("data", nil)})
 		pe := asProviderErrorAny(t, err)
-		if pe.Kind != "pagination" || !strings.Contains(pe.Message, `"things/list"`) || !strings.Contains(pe.Message, "profile") {
+		if pe.Kind != "pagination" || pe.ErrorKind() != "incomplete" || !strings.Contains(pe.Message, `"things/list"`) || !strings.Contains(pe.Message, `{"pagination": {"operations": {"things/list": {"style": `) {
 			t.Fatalf("%s: error %+v", body, pe)
 		}
 		if _, _, err := collect(t, c, Call{Method: wrappedMethod("data", nil), Limit: 1}); err != nil {
 			t.Fatalf("%s with Limit 1: %v", body, err)
 		}
 	}
-	for _, body := range []string{`{"data":[{"id":"a"}],"has_more":false}`, `{"data":[{"id":"a"}],"response_metadata":{"next_cursor":""}}`, `{"data":[{"id":"a"}],"next_page_uri":null}`, `{"data":[{"id":"a"}],"isLast":true}`} {
+	for _, body := range []string{`{"data":[{"id":"a"}],"meta":{"next_page_url":null,"page":1}}`, `{"data":[{"id":"a"}],"next_page":null}`,
+		`{"data":[{"id":"a"}],"pagination":{"next":null}}`, `{"data":[{"id":"a"}],"total_count":1,"offset":0}`, `{"data":[{"id":"a"}],"_links":{"self":{"href":"/list"}}}`,
+		`{"data":[{"id":"a"}],"has_more":false}`, `{"data":[{"id":"a"}],"response_metadata":{"next_cursor":""}}`, `{"data":[{"id":"a"}],"next_page_uri":null}`, `{"data":[{"id":"a"}],"isLast":true}`} {
 		srv, _ := bodyServer(t, func(*http.Request) string { return body })
 		if _, _, err := collect(t, newTestClient(t, srv, nil), Call{Method: wrappedMethod("data", nil)}); err != nil {
 			t.Fatalf("%s: %v", body, err)
