@@ -122,6 +122,11 @@ type Method struct {
 	// "incomplete_results"). Such an answer is an error of kind
 	// "incomplete", never rows.
 	IncompleteFlag string `json:"incomplete,omitempty"`
+	// Partial is the marker by which the provider says, in a 2xx answer
+	// of this method, that the answer is cut short (GitHub's git tree
+	// "truncated": true); such an answer is an error of kind
+	// "incomplete", never rows. nil: none.
+	Partial *PartialMarker `json:"partial,omitempty"`
 	// RedirectAdvice is added to the error when the method is answered with
 	// a redirect that is not followed (e.g. GitHub's membership check
 	// redirects callers who are not org members to the public-membership
@@ -355,3 +360,14 @@ const (
 	// success yields one row whose value column holds the whole text.
 	ShapeText Shape = "text"
 )
+
+// PartialMarker is a method's "cut short" marker (Method.Partial): the
+// body path of a property and the JSON text of the value that marks the
+// answer partial, why the provider cuts it (Reason) and what to do
+// instead (Advice).
+type PartialMarker struct {
+	Property string `json:"property"`
+	Value    string `json:"value"`
+	Reason   string `json:"reason"`
+	Advice   string `json:"advice,omitempty"`
+}

@@ -388,3 +388,34 @@ func TestPagesSignalIsMore(t *testing.T) {
 		t.Fatalf("err %v", err)
 	}
 }
+
+// A method's partial marker (GitHub's git tree "truncated": true, a file
+// over 1 MB "encoding": "none") makes its answer an error of kind
+// incomplete naming the marker and the advice; another value is rows.
+func TestPartialMarker(t *testing.T) {
+	for _, c := range []struct {
+		marker providers.PartialMarker
+		body   string
+		cut    bool
+	}{
+		{providers.PartialMarker{Property: "truncated", Value: "true", Reason: "cut", Advice: "walk it"}, `{"sha":"x","tree":[{"path":"a"}],"truncated":true}`, true},
+		{providers.PartialMarker{Property: "truncated", Value: "true", Reason: "cut"}, `{"sha":"x","tree":[{"path":"a"}],"truncated":false}`, false},
+		{providers.PartialMarker{Property: "encoding", Value: `"none"`, Reason: "big"}, `{"tree":[{"path":"a"}],"encoding":"none","content":""}`, true},
+		{providers.PartialMarker{Property: "encoding", Value: `"none"`, Reason: "big"}, `{"tree":[{"path":"a"}],"encoding":"base64","content":"eA=="}`, false},
+	} {
+		srv, _ := bodyServer(t, func(*http.Request) string { return c.body })
+		m := wrappedMethod("tree", nil)
+		m.Partial = &c.marker
+		all, _, err := collect(t, newTestClient(t, srv, nil), Call{Method: m})
+		if !c.cut {
+			if err != nil || len(all) != 1 {
+				t.Fatalf("%s: %d items, err %v", c.body, len(all), err)
+			}
+			continue
+		}
+		pe := asProviderErrorAny(t, err)
+		if pe.Kind != "incomplete" || pe.Retryable || !strings.Contains(pe.Message, c.marker.Property) || !strings.Contains(pe.Message, c.marker.Advice) {
+			t.Fatalf("%s: error %+v", c.body, pe)
+		}
+	}
+}
