@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"strings"
 	"time"
+	"unicode"
 
 	"github.com/buger/jsonparser"
 
@@ -33,7 +34,9 @@ import (
 //     fails ("incomplete") when the parts hold fewer distinct results than
 //     the first page counted.
 //   - The range covers the whole time line: from the profile's earliest
-//     date to now, with open-ended ranges before and after it. The user's
+//     date (the provider's epoch, GitHub 2007-10-01: nothing is older, so
+//     no range before it is ever asked for) to now, with an open-ended
+//     range after it. The user's
 //     own qualifier stays in the query (the provider applies it as
 //     written) and bounds the range, widened by a day on each side so that
 //     no reading of its time zone narrows what it matches.
@@ -146,12 +149,21 @@ func (p *pager) split(ctx context.Context, first *url.URL, cur *response, total 
 	ctx = withSplit(ctx, prog)
 	now := time.Now().UTC().Truncate(time.Second)
 	root := userSpan(q, sp.Qualifier)
+	if root.openLo && (root.openHi || !root.hi.Before(from)) {
+		// Nothing is older than the provider's epoch (GitHub 2007-10-01):
+		// the range starts there, and no request asks for the time
+		// before it.
+		root.lo, root.openLo = from, false
+	}
 	p.seen = map[string]struct{}{}
 	p.keys = sp.Key
 
 	// Phase 1: bisect until every range fits; emit each part's first page.
 	var stack []span
 	push := func(s span) error {
+		if s.openLo && s.hi.Before(from) {
+			return p.capError(cur, total, fmt.Sprintf("the search's range (%s) lies before the provider's earliest date %s, where the engine does not split", s.qualifier(sp.Qualifier), sp.From))
+		}
 		a, b, ok := s.halves(from, now)
 		if !ok {
 			return p.capError(cur, total, fmt.Sprintf("one second (%s) alone matches more than %d, so even the engine's split by %s: cannot get them all", s.qualifier(sp.Qualifier), cp.Max, sp.Qualifier))
@@ -327,20 +339,42 @@ func (p *pager) checkSplitBudget(ctx context.Context, cur *response, total, need
 
 // unsplittable says why an added qualifier could change what q means
 // ("" when it cannot): an OR, AND or NOT operator or parentheses outside
-// quotes (an added term would bind to one side only).
+// quotes (an added term would bind to one side only). An operator is a
+// word of its own: any Unicode white space or other non-word character
+// (not a letter, digit or underscore), or either end of q, around it
+// separates it (GitHub reads "a\u00a0OR\u00a0b" and "(a)OR(b)" as OR).
 func unsplittable(q string) string {
-	for _, tok := range searchTokens(q) {
+	quoted := false
+	rs := []rune(q)
+	for i := 0; i < len(rs); i++ {
+		r := rs[i]
 		switch {
-		case tok == "OR" || tok == "AND" || tok == "NOT":
-			return fmt.Sprintf("the search uses the %s operator, and an added range would bind to one side of it; split the search by hand into searches without it", tok)
-		case !strings.HasPrefix(tok, `"`) && strings.ContainsAny(tok, "()"):
+		case r == '"':
+			quoted = !quoted
+		case quoted:
+		case r == '(' || r == ')':
 			return "the search uses parentheses, and an added range could change their meaning; split the search by hand into searches without them"
+		case wordRune(r) && (i == 0 || !wordRune(rs[i-1])):
+			j := i
+			for j < len(rs) && wordRune(rs[j]) {
+				j++
+			}
+			if w := string(rs[i:j]); w == "OR" || w == "AND" || w == "NOT" {
+				return fmt.Sprintf("the search uses the %s operator, and an added range would bind to one side of it; split the search by hand into searches without it", w)
+			}
+			i = j - 1
 		}
 	}
 	return ""
 }
 
-// searchTokens splits a search on spaces outside double quotes.
+// wordRune reports whether r is part of a word: a letter, digit or '_'.
+func wordRune(r rune) bool {
+	return r == '_' || unicode.IsLetter(r) || unicode.IsDigit(r)
+}
+
+// searchTokens splits a search on Unicode white space outside double
+// quotes.
 func searchTokens(q string) []string {
 	var out []string
 	var b strings.Builder
@@ -350,7 +384,7 @@ func searchTokens(q string) []string {
 		case r == '"':
 			quoted = !quoted
 			b.WriteRune(r)
-		case !quoted && (r == ' ' || r == '\t' || r == '\n'):
+		case !quoted && unicode.IsSpace(r):
 			if b.Len() > 0 {
 				out = append(out, b.String())
 				b.Reset()

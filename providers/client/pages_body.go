@@ -16,11 +16,14 @@ import (
 // Pagination in the body (providers.Paging): after each page, nextFromBody
 // decides from the method's paging and the page's body whether there is a
 // next page and how to ask for it. The rule that cannot break: when an
-// answer says there is more (has_more true, a non-empty next cursor, a
-// non-null next URL, isLast false, startAt + items < total) and the
-// method's paging does not say how to get it, the call fails with an
-// error of kind "pagination" naming the operation and the profile key to
-// set; a first page is never returned as if it were the whole.
+// answer says there is more (moreSignal: has_more true, a non-empty next
+// cursor, marker or URL at any depth of the paging objects, isLast false,
+// offset + items < total, page < pages) and the method's paging does not
+// say how to get it, or its paging ends while another field still says
+// more, the call fails with an error of kind "pagination" (the
+// statement's kind "incomplete") naming the field and the profile line
+// that follows it; a first page is never returned as if it were the
+// whole.
 
 // pathParts splits a dotted body path ("response_metadata.next_cursor");
 // a path starting with '@' ("@odata.nextLink") is one key.

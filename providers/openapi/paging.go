@@ -17,13 +17,18 @@ import (
 //   - cursor after the last item: a boolean has_more in the response and a
 //     starting_after parameter (Stripe); the cursor is the last item's id;
 //   - cursor in the body: response_metadata.next_cursor, next_cursor,
-//     nextCursor, metadata.continue, next_page_token, nextPageToken with a
-//     cursor, continue, page_token or pageToken parameter (Slack,
-//     Kubernetes, Google);
-//   - next URL in the body: next_page_uri, next_page_url, links.pages.next,
-//     links.next, @odata.nextLink, nextLink, next (Twilio, DigitalOcean,
-//     Azure); no parameter needed (with page/per_page, per_page stays the
-//     page size);
+//     nextCursor, metadata.continue, next_page_token, nextPageToken,
+//     meta.next_cursor, next_page.offset, next_marker, cursor with a
+//     cursor, continue, page_token, pageToken or marker parameter, or one
+//     named like the field's last part (Slack, Kubernetes, Google, Asana's
+//     next_page.offset as offset, Box's next_marker as marker unless the
+//     method has usemarker, Square's cursor);
+//   - a timestamp cursor: pagination.next with an until parameter (Vercel);
+//   - next URL in the body: next_page_uri, next_page_url,
+//     meta.next_page_url (Twilio v1/v2), links.pages.next, links.next,
+//     _links.next.href (HAL), paging.next, @odata.nextLink, nextLink, next
+//     (Twilio, DigitalOcean, Azure); no parameter needed (with
+//     page/per_page, per_page stays the page size);
 //   - offset: a startAt parameter (Jira) with total or isLast in the
 //     response, or an offset parameter with a limit parameter and a total,
 //     total_count or count in the response;

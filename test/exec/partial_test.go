@@ -2,6 +2,7 @@ package exec_test
 
 import (
 	"encoding/json"
+	"net/url"
 	"reflect"
 	"strings"
 	"testing"
@@ -91,4 +92,31 @@ func column(rows []map[string]any, name string) []string {
 		out = append(out, s)
 	}
 	return out
+}
+
+// Issue 32, red-team findings on search splitting: an OR between Unicode
+// white space (U+00A0, U+3000) is still GitHub's operator, so a search
+// over the cap that uses it is not split (an added range would bind to
+// one side): kind incomplete naming the operator, no rows (before: split,
+// exit 0). A split never asks for a range before GitHub's epoch
+// (2007-10-01; before: a first range created:*..2007-09-30T23:59:59).
+func TestSearchSplitSeparatorsAndEpoch(t *testing.T) {
+	s := ownFake(t)
+	for _, q := range []string{"org:sprawl repo\u00a0OR\u00a0repo", "org:sprawl repo\u3000OR\u3000repo"} {
+		r, eb := execOn(t, s, "SELECT count(*) AS n FROM github.search.repos WHERE q = '"+q+"'")
+		if r.Code != 2 || r.Stdout != "" || eb.Error.Kind != "incomplete" || !strings.Contains(eb.Error.Message, "OR operator") {
+			t.Fatalf("%q: exit %d error %+v, want 2, kind incomplete naming the OR operator\n%s", q, r.Code, eb.Error, r.Stdout)
+		}
+	}
+	before := len(s.Requests())
+	r, _ := execOn(t, s, "SELECT count(*) AS n FROM github.search.repos WHERE q = 'org:sprawl'")
+	if rows := jsonRows(t, r); r.Code != 0 || len(rows) != 1 || rows[0]["n"] != float64(2500) {
+		t.Fatalf("split: exit %d rows %v\n%s", r.Code, rows, r.Stderr)
+	}
+	for _, req := range s.Requests()[before:] {
+		q, _ := url.ParseQuery(req.RawQuery)
+		if strings.Contains(q.Get("q"), "created:*..") {
+			t.Fatalf("a range before GitHub's epoch was asked for: %q", q.Get("q"))
+		}
+	}
 }
