@@ -33,6 +33,11 @@ func TestGitTreeTruncatedIsIncomplete(t *testing.T) {
 		t.Fatalf("rows of the cut listing were printed:\n%s", r.Stdout)
 	}
 
+	rt := run(t, sql)
+	if rt.Code != 2 || !strings.Contains(rt.Stderr, "error (incomplete)") || !strings.Contains(rt.Stderr, "not retryable") {
+		t.Fatalf("text: exit %d\n%s", rt.Code, rt.Stderr)
+	}
+
 	// The non-recursive way is complete: the top level, then the subtree.
 	r = run(t, "-o", "json", "SELECT path, type, sha FROM github.git.trees WHERE "+where)
 	rows := jsonRows(t, r)
@@ -113,6 +118,7 @@ func TestSearchSplitSeparatorsAndEpoch(t *testing.T) {
 	if rows := jsonRows(t, r); r.Code != 0 || len(rows) != 1 || rows[0]["n"] != float64(2500) {
 		t.Fatalf("split: exit %d rows %v\n%s", r.Code, rows, r.Stderr)
 	}
+	t.Logf("split of 2500 matches: %d requests", len(s.Requests())-before)
 	for _, req := range s.Requests()[before:] {
 		q, _ := url.ParseQuery(req.RawQuery)
 		if strings.Contains(q.Get("q"), "created:*..") {
