@@ -165,9 +165,14 @@ type CapSplit struct {
 	// "repository.id" and "sha"): results seen in two ranges are kept once.
 	Key []string `json:"key"`
 	// From is the earliest date (YYYY-MM-DD) the provider has data of
-	// (GitHub: 2007-10-01): ranges are bisected between it and now, with
-	// open-ended ranges before and after.
+	// (GitHub: 2007-10-01): ranges lie between it and now, with an
+	// open-ended range after; none is asked for before it.
 	From string `json:"from"`
+	// Field is the item path holding the qualifier's date ("created_at"):
+	// the first page's items tell where the matches begin, so the split
+	// starts there, in as many ranges as the count needs, instead of
+	// bisecting from From. "": bisect from From.
+	Field string `json:"field,omitempty"`
 }
 
 // AbsentRule is one answer that means "no rows": Status and either the

@@ -26,7 +26,9 @@ import (
 //     with an error of kind "incomplete" naming both counts and how to
 //     narrow the query; never the first Max rows as if they were all.
 //   - Otherwise the query is split into date ranges of the method's date
-//     qualifier (q + " created:FROM..TO"): the range is bisected, using
+//     qualifier (q + " created:FROM..TO"): it starts where the first
+//     page's oldest item says the matches begin (firstPieces), and a
+//     range still over the cap is bisected, using
 //     each range's first page and its match count, until every range's
 //     matches fit under Max. Each fitting range is a part: its first page
 //     is kept (emitted), its further pages are fetched once every part is
@@ -109,6 +111,66 @@ func (s span) halves(from, now time.Time) (a, b span, ok bool) {
 	return span{lo: s.lo, hi: mid}, span{lo: mid.Add(time.Second), hi: s.hi}, true
 }
 
+// firstPieces is where the split starts when the method names its items'
+// date (CapSplit.Field): the first page's items match the query, so the
+// oldest of them, oldest, bounds where the matches begin. The range
+// before it is one piece (few matches, if any), and the rest, up to now,
+// is cut into as many equal pieces as total matches need at four fifths
+// of the cap each (the last open-ended when root is: nothing is newer
+// than now), so that a search
+// of 2,500 matches takes about its 25 pages and a few more, instead of
+// bisecting from the provider's epoch. nil: bisect root.
+func (p *pager) firstPieces(cur *response, root span, from, now time.Time, total int) []span {
+	cp := p.call.Method.Cap
+	if cp.Split.Field == "" {
+		return nil
+	}
+	items, err := decodeItems(p.call.Method, cur.status, cur.body, cur.header.Get("Content-Type"))
+	if err != nil || len(items) == 0 {
+		return nil
+	}
+	var oldest time.Time
+	for _, it := range items {
+		v := stringAt(it, cp.Split.Field)
+		t, err := time.Parse(time.RFC3339, v)
+		if err != nil {
+			return nil // an item without the date: no estimate
+		}
+		if oldest.IsZero() || t.Before(oldest) {
+			oldest = t
+		}
+	}
+	oldest = oldest.UTC().Truncate(time.Second)
+	hi := now
+	if !root.openHi {
+		hi = root.hi
+	}
+	if root.openLo || !oldest.After(root.lo) || !oldest.Before(hi) || oldest.Before(from) {
+		return nil
+	}
+	target := max(cp.Max*4/5, 1)
+	k := max((total+target-1)/target, 1)
+	pieces := []span{{lo: root.lo, hi: oldest.Add(-time.Second)}}
+	step := hi.Sub(oldest) / time.Duration(k)
+	if step < time.Second {
+		return nil
+	}
+	lo := oldest
+	for i := range k {
+		end := lo.Add(step).Truncate(time.Second)
+		switch {
+		case i == k-1 && root.openHi:
+			pieces = append(pieces, span{lo: lo, openHi: true})
+			return pieces
+		case i == k-1:
+			end = hi
+		}
+		pieces = append(pieces, span{lo: lo, hi: end})
+		lo = end.Add(time.Second)
+	}
+	return pieces
+}
+
 // part is a range whose matches fit under the cap and that has further
 // pages: its first page's response (without the body) and match count.
 type part struct {
@@ -171,7 +233,11 @@ func (p *pager) split(ctx context.Context, first *url.URL, cur *response, total 
 		stack = append(stack, b, a) // a (earlier) is fetched first
 		return nil
 	}
-	if err := push(root); err != nil {
+	if first := p.firstPieces(cur, root, from, now, total); len(first) > 0 {
+		for i := len(first) - 1; i >= 0; i-- {
+			stack = append(stack, first[i]) // the earliest is fetched first
+		}
+	} else if err := push(root); err != nil {
 		return err
 	}
 	var parts []part

@@ -118,7 +118,15 @@ func TestSearchSplitSeparatorsAndEpoch(t *testing.T) {
 	if rows := jsonRows(t, r); r.Code != 0 || len(rows) != 1 || rows[0]["n"] != float64(2500) {
 		t.Fatalf("split: exit %d rows %v\n%s", r.Code, rows, r.Stderr)
 	}
-	t.Logf("split of 2500 matches: %d requests", len(s.Requests())-before)
+	// Where the matches begin is read from the first page's created_at, so
+	// the split starts there: at most 30 requests for 2,500 matches (25
+	// pages of 100 at least), one window of GitHub's search limit (before:
+	// 39, bisecting from 2007).
+	if n := len(s.Requests()) - before; n > 30 {
+		t.Errorf("the split of 2500 matches took %d requests, want at most 30", n)
+	} else {
+		t.Logf("the split of 2500 matches took %d requests", n)
+	}
 	for _, req := range s.Requests()[before:] {
 		q, _ := url.ParseQuery(req.RawQuery)
 		if strings.Contains(q.Get("q"), "created:*..") {
