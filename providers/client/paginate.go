@@ -180,6 +180,16 @@ func (p *pager) getPage(ctx context.Context, u string, first bool) (items []json
 		pe.Attempts = r.attempts
 		return nil, nil, false, pe
 	}
+	if pm := p.call.Method.Partial; pm != nil && markedCut(pm, r.body) {
+		msg := fmt.Sprintf("the provider marked this answer as cut short (%q: %s): %s; the rows would be incomplete", pm.Property, pm.Value, pm.Reason)
+		if pm.Advice != "" {
+			msg += "; " + pm.Advice
+		}
+		pe := c.newError(p.call, r.url.String(), "incomplete", msg)
+		pe.Status = r.status
+		pe.Attempts = r.attempts
+		return nil, nil, false, pe
+	}
 	p.stats.pages.Add(1)
 	c.pages.Add(1)
 	return items, r, false, nil
@@ -352,4 +362,24 @@ func markedPartial(m *providers.Method, body []byte) bool {
 	}
 	v, err := jsonparser.GetBoolean(body, m.IncompleteFlag)
 	return err == nil && v
+}
+
+// markedCut reports whether a 2xx body holds the method's partial marker:
+// the value at its property equals the marker's value.
+func markedCut(pm *providers.PartialMarker, body []byte) bool {
+	raw, typ, _, err := jsonparser.Get(body, pathParts(pm.Property)...)
+	if err != nil || typ == jsonparser.NotExist {
+		return false
+	}
+	if typ == jsonparser.String {
+		q, err := json.Marshal(string(raw))
+		if err != nil {
+			return false
+		}
+		if s, err := jsonparser.ParseString(raw); err == nil {
+			q, _ = json.Marshal(s)
+		}
+		raw = q
+	}
+	return string(raw) == pm.Value
 }

@@ -41,6 +41,7 @@ func (s *Server) routes() {
 	h("/repos/{owner}/{repo}/branches/{branch}", s.withRepo(s.handleBranch))
 	h("/repos/{owner}/{repo}/branches/{branch}/protection", s.withRepo(s.handleProtection))
 	h("/repos/{owner}/{repo}/collaborators", s.withRepo(s.handleCollaborators))
+	h("/repos/{owner}/{repo}/git/trees/{tree_sha}", s.withRepo(s.handleGitTree)) // trees.go
 	h("/search/repositories", s.handleSearchRepos)
 	h("/search/code", s.handleSearchCode)
 	h("/repos/{owner}/{repo}/contributors", s.withRepo(s.handleContributors))
