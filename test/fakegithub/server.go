@@ -21,6 +21,7 @@ type Server struct {
 	srv     *http.Server
 	handler http.Handler
 	mux     *http.ServeMux
+	cmux    *http.ServeMux // the compliance organisations (compliance.go)
 
 	orgs    map[string]*orgSpec
 	latency time.Duration
@@ -288,6 +289,9 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	if s.app != nil && !s.appAuthorized(rec, r) {
+		return
+	}
+	if s.serveCompliance(rec, r) {
 		return
 	}
 	serveWithETag(rec, r, s.mux)
