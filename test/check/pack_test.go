@@ -138,10 +138,12 @@ type sarifLog struct {
 	Runs    []struct {
 		Tool struct {
 			Driver struct {
-				Rules []struct {
+				Version string `json:"version"`
+				Rules   []struct {
 					ID              string                `json:"id"`
 					FullDescription struct{ Text string } `json:"fullDescription"`
 					Help            struct{ Text string } `json:"help"`
+					HelpURI         string                `json:"helpUri"`
 					Properties      map[string]any        `json:"properties"`
 				} `json:"rules"`
 			} `json:"driver"`
@@ -189,9 +191,17 @@ func TestPackSARIF(t *testing.T) {
 	if len(run.Tool.Driver.Rules) != len(ids) {
 		t.Errorf("%d rules, want one per control (%d)", len(run.Tool.Driver.Rules), len(ids))
 	}
+	// The validator (make sarif-check) warns on a version that does not
+	// start with an integer (SARIF2005) and notes a rule without helpUri.
+	if v := run.Tool.Driver.Version; v == "" || v[0] < '0' || v[0] > '9' {
+		t.Errorf("driver version %q does not start with an integer", v)
+	}
 	for _, rule := range run.Tool.Driver.Rules {
 		if rule.FullDescription.Text == "" || rule.Help.Text == "" {
 			t.Errorf("rule %s: no full description or help", rule.ID)
+		}
+		if !strings.HasSuffix(rule.HelpURI, "docs/check.md#the-github-pack") {
+			t.Errorf("rule %s: helpUri %q", rule.ID, rule.HelpURI)
 		}
 		if s, ok := rule.Properties["security-severity"].(string); !ok || s == "" {
 			t.Errorf("rule %s: security-severity %v", rule.ID, rule.Properties["security-severity"])
