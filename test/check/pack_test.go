@@ -338,3 +338,52 @@ func TestPackWaivers(t *testing.T) {
 		}
 	})
 }
+
+// Declared needs, checked: before running, one request to /rate_limit
+// reads a classic token's X-OAuth-Scopes and each control whose needs the
+// token lacks gets a notice naming it and the missing scopes; a
+// credential that lists no scopes (App, fine-grained) gets one notice.
+func TestPackNeedsChecked(t *testing.T) {
+	only := []string{"--pack", "github", "--var", "org=" + fakegithub.CompliancePassOrg, "-o", "json",
+		"--only", "org-2fa-required,org-webhooks-have-secret,org-actions-selected-repositories,repo-has-license,org-no-open-secret-scanning-alerts"}
+
+	s, env := serverEnv(t, fakegithub.WithOAuthScopes("repo, read:org"))
+	r := runCheck(t, env, only...)
+	if r.Code != 0 {
+		t.Fatalf("exit %d\n%s", r.Code, r.Stderr)
+	}
+	for _, id := range []string{"org-webhooks-have-secret", "org-actions-selected-repositories"} {
+		if !regexp.MustCompile(`notice: control ` + id + ` needs the token scope [a-z:_]+`).MatchString(r.Stderr) {
+			t.Errorf("no notice for %s, whose scopes the token lacks:\n%s", id, r.Stderr)
+		}
+	}
+	if !strings.Contains(r.Stderr, "needs the token scope admin:org_hook") {
+		t.Errorf("the missing scope is not named:\n%s", r.Stderr)
+	}
+	// read:org, repo (and security_events, which repo includes) are granted.
+	for _, id := range []string{"org-2fa-required", "repo-has-license", "org-no-open-secret-scanning-alerts"} {
+		if strings.Contains(r.Stderr, "control "+id+" ") {
+			t.Errorf("notice for %s, whose scopes the token has:\n%s", id, r.Stderr)
+		}
+	}
+	asked := false
+	for _, q := range s.Requests() {
+		if q.Path == "/rate_limit" {
+			asked = true
+		}
+	}
+	if !asked {
+		t.Error("the scopes were not read from /rate_limit")
+	}
+
+	_, env = serverEnv(t, fakegithub.WithOAuthScopes("repo, admin:org, admin:org_hook"))
+	if r := runCheck(t, env, only...); strings.Contains(r.Stderr, "notice: control") || r.Code != 0 {
+		t.Errorf("a token with every needed scope: exit %d\n%s", r.Code, r.Stderr)
+	}
+
+	_, env = serverEnv(t)
+	r = runCheck(t, env, only...)
+	if strings.Contains(r.Stderr, "notice: control") || !strings.Contains(r.Stderr, "permissions cannot be listed") {
+		t.Errorf("a credential without X-OAuth-Scopes:\n%s", r.Stderr)
+	}
+}

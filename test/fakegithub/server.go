@@ -22,6 +22,8 @@ type Server struct {
 	handler http.Handler
 	mux     *http.ServeMux
 	cmux    *http.ServeMux // the compliance organisations (compliance.go)
+	// oauthScopes is the X-OAuth-Scopes header of every answer (WithOAuthScopes).
+	oauthScopes *string
 
 	orgs    map[string]*orgSpec
 	latency time.Duration
