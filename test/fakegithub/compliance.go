@@ -110,6 +110,11 @@ func (s *Server) complianceRoutes() *http.ServeMux {
 		sec := map[string]any{"name": "DEPLOY_TOKEN", "created_at": "2021-03-01T00:00:00Z", "updated_at": updated, "visibility": "selected"}
 		return ok(map[string]any{"total_count": 1, "secrets": []any{sec}})
 	})
+	h("/repos/{owner}/{repo}/actions/secrets", func(c compliance, _ *http.Request) (int, any) {
+		updated := pick(c.pass, ts(time.Now().AddDate(0, 0, -10)), "2021-03-01T00:00:00Z")
+		sec := map[string]any{"name": "NPM_TOKEN", "created_at": "2021-03-01T00:00:00Z", "updated_at": updated}
+		return ok(map[string]any{"total_count": 1, "secrets": []any{sec}})
+	})
 	h("/orgs/{org}/hooks", func(c compliance, _ *http.Request) (int, any) { return ok([]any{c.hook(101)}) })
 	h("/repos/{owner}/{repo}/hooks", func(c compliance, _ *http.Request) (int, any) { return ok([]any{c.hook(201)}) })
 	h("/orgs/{org}/members", func(c compliance, r *http.Request) (int, any) {
