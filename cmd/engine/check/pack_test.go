@@ -2,7 +2,11 @@ package check
 
 import (
 	"context"
+	"os"
+	"path/filepath"
+	"regexp"
 	"slices"
+	"strings"
 	"testing"
 )
 
@@ -51,5 +55,33 @@ func TestGitHubPackComplete(t *testing.T) {
 	}
 	if ps := f.CheckProviders(eng.ProviderNames()); len(ps) != 0 {
 		t.Fatal(problemText(ps))
+	}
+}
+
+// docs/check.md's table of the github pack lists its controls, in order.
+func TestGitHubPackDocTable(t *testing.T) {
+	b, err := os.ReadFile(filepath.Join("..", "..", "..", "docs", "check.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, rest, ok := strings.Cut(string(b), "<!-- pack-github:begin")
+	table, _, ok2 := strings.Cut(rest, "<!-- pack-github:end -->")
+	if !ok || !ok2 {
+		t.Fatal("docs/check.md: no pack-github:begin/end markers")
+	}
+	var got []string
+	for _, m := range regexp.MustCompile("(?m)^\\| `([^`]+)` \\|").FindAllStringSubmatch(table, -1) {
+		got = append(got, m[1])
+	}
+	f, ps := LoadPack("github")
+	if len(ps) != 0 {
+		t.Fatal(problemText(ps))
+	}
+	var want []string
+	for _, c := range f.Controls {
+		want = append(want, c.ID)
+	}
+	if !slices.Equal(got, want) {
+		t.Errorf("docs/check.md's github pack table lists %v; the pack's controls are %v", got, want)
 	}
 }
