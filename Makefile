@@ -66,6 +66,14 @@ inspector: build
 ui-check: build
 	./scripts/ui-check.sh $(BIN)
 
+# The github pack's SARIF (-o sarif against the fake GitHub's compliance
+# orgs) through Microsoft's SARIF validator, rule kinds "Sarif;Gh": no
+# error or warning (needs npm and the npm registry once; not part of the
+# offline `make test`).
+.PHONY: sarif-check
+sarif-check: build
+	./scripts/sarif-check.sh $(BIN)
+
 # gofmt, go vet and staticcheck (pinned in go.mod's tool line, so a fresh
 # clone runs the same version: go tool staticcheck).
 lint:

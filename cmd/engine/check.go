@@ -238,6 +238,9 @@ func runCheck(cmd *cobra.Command, g *globalFlags, cf *checkFlags, paths []string
 		fmt.Fprintln(errOut, result.SanitizeText(n))
 	}
 	controls, _ := check.Select(file, cf.only)
+	for _, n := range needsNotices(ctx, eng, controls) {
+		fmt.Fprintln(errOut, result.SanitizeText(n))
+	}
 
 	check.SARIFToolVersion = strings.TrimPrefix(versionString(), "engine ")
 	rep := check.Run(ctx, eng, path, controls, check.RunOptions{Parallel: cf.parallel, MaxRows: cf.maxRows, Secrets: eng.Secrets})
@@ -257,6 +260,30 @@ func runCheck(cmd *cobra.Command, g *globalFlags, cf *checkFlags, paths []string
 		return &exitError{code: code}
 	}
 	return nil
+}
+
+// needsNotices checks the controls' declared needs (needs:) against the
+// credential before anything runs: one request to GitHub's /rate_limit
+// (free) reads the classic token's X-OAuth-Scopes, and each control whose
+// scopes the token lacks gets a notice. A credential whose permissions
+// cannot be listed (an App, a fine-grained token) gets one notice saying
+// so. Nothing when no control declares needs.
+func needsNotices(ctx context.Context, eng *engine.Engine, controls []*check.Control) []string {
+	if !slices.ContainsFunc(controls, func(c *check.Control) bool { return len(c.Needs) > 0 }) || !slices.Contains(eng.ProviderNames(), "github") {
+		return nil
+	}
+	cl, err := eng.Client("github")
+	if err != nil {
+		return []string{"notice: the controls' needs were not checked: " + err.Error()}
+	}
+	scopes, listed, err := cl.GrantedScopes(ctx, "/rate_limit")
+	switch {
+	case err != nil:
+		return []string{"notice: the controls' needs were not checked: " + err.Error()}
+	case !listed:
+		return []string{check.UnlistedNeedsNotice}
+	}
+	return check.NeedsNotices(controls, scopes)
 }
 
 // mergeDefaults puts the file's defaults under the flags and environment:

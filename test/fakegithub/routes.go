@@ -49,6 +49,7 @@ func (s *Server) routes() {
 	h("/orgs/{org}/failed_invitations", s.withOrg(s.handleFailedInvitations))
 
 	s.mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) { notFound(s, w, r) })
+	s.cmux = s.complianceRoutes()
 }
 
 func (s *Server) withOrg(f func(http.ResponseWriter, *http.Request, *orgSpec)) http.HandlerFunc {

@@ -21,6 +21,9 @@ type Server struct {
 	srv     *http.Server
 	handler http.Handler
 	mux     *http.ServeMux
+	cmux    *http.ServeMux // the compliance organisations (compliance.go)
+	// oauthScopes is the X-OAuth-Scopes header of every answer (WithOAuthScopes).
+	oauthScopes *string
 
 	orgs    map[string]*orgSpec
 	latency time.Duration
@@ -288,6 +291,9 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	if s.app != nil && !s.appAuthorized(rec, r) {
+		return
+	}
+	if s.serveCompliance(rec, r) {
 		return
 	}
 	serveWithETag(rec, r, s.mux)

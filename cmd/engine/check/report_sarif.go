@@ -24,6 +24,22 @@ const sarifSchema = "https://json.schemastore.org/sarif-2.1.0.json"
 // (set by the command).
 var SARIFToolVersion = "devel"
 
+// sarifDocs is where a rule's help points (helpUri) and the driver's
+// informationUri.
+const sarifDocs = "https://github.com/enginehq/engine/blob/main/docs/check.md"
+
+// sarifVersion is v as SARIF's driver version: the validator (rule
+// SARIF2005) wants it to start with an integer, so a development build's
+// "devel (revision ...)" becomes "0.0.0-devel (revision ...)" and a
+// release's "v1.2.3" becomes "1.2.3".
+func sarifVersion(v string) string {
+	v = strings.TrimPrefix(v, "v")
+	if v == "" || v[0] < '0' || v[0] > '9' {
+		return "0.0.0-" + v
+	}
+	return v
+}
+
 type sarifLog struct {
 	Schema  string     `json:"$schema"`
 	Version string     `json:"version"`
@@ -64,6 +80,7 @@ type sarifRule struct {
 	ShortDescription     sarifText      `json:"shortDescription"`
 	FullDescription      sarifText      `json:"fullDescription"`
 	Help                 sarifText      `json:"help"`
+	HelpURI              string         `json:"helpUri"`
 	DefaultConfiguration sarifConfig    `json:"defaultConfiguration"`
 	Properties           map[string]any `json:"properties"`
 }
@@ -166,7 +183,7 @@ func sarifURI(r *Report, c *Control) string {
 // WriteSARIF writes the report as a SARIF 2.1.0 log.
 func WriteSARIF(w io.Writer, r *Report) error {
 	run := sarifRun{
-		Tool:              sarifTool{Driver: sarifDriver{Name: "engine check", Version: SARIFToolVersion, InformationURI: "https://github.com/enginehq/engine/blob/main/docs/check.md", Rules: []sarifRule{}}},
+		Tool:              sarifTool{Driver: sarifDriver{Name: "engine check", Version: sarifVersion(SARIFToolVersion), InformationURI: sarifDocs, Rules: []sarifRule{}}},
 		Results:           []sarifResult{},
 		ColumnKind:        "utf16CodeUnits",
 		AutomationDetails: &sarifAutomation{ID: "engine-check/" + suiteName(r.File) + "/"},
@@ -263,7 +280,17 @@ func sarifRuleOf(c *Control) sarifRule {
 		props["needs"] = c.Needs
 	}
 	return sarifRule{ID: c.ID, Name: ruleName(c.ID), ShortDescription: sarifText{Text: oneLine(c.Title)}, FullDescription: sarifText{Text: oneLine(full)},
-		Help: sarifText{Text: help, Markdown: md}, DefaultConfiguration: sarifConfig{Level: sarifLevel(c)}, Properties: props}
+		Help: sarifText{Text: help, Markdown: md}, HelpURI: sarifHelpURI(c), DefaultConfiguration: sarifConfig{Level: sarifLevel(c)}, Properties: props}
+}
+
+// sarifHelpURI is where a rule's control is documented: the pack's table
+// in docs/check.md for a pack's control, the control file reference for
+// the others (the validator's SARIF2012 asks every rule for one).
+func sarifHelpURI(c *Control) string {
+	if strings.HasPrefix(c.File, "pack:") {
+		return sarifDocs + "#the-" + strings.TrimPrefix(c.File, "pack:") + "-pack"
+	}
+	return sarifDocs + "#control-file-reference"
 }
 
 // ruleName is a rule's name in PascalCase, as SARIF suggests
@@ -347,7 +374,7 @@ func WriteProblemsSARIF(w io.Writer, file string, ps []Problem) error {
 		}
 		inv.ToolConfigNotifications = append(inv.ToolConfigNotifications, n)
 	}
-	run := sarifRun{Tool: sarifTool{Driver: sarifDriver{Name: "engine check", Version: SARIFToolVersion, InformationURI: "https://github.com/enginehq/engine/blob/main/docs/check.md", Rules: []sarifRule{}}},
+	run := sarifRun{Tool: sarifTool{Driver: sarifDriver{Name: "engine check", Version: sarifVersion(SARIFToolVersion), InformationURI: sarifDocs, Rules: []sarifRule{}}},
 		Invocations: []sarifInvocation{inv}, Results: []sarifResult{}, ColumnKind: "utf16CodeUnits"}
 	enc := json.NewEncoder(w)
 	enc.SetIndent("", "  ")
