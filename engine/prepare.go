@@ -128,6 +128,10 @@ func (ps *Prepared) run(ctx context.Context, qo QueryOptions) (*result.Result, e
 			return nil, err
 		}
 		ctx = client.WithNotice(ctx, qo.Notice)
+		// One statement is a run of its own unless the caller opened one
+		// (a check run, a script): each identical GET sent once.
+		ctx, end := client.OpenRun(ctx)
+		defer end()
 		res, err := exec.Run(ctx, p, fetchers, exec.Options{Concurrency: e.opts.Concurrency, Progress: qo.Progress, Rows: qo.Rows, Columns: qo.Columns, MaxValueBytes: e.opts.MaxValueBytes})
 		if err == nil {
 			res.Unordered = st.Query.UnorderedLimit

@@ -175,8 +175,12 @@ func writeStats(w io.Writer, res *result.Result, rows int, asJSON bool) {
 		return
 	}
 	st := res.Stats
-	line := fmt.Sprintf("stats: %d rows; %d HTTP requests, %d pages (%d fetched, %d revalidated, %d from cache), %d ms",
-		rows, st.HTTPRequests, st.Pages, st.Fetched, st.Revalidated, st.CacheHits, st.ElapsedMS)
+	shared := ""
+	if st.Shared > 0 {
+		shared = fmt.Sprintf(", %d shared", st.Shared)
+	}
+	line := fmt.Sprintf("stats: %d rows; %d HTTP requests, %d pages (%d fetched, %d revalidated, %d from cache%s), %d ms",
+		rows, st.HTTPRequests, st.Pages, st.Fetched, st.Revalidated, st.CacheHits, shared, st.ElapsedMS)
 	if len(st.Methods) > 0 {
 		line += "; read " + strings.Join(st.Methods, ", ")
 	}

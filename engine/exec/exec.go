@@ -130,6 +130,7 @@ func Run(ctx context.Context, p *plan.Plan, fetchers Fetchers, opts Options) (*r
 		stats.Pages += n.Pages
 		stats.CacheHits += n.CacheHits
 		stats.Revalidated += n.Revalidated
+		stats.Shared += n.Shared
 		if n.Parts > 0 && s.Method.Cap != nil && s.Method.Cap.Split != nil {
 			stats.Parts += n.Parts
 			stats.Methods[len(stats.Methods)-1] += fmt.Sprintf(" (over the %d-result cap: split by %s: into %s)", s.Method.Cap.Max, s.Method.Cap.Split.Qualifier, result.Plural(n.Parts, "part"))
@@ -241,6 +242,7 @@ func runScan(ctx context.Context, st *store.Store, s *plan.Scan, calls []map[str
 		total.CacheHits += n.CacheHits
 		total.Revalidated += n.Revalidated
 		total.Parts += n.Parts
+		total.Shared += n.Shared
 		mu.Unlock()
 		if err != nil {
 			fail(err)

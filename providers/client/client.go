@@ -78,6 +78,7 @@ import (
 	"net/http"
 	"net/url"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"time"
 
@@ -155,8 +156,10 @@ const (
 // without a request; Revalidated counts requests answered 304 Not Modified
 // (served from the cache, free of GitHub's rate limit). Parts counts the
 // date ranges a query over the provider's result cap was split into
-// (capsplit.go); 0 when it was not split.
-type Stats struct{ Requests, Pages, CacheHits, Revalidated, Parts int }
+// (capsplit.go); 0 when it was not split. Shared counts pages read from
+// an identical GET another asker sent, in flight or earlier in the run
+// (share.go): no request of their own.
+type Stats struct{ Requests, Pages, CacheHits, Revalidated, Parts, Shared int }
 
 // Client executes methods of one provider. It is safe for concurrent use.
 type Client struct {
@@ -176,6 +179,11 @@ type Client struct {
 	pages       atomic.Int64
 	cacheHits   atomic.Int64
 	revalidated atomic.Int64
+	shared      atomic.Int64
+
+	flightMu sync.Mutex
+	flights  map[string]*flight // identical GETs in flight (share.go)
+	waiting  atomic.Int64       // askers waiting for one of them
 }
 
 // New builds the client of provider p.
@@ -269,7 +277,7 @@ func setDefaults(o *Options) {
 
 // Totals returns the cumulative statistics of the client.
 func (c *Client) Totals() Stats {
-	return Stats{Requests: int(c.requests.Load()), Pages: int(c.pages.Load()), CacheHits: int(c.cacheHits.Load()), Revalidated: int(c.revalidated.Load())}
+	return Stats{Requests: int(c.requests.Load()), Pages: int(c.pages.Load()), CacheHits: int(c.cacheHits.Load()), Revalidated: int(c.revalidated.Load()), Shared: int(c.shared.Load())}
 }
 
 // BaseURL returns the base URL requests are sent to.

@@ -112,8 +112,11 @@ type RunOptions struct {
 }
 
 // Run evaluates the controls concurrently through one Querier, so that
-// they share its HTTP clients and rate-limit state.
+// they share its HTTP clients and rate-limit state, within one run
+// (engine.OpenRun): each identical GET of the controls is sent once.
 func Run(ctx context.Context, q Querier, file string, controls []*Control, o RunOptions) *Report {
+	ctx, end := engine.OpenRun(ctx)
+	defer end()
 	if o.Parallel <= 0 {
 		o.Parallel = 4
 	}

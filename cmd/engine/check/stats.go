@@ -29,5 +29,6 @@ func statsProperties(s result.Stats) []JUnitProperty {
 		{Name: "fetched", Value: strconv.Itoa(s.Fetched)},
 		{Name: "revalidated", Value: strconv.Itoa(s.Revalidated)},
 		{Name: "cache_hits", Value: strconv.Itoa(s.CacheHits)},
+		{Name: "shared", Value: strconv.Itoa(s.Shared)},
 	}
 }
