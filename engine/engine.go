@@ -200,6 +200,10 @@ type QueryOptions struct {
 	// computed by an expression may have Type "" there (its type is known
 	// from its values; the returned Result has it).
 	Columns func(cols []result.Column) error
+	// FailedStats, when set, receives what a SELECT that ends in an error
+	// cost before it did (requests, pages, methods, elapsed time): check
+	// reports the stats of every control, errored or not.
+	FailedStats func(result.Stats)
 }
 
 // OpenRun opens a run on ctx for several statements (one `check` run,

@@ -132,7 +132,7 @@ func (ps *Prepared) run(ctx context.Context, qo QueryOptions) (*result.Result, e
 		// (a check run, a script): each identical GET sent once.
 		ctx, end := client.OpenRun(ctx)
 		defer end()
-		res, err := exec.Run(ctx, p, fetchers, exec.Options{Concurrency: e.opts.Concurrency, Progress: qo.Progress, Rows: qo.Rows, Columns: qo.Columns, MaxValueBytes: e.opts.MaxValueBytes})
+		res, err := exec.Run(ctx, p, fetchers, exec.Options{Concurrency: e.opts.Concurrency, Progress: qo.Progress, Rows: qo.Rows, Columns: qo.Columns, MaxValueBytes: e.opts.MaxValueBytes, Failed: qo.FailedStats})
 		if err == nil {
 			res.Unordered = st.Query.UnorderedLimit
 		}

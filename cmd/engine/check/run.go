@@ -157,10 +157,12 @@ func evaluate(ctx context.Context, q Querier, c *Control, o RunOptions) (out *Ou
 	}
 	var res *result.Result
 	var err error
+	// An errored control reports what it cost too.
+	qo := engine.QueryOptions{FailedStats: func(st result.Stats) { out.Stats = st }}
 	if c.prepared != nil {
-		res, err = c.prepared.Run(ctx, engine.QueryOptions{})
+		res, err = c.prepared.Run(ctx, qo)
 	} else {
-		res, err = q.Query(ctx, c.SQL, engine.QueryOptions{})
+		res, err = q.Query(ctx, c.SQL, qo)
 	}
 	if err != nil {
 		b := engine.Classify(err).Body()
