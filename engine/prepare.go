@@ -58,6 +58,17 @@ func (e *Engine) prepare(ctx context.Context, text string) (*Prepared, error) {
 		if err != nil {
 			return nil, sqlNotFound(err) // an unknown table: the catalog's *NotFound
 		}
+		if st.Kind == sqlfront.KindSelect {
+			// What only SQLite catches is caught before any request: the
+			// final text compiled against an empty copy of its tables.
+			tables := make([]store.TableSchema, 0, len(ps.plan.Scans))
+			for _, s := range ps.plan.Scans {
+				tables = append(tables, store.TableSchema{Name: s.Table, Columns: s.Columns()})
+			}
+			if err := store.Compiles(ctx, tables, ps.plan.SQL); err != nil {
+				return nil, err
+			}
+		}
 	}
 	return ps, nil
 }
@@ -130,7 +141,7 @@ func (ps *Prepared) run(ctx context.Context, qo QueryOptions) (*result.Result, e
 		ctx = client.WithNotice(ctx, qo.Notice)
 		// One statement is a run of its own unless the caller opened one
 		// (a check run, a script): each identical GET sent once.
-		ctx, end := client.OpenRun(ctx)
+		ctx, end := client.OpenRunBytes(ctx, client.StatementRunBytes)
 		defer end()
 		res, err := exec.Run(ctx, p, fetchers, exec.Options{Concurrency: e.opts.Concurrency, Progress: qo.Progress, Rows: qo.Rows, Columns: qo.Columns, MaxValueBytes: e.opts.MaxValueBytes, Failed: qo.FailedStats})
 		if err == nil {

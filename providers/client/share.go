@@ -26,11 +26,17 @@ import (
 //   - Each page read from another asker's request counts as Stats.Shared
 //     (not as a request, nor as fetched), on every surface.
 //
-// A run keeps at most MaxRunBytes of bodies; past that, answers are still
-// shared while in flight but no longer kept.
+// A run keeps at most MaxRunBytes of bodies (a statement's own run,
+// StatementRunBytes: its pages stream into its table, and keeping them
+// would hold the statement's whole answer in memory twice); past that,
+// answers are still shared while in flight but no longer kept.
 
-// MaxRunBytes bounds the bodies a Run keeps.
-const MaxRunBytes = 256 << 20
+// MaxRunBytes bounds the bodies a Run opened with OpenRun keeps.
+const MaxRunBytes = 64 << 20
+
+// StatementRunBytes bounds the bodies a statement's own run keeps
+// (OpenRunBytes).
+const StatementRunBytes = 1 << 20
 
 type runKey struct{}
 
@@ -51,10 +57,15 @@ type Run struct {
 // inside a check run belongs to the run), and the returned Run is then
 // that one; close is a no-op for the inner opener.
 func OpenRun(ctx context.Context) (context.Context, func()) {
+	return OpenRunBytes(ctx, MaxRunBytes)
+}
+
+// OpenRunBytes is OpenRun keeping at most maxBytes of answers.
+func OpenRunBytes(ctx context.Context, maxBytes int64) (context.Context, func()) {
 	if r := runOf(ctx); r != nil {
 		return ctx, func() {}
 	}
-	r := &Run{opened: time.Now(), m: map[string]*flight{}, max: MaxRunBytes}
+	r := &Run{opened: time.Now(), m: map[string]*flight{}, max: maxBytes}
 	return context.WithValue(ctx, runKey{}, r), r.Close
 }
 

@@ -64,3 +64,29 @@ func TestCheckFanOutErrorNamesEveryKey(t *testing.T) {
 		t.Fatalf("errored control's stats %+v, run's %+v; %d requests received", c.Stats, rep.Stats, n)
 	}
 }
+
+// TestCheckSQLiteErrorsBeforeAnyRequest: what only SQLite catches (a
+// function it lacks, a column of an alias the query never joined) is a
+// problem of the file reported before any request, like SQL that does
+// not parse (issue 33 item 4: it was found after the control's requests).
+func TestCheckSQLiteErrorsBeforeAnyRequest(t *testing.T) {
+	gh := fakegithub.ForTest(t)
+	env := testutil.FakeEnv(t, gh.URL())
+	controls := testutil.TempFile(t, "controls.yaml", `controls:
+  - id: fine
+    sql: SELECT name FROM github.repos.repos WHERE org = 'acme' AND private
+  - id: no-such-function
+    sql: SELECT r.name FROM github.repos.repos r WHERE r.org = 'acme' AND nosuchfunc(r.name) = 1
+  - id: having-unknown-alias
+    sql: |
+      SELECT r.name, count(*) FROM github.repos.repos r WHERE r.org = 'acme'
+      GROUP BY r.name HAVING c.x > 1
+`)
+	r := runCheck(t, env, controls)
+	if r.Code != 2 || !strings.Contains(r.Stderr, "no such function: nosuchfunc") || !strings.Contains(r.Stderr, "no such column: c.x") || !strings.Contains(r.Stderr, "no control was run") {
+		t.Fatalf("exit %d\n%s\n%s", r.Code, r.Stdout, r.Stderr)
+	}
+	if n := len(gh.Requests()); n != 0 {
+		t.Fatalf("%d requests sent before the problems were reported", n)
+	}
+}
