@@ -73,7 +73,7 @@ func newExecCmd(g *globalFlags) *cobra.Command {
 	cmd.Flags().StringVarP(&output, "output", "o", result.DefaultFormat, "output format: "+result.FormatHelp())
 	cmd.Flags().StringVarP(&file, "file", "f", "", "read the statement from FILE (- for stdin)")
 	cmd.Flags().BoolVar(&csvSafe, "csv-safe", false, csvSafeHelp)
-	cmd.Flags().BoolVar(&showStats, "stats", false, `print what the statement cost to stderr: rows, HTTP requests, pages fetched, revalidated (304) or served from the cache, time and rate-limit budget (with -o json as {"stats":{...}}; also with --debug)`)
+	cmd.Flags().BoolVar(&showStats, "stats", false, `print what the statement cost to stderr: rows, HTTP requests, pages fetched, revalidated (304), served from the cache or shared with an identical request, time and rate-limit budget (with -o json as {"stats":{...}}; also with --debug)`)
 	return cmd
 }
 
