@@ -2,6 +2,7 @@ package exec_test
 
 import (
 	"regexp"
+	"strings"
 	"testing"
 
 	"github.com/enginehq/engine/test/fakegithub"
@@ -24,5 +25,21 @@ func TestSelfJoinSendsEachURLOnce(t *testing.T) {
 	}
 	if !regexp.MustCompile(`stats: 3 rows; 1 HTTP requests?, 2 pages \(1 fetched, 0 revalidated, 0 from cache, 1 shared\)`).MatchString(r.Stderr) {
 		t.Fatalf("stats line:\n%s", r.Stderr)
+	}
+}
+
+// TestCommitStatusTablesReadAsTheirMethods: github.commits.statuses lists
+// a ref's statuses and github.commits.combined_status is its combined
+// status; the names read the wrong way round before (issue 33 item 5:
+// "status" listed statuses, "statuses" was the combined one).
+func TestCommitStatusTablesReadAsTheirMethods(t *testing.T) {
+	for table, method := range map[string]string{
+		"github.commits.statuses":        "list_commit_statuses_for_ref,",
+		"github.commits.combined_status": "get_combined_status_for_ref,",
+	} {
+		r := run(t, "-o", "csv", "SHOW METHODS IN "+table)
+		if r.Code != 0 || !strings.Contains(r.Stdout, "\n"+method) || strings.Count(r.Stdout, "\n") != 2 {
+			t.Fatalf("%s: exit %d\n%s\n%s", table, r.Code, r.Stdout, r.Stderr)
+		}
 	}
 }
