@@ -209,7 +209,21 @@ type QueryOptions struct {
 	// computed by an expression may have Type "" there (its type is known
 	// from its values; the returned Result has it).
 	Columns func(cols []result.Column) error
+	// FailedStats, when set, receives what a SELECT that ends in an error
+	// cost before it did (requests, pages, methods, elapsed time): check
+	// reports the stats of every control, errored or not.
+	FailedStats func(result.Stats)
 }
+
+// OpenRun opens a run on ctx for several statements (one `check` run,
+// one script): until the returned close is called, the statements run
+// under the returned context send each identical GET (URL, credential,
+// Accept) once, waiting for one in flight and reading one answered
+// earlier in the run, an error answer included (client.OpenRun,
+// docs/check.md "One request per URL per run"). Only answers received
+// since the run opened are read, so the run never sees one older than
+// itself. Without a run, each statement is its own.
+func OpenRun(ctx context.Context) (context.Context, func()) { return client.OpenRun(ctx) }
 
 // Query prepares and runs one statement (Prepare, then Prepared.Run).
 // Errors are always *Error.

@@ -79,6 +79,17 @@ func (e *Engine) prepare(ctx context.Context, text string) (*Prepared, error) {
 			}
 			return nil, err
 		}
+		if st.Kind == sqlfront.KindSelect {
+			// What only SQLite catches is caught before any request: the
+			// final text compiled against an empty copy of its tables.
+			tables := make([]store.TableSchema, 0, len(ps.plan.Scans))
+			for _, s := range ps.plan.Scans {
+				tables = append(tables, store.TableSchema{Name: s.Table, Columns: s.Columns()})
+			}
+			if err := store.Compiles(ctx, tables, ps.plan.SQL); err != nil {
+				return nil, err
+			}
+		}
 	}
 	return ps, nil
 }
@@ -154,7 +165,11 @@ func (ps *Prepared) run(ctx context.Context, qo QueryOptions) (*result.Result, e
 			return nil, err
 		}
 		ctx = client.WithNotice(ctx, qo.Notice)
-		res, err := exec.Run(ctx, p, fetchers, exec.Options{Concurrency: e.opts.Concurrency, Progress: qo.Progress, Rows: qo.Rows, Columns: qo.Columns, MaxValueBytes: e.opts.MaxValueBytes})
+		// One statement is a run of its own unless the caller opened one
+		// (a check run, a script): each identical GET sent once.
+		ctx, end := client.OpenRunBytes(ctx, client.StatementRunBytes)
+		defer end()
+		res, err := exec.Run(ctx, p, fetchers, exec.Options{Concurrency: e.opts.Concurrency, Progress: qo.Progress, Rows: qo.Rows, Columns: qo.Columns, MaxValueBytes: e.opts.MaxValueBytes, Failed: qo.FailedStats})
 		if err == nil {
 			res.Unordered = st.Query.UnorderedLimit
 		}

@@ -31,8 +31,10 @@ type Call struct {
 // without a request; Revalidated counts requests answered 304 Not Modified
 // (served from the cache, free of GitHub's rate limit). Parts counts the
 // date ranges a query over the provider's result cap was split into; 0
-// when it was not split.
-type FetchStats struct{ Requests, Pages, CacheHits, Revalidated, Parts int }
+// when it was not split. Shared counts pages read from an identical GET
+// another asker sent, in flight or earlier in the run (the client's
+// share.go): no request of their own.
+type FetchStats struct{ Requests, Pages, CacheHits, Revalidated, Parts, Shared int }
 
 // BucketBudget is what a statement learns of one rate-limit bucket.
 type BucketBudget struct {

@@ -80,7 +80,7 @@ func newExecCmd(g *globalFlags) *cobra.Command {
 	cmd.Flags().StringVarP(&output, "output", "o", result.DefaultFormat, "output format: "+result.FormatHelp())
 	cmd.Flags().StringVarP(&file, "file", "f", "", "read the statement, or a script of statements separated by ';', from FILE (- for stdin)")
 	cmd.Flags().BoolVar(&csvSafe, "csv-safe", false, csvSafeHelp)
-	cmd.Flags().BoolVar(&showStats, "stats", false, `print what the statement cost to stderr: rows, HTTP requests, pages fetched, revalidated (304) or served from the cache, time and rate-limit budget (with -o json as {"stats":{...}}; also with --debug)`)
+	cmd.Flags().BoolVar(&showStats, "stats", false, `print what the statement cost to stderr: rows, HTTP requests, pages fetched, revalidated (304), served from the cache or shared with an identical request, time and rate-limit budget (with -o json as {"stats":{...}}; also with --debug)`)
 	return cmd
 }
 
@@ -182,8 +182,12 @@ func writeStats(w io.Writer, res *result.Result, rows int, asJSON bool) {
 		return
 	}
 	st := res.Stats
-	line := fmt.Sprintf("stats: %d rows; %d HTTP requests, %d pages (%d fetched, %d revalidated, %d from cache), %d ms",
-		rows, st.HTTPRequests, st.Pages, st.Fetched, st.Revalidated, st.CacheHits, st.ElapsedMS)
+	shared := ""
+	if st.Shared > 0 {
+		shared = fmt.Sprintf(", %d shared", st.Shared)
+	}
+	line := fmt.Sprintf("stats: %d rows; %d HTTP requests, %d pages (%d fetched, %d revalidated, %d from cache%s), %d ms",
+		rows, st.HTTPRequests, st.Pages, st.Fetched, st.Revalidated, st.CacheHits, shared, st.ElapsedMS)
 	if len(st.Methods) > 0 {
 		line += "; read " + strings.Join(st.Methods, ", ")
 	}

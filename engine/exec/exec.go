@@ -66,13 +66,28 @@ type Options struct {
 	// MaxValueBytes bounds one value, stored row and result row of the
 	// statement's database (store.SetMaxValueBytes; 0: the default).
 	MaxValueBytes int
+	// Failed, when set, receives what a statement that ends in an error
+	// cost before it did (requests, pages, methods): a compliance report
+	// shows the stats of every control, errored or not.
+	Failed func(result.Stats)
 }
 
 // Run executes p and returns its result.
-func Run(ctx context.Context, p *plan.Plan, fetchers Fetchers, opts Options) (*result.Result, error) {
+func Run(ctx context.Context, p *plan.Plan, fetchers Fetchers, opts Options) (_ *result.Result, err error) {
 	start := time.Now()
 	if opts.Concurrency <= 0 {
 		opts.Concurrency = 8
+	}
+	var stats result.Stats
+	if opts.Failed != nil {
+		defer func() {
+			if err != nil {
+				stats.Elapsed = time.Since(start)
+				stats.ElapsedMS = stats.Elapsed.Milliseconds()
+				stats.Fetched = max(stats.Pages-stats.Revalidated-stats.CacheHits-stats.Shared, 0)
+				opts.Failed(stats)
+			}
+		}()
 	}
 	st, err := store.Open(ctx)
 	if err != nil {
@@ -82,7 +97,6 @@ func Run(ctx context.Context, p *plan.Plan, fetchers Fetchers, opts Options) (*r
 	if err := st.SetMaxValueBytes(opts.MaxValueBytes); err != nil {
 		return nil, err
 	}
-	var stats result.Stats
 	var pages atomic.Int64
 	requests := p.Requests()
 	if err := checkBudgets(ctx, p, fetchers); err != nil {
@@ -129,6 +143,7 @@ func Run(ctx context.Context, p *plan.Plan, fetchers Fetchers, opts Options) (*r
 		stats.Pages += n.Pages
 		stats.CacheHits += n.CacheHits
 		stats.Revalidated += n.Revalidated
+		stats.Shared += n.Shared
 		if n.Parts > 0 && s.Method.Cap != nil && s.Method.Cap.Split != nil {
 			stats.Parts += n.Parts
 			stats.Methods[len(stats.Methods)-1] += fmt.Sprintf(" (over the %d-result cap: split by %s: into %s)", s.Method.Cap.Max, s.Method.Cap.Split.Qualifier, result.Plural(n.Parts, "part"))
@@ -178,13 +193,23 @@ func runScan(ctx context.Context, st *store.Store, s *plan.Scan, calls []map[str
 		total    providers.FetchStats
 		firstErr error
 	)
-	fail := func(err error) {
+	// A fan-out's call refused by the provider for its own key (403,
+	// 404, 410, 422, 451: this repository, not the credential or the
+	// rate limit) does not stop the others: the statement fails naming
+	// every key that failed (keyedError), not only the first.
+	var keyed []keyedFailure
+	fail := func(i int, err error) {
 		mu.Lock()
-		if firstErr == nil {
-			firstErr = err
-			cancel()
+		defer mu.Unlock()
+		if firstErr != nil {
+			return
 		}
-		mu.Unlock()
+		if pe := keyFailure(err); pe != nil && len(calls) > 1 {
+			keyed = append(keyed, keyedFailure{i, pe})
+			return
+		}
+		firstErr = err
+		cancel()
 	}
 	onPage := func(int) {
 		n := pages.Add(1)
@@ -240,9 +265,10 @@ func runScan(ctx context.Context, st *store.Store, s *plan.Scan, calls []map[str
 		total.CacheHits += n.CacheHits
 		total.Revalidated += n.Revalidated
 		total.Parts += n.Parts
+		total.Shared += n.Shared
 		mu.Unlock()
 		if err != nil {
-			fail(err)
+			fail(i, err)
 		}
 	}
 
@@ -271,6 +297,9 @@ func runScan(ctx context.Context, st *store.Store, s *plan.Scan, calls []map[str
 	}
 	if firstErr == nil && ctx.Err() != nil {
 		firstErr = ctx.Err()
+	}
+	if firstErr == nil && len(keyed) > 0 {
+		firstErr = newKeyedError(keyed, calls)
 	}
 	if firstErr != nil {
 		tbl.Abort()

@@ -78,6 +78,7 @@ import (
 	"net/http"
 	"net/url"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"time"
 
@@ -171,6 +172,11 @@ type Client struct {
 	pages       atomic.Int64
 	cacheHits   atomic.Int64
 	revalidated atomic.Int64
+	shared      atomic.Int64
+
+	flightMu sync.Mutex
+	flights  map[string]*flight // identical GETs in flight (share.go)
+	waiting  atomic.Int64       // askers waiting for one of them
 }
 
 // New builds the client of provider p.
@@ -264,7 +270,7 @@ func setDefaults(o *Options) {
 
 // Totals returns the cumulative statistics of the client.
 func (c *Client) Totals() Stats {
-	return Stats{Requests: int(c.requests.Load()), Pages: int(c.pages.Load()), CacheHits: int(c.cacheHits.Load()), Revalidated: int(c.revalidated.Load())}
+	return Stats{Requests: int(c.requests.Load()), Pages: int(c.pages.Load()), CacheHits: int(c.cacheHits.Load()), Revalidated: int(c.revalidated.Load()), Shared: int(c.shared.Load())}
 }
 
 // BaseURL returns the base URL requests are sent to.

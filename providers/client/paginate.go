@@ -17,10 +17,10 @@ import (
 )
 
 // callStats are the counters of one Do, updated from page goroutines.
-type callStats struct{ requests, pages, cacheHits, revalidated, parts atomic.Int64 }
+type callStats struct{ requests, pages, cacheHits, revalidated, parts, shared atomic.Int64 }
 
 func (s *callStats) snapshot() Stats {
-	return Stats{Requests: int(s.requests.Load()), Pages: int(s.pages.Load()), CacheHits: int(s.cacheHits.Load()), Revalidated: int(s.revalidated.Load()), Parts: int(s.parts.Load())}
+	return Stats{Requests: int(s.requests.Load()), Pages: int(s.pages.Load()), CacheHits: int(s.cacheHits.Load()), Revalidated: int(s.revalidated.Load()), Parts: int(s.parts.Load()), Shared: int(s.shared.Load())}
 }
 
 // Do executes the call, following pagination, and calls emit with each
@@ -149,7 +149,7 @@ func (p *pager) emitPage(items []json.RawMessage) error {
 // status on the first page.
 func (p *pager) getPage(ctx context.Context, u string, first bool) (items []json.RawMessage, r *response, absent bool, err error) {
 	c := p.c
-	r, err = c.fetch(ctx, p.call, u, p.stats)
+	r, err = c.sharedFetch(ctx, p.call, u, p.stats)
 	if err != nil {
 		return nil, nil, false, err
 	}
@@ -192,6 +192,10 @@ func (p *pager) getPage(ctx context.Context, u string, first bool) (items []json
 	}
 	p.stats.pages.Add(1)
 	c.pages.Add(1)
+	if r.shared {
+		p.stats.shared.Add(1)
+		c.shared.Add(1)
+	}
 	return items, r, false, nil
 }
 

@@ -141,6 +141,9 @@ type response struct {
 	attempts int
 	// redirected is true when a redirect was followed to get this answer.
 	redirected bool
+	// shared is true when another asker's request got this answer
+	// (share.go).
+	shared bool
 }
 
 // fetch GETs one URL with retries. It returns ctx.Err() when ctx is done,

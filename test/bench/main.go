@@ -36,7 +36,7 @@ var (
 	runs  = flag.Int("runs", 11, "runs of each cold-start measurement (median reported)")
 	large = flag.Int("large", 90000, "rows of the large query (90,000 rows are 900 pages: GitHub's budget of one minute, which the default settings send at once)")
 	huge  = flag.Int("huge", 10_000_000, "rows of each of the 3 concurrent MCP results of the memory row (0: skip)")
-	only  = flag.String("only", "", `run only one group of rows: "base" (the rows of no other group), "governor", "latency", "memory", "stream", "compiled" or "pg"`)
+	only  = flag.String("only", "", `run only one group of rows: "base" (the rows of no other group), "governor", "latency", "memory", "stream", "compiled", "pg" or "check"`)
 )
 
 type row struct{ name, value, target string }
@@ -100,6 +100,11 @@ func main() {
 		printRows(rows)
 		return
 	}
+	if *only == "check" {
+		b.checkRows(add)
+		printRows(rows)
+		return
+	}
 
 	first, exit := b.coldStart()
 	add("cold exec: start to first request (median)", ms(first), "<= 30 ms")
@@ -153,6 +158,7 @@ func main() {
 	b.pgRows(add)
 	b.latencyRows(add)
 	b.governorRows(add)
+	b.checkRows(add)
 	b.memory(add)
 	printRows(rows)
 }

@@ -89,6 +89,10 @@ type Control struct {
 	// varProblem: Resolve reported this control's variables (unset, quoted
 	// or misplaced), so Validate does not report its SQL a second time.
 	varProblem bool
+	// rawText is Title, Description and Remediation as written, before
+	// Resolve substitutes variables into them.
+	rawText [3]string
+	rawKept bool
 }
 
 var idPattern = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._-]*$`)

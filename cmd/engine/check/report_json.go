@@ -47,11 +47,13 @@ func WriteJSON(w io.Writer, r *Report) error {
 		c := o.Control
 		jc := jsonControl{ID: c.ID, Title: c.Title, Severity: c.Severity, Status: o.Status, Expect: c.Expect.String(),
 			Description: c.Description, Remediation: c.Remediation, DurationMS: o.Duration.Milliseconds()}
+		st := o.Stats
+		jc.Stats = &st // every control, errored or not: what it cost
 		if o.Status == Error {
 			jc.Error = o.Err
 		} else {
-			n, st := o.RowCount, o.Stats
-			jc.RowCount, jc.Stats = &n, &st
+			n := o.RowCount
+			jc.RowCount = &n
 		}
 		if o.Status == Fail || o.Status == Waived {
 			jc.Columns, jc.RowsTruncated = o.Columns, o.RowsTruncated()

@@ -119,8 +119,11 @@ type RunOptions struct {
 }
 
 // Run evaluates the controls concurrently through one Querier, so that
-// they share its HTTP clients and rate-limit state.
+// they share its HTTP clients and rate-limit state, within one run
+// (engine.OpenRun): each identical GET of the controls is sent once.
 func Run(ctx context.Context, q Querier, file string, controls []*Control, o RunOptions) *Report {
+	ctx, end := engine.OpenRun(ctx)
+	defer end()
 	if o.Parallel <= 0 {
 		o.Parallel = 4
 	}
@@ -161,10 +164,12 @@ func evaluate(ctx context.Context, q Querier, c *Control, o RunOptions) (out *Ou
 	}
 	var res *result.Result
 	var err error
+	// An errored control reports what it cost too.
+	qo := engine.QueryOptions{FailedStats: func(st result.Stats) { out.Stats = st }}
 	if c.prepared != nil {
-		res, err = c.prepared.Run(ctx, engine.QueryOptions{})
+		res, err = c.prepared.Run(ctx, qo)
 	} else {
-		res, err = q.Query(ctx, c.SQL, engine.QueryOptions{})
+		res, err = q.Query(ctx, c.SQL, qo)
 	}
 	if err != nil {
 		b := engine.Classify(err).Body()
