@@ -315,6 +315,7 @@ func deriveParams(path string, itemParams, opParams openapi3.Parameters) ([]prov
 		pp.Enum, pp.Default = paramValues(schema, typ)
 		if k.in == openapi3.ParameterInPath {
 			pp.Required = true
+			pp.Slashes = multiSegment(p)
 			pathParams = append(pathParams, pp)
 		} else {
 			queryParams = append(queryParams, pp)
@@ -329,6 +330,14 @@ func deriveParams(path string, itemParams, opParams openapi3.Parameters) ([]prov
 	}
 	sort.SliceStable(pathParams, func(i, j int) bool { return pos(pathParams[i].Name) < pos(pathParams[j].Name) })
 	return append(pathParams, queryParams...), paged
+}
+
+// multiSegment reports whether the description marks a path parameter
+// as a path of several segments (x-multi-segment: true, GitHub's
+// extension, on the contents path and git refs, among others).
+func multiSegment(p *openapi3.Parameter) bool {
+	v, _ := p.Extensions["x-multi-segment"].(bool)
+	return v
 }
 
 func paramType(s *openapi3.Schema) string {
