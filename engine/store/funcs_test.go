@@ -99,19 +99,19 @@ func TestFunctions(t *testing.T) {
 
 func TestFunctionErrors(t *testing.T) {
 	cases := map[string]string{
-		"SELECT regexp_like('a', '(')":               "regexp_like: invalid regular expression '(': missing closing )",
-		"SELECT 'a' REGEXP '[z-a]'":                  "REGEXP: invalid regular expression '[z-a]'",
-		"SELECT regexp_like('a', 'a', 'q')":          `unknown flag "q"`,
-		"SELECT regexp_like('a')":                    "takes 2 or 3 arguments",
-		"SELECT regexp_substr('a', 'a', 2)":          "has 0 group(s)",
-		"SELECT regexp_substr('a', 'a', 'x')":        "the group must be an integer",
-		"SELECT base64_decode('not base64!')":        "base64_decode: the text is not base64",
-		"SELECT base64_decode('aGk=aGk=')":           "not base64",
-		"SELECT split_part('a', '/', 0)":             "numbered from 1",
-		"SELECT yaml_to_json('a: [1')":               "yaml_to_json: ",
-		"SELECT yaml_to_json('a: 1\na: 2')":          `the mapping key "a" appears twice`,
-		"SELECT yaml_to_json('? [a]\n: 1')":          "JSON keys are text",
-		"SELECT yaml_to_json('a: *nope')":            "yaml_to_json: ",
+		"SELECT regexp_like('a', '(')":                 "regexp_like: invalid regular expression '(': missing closing )",
+		"SELECT 'a' REGEXP '[z-a]'":                    "REGEXP: invalid regular expression '[z-a]'",
+		"SELECT regexp_like('a', 'a', 'q')":            `unknown flag "q"`,
+		"SELECT regexp_like('a')":                      "takes 2 or 3 arguments",
+		"SELECT regexp_substr('a', 'a', 2)":            "has 0 group(s)",
+		"SELECT regexp_substr('a', 'a', 'x')":          "the group must be an integer",
+		"SELECT base64_decode('not base64!')":          "base64_decode: the text is not base64",
+		"SELECT base64_decode('aGk=aGk=')":             "not base64",
+		"SELECT split_part('a', '/', 0)":               "numbered from 1",
+		"SELECT yaml_to_json('a: [1')":                 "yaml_to_json: ",
+		"SELECT yaml_to_json('a: 1\na: 2')":            `the mapping key "a" appears twice`,
+		"SELECT yaml_to_json('? [a]\n: 1')":            "JSON keys are text",
+		"SELECT yaml_to_json('a: *nope')":              "yaml_to_json: ",
 		"SELECT yaml_to_json('" + deepYAML(300) + "')": "deeper than 256",
 	}
 	for q, want := range cases {
