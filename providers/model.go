@@ -128,6 +128,10 @@ type Method struct {
 	// "incomplete_results"). Such an answer is an error of kind
 	// "incomplete", never rows.
 	IncompleteFlag string `json:"incomplete,omitempty"`
+	// Omitted is the rule by which a 2xx answer says it left the item's
+	// content out (the profile's "omitted"): an error of kind
+	// "incomplete", never a row.
+	Omitted *OmittedRule `json:"omitted,omitempty"`
 	// RedirectAdvice is added to the error when the method is answered with
 	// a redirect that is not followed (e.g. GitHub's membership check
 	// redirects callers who are not org members to the public-membership
@@ -361,3 +365,12 @@ const (
 	// success yields one row whose value column holds the whole text.
 	ShapeText Shape = "text"
 )
+
+// OmittedRule is a method's "content left out" rule: the answer's
+// top-level Property equal to the string Equals; Advice says how to read
+// the content instead.
+type OmittedRule struct {
+	Property string `json:"p"`
+	Equals   string `json:"eq"`
+	Advice   string `json:"advice,omitempty"`
+}

@@ -180,6 +180,16 @@ func (p *pager) getPage(ctx context.Context, u string, first bool) (items []json
 		pe.Attempts = r.attempts
 		return nil, nil, false, pe
 	}
+	if om := p.call.Method.Omitted; om != nil && omitted(om, r.body) {
+		msg := fmt.Sprintf("the provider left the content out of this answer (%q: %q), so its rows would hold none; nothing was read as empty", om.Property, om.Equals)
+		if om.Advice != "" {
+			msg += ": " + om.Advice
+		}
+		pe := c.newError(p.call, r.url.String(), "incomplete", msg)
+		pe.Status = r.status
+		pe.Attempts = r.attempts
+		return nil, nil, false, pe
+	}
 	p.stats.pages.Add(1)
 	c.pages.Add(1)
 	return items, r, false, nil
@@ -342,6 +352,13 @@ func samePagePath(cur, next *url.URL) bool {
 		return false
 	}
 	return strings.HasPrefix(ma[2], "repos/") != strings.HasPrefix(mb[2], "repos/")
+}
+
+// omitted reports whether a 2xx body is an object whose top-level
+// property is the string the rule names (providers.OmittedRule).
+func omitted(r *providers.OmittedRule, body []byte) bool {
+	v, err := jsonparser.GetString(body, r.Property)
+	return err == nil && v == r.Equals
 }
 
 // markedPartial reports whether a 2xx body carries the method's

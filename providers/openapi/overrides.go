@@ -55,6 +55,11 @@ type ProfileFile struct {
 	NotAbsent  map[string]Reviewed         `json:"not_absent,omitempty"`
 	Redirects  map[string]RedirectOverride `json:"redirects,omitempty"`
 	Incomplete *IncompleteOverride         `json:"incomplete,omitempty"`
+	// Omitted maps an operationId to the rule by which a 2xx answer says
+	// it left the item's content out (GitHub's contents API: a file over
+	// 1 MB has "encoding": "none" and an empty content): such an answer
+	// is an error of kind "incomplete", never a row with empty content.
+	Omitted map[string]OmittedOverride `json:"omitted,omitempty"`
 	// ResultCap is the provider's cap on the results of one query
 	// (Method.Cap), see ResultCapOverride.
 	ResultCap *ResultCapOverride `json:"result_cap,omitempty"`
@@ -93,6 +98,16 @@ type Reviewed struct {
 }
 
 // IncompleteOverride names the "partial answer" flag of a provider.
+// OmittedOverride is one operation's rule of Omitted: a top-level
+// property of the answer and the value meaning "content left out", and
+// the advice the error carries.
+type OmittedOverride struct {
+	Property string `json:"property"`
+	Equals   string `json:"equals"`
+	Advice   string `json:"advice"`
+	Reason   string `json:"reason"`
+}
+
 type IncompleteOverride struct {
 	Property string `json:"property"`
 	Reason   string `json:"reason"`
@@ -262,6 +277,17 @@ func (o *ProfileFile) Apply(doc *openapi3.T, resources []*providers.Resource) er
 			}
 			m.Cap = &providers.ResultCap{Max: rc.Max, Total: rc.Total, Split: c.Split, Advice: advice}
 		}
+	}
+	for _, op := range sortedOps(o.Omitted) {
+		m := byOp[op]
+		if m == nil {
+			return fmt.Errorf("overrides: omitted %s: no GET operation with that operationId", op)
+		}
+		r := o.Omitted[op]
+		if r.Property == "" || r.Equals == "" {
+			return fmt.Errorf("overrides: omitted %s: property and equals are required", op)
+		}
+		m.Omitted = &providers.OmittedRule{Property: r.Property, Equals: r.Equals, Advice: r.Advice}
 	}
 	if in := o.Incomplete; in != nil {
 		for _, r := range resources {

@@ -2,6 +2,7 @@ package exec_test
 
 import (
 	"encoding/json"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -116,5 +117,21 @@ func TestContentsDirectory(t *testing.T) {
 	r := run(t, "-o", "csv", `SELECT name, type FROM github.repos.contents WHERE owner = 'tiny' AND repo = 'beta' AND path = '.github/workflows'`)
 	if r.Code != 0 || r.Stdout != "name,type\npr.yml,file\n" {
 		t.Fatalf("exit %d\n%s%s", r.Code, r.Stdout, r.Stderr)
+	}
+}
+
+// A file over 1 MB, which GitHub's contents API answers with "encoding":
+// "none" and an empty content, is an error of kind incomplete naming the
+// way to read it (git blobs), never a row whose content is empty; the
+// blob serves it whole.
+func TestContentsOversized(t *testing.T) {
+	r := run(t, "-o", "json", `SELECT length(base64_decode(content)) AS n FROM github.repos.contents WHERE owner = 'acme' AND repo = 'repo-000' AND path = '.github/workflows/big.yml'`)
+	out := r.Stdout + r.Stderr
+	if r.Code != 2 || !strings.Contains(out, `"kind":"incomplete"`) || !strings.Contains(out, `left the content out`) || !strings.Contains(out, "github.git.blobs") {
+		t.Fatalf("exit %d, want 2 and kind incomplete:\n%s", r.Code, out)
+	}
+	r = run(t, "-o", "csv", `SELECT length(base64_decode(b.content)) AS n FROM github.repos.contents w JOIN github.git.blobs b ON b.owner = 'acme' AND b.repo = 'repo-000' AND b.file_sha = w.sha WHERE w.owner = 'acme' AND w.repo = 'repo-000' AND w.path = '.github/workflows'`)
+	if want := "n\n" + strconv.Itoa(fakegithub.BigWorkflowBytes) + "\n"; r.Code != 0 || r.Stdout != want {
+		t.Fatalf("exit %d\n%s\nwant %s\n%s", r.Code, r.Stdout, want, r.Stderr)
 	}
 }
