@@ -135,3 +135,21 @@ func TestContentsOversized(t *testing.T) {
 		t.Fatalf("exit %d\n%s\nwant %s\n%s", r.Code, r.Stdout, want, r.Stderr)
 	}
 }
+
+// GLOB, which MySQL's grammar lacks, parses and runs as SQLite's
+// case-sensitive wildcard match, over a provider table too, where it
+// binds nothing and narrows nothing (the rows are SQLite's).
+func TestGlobOperator(t *testing.T) {
+	for q, want := range map[string]string{
+		`SELECT name FROM github.repos.repos WHERE org = 'tiny' AND name GLOB '?eta' ORDER BY name`:             "name\nbeta\n",
+		`SELECT name FROM github.repos.repos WHERE org = 'tiny' AND name GLOB 'B*' ORDER BY name`:               "name\n",
+		`SELECT name FROM github.repos.repos WHERE org = 'tiny' AND name NOT GLOB '*a*a' ORDER BY name`:         "name\nbeta\n",
+		`SELECT name FROM github.repos.repos WHERE org = 'tiny' AND glob('[ag]*', name) ORDER BY name`:          "name\nalpha\ngamma\n",
+		`SELECT name FROM github.repos.repos WHERE org = 'tiny' AND name REGEXP '^(alpha|beta)$' ORDER BY name`: "name\nalpha\nbeta\n",
+	} {
+		r := run(t, "-o", "csv", q)
+		if r.Code != 0 || r.Stdout != want {
+			t.Errorf("%s: exit %d\n%s\nwant\n%s\n%s", q, r.Code, r.Stdout, want, r.Stderr)
+		}
+	}
+}
