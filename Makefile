@@ -124,6 +124,7 @@ FUZZTIME ?= 30s
 FUZZ_TARGETS := FuzzParse:./engine/sqlfront FuzzParseLink:./providers/client \
 	FuzzTSVEscape:./engine/result FuzzTSVRow:./engine/result FuzzLoad:./cmd/engine/check
 FUZZ_TARGETS += FuzzSanitize:./engine/result FuzzLoadDocument:./providers/openapi
+FUZZ_TARGETS += FuzzYAMLToJSON:./engine/store FuzzRegexpFunctions:./engine/store
 fuzz:
 	@set -e; for t in $(FUZZ_TARGETS); do \
 		echo "== $${t%%:*} ($(FUZZTIME))"; \

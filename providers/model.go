@@ -57,6 +57,12 @@ type Param struct {
 	// query parameter of the same name, which the method declares too
 	// (Trello's /tokens/{token}?token=).
 	AlsoQuery bool `json:"q,omitempty"`
+	// Slashes marks a path parameter whose value is a path of several
+	// segments (OpenAPI's x-multi-segment: GitHub's contents path, a git
+	// ref): its slashes are sent as written, each segment escaped, and
+	// empty, "." and ".." segments are refused before any request. Every
+	// other path parameter is one segment, its slashes escaped.
+	Slashes bool `json:"sl,omitempty"`
 	// Enum lists the values the description allows, as the API reads
 	// them (strings as written, integers in decimal), when the parameter
 	// is a string or integer with an enum; nil: any value.

@@ -15,9 +15,8 @@ type Query struct {
 	Text string
 	Span [2]int
 	toks []token
-	// negs are the spans of negative LIMIT and OFFSET operands, which
-	// vitess reads as noLimit (see nolimit.go).
-	negs [][2]int
+	// edits are the spans vitess reads as other text (vitessEdits).
+	edits []textEdit
 	// subTexts caches subqueryTexts.
 	subTexts map[string][2]int
 	AST      sqlparser.SelectStatement

@@ -45,7 +45,7 @@ func (q *Query) subqueryTexts() map[string][2]int {
 				continue
 			}
 			span := [2]int{toks[i+1].start, toks[j-1].end}
-			st, err := parseSQL(withPlaceholders(q.Text, q.Tables, q.negs, span[0], span[1]))
+			st, err := parseSQL(withPlaceholders(q.Text, q.Tables, q.edits, span[0], span[1]))
 			if err != nil {
 				continue
 			}
@@ -73,10 +73,10 @@ func parseQueryWith(text string, toks []token, isProvider func(string) bool, vie
 	if len(views) > 0 {
 		refs = mergeRefs(refs, views)
 	}
-	negs := negativeLimits(toks)
+	edits := vitessEdits(toks, text)
 	// The text vitess parses: the statement with each table name replaced
 	// by one quoted identifier that carries its occurrence index.
-	vtext := withPlaceholders(text, refs, negs, start, end)
+	vtext := withPlaceholders(text, refs, edits, start, end)
 	ast, err := parseSQL(vtext)
 	if err != nil {
 		// A dotted name of three or four parts whose first part is no
@@ -88,7 +88,7 @@ func parseQueryWith(text string, toks []token, isProvider func(string) bool, vie
 			if len(views) > 0 {
 				all = mergeRefs(all, views)
 			}
-			if st, err2 := parseSQL(withPlaceholders(text, all, negs, start, end)); err2 == nil {
+			if st, err2 := parseSQL(withPlaceholders(text, all, edits, start, end)); err2 == nil {
 				refs, ast, err = all, st, nil
 			}
 		}
@@ -100,7 +100,7 @@ func parseQueryWith(text string, toks []token, isProvider func(string) bool, vie
 	if !ok {
 		return nil, &Error{Pos: toks[0].start, Msg: "only read-only SELECT statements can run here"}
 	}
-	q := &Query{Text: text, Span: [2]int{start, end}, toks: toks, negs: negs, AST: sel, Tables: refs}
+	q := &Query{Text: text, Span: [2]int{start, end}, toks: toks, edits: edits, AST: sel, Tables: refs}
 	a := &analyser{q: q, byIndex: map[int]*TableRef{}, subScopes: map[*sqlparser.Subquery]*Scope{}, withNames: map[string]bool{}}
 	for _, r := range refs {
 		a.byIndex[r.Index] = r
@@ -161,8 +161,6 @@ func hintFor(s string) string {
 	switch {
 	case strings.Contains(l, " as integer") || strings.Contains(l, " as real") || strings.Contains(l, " as text"):
 		return " (the parser follows MySQL's CAST types: use CAST(x AS SIGNED), CAST(x AS DECIMAL) or CAST(x AS CHAR))"
-	case strings.Contains(l, " glob "):
-		return " (GLOB is not supported; use LIKE)"
 	case strings.Contains(l, "nulls first") || strings.Contains(l, "nulls last"):
 		return " (NULLS FIRST/LAST is not supported; order by (x IS NULL), x instead)"
 	}

@@ -241,8 +241,8 @@ func viewCandidates(text string, toks []token, view func(string) (string, bool))
 // FROM and are not a WITH name of the statement.
 func parseQueryViews(text string, toks []token, isProvider func(string) bool, cands []*TableRef) (*Query, error) {
 	refs := mergeRefs(findTables(text, toks, isProvider), cands)
-	negs := negativeLimits(toks)
-	ast, err := parseSQL(withPlaceholders(text, refs, negs, toks[0].start, toks[len(toks)-1].end))
+	edits := vitessEdits(toks, text)
+	ast, err := parseSQL(withPlaceholders(text, refs, edits, toks[0].start, toks[len(toks)-1].end))
 	if err != nil {
 		return nil, err
 	}

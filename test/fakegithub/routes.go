@@ -45,6 +45,8 @@ func (s *Server) routes() {
 	h("/search/repositories", s.handleSearchRepos)
 	h("/search/code", s.handleSearchCode)
 	h("/repos/{owner}/{repo}/contributors", s.withRepo(s.handleContributors))
+	h("/repos/{owner}/{repo}/contents/{path...}", s.withRepo(s.handleContents))
+	h("/repos/{owner}/{repo}/git/blobs/{sha}", s.withRepo(s.handleBlob))
 	h("/orgs/{org}/invitations", s.withOrg(s.handleInvitations))
 	h("/orgs/{org}/failed_invitations", s.withOrg(s.handleFailedInvitations))
 

@@ -5,7 +5,6 @@ import (
 	"database/sql"
 	"database/sql/driver"
 	"fmt"
-	"regexp"
 	"strings"
 	"sync"
 
@@ -371,30 +370,8 @@ func registerFunctions(version string) {
 				return f(args)
 			})
 		}
-		// REGEXP (the operator SQLite leaves to a function of this name):
-		// Go's regexp, linear in its input.
-		var cache sync.Map
-		sqlite.MustRegisterDeterministicScalarFunction("regexp", 2, func(_ *sqlite.FunctionContext, args []driver.Value) (driver.Value, error) {
-			pat, _ := args[0].(string)
-			var s string
-			switch v := args[1].(type) {
-			case string:
-				s = v
-			case nil:
-				return nil, nil
-			default:
-				s = fmt.Sprint(v)
-			}
-			re, ok := cache.Load(pat)
-			if !ok {
-				c, err := regexp.Compile(pat)
-				if err != nil {
-					return nil, fmt.Errorf("invalid regular expression %q: %v", pat, err)
-				}
-				re, _ = cache.LoadOrStore(pat, c)
-			}
-			return re.(*regexp.Regexp).MatchString(s), nil
-		})
+		// REGEXP and the other SQL functions are engine/store's, registered
+		// once for every surface.
 	})
 }
 
