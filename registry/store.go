@@ -440,15 +440,31 @@ func (s *Store) Put(st Stored) error {
 	if st.Kind != StoredAdded && st.Kind != StoredPulled {
 		return fmt.Errorf("stored provider %s: unknown kind %q", st.Name, st.Kind)
 	}
-	dir, err := s.ensure("provider")
+	return s.putJSON("provider", st.Name, st)
+}
+
+// putJSON writes v as the indented JSON file kind/name.json, atomically.
+func (s *Store) putJSON(kind, name string, v any) error {
+	dir, err := s.ensure(kind)
 	if err != nil {
 		return err
 	}
-	data, err := json.MarshalIndent(st, "", "  ")
+	data, err := json.MarshalIndent(v, "", "  ")
 	if err != nil {
 		return err
 	}
-	return writeAtomic(dir, st.Name+".json", append(data, '\n'))
+	return writeAtomic(dir, name+".json", append(data, '\n'))
+}
+
+// readJSON reads the file kind/name.json; ok is false when there is
+// none. path is the file's, for errors.
+func (s *Store) readJSON(kind, name string) (data []byte, path string, ok bool, err error) {
+	path = filepath.Join(s.root, kind, name+".json")
+	data, err = readRegular(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, path, false, nil
+	}
+	return data, path, err == nil, err
 }
 
 // Get returns the manifest of a stored provider; ok is false when there is
@@ -457,16 +473,13 @@ func (s *Store) Get(name string) (Stored, bool, error) {
 	if !ValidName(name) {
 		return Stored{}, false, nil
 	}
-	data, err := readRegular(filepath.Join(s.root, "provider", name+".json"))
-	if errors.Is(err, fs.ErrNotExist) {
-		return Stored{}, false, nil
-	}
-	if err != nil {
+	data, path, ok, err := s.readJSON("provider", name)
+	if !ok || err != nil {
 		return Stored{}, false, err
 	}
 	var st Stored
 	if err := json.Unmarshal(data, &st); err != nil {
-		return Stored{}, false, fmt.Errorf("%s: %w", filepath.Join(s.root, "provider", name+".json"), err)
+		return Stored{}, false, fmt.Errorf("%s: %w", path, err)
 	}
 	if st.Name != name || !hex64.MatchString(st.Document) || (st.Profile != "" && !hex64.MatchString(st.Profile)) ||
 		(st.Kind != StoredAdded && st.Kind != StoredPulled) {

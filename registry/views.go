@@ -42,15 +42,7 @@ func (s *Store) PutView(v StoredView) error {
 	if len(v.Query) > MaxViewBytes {
 		return fmt.Errorf("view %s: its query is %d bytes; the limit is %d", v.Name, len(v.Query), MaxViewBytes)
 	}
-	dir, err := s.ensure("view")
-	if err != nil {
-		return err
-	}
-	data, err := json.MarshalIndent(v, "", "  ")
-	if err != nil {
-		return err
-	}
-	return writeAtomic(dir, v.Name+".json", append(data, '\n'))
+	return s.putJSON("view", v.Name, v)
 }
 
 // View reads one view; ok is false when there is none.
@@ -58,12 +50,8 @@ func (s *Store) View(name string) (StoredView, bool, error) {
 	if !viewFile.MatchString(name) {
 		return StoredView{}, false, nil
 	}
-	path := filepath.Join(s.root, "view", name+".json")
-	data, err := readRegular(path)
-	if errors.Is(err, fs.ErrNotExist) {
-		return StoredView{}, false, nil
-	}
-	if err != nil {
+	data, path, ok, err := s.readJSON("view", name)
+	if !ok || err != nil {
 		return StoredView{}, false, err
 	}
 	var v StoredView

@@ -40,15 +40,7 @@ func parseDiscovery(st *Statement, text string, toks []token) error {
 		st.Kind = KindShowMethods
 	case "views":
 		st.Kind = KindShowViews
-		i = 2
-		if word(i) == "like" {
-			if i+1 >= len(toks) || toks[i+1].typ != sqlparser.STRING {
-				return &Error{Pos: toks[i].start, Msg: "LIKE takes a quoted pattern, e.g. LIKE '%repo%'"}
-			}
-			st.Like, st.HasLike = toks[i+1].val, true
-			i += 2
-		}
-		return expectEnd(text, toks, i)
+		return likeClause(st, text, toks, 2)
 	case "columns", "fields": // SHOW COLUMNS FROM t, as MySQL says it: DESCRIBE t
 		if w := word(2); w != "in" && w != "from" {
 			return &Error{Pos: toks[0].start, Msg: "SHOW COLUMNS takes FROM provider.service.resource, e.g. SHOW COLUMNS FROM github.repos.repos (or DESCRIBE github.repos.repos)"}
@@ -87,7 +79,12 @@ func parseDiscovery(st *Statement, text string, toks []token) error {
 			return &Error{Pos: toks[0].start, Msg: "SHOW METHODS IN takes provider.service.resource, e.g. SHOW METHODS IN github.repos.repos"}
 		}
 	}
-	if word(i) == "like" {
+	return likeClause(st, text, toks, i)
+}
+
+// likeClause reads an optional LIKE 'pattern' at token i, then the end.
+func likeClause(st *Statement, text string, toks []token, i int) error {
+	if i < len(toks) && strings.EqualFold(toks[i].raw(text), "like") {
 		if i+1 >= len(toks) || toks[i+1].typ != sqlparser.STRING {
 			return &Error{Pos: toks[i].start, Msg: "LIKE takes a quoted pattern, e.g. LIKE '%repo%'"}
 		}

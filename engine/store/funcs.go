@@ -44,20 +44,30 @@ var funcLimit atomic.Int64
 
 func init() {
 	funcLimit.Store(DefaultMaxValueBytes)
-	for name, f := range map[string]func([]driver.Value) (driver.Value, error){
-		"regexp_like":    regexpLike,
-		"regexp":         regexpOperator,
-		"regexp_substr":  regexpSubstr,
-		"regexp_replace": regexpReplace,
-		"regexp_count":   regexpCount,
-		"base64_decode":  base64Decode,
-		"base64_encode":  base64Encode,
-		"yaml_to_json":   yamlToJSON,
-		"split_part":     splitPart,
+	// Each function's arguments are counted, and NULL taken to NULL,
+	// here: the functions themselves see their arguments non-NULL.
+	for name, d := range map[string]struct {
+		min, max int
+		f        func([]driver.Value) (driver.Value, error)
+	}{
+		"regexp_like":    {2, 3, regexpLike},
+		"regexp":         {2, 2, regexpOperator},
+		"regexp_substr":  {2, 3, regexpSubstr},
+		"regexp_replace": {3, 3, regexpReplace},
+		"regexp_count":   {2, 2, regexpCount},
+		"base64_decode":  {1, 1, base64Decode},
+		"base64_encode":  {1, 1, base64Encode},
+		"yaml_to_json":   {1, 1, yamlToJSON},
+		"split_part":     {3, 3, splitPart},
 	} {
-		f := f
 		sqlite.MustRegisterDeterministicScalarFunction(name, -1, func(_ *sqlite.FunctionContext, args []driver.Value) (driver.Value, error) {
-			return f(args)
+			if err := arity(name, args, d.min, d.max); err != nil {
+				return nil, err
+			}
+			if anyNull(args) {
+				return nil, nil
+			}
+			return d.f(args)
 		})
 	}
 }
@@ -84,8 +94,11 @@ func funcError(fn, format string, a ...any) error {
 	return errors.New(fn + ": " + fmt.Sprintf(format, a...))
 }
 
-// arity checks the number of arguments.
+// arity checks the number of arguments (REGEXP's two are the operator's).
 func arity(fn string, args []driver.Value, min, max int) error {
+	if fn == "regexp" && len(args) != 2 {
+		return funcError("regexp", "takes 2 arguments (pattern, text), not %d; or write text REGEXP pattern", len(args))
+	}
 	if len(args) < min || len(args) > max {
 		want := strconv.Itoa(min)
 		if max > min {
@@ -216,12 +229,6 @@ func compile(fn, pattern, flags string) (*regexp.Regexp, error) {
 
 func regexpLike(args []driver.Value) (driver.Value, error) {
 	const fn = "regexp_like"
-	if err := arity(fn, args, 2, 3); err != nil {
-		return nil, err
-	}
-	if anyNull(args) {
-		return nil, nil
-	}
 	flags := ""
 	if len(args) == 3 {
 		flags = text(args[2])
@@ -237,12 +244,6 @@ func regexpLike(args []driver.Value) (driver.Value, error) {
 // regexp(Y, X).
 func regexpOperator(args []driver.Value) (driver.Value, error) {
 	const fn = "REGEXP"
-	if len(args) != 2 {
-		return nil, funcError("regexp", "takes 2 arguments (pattern, text), not %d; or write text REGEXP pattern", len(args))
-	}
-	if anyNull(args) {
-		return nil, nil
-	}
 	re, err := compile(fn, text(args[0]), "")
 	if err != nil {
 		return nil, err
@@ -259,12 +260,6 @@ func boolInt(b bool) int64 {
 
 func regexpSubstr(args []driver.Value) (driver.Value, error) {
 	const fn = "regexp_substr"
-	if err := arity(fn, args, 2, 3); err != nil {
-		return nil, err
-	}
-	if anyNull(args) {
-		return nil, nil
-	}
 	re, err := compile(fn, text(args[1]), "")
 	if err != nil {
 		return nil, err
@@ -288,12 +283,6 @@ func regexpSubstr(args []driver.Value) (driver.Value, error) {
 
 func regexpCount(args []driver.Value) (driver.Value, error) {
 	const fn = "regexp_count"
-	if err := arity(fn, args, 2, 2); err != nil {
-		return nil, err
-	}
-	if anyNull(args) {
-		return nil, nil
-	}
 	re, err := compile(fn, text(args[1]), "")
 	if err != nil {
 		return nil, err
@@ -309,12 +298,6 @@ const maxIndexedMatches = 1 << 18
 
 func regexpReplace(args []driver.Value) (driver.Value, error) {
 	const fn = "regexp_replace"
-	if err := arity(fn, args, 3, 3); err != nil {
-		return nil, err
-	}
-	if anyNull(args) {
-		return nil, nil
-	}
 	re, err := compile(fn, text(args[1]), "")
 	if err != nil {
 		return nil, err
@@ -368,12 +351,6 @@ func regexpReplace(args []driver.Value) (driver.Value, error) {
 // read). The result is text when it is valid UTF-8, else a blob.
 func base64Decode(args []driver.Value) (driver.Value, error) {
 	const fn = "base64_decode"
-	if err := arity(fn, args, 1, 1); err != nil {
-		return nil, err
-	}
-	if args[0] == nil {
-		return nil, nil
-	}
 	in := text(args[0])
 	var b strings.Builder
 	b.Grow(len(in))
@@ -406,12 +383,6 @@ func base64Decode(args []driver.Value) (driver.Value, error) {
 
 func base64Encode(args []driver.Value) (driver.Value, error) {
 	const fn = "base64_encode"
-	if err := arity(fn, args, 1, 1); err != nil {
-		return nil, err
-	}
-	if args[0] == nil {
-		return nil, nil
-	}
 	in := text(args[0])
 	if limit := funcLimit.Load(); int64(base64.StdEncoding.EncodedLen(len(in))) > limit {
 		return nil, tooLong(fn, limit)
@@ -425,12 +396,6 @@ func base64Encode(args []driver.Value) (driver.Value, error) {
 // whole text.
 func splitPart(args []driver.Value) (driver.Value, error) {
 	const fn = "split_part"
-	if err := arity(fn, args, 3, 3); err != nil {
-		return nil, err
-	}
-	if anyNull(args) {
-		return nil, nil
-	}
 	n, err := integer(fn, "the field number", args[2])
 	if err != nil {
 		return nil, err

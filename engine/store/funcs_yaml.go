@@ -40,12 +40,6 @@ const maxYAMLDepth = 256
 
 func yamlToJSON(args []driver.Value) (out driver.Value, err error) {
 	const fn = "yaml_to_json"
-	if err := arity(fn, args, 1, 1); err != nil {
-		return nil, err
-	}
-	if args[0] == nil {
-		return nil, nil
-	}
 	defer func() {
 		if p := recover(); p != nil {
 			out, err = nil, funcError(fn, "the YAML cannot be read (%v)", p)

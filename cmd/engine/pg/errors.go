@@ -67,26 +67,29 @@ func fromEngine(err error) *pgError {
 	e := engine.Classify(err)
 	out := &pgError{message: e.Error()}
 	var nf *catalog.NotFound
-	switch e.Kind {
-	case engine.KindSQL:
-		msg := e.Error()
+	msg := e.Error()
+	// undefined names first, as SQL and plan errors both say them
+	named := func() string {
 		switch {
 		case errors.As(e, &nf) || undefinedTable(msg):
-			out.code = stateUndefinedTable
+			return stateUndefinedTable
 		case strings.Contains(msg, "no such column"):
-			out.code = stateUndefinedColumn
+			return stateUndefinedColumn
+		}
+		return ""
+	}
+	switch e.Kind {
+	case engine.KindSQL:
+		switch out.code = named(); {
+		case out.code != "":
 		case strings.Contains(msg, "only read-only") || strings.Contains(msg, "statements are not allowed") || strings.Contains(msg, "is not allowed"):
 			out.code = stateReadOnly
 		default:
 			out.code = stateSyntax
 		}
 	case engine.KindPlan:
-		msg := e.Error()
-		switch {
-		case errors.As(e, &nf) || undefinedTable(msg):
-			out.code = stateUndefinedTable
-		case strings.Contains(msg, "no such column"):
-			out.code = stateUndefinedColumn
+		switch out.code = named(); {
+		case out.code != "":
 		case e.Setting == "max-requests" || e.Setting == "max-pages":
 			out.code = stateLimit
 		default:

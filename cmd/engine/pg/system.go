@@ -167,21 +167,24 @@ func rewriteSystem(text string) string {
 		}
 		return i
 	}
+	name := func(j int) int { // past a dotted name word(.word)* at j
+		for j < len(toks) && (toks[j].kind == tokWord || toks[j].kind == tokQuoted) {
+			j++
+			if k := sig(j); k < len(toks) && toks[k].text == "." {
+				j = sig(k + 1)
+				continue
+			}
+			break
+		}
+		return j
+	}
 	for i := 0; i < len(toks); i++ {
 		t := toks[i]
 		w := strings.ToLower(t.text)
 		switch {
 		case t.kind == tokPunct && t.text == "::":
 			// skip the type name: word(.word)*, then (n) and [] suffixes
-			j := sig(i + 1)
-			for j < len(toks) && (toks[j].kind == tokWord || toks[j].kind == tokQuoted) {
-				j++
-				if k := sig(j); k < len(toks) && toks[k].text == "." {
-					j = sig(k + 1)
-					continue
-				}
-				break
-			}
+			j := name(sig(i + 1))
 			for {
 				k := sig(j)
 				if k < len(toks) && toks[k].text == "[" {
@@ -204,15 +207,7 @@ func rewriteSystem(text string) string {
 			}
 			i = j - 1
 		case t.kind == tokWord && w == "collate":
-			j := sig(i + 1)
-			for j < len(toks) && (toks[j].kind == tokWord || toks[j].kind == tokQuoted) {
-				j++
-				if k := sig(j); k < len(toks) && toks[k].text == "." {
-					j = sig(k + 1)
-					continue
-				}
-				break
-			}
+			j := name(sig(i + 1))
 			b.WriteString(" ")
 			i = j - 1
 		case t.kind == tokWord && w == "operator":
