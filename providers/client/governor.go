@@ -107,6 +107,7 @@ type Governor struct {
 	probedAt   time.Time
 	sharedKey  string                    // the credential's key in opts.Shared
 	admitted   map[admitKey][]*Admission // shared admissions awaiting Done
+	renewing   bool                      // renewLoop runs
 	shared     *sharedstate.Health       // says when opts.Shared fails and when it is back
 }
 

@@ -42,7 +42,19 @@ type SharedState interface {
 	RecordBucket(ctx context.Context, key string, b Bucket) error
 	// Bucket returns what is known of a bucket whose reset has not passed.
 	Bucket(ctx context.Context, key, name string) (Bucket, bool, error)
+	// Renew extends the leases of the admitted requests as (not yet
+	// released) to SlotTTL from now: a live process renews its slots and
+	// places in flight, a dead one's lapse within a lease.
+	Renew(ctx context.Context, key string, as []Admission) error
+	// Paused returns how long every request of the credential is still
+	// paused (0: not paused), at most MaxSharedPause.
+	Paused(ctx context.Context, key string) (time.Duration, error)
 }
+
+// MaxSharedPause bounds a pause that one process records for the others
+// (a far Retry-After, a stale or hostile key): the longest wait the
+// engine accepts of a provider, GitHub's primary reset period.
+const MaxSharedPause = time.Hour
 
 // SharedWindow is one sliding window of an Admission: at most N requests
 // in flight or answered within Length.
@@ -60,8 +72,9 @@ type Admission struct {
 	// MaxInFlight bounds the credential's requests in flight across every
 	// process (<= 0: no bound).
 	MaxInFlight int
-	// SlotTTL is how long a slot or a place in flight is held without a
-	// Release (a crashed process's slots expire after it).
+	// SlotTTL is the lease of a slot or a place in flight: how long it is
+	// held without a Release or a Renew (a crashed process's slots lapse
+	// within it; a live one renews them every SlotTTL/3).
 	SlotTTL time.Duration
 }
 
@@ -72,8 +85,10 @@ type Admit struct {
 	Reason string // "paused", "spent", "slots", "window" when not OK
 }
 
-// DefaultSlotTTL is Admission.SlotTTL when the governor's options give none.
-const DefaultSlotTTL = 2 * time.Minute
+// DefaultSlotTTL is Admission.SlotTTL when the governor's options give
+// none: a lease short enough that a killed process's slots are free in
+// seconds, renewed by the live ones (governor_shared.go, renewLoop).
+const DefaultSlotTTL = 6 * time.Second
 
 // SharedOpTimeout bounds each call of the governor to its SharedState.
 const SharedOpTimeout = providers.SharedStateTimeout
@@ -135,7 +150,7 @@ func (s *LocalState) Admit(ctx context.Context, key string, a Admission) (Admit,
 	now := s.now()
 	c := s.cred(key)
 	if now.Before(c.pause) {
-		return Admit{Wait: c.pause.Sub(now), Reason: "paused"}, nil
+		return Admit{Wait: min(c.pause.Sub(now), MaxSharedPause), Reason: "paused"}, nil
 	}
 	if b, ok := c.buckets[a.Bucket]; ok && b.Remaining <= 0 && now.Before(b.Reset) {
 		return Admit{Wait: b.Reset.Sub(now), Reason: "spent"}, nil
@@ -208,6 +223,42 @@ func (s *LocalState) Release(ctx context.Context, key string, a Admission) error
 	return nil
 }
 
+// Renew implements SharedState.
+func (s *LocalState) Renew(ctx context.Context, key string, as []Admission) error {
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	now := s.now()
+	c := s.cred(key)
+	for _, a := range as {
+		ttl := a.SlotTTL
+		if ttl <= 0 {
+			ttl = DefaultSlotTTL
+		}
+		if _, ok := c.slots[a.ID]; ok {
+			c.slots[a.ID] = now.Add(ttl)
+		}
+		for _, w := range a.Windows {
+			if _, ok := c.fly[w.Name][a.ID]; ok {
+				c.fly[w.Name][a.ID] = now.Add(ttl)
+			}
+		}
+	}
+	return nil
+}
+
+// Paused implements SharedState.
+func (s *LocalState) Paused(ctx context.Context, key string) (time.Duration, error) {
+	if err := ctx.Err(); err != nil {
+		return 0, err
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return min(max(s.cred(key).pause.Sub(s.now()), 0), MaxSharedPause), nil
+}
+
 // Pause implements SharedState.
 func (s *LocalState) Pause(ctx context.Context, key string, d time.Duration) error {
 	if err := ctx.Err(); err != nil {
@@ -216,7 +267,7 @@ func (s *LocalState) Pause(ctx context.Context, key string, d time.Duration) err
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	c := s.cred(key)
-	if until := s.now().Add(d); until.After(c.pause) {
+	if until := s.now().Add(min(d, MaxSharedPause)); until.After(c.pause) {
 		c.pause = until
 	}
 	return nil

@@ -28,8 +28,8 @@ func govKey(k, rest string) string { return prefix + "gov:{" + k + "}:" + rest }
 var admitScript = redis.NewScript(`
 local t = redis.call('TIME')
 local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
-local p = tonumber(redis.call('GET', KEYS[1]) or '0')
-if p > now then return {0, p - now, 'paused'} end
+local p = tonumber(redis.call('GET', KEYS[1]) or '0') or 0
+if p > now then return {0, math.min(p - now, tonumber(ARGV[#ARGV])), 'paused'} end
 local b = redis.call('HMGET', KEYS[3], 'remaining', 'reset')
 if b[1] and b[2] and tonumber(b[1]) <= 0 and tonumber(b[2]) > now then
   return {0, tonumber(b[2]) - now, 'spent'}
@@ -83,9 +83,32 @@ return 1
 var pauseScript = redis.NewScript(`
 local t = redis.call('TIME')
 local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
-local d = tonumber(ARGV[1])
-local p = tonumber(redis.call('GET', KEYS[1]) or '0')
+local d = math.min(tonumber(ARGV[1]), tonumber(ARGV[2]))
+local p = tonumber(redis.call('GET', KEYS[1]) or '0') or 0
+if p > now + tonumber(ARGV[2]) then p = 0 end
 if now + d > p then redis.call('SET', KEYS[1], now + d, 'PX', d) end
+return 1
+`)
+
+var pausedScript = redis.NewScript(`
+local t = redis.call('TIME')
+local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+local p = tonumber(redis.call('GET', KEYS[1]) or '0') or 0
+if p <= now then return 0 end
+return math.min(p - now, tonumber(ARGV[1]))
+`)
+
+// renewScript extends the leases of the ids ARGV[2..] in every key (the
+// slots and the windows' sets in flight) that still holds them.
+var renewScript = redis.NewScript(`
+local t = redis.call('TIME')
+local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+local ttl = tonumber(ARGV[1])
+for _, k in ipairs(KEYS) do
+  local n = 0
+  for i = 2, #ARGV do n = n + redis.call('ZADD', k, 'XX', 'CH', now + ttl, ARGV[i]) end
+  if n > 0 and redis.call('PTTL', k) < ttl then redis.call('PEXPIRE', k, ttl) end
+end
 return 1
 `)
 
@@ -123,6 +146,7 @@ func (s *State) Admit(ctx context.Context, key string, a client.Admission) (clie
 	for _, w := range a.Windows {
 		args = append(args, w.N, w.Length.Milliseconds())
 	}
+	args = append(args, client.MaxSharedPause.Milliseconds())
 	var res []any
 	err := s.do(ctx, func(ctx context.Context) error {
 		var err error
@@ -160,8 +184,60 @@ func (s *State) Pause(ctx context.Context, key string, d time.Duration) error {
 		return nil
 	}
 	return s.do(ctx, func(ctx context.Context) error {
-		return pauseScript.Run(ctx, s.rdb, []string{govKey(key, "pause")}, max(d.Milliseconds(), 1)).Err()
+		return pauseScript.Run(ctx, s.rdb, []string{govKey(key, "pause")}, max(d.Milliseconds(), 1), client.MaxSharedPause.Milliseconds()).Err()
 	})
+}
+
+// Paused implements client.SharedState.
+func (s *State) Paused(ctx context.Context, key string) (time.Duration, error) {
+	var ms int64
+	err := s.do(ctx, func(ctx context.Context) error {
+		var err error
+		ms, err = pausedScript.Run(ctx, s.rdb, []string{govKey(key, "pause")}, client.MaxSharedPause.Milliseconds()).Int64()
+		return err
+	})
+	return time.Duration(ms) * time.Millisecond, err
+}
+
+// Renew implements client.SharedState: one script per set of windows
+// (admissions of one bucket share theirs).
+func (s *State) Renew(ctx context.Context, key string, as []client.Admission) error {
+	type group struct {
+		keys []string
+		ttl  time.Duration
+		ids  []any
+	}
+	groups := map[string]*group{}
+	var order []string
+	for _, a := range as {
+		wkeys, _ := windowKeys(key, a)
+		var fly []string
+		for i := 0; i < len(wkeys); i += 2 {
+			fly = append(fly, wkeys[i])
+		}
+		ttl := a.SlotTTL
+		if ttl <= 0 {
+			ttl = client.DefaultSlotTTL
+		}
+		gk := fmt.Sprint(fly, ttl)
+		g, ok := groups[gk]
+		if !ok {
+			g = &group{keys: append([]string{govKey(key, "slots")}, fly...), ttl: ttl}
+			groups[gk] = g
+			order = append(order, gk)
+		}
+		g.ids = append(g.ids, a.ID)
+	}
+	for _, gk := range order {
+		g := groups[gk]
+		err := s.do(ctx, func(ctx context.Context) error {
+			return renewScript.Run(ctx, s.rdb, g.keys, append([]any{g.ttl.Milliseconds()}, g.ids...)...).Err()
+		})
+		if err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // RecordBucket implements client.SharedState.
