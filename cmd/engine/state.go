@@ -57,6 +57,9 @@ func (g *globalFlags) shareState(opts *engine.Options) error {
 		opts.Client.Governor.SharedWarnf = g.stateWarnf("rate-limit governor")
 	}
 	if opts.Client.Cache != nil {
+		// The deployment's secret, when set, keys the entries' MACs: only
+		// its processes write entries the others accept (docs/orgscale.md).
+		opts.Client.Cache.SetSecret([]byte(g.io.Getenv("ENGINE_STATE_SECRET")))
 		opts.Client.Cache.SetShared(st.Blobs("cache", g.cacheMaxBytes, sharedCacheTTL), g.stateWarnf("response cache"))
 	}
 	return nil

@@ -67,9 +67,11 @@ func (g *Governor) sharedAdmit(ctx context.Context, bucket string, a *Admission,
 	res, err := g.opts.Shared.Admit(octx, g.key(), *a)
 	cancel()
 	if err != nil {
-		if ctx.Err() == nil {
-			g.shared.Failed(err)
+		if ctx.Err() != nil {
+			// The caller gave up: not admitted (Acquire returns its error).
+			return sharedPoll, false
 		}
+		g.shared.Failed(err)
 		return 0, true
 	}
 	g.shared.OK(start)
