@@ -131,4 +131,3 @@ func must(t *testing.T, err error) {
 		t.Fatal(err)
 	}
 }
-
