@@ -30,6 +30,7 @@ import (
 
 	"github.com/redis/go-redis/v9"
 
+	"github.com/enginehq/engine/providers"
 	"github.com/enginehq/engine/providers/client"
 )
 
@@ -124,7 +125,7 @@ func (s *State) CheckConfig(ctx context.Context) error {
 	err := s.rdb.Ping(ctx).Err()
 	var re redis.Error
 	if err != nil && errors.As(err, &re) && strings.Contains(err.Error(), "DB index is out of range") {
-		return fmt.Errorf("--state %s: the server has no database %d (%s); use a database number the server has (0 to 15 unless its \"databases\" setting says more)", s.name, s.rdb.Options().DB, redactErr(err.Error(), s.raw))
+		return fmt.Errorf("--state %s: the server has no database %d (%s); use a database number the server has (0 to 15 unless its \"databases\" setting says more)", s.name, s.rdb.Options().DB, s.errText(err))
 	}
 	return nil
 }
@@ -155,5 +156,16 @@ func (s *State) doBounded(ctx context.Context, f func(ctx context.Context) error
 	s.mu.Lock()
 	s.downUntil = time.Now().Add(Backoff)
 	s.mu.Unlock()
-	return fmt.Errorf("redis: %s", redactErr(err.Error(), s.raw))
+	return fmt.Errorf("redis: %s", s.errText(err))
+}
+
+// maxErrText bounds the server's text in an error, as a provider's
+// message is bounded: a hostile or broken server's 200 kB answer is not
+// printed.
+const maxErrText = 300
+
+// errText is err's text on one line, without the URL's password, cut to
+// maxErrText.
+func (s *State) errText(err error) string {
+	return providers.OneLine(redactErr(err.Error(), s.raw), maxErrText)
 }
