@@ -128,6 +128,8 @@ func (ps *Prepared) run(ctx context.Context, qo QueryOptions) (*result.Result, e
 			return nil, err
 		}
 		ctx = client.WithNotice(ctx, qo.Notice)
+		ctx, end := client.WithStatement(ctx)
+		defer end()
 		res, err := exec.Run(ctx, p, fetchers, exec.Options{Concurrency: e.opts.Concurrency, Progress: qo.Progress, Rows: qo.Rows, Columns: qo.Columns, MaxValueBytes: e.opts.MaxValueBytes})
 		if err == nil {
 			res.Unordered = st.Query.UnorderedLimit

@@ -131,7 +131,11 @@ func (g *Governor) renewLoop() {
 				as = append(as, *a)
 			}
 		}
-		if len(as) == 0 {
+		stmts := make([]string, 0, len(g.queued))
+		for id := range g.queued {
+			stmts = append(stmts, id)
+		}
+		if len(as) == 0 && len(stmts) == 0 {
 			g.renewing = false
 			g.mu.Unlock()
 			return
@@ -139,9 +143,16 @@ func (g *Governor) renewLoop() {
 		g.mu.Unlock()
 		// A failed renewal is said by g.shared; the slots then lapse, and
 		// the local bounds hold.
-		g.shared.Do(context.Background(), 0, func(ctx context.Context) error { //nolint:errcheck
-			return g.opts.Shared.Renew(ctx, g.key(), as)
-		})
+		if len(as) > 0 {
+			g.shared.Do(context.Background(), 0, func(ctx context.Context) error { //nolint:errcheck
+				return g.opts.Shared.Renew(ctx, g.key(), as)
+			})
+		}
+		if len(stmts) > 0 {
+			g.shared.Do(context.Background(), 0, func(ctx context.Context) error { //nolint:errcheck
+				return g.opts.Shared.RenewStatements(ctx, g.key(), stmts, g.opts.SlotTTL)
+			})
+		}
 	}
 }
 

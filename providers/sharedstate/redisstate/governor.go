@@ -55,6 +55,11 @@ for i = 0, nw - 1 do
   end
 end
 if wait >= 0 then return {0, wait, 'window'} end
+local stmt = ARGV[#ARGV - 1]
+if stmt ~= '' and KEYS[#KEYS] ~= '' then
+  local left = tonumber(redis.call('HGET', KEYS[#KEYS], stmt) or '0') or 0
+  if left > 0 then redis.call('HINCRBY', KEYS[#KEYS], stmt, -1) end
+end
 redis.call('ZADD', KEYS[2], now + ttl, id)
 redis.call('PEXPIRE', KEYS[2], ttl)
 for i = 0, nw - 1 do
@@ -126,6 +131,112 @@ if reset > now then redis.call('PEXPIREAT', KEYS[1], reset + 1000) else redis.ca
 return 1
 `)
 
+// The queue of statements (client.Reserve, admission.go):
+//
+//	engine:v1:gov:{K}:q    sorted set: statement id -> its first reservation (ms)
+//	engine:v1:gov:{K}:qn   hash: statement id -> requests reserved and not yet admitted
+//	engine:v1:gov:{K}:ql   sorted set: statement id -> its lease's expiry (ms)
+var reserveScript = redis.NewScript(`
+local t = redis.call('TIME')
+local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+local stmt, n, wn, len, left, ttl = ARGV[1], tonumber(ARGV[2]), tonumber(ARGV[3]), tonumber(ARGV[4]), tonumber(ARGV[5]), tonumber(ARGV[6])
+for _, s in ipairs(redis.call('ZRANGEBYSCORE', KEYS[3], '-inf', now)) do
+  redis.call('ZREM', KEYS[1], s)
+  redis.call('HDEL', KEYS[2], s)
+  redis.call('ZREM', KEYS[3], s)
+end
+local start = tonumber(redis.call('ZSCORE', KEYS[1], stmt) or now) or now
+local own = tonumber(redis.call('HGET', KEYS[2], stmt) or '0') or 0
+local ahead = 0
+for _, s in ipairs(redis.call('ZRANGEBYSCORE', KEYS[1], '-inf', '(' .. start)) do
+  if s ~= stmt then ahead = ahead + (tonumber(redis.call('HGET', KEYS[2], s) or '0') or 0) end
+end
+redis.call('ZREMRANGEBYSCORE', KEYS[4], '-inf', now)
+redis.call('ZREMRANGEBYSCORE', KEYS[5], '-inf', now - len)
+local ne = redis.call('ZCARD', KEYS[5])
+local room = math.max(wn - redis.call('ZCARD', KEYS[4]) - ne, 0)
+local function wait(x)
+  if x <= 0 then return 0 end
+  if x <= ne then
+    local e = redis.call('ZRANGE', KEYS[5], x - 1, x - 1, 'WITHSCORES')
+    return tonumber(e[2]) + len - now
+  end
+  return len * math.ceil(x / math.max(wn, 1))
+end
+local w = wait(ahead + own + n - room)
+if left > 0 and w > left then return {0, ahead, w, wait(ahead + own - room)} end
+if not redis.call('ZSCORE', KEYS[1], stmt) then redis.call('ZADD', KEYS[1], now, stmt) end
+redis.call('HINCRBY', KEYS[2], stmt, n)
+redis.call('ZADD', KEYS[3], now + ttl, stmt)
+for i = 1, 3 do
+  if redis.call('PTTL', KEYS[i]) < ttl then redis.call('PEXPIRE', KEYS[i], ttl) end
+end
+return {1, ahead, w, 0}
+`)
+
+var unreserveScript = redis.NewScript(`
+redis.call('ZREM', KEYS[1], ARGV[1])
+redis.call('HDEL', KEYS[2], ARGV[1])
+redis.call('ZREM', KEYS[3], ARGV[1])
+return 1
+`)
+
+var renewStmtScript = redis.NewScript(`
+local t = redis.call('TIME')
+local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+local ttl = tonumber(ARGV[1])
+for i = 2, #ARGV do redis.call('ZADD', KEYS[3], 'XX', now + ttl, ARGV[i]) end
+for i = 1, 3 do
+  if redis.call('EXISTS', KEYS[i]) == 1 and redis.call('PTTL', KEYS[i]) < ttl then redis.call('PEXPIRE', KEYS[i], ttl) end
+end
+return 1
+`)
+
+func queueKeys(key string) []string {
+	return []string{govKey(key, "q"), govKey(key, "qn"), govKey(key, "ql")}
+}
+
+// Reserve implements client.SharedState.
+func (s *State) Reserve(ctx context.Context, key string, r client.Reservation) (client.Reserved, error) {
+	ttl := r.TTL
+	if ttl <= 0 {
+		ttl = client.DefaultSlotTTL
+	}
+	keys := append(queueKeys(key), govKey(key, "w:"+r.Window.Name+":fly"), govKey(key, "w:"+r.Window.Name+":ends"))
+	var res []int64
+	err := s.do(ctx, func(ctx context.Context) error {
+		var err error
+		res, err = reserveScript.Run(ctx, s.rdb, keys, r.Stmt, r.N, r.Window.N, r.Window.Length.Milliseconds(), r.Left.Milliseconds(), ttl.Milliseconds()).Int64Slice()
+		return err
+	})
+	if err != nil {
+		return client.Reserved{}, err
+	}
+	if len(res) != 4 {
+		return client.Reserved{}, fmt.Errorf("redis %s: unexpected answer to the reservation script", s.name)
+	}
+	ms := func(v int64) time.Duration { return time.Duration(v) * time.Millisecond }
+	return client.Reserved{OK: res[0] == 1, Ahead: int(res[1]), Wait: ms(res[2]), RetryAfter: ms(res[3])}, nil
+}
+
+// Unreserve implements client.SharedState.
+func (s *State) Unreserve(ctx context.Context, key string, stmt string) error {
+	return s.do(ctx, func(ctx context.Context) error {
+		return unreserveScript.Run(ctx, s.rdb, queueKeys(key), stmt).Err()
+	})
+}
+
+// RenewStatements implements client.SharedState.
+func (s *State) RenewStatements(ctx context.Context, key string, stmts []string, ttl time.Duration) error {
+	args := []any{max(ttl.Milliseconds(), 1)}
+	for _, id := range stmts {
+		args = append(args, id)
+	}
+	return s.do(ctx, func(ctx context.Context) error {
+		return renewStmtScript.Run(ctx, s.rdb, queueKeys(key), args...).Err()
+	})
+}
+
 func windowKeys(key string, a client.Admission) (keys []string, lens []any) {
 	for _, w := range a.Windows {
 		keys = append(keys, govKey(key, "w:"+w.Name+":fly"), govKey(key, "w:"+w.Name+":ends"))
@@ -146,7 +257,8 @@ func (s *State) Admit(ctx context.Context, key string, a client.Admission) (clie
 	for _, w := range a.Windows {
 		args = append(args, w.N, w.Length.Milliseconds())
 	}
-	args = append(args, client.MaxSharedPause.Milliseconds())
+	args = append(args, a.Stmt, client.MaxSharedPause.Milliseconds())
+	keys = append(keys, govKey(key, "qn"))
 	var res []any
 	err := s.do(ctx, func(ctx context.Context) error {
 		var err error
