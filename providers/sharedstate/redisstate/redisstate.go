@@ -32,6 +32,7 @@ import (
 
 	"github.com/enginehq/engine/providers"
 	"github.com/enginehq/engine/providers/client"
+	"github.com/enginehq/engine/providers/sharedstate"
 )
 
 // Defaults.
@@ -63,7 +64,10 @@ func Open(rawURL string) (*State, error) {
 	if err != nil {
 		return nil, fmt.Errorf("--state %s: %s", Redact(rawURL), redactErr(err.Error(), rawURL))
 	}
-	opts.DialTimeout, opts.ReadTimeout, opts.WriteTimeout, opts.PoolTimeout = OpTimeout, OpTimeout, OpTimeout, OpTimeout
+	// Each call's context bounds it (sharedstate.Bound, which adapts);
+	// these only keep a call without one from hanging.
+	mb := sharedstate.MaxBound()
+	opts.DialTimeout, opts.ReadTimeout, opts.WriteTimeout, opts.PoolTimeout = mb, mb, mb, mb
 	opts.MaxRetries = -1 // a failed call falls back at once; the caller retries its own way
 	opts.ContextTimeoutEnabled = true
 	opts.DisableIdentity = true
@@ -120,7 +124,7 @@ func (s *State) Ping(ctx context.Context) error {
 // A server that does not answer is not an error here: the surfaces go on
 // alone and say so, as for any outage.
 func (s *State) CheckConfig(ctx context.Context) error {
-	ctx, cancel := context.WithTimeout(ctx, OpTimeout)
+	ctx, cancel := context.WithTimeout(ctx, sharedstate.Bound())
 	defer cancel()
 	err := s.rdb.Ping(ctx).Err()
 	var re redis.Error
@@ -130,10 +134,10 @@ func (s *State) CheckConfig(ctx context.Context) error {
 	return nil
 }
 
-// do runs one call bounded by OpTimeout, or fails at once while the state
-// is down.
+// do runs one call bounded by sharedstate.Bound, or fails at once while
+// the state is down.
 func (s *State) do(ctx context.Context, f func(ctx context.Context) error) error {
-	ctx, cancel := context.WithTimeout(ctx, OpTimeout)
+	ctx, cancel := context.WithTimeout(ctx, sharedstate.Bound())
 	defer cancel()
 	return s.doBounded(ctx, f)
 }
@@ -146,8 +150,10 @@ func (s *State) doBounded(ctx context.Context, f func(ctx context.Context) error
 	if down {
 		return client.ErrSharedDown
 	}
+	start := time.Now()
 	err := f(ctx)
 	if err == nil || errors.Is(err, redis.Nil) {
+		sharedstate.Observe(time.Since(start))
 		return err
 	}
 	if errors.Is(err, context.Canceled) && ctx.Err() == context.Canceled {
