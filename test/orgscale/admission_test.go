@@ -15,7 +15,7 @@ import (
 // per 2 s) cannot serve them all before their 30 s limit, and returns
 // how many completed, were refused early (retryable, naming the shared
 // window) and failed otherwise, with the requests the fake served.
-func admissionRun(t *testing.T, n int, state string) (completed, refused int, failed []testutil.Result, served int, wall time.Duration) {
+func admissionRun(t *testing.T, n int, state string) (completed, refused int, failed []testutil.Result, served int, wall time.Duration, noticed int) {
 	fake := fakegithub.ForTest(t, fakegithub.WithLatency(20*time.Millisecond))
 	env := governed(t, fake, "ENGINE_STATE="+state, "ENGINE_RATE=20/2s", "ENGINE_QUERY_TIMEOUT=30s", "ENGINE_MAX_CONCURRENCY=8", "ENGINE_RETRY_MAX=0")
 	results := make([]testutil.Result, n)
@@ -35,13 +35,16 @@ func admissionRun(t *testing.T, n int, state string) (completed, refused int, fa
 		switch {
 		case res.Code == 0 && strings.Count(res.Stdout, "\n") == 25:
 			completed++
+			if strings.Contains(res.Stderr, "shared with the other processes using --state") {
+				noticed++
+			}
 		case strings.Contains(res.Stderr, "shared with other processes (--state) and busy") && strings.Contains(res.Stderr, "Retry in about") && !strings.Contains(res.Stderr, "time out again"):
 			refused++
 		default:
 			failed = append(failed, res)
 		}
 	}
-	return completed, refused, failed, len(fake.Requests()), wall
+	return completed, refused, failed, len(fake.Requests()), wall, noticed
 }
 
 // TestAdmissionFinishesWork: 16 processes of a 24-request statement on
@@ -53,13 +56,16 @@ func admissionRun(t *testing.T, n int, state string) (completed, refused int, fa
 func TestAdmissionFinishesWork(t *testing.T) {
 	r := testutil.StartRedis(t)
 	const n = 16
-	completed, refused, failed, served, wall := admissionRun(t, n, r.URL())
+	completed, refused, failed, served, wall, noticed := admissionRun(t, n, r.URL())
 	t.Logf("%d processes of a 24-request statement, shared window 20/2s, 30 s limit: %d completed, %d refused early, %d failed otherwise; %d requests served (%d for completed statements), %s", n, completed, refused, len(failed), served, 24*completed, wall.Round(100*time.Millisecond))
 	for _, res := range failed {
 		t.Errorf("a statement neither completed nor was refused early: exit %d\n%s", res.Code, res.Stderr)
 	}
 	if completed < n/2 || refused == 0 {
 		t.Fatalf("%d completed and %d refused of %d; want at least half completed and the rest refused", completed, refused, n)
+	}
+	if noticed == 0 {
+		t.Errorf("no admitted statement said it waited for the shared window")
 	}
 	if wasted := served - 24*completed; wasted != 0 {
 		t.Errorf("%d requests were spent on statements that did not complete; want none (refused before their first request)", wasted)
