@@ -12,11 +12,13 @@ import (
 
 // Statement admission across processes (--state; docs/orgscale.md,
 // "Admission"). Processes that share a credential's rate window also
-// share a queue of statements, oldest first: before a statement sends a
-// known number of requests (a fan-out, the numbered pages after the
-// first), it reserves them in the queue. When the requests reserved ahead
-// of it and its own cannot be served by the shared window before its
-// deadline, it is refused at once (retryable, with the time the window
+// share a queue of statements: before a statement sends a known number
+// of requests (a fan-out, the numbered pages after the first), it
+// reserves them in the queue. When the requests the admitted statements
+// still hold and its own cannot be served by the shared window before its
+// deadline, or before the earliest deadline of those admitted (a new
+// statement never pushes an admitted one past its limit), it is refused
+// at once (retryable, with the time the window
 // will have room), instead of starting and timing out after spending its
 // share: the statements admitted finish. A failing shared state admits
 // (the local bounds hold).
@@ -108,7 +110,7 @@ func (c *Client) reserve(ctx context.Context, path string, n int) error {
 		Retryable:   true,
 		RateLimited: true,
 		RetryAfter:  retry,
-		Message: fmt.Sprintf("not sent: the credential's rate window (%d requests/%s) is shared with other processes (--state) and busy: %d requests of older statements are queued ahead of this one's %d, which would wait about %s, past this statement's time limit; nothing more was sent. Retry in about %s, when the window has room",
+		Message: fmt.Sprintf("not sent: the credential's rate window (%d requests/%s) is shared with other processes (--state) and busy: %d requests of statements already admitted are queued besides this one's %d, which would wait about %s, past this statement's time limit; nothing more was sent. Retry in about %s, when the window has room",
 			w.budget(1), per(w.length), res.Ahead, n, res.Wait.Round(time.Second), retry),
 	}
 	return pe

@@ -109,6 +109,7 @@ type Governor struct {
 	admitted   map[admitKey][]*Admission // shared admissions awaiting Done
 	renewing   bool                      // renewLoop runs
 	queued     map[string]bool           // statements with a place in the shared queue (admission.go)
+	pauseAsked time.Time                 // last time sharedPaused asked
 	shared     *sharedstate.Health       // says when opts.Shared fails and when it is back
 }
 

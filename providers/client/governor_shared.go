@@ -164,6 +164,16 @@ func (g *Governor) sharedPaused() {
 	if g.opts.Shared == nil {
 		return
 	}
+	// Asked at most every sharedPausePoll: a pause set since is met by the
+	// admission itself (and its process's own requests fail fast after).
+	g.mu.Lock()
+	now := g.now()
+	if now.Sub(g.pauseAsked) < sharedPausePoll {
+		g.mu.Unlock()
+		return
+	}
+	g.pauseAsked = now
+	g.mu.Unlock()
 	var d time.Duration
 	if err := g.shared.Do(context.Background(), 0, func(ctx context.Context) (err error) {
 		d, err = g.opts.Shared.Paused(ctx, g.key())
@@ -173,11 +183,15 @@ func (g *Governor) sharedPaused() {
 	}
 	g.mu.Lock()
 	defer g.mu.Unlock()
-	now := g.now()
+	now = g.now()
 	if until := now.Add(d); until.After(g.pauseUntil) {
 		g.pauseStart, g.pauseUntil = now, until
 	}
 }
+
+// sharedPausePoll is how often a governor asks the shared state for a
+// pause another process recorded (sharedPaused).
+const sharedPausePoll = 250 * time.Millisecond
 
 // sharedDone tells the shared state that the request admitted at sent
 // answered, the pause it started and the bucket it reported.

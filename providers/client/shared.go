@@ -143,8 +143,8 @@ type localCred struct {
 }
 
 type queued struct {
-	start, lease time.Time
-	n            int
+	start, lease, deadline time.Time
+	n                      int
 }
 
 // NewLocalState makes an empty LocalState.
@@ -288,15 +288,21 @@ func (s *LocalState) Reserve(ctx context.Context, key string, r Reservation) (Re
 		}
 	}
 	mine := c.queue[r.Stmt]
-	start := now
 	own := 0
 	if mine != nil {
-		start, own = mine.start, mine.n
+		own = mine.n
 	}
+	// Admitted statements share the window as they go: every one's
+	// requests count, and none may be pushed past its deadline.
 	ahead := 0
+	minLeft := r.Left
 	for id, q := range c.queue {
-		if id != r.Stmt && q.start.Before(start) {
-			ahead += q.n
+		if id == r.Stmt {
+			continue
+		}
+		ahead += q.n
+		if !q.deadline.IsZero() && (minLeft <= 0 || q.deadline.Sub(now) < minLeft) {
+			minLeft = max(q.deadline.Sub(now), 0)
 		}
 	}
 	w := r.Window
@@ -319,8 +325,8 @@ func (s *LocalState) Reserve(ctx context.Context, key string, r Reservation) (Re
 		return w.Length * time.Duration((x+w.N-1)/max(w.N, 1))
 	}
 	t := wait(ahead + own + r.N - room)
-	if r.Left > 0 && t > r.Left {
-		return Reserved{Ahead: ahead, Wait: t, RetryAfter: wait(ahead + own - room)}, nil
+	if (r.Left > 0 || minLeft > 0) && t > minLeft {
+		return Reserved{Ahead: ahead, Wait: t, RetryAfter: wait(ahead - room)}, nil
 	}
 	ttl := r.TTL
 	if ttl <= 0 {
@@ -328,6 +334,9 @@ func (s *LocalState) Reserve(ctx context.Context, key string, r Reservation) (Re
 	}
 	if mine == nil {
 		mine = &queued{start: now}
+		if r.Left > 0 {
+			mine.deadline = now.Add(r.Left)
+		}
 		c.queue[r.Stmt] = mine
 	}
 	mine.n += r.N

@@ -136,6 +136,12 @@ return 1
 //	engine:v1:gov:{K}:q    sorted set: statement id -> its first reservation (ms)
 //	engine:v1:gov:{K}:qn   hash: statement id -> requests reserved and not yet admitted
 //	engine:v1:gov:{K}:ql   sorted set: statement id -> its lease's expiry (ms)
+//	engine:v1:gov:{K}:qd   hash: statement id -> the time its requests must be sent by (ms)
+//
+// Admitted statements share the window as they go, so a reservation is
+// granted only when every statement's requests (all reserved, its own
+// added) can be sent before the earliest of their deadlines: a new
+// statement never pushes an admitted one past its time limit.
 var reserveScript = redis.NewScript(`
 local t = redis.call('TIME')
 local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
@@ -144,31 +150,38 @@ for _, s in ipairs(redis.call('ZRANGEBYSCORE', KEYS[3], '-inf', now)) do
   redis.call('ZREM', KEYS[1], s)
   redis.call('HDEL', KEYS[2], s)
   redis.call('ZREM', KEYS[3], s)
+  redis.call('HDEL', KEYS[4], s)
 end
-local start = tonumber(redis.call('ZSCORE', KEYS[1], stmt) or now) or now
 local own = tonumber(redis.call('HGET', KEYS[2], stmt) or '0') or 0
 local ahead = 0
-for _, s in ipairs(redis.call('ZRANGEBYSCORE', KEYS[1], '-inf', '(' .. start)) do
-  if s ~= stmt then ahead = ahead + (tonumber(redis.call('HGET', KEYS[2], s) or '0') or 0) end
+local minleft = -1
+if left > 0 then minleft = left end
+for _, s in ipairs(redis.call('ZRANGE', KEYS[1], 0, -1)) do
+  if s ~= stmt then
+    ahead = ahead + (tonumber(redis.call('HGET', KEYS[2], s) or '0') or 0)
+    local d = tonumber(redis.call('HGET', KEYS[4], s) or '0') or 0
+    if d > 0 and (minleft < 0 or d - now < minleft) then minleft = math.max(d - now, 0) end
+  end
 end
-redis.call('ZREMRANGEBYSCORE', KEYS[4], '-inf', now)
-redis.call('ZREMRANGEBYSCORE', KEYS[5], '-inf', now - len)
-local ne = redis.call('ZCARD', KEYS[5])
-local room = math.max(wn - redis.call('ZCARD', KEYS[4]) - ne, 0)
+redis.call('ZREMRANGEBYSCORE', KEYS[5], '-inf', now)
+redis.call('ZREMRANGEBYSCORE', KEYS[6], '-inf', now - len)
+local ne = redis.call('ZCARD', KEYS[6])
+local room = math.max(wn - redis.call('ZCARD', KEYS[5]) - ne, 0)
 local function wait(x)
   if x <= 0 then return 0 end
   if x <= ne then
-    local e = redis.call('ZRANGE', KEYS[5], x - 1, x - 1, 'WITHSCORES')
+    local e = redis.call('ZRANGE', KEYS[6], x - 1, x - 1, 'WITHSCORES')
     return tonumber(e[2]) + len - now
   end
   return len * math.ceil(x / math.max(wn, 1))
 end
 local w = wait(ahead + own + n - room)
-if left > 0 and w > left then return {0, ahead, w, wait(ahead + own - room)} end
+if minleft >= 0 and w > minleft then return {0, ahead, w, wait(ahead - room)} end
 if not redis.call('ZSCORE', KEYS[1], stmt) then redis.call('ZADD', KEYS[1], now, stmt) end
 redis.call('HINCRBY', KEYS[2], stmt, n)
 redis.call('ZADD', KEYS[3], now + ttl, stmt)
-for i = 1, 3 do
+if left > 0 and not redis.call('HGET', KEYS[4], stmt) then redis.call('HSET', KEYS[4], stmt, now + left) end
+for i = 1, 4 do
   if redis.call('PTTL', KEYS[i]) < ttl then redis.call('PEXPIRE', KEYS[i], ttl) end
 end
 return {1, ahead, w, 0}
@@ -178,6 +191,7 @@ var unreserveScript = redis.NewScript(`
 redis.call('ZREM', KEYS[1], ARGV[1])
 redis.call('HDEL', KEYS[2], ARGV[1])
 redis.call('ZREM', KEYS[3], ARGV[1])
+redis.call('HDEL', KEYS[4], ARGV[1])
 return 1
 `)
 
@@ -186,14 +200,14 @@ local t = redis.call('TIME')
 local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
 local ttl = tonumber(ARGV[1])
 for i = 2, #ARGV do redis.call('ZADD', KEYS[3], 'XX', now + ttl, ARGV[i]) end
-for i = 1, 3 do
+for i = 1, 4 do
   if redis.call('EXISTS', KEYS[i]) == 1 and redis.call('PTTL', KEYS[i]) < ttl then redis.call('PEXPIRE', KEYS[i], ttl) end
 end
 return 1
 `)
 
 func queueKeys(key string) []string {
-	return []string{govKey(key, "q"), govKey(key, "qn"), govKey(key, "ql")}
+	return []string{govKey(key, "q"), govKey(key, "qn"), govKey(key, "ql"), govKey(key, "qd")}
 }
 
 // Reserve implements client.SharedState.
