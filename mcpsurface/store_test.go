@@ -152,3 +152,45 @@ func TestStoreShared(t *testing.T) {
 		t.Fatalf("warnings %q; want one per replica", warned)
 	}
 }
+
+// TestStoreFairEviction: when the store is full, a result the client saw
+// whole goes first, then one of the session holding the most results,
+// never the page another session is reading.
+func TestStoreFairEviction(t *testing.T) {
+	now := time.Unix(1000, 0)
+	st, err := mcpsurface.OpenStore(mcpsurface.StoreOptions{MaxResults: 4, TTL: time.Hour, Now: func() time.Time { return now }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	ctx := context.Background()
+	keep := func(session string) string {
+		sp, err := st.NewSpool()
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer sp.Close()
+		sp.Session = session
+		sp.Add([]any{int64(1)})
+		id, kept, err := st.Keep(ctx, sp, []result.Column{{Name: "i", Type: result.TypeInteger}})
+		if err != nil || !kept {
+			t.Fatalf("keep: %v %t", err, kept)
+		}
+		now = now.Add(time.Second)
+		return id
+	}
+	reader := keep("a")
+	whole := keep("b")
+	if err := st.MarkWhole(ctx, whole); err != nil {
+		t.Fatal(err)
+	}
+	for i := 0; i < 6; i++ {
+		keep("b")
+	}
+	if _, err := st.Info(ctx, whole, ""); !errors.Is(err, mcpsurface.ErrUnknownResult) {
+		t.Fatalf("the result seen whole was kept: %v", err)
+	}
+	if _, err := st.Info(ctx, reader, ""); err != nil {
+		t.Fatalf("another session's 7 results evicted the reader's page (the oldest): %v", err)
+	}
+}
