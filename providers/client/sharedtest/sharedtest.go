@@ -109,6 +109,39 @@ func Run(t *testing.T, newState func(t *testing.T) client.SharedState) {
 		must(t, s.Release(ctx, k, b))
 		must(t, s.Renew(ctx, k, []client.Admission{b}))
 	})
+	t.Run("reserve", func(t *testing.T) {
+		s, k := newState(t), key(t)
+		w := client.SharedWindow{Name: "points", N: 10, Length: time.Minute}
+		res := func(stmt string, n int) client.Reserved {
+			t.Helper()
+			r, err := s.Reserve(ctx, k, client.Reservation{Stmt: stmt, N: n, Window: w, Left: 5 * time.Second, TTL: time.Minute})
+			if err != nil {
+				t.Fatal(err)
+			}
+			return r
+		}
+		if r := res("a", 8); !r.OK {
+			t.Fatalf("8 requests of an empty window of 10: %+v", r)
+		}
+		r := res("b", 8)
+		if r.OK || r.Ahead != 8 || r.Wait < 5*time.Second {
+			t.Fatalf("8 more while 8 are reserved, 5 s left: %+v; want refused, 8 ahead", r)
+		}
+		if r := res("c", 2); !r.OK {
+			t.Fatalf("2 more, which fit: %+v", r)
+		}
+		// An admission takes one request off its statement's reservation.
+		a := adm(10, time.Minute, 0)
+		a.Stmt = "a"
+		if r, err := s.Admit(ctx, k, a); err != nil || !r.OK {
+			t.Fatalf("%+v, %v", r, err)
+		}
+		must(t, s.Unreserve(ctx, k, "a"))
+		must(t, s.Unreserve(ctx, k, "c"))
+		if r := res("b", 8); !r.OK {
+			t.Fatalf("8 once the others ended (1 in flight): %+v", r)
+		}
+	})
 	t.Run("pause bounded", func(t *testing.T) {
 		s, k := newState(t), key(t)
 		if d, err := s.Paused(ctx, k); err != nil || d != 0 {
