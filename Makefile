@@ -52,12 +52,27 @@ demo: build
 conformance: build
 	./scripts/conformance.sh $(BIN)
 
+# MCP Inspector's CLI (2.12, from the npm registry) calls run_select_query
+# over stdio and HTTP against the fake GitHub server (needs npm; not part
+# of the offline `make test`).
+.PHONY: inspector
+inspector: build
+	./scripts/inspector.sh $(BIN)
+
 # The MCP Apps view of results in headless Chromium, with a minimal host
 # bridge; writes docs/mcp-app.png. Needs Chromium (Debian: apt-get install
 # chromium); not part of the offline `make test`.
 .PHONY: ui-check
 ui-check: build
 	./scripts/ui-check.sh $(BIN)
+
+# The github pack's SARIF (-o sarif against the fake GitHub's compliance
+# orgs) through Microsoft's SARIF validator, rule kinds "Sarif;Gh": no
+# error or warning (needs npm and the npm registry once; not part of the
+# offline `make test`).
+.PHONY: sarif-check
+sarif-check: build
+	./scripts/sarif-check.sh $(BIN)
 
 # gofmt, go vet and staticcheck (pinned in go.mod's tool line, so a fresh
 # clone runs the same version: go tool staticcheck).
@@ -109,6 +124,7 @@ FUZZTIME ?= 30s
 FUZZ_TARGETS := FuzzParse:./engine/sqlfront FuzzParseLink:./providers/client \
 	FuzzTSVEscape:./engine/result FuzzTSVRow:./engine/result FuzzLoad:./cmd/engine/check
 FUZZ_TARGETS += FuzzSanitize:./engine/result FuzzLoadDocument:./providers/openapi
+FUZZ_TARGETS += FuzzYAMLToJSON:./engine/store FuzzRegexpFunctions:./engine/store
 fuzz:
 	@set -e; for t in $(FUZZ_TARGETS); do \
 		echo "== $${t%%:*} ($(FUZZTIME))"; \

@@ -54,6 +54,15 @@ type Options struct {
 	// runner's fetchers (the in-process harness engine/enginetest serves
 	// pages from memory through it); nil: Client.
 	Fetch func(provider string) (exec.Fetcher, error)
+	// Views are views of the caller's own (a control file's views:),
+	// by name, readable by its statements besides the stored ones
+	// (Store) and before a stored one of the same name; ViewsSource
+	// names where they come from ("control file") in SHOW VIEWS.
+	Views       map[string]string
+	ViewsSource string
+	// ReadOnlyViews refuses CREATE VIEW and DROP VIEW (the MCP server
+	// reads views but does not change them).
+	ReadOnlyViews bool
 	// Warnf prints a warning for the user (the CLI: "warning: ..." on
 	// stderr), such as a GitHub App private key file readable by others;
 	// each warning is printed once per process. nil: none.
@@ -200,7 +209,21 @@ type QueryOptions struct {
 	// computed by an expression may have Type "" there (its type is known
 	// from its values; the returned Result has it).
 	Columns func(cols []result.Column) error
+	// FailedStats, when set, receives what a SELECT that ends in an error
+	// cost before it did (requests, pages, methods, elapsed time): check
+	// reports the stats of every control, errored or not.
+	FailedStats func(result.Stats)
 }
+
+// OpenRun opens a run on ctx for several statements (one `check` run,
+// one script): until the returned close is called, the statements run
+// under the returned context send each identical GET (URL, credential,
+// Accept) once, waiting for one in flight and reading one answered
+// earlier in the run, an error answer included (client.OpenRun,
+// docs/check.md "One request per URL per run"). Only answers received
+// since the run opened are read, so the run never sees one older than
+// itself. Without a run, each statement is its own.
+func OpenRun(ctx context.Context) (context.Context, func()) { return client.OpenRun(ctx) }
 
 // Query prepares and runs one statement (Prepare, then Prepared.Run).
 // Errors are always *Error.

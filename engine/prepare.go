@@ -2,6 +2,8 @@ package engine
 
 import (
 	"context"
+	"fmt"
+	"strings"
 
 	"github.com/enginehq/engine/engine/exec"
 	"github.com/enginehq/engine/engine/plan"
@@ -25,6 +27,9 @@ type Prepared struct {
 	e    *Engine
 	st   *sqlfront.Statement
 	plan *plan.Plan // SELECT and EXPLAIN
+	// views are the views the statement read: its text was expanded
+	// (sqlfront.ExpandViews), so positions in it are not the caller's.
+	views []string
 }
 
 // Prepare parses and plans one statement without running it. Errors are
@@ -40,11 +45,21 @@ func (e *Engine) Prepare(ctx context.Context, text string) (*Prepared, error) {
 }
 
 func (e *Engine) prepare(ctx context.Context, text string) (*Prepared, error) {
-	st, err := sqlfront.Parse(text, e.cat.IsProvider)
+	expanded, views, err := e.expandViews(text, nil)
 	if err != nil {
 		return nil, err
 	}
-	ps := &Prepared{e: e, st: st}
+	st, err := sqlfront.Parse(expanded, e.cat.IsProvider)
+	if err != nil {
+		if expanded != text {
+			if se, ok := err.(*sqlfront.Error); ok {
+				// Its position is in the text with the views expanded.
+				return nil, &sqlfront.Error{Pos: -1, Msg: se.Msg + " (in the statement with its views expanded: EXPLAIN shows it)"}
+			}
+		}
+		return nil, err
+	}
+	ps := &Prepared{e: e, st: st, views: views}
 	if st.Kind == sqlfront.KindSelect || st.Kind == sqlfront.KindExplain {
 		// A FROM name of one or two parts is no table SQLite has: when it
 		// names a provider, service or table, say the three-part names it
@@ -56,7 +71,24 @@ func (e *Engine) prepare(ctx context.Context, text string) (*Prepared, error) {
 		}
 		ps.plan, err = plan.Build(ctx, st.Query, e.cat, plan.Options{MaxRequests: max(e.opts.MaxRequests, 0), Prover: store.Prover{}})
 		if err != nil {
-			return nil, sqlNotFound(err) // an unknown table: the catalog's *NotFound
+			err = sqlNotFound(err) // an unknown table: the catalog's *NotFound
+			if len(views) > 0 {
+				ce := *Classify(err)
+				ce.Err = &viewError{ce.Err, fmt.Sprintf(" (the statement reads view %s: a WHERE key on a view's column binds through to its table, e.g. WHERE org = 'acme'; DESCRIBE %s lists its keys)", strings.Join(views, ", "), views[0])}
+				err = &ce
+			}
+			return nil, err
+		}
+		if st.Kind == sqlfront.KindSelect {
+			// What only SQLite catches is caught before any request: the
+			// final text compiled against an empty copy of its tables.
+			tables := make([]store.TableSchema, 0, len(ps.plan.Scans))
+			for _, s := range ps.plan.Scans {
+				tables = append(tables, store.TableSchema{Name: s.Table, Columns: s.Columns()})
+			}
+			if err := store.Compiles(ctx, tables, ps.plan.SQL); err != nil {
+				return nil, err
+			}
 		}
 	}
 	return ps, nil
@@ -72,7 +104,8 @@ func (ps *Prepared) Kind() sqlfront.Kind { return ps.st.Kind }
 func (ps *Prepared) SingleRow() bool { return ps.st.Query != nil && ps.st.Query.SingleRow }
 
 // TableNotice is a notice about one table occurrence of a statement: Pos
-// is the byte offset of its name in the statement's text.
+// is the byte offset of its name in the statement's text (-1 when the
+// statement read views, whose tables are not in its text).
 type TableNotice struct {
 	Pos  int
 	Text string
@@ -90,7 +123,11 @@ func (ps *Prepared) ScopeNotices() []TableNotice {
 	var out []TableNotice
 	for _, s := range ps.plan.Scans {
 		if n := s.ScopeNotice(); n != "" {
-			out = append(out, TableNotice{Pos: s.Ref.Span[0], Text: n})
+			pos := s.Ref.Span[0]
+			if len(ps.views) > 0 {
+				pos = -1 // a position in the text with its views expanded
+			}
+			out = append(out, TableNotice{Pos: pos, Text: n})
 		}
 	}
 	return out
@@ -128,15 +165,29 @@ func (ps *Prepared) run(ctx context.Context, qo QueryOptions) (*result.Result, e
 			return nil, err
 		}
 		ctx = client.WithNotice(ctx, qo.Notice)
-		ctx, end := client.WithStatement(ctx)
+		// One statement is a run of its own unless the caller opened one
+		// (a check run, a script): each identical GET sent once.
+		ctx, end := client.OpenRunBytes(ctx, client.StatementRunBytes)
 		defer end()
-		res, err := exec.Run(ctx, p, fetchers, exec.Options{Concurrency: e.opts.Concurrency, Progress: qo.Progress, Rows: qo.Rows, Columns: qo.Columns, MaxValueBytes: e.opts.MaxValueBytes})
+		// Its place in the shared queue of the credentials it uses
+		// (--state; providers/client/admission.go).
+		ctx, endStatement := client.WithStatement(ctx)
+		defer endStatement()
+		res, err := exec.Run(ctx, p, fetchers, exec.Options{Concurrency: e.opts.Concurrency, Progress: qo.Progress, Rows: qo.Rows, Columns: qo.Columns, MaxValueBytes: e.opts.MaxValueBytes, Failed: qo.FailedStats})
 		if err == nil {
 			res.Unordered = st.Query.UnorderedLimit
 		}
 		return res, err
 	case sqlfront.KindExplain:
 		return explainResult(p), nil
+	case sqlfront.KindCreateView, sqlfront.KindDropView:
+		return e.viewStatement(st)
+	case sqlfront.KindShowViews:
+		return e.showViews(ctx, st)
+	case sqlfront.KindDescribe:
+		if len(st.Target) == 1 {
+			return e.describeView(st.Target[0])
+		}
 	}
 	res, err := e.discover(ctx, st)
 	if err == nil && ctx.Err() != nil {

@@ -67,6 +67,9 @@ type Auth struct {
 	static []staticToken
 	jwks   *jwks
 	parser *jwt.Parser
+	// logf writes to the server's log (set by the HTTP handler; nil:
+	// nothing is logged).
+	logf func(format string, args ...any)
 }
 
 type staticToken struct {
@@ -257,6 +260,15 @@ func (a *Auth) verify(ctx context.Context, tok string, _ *http.Request) (*auth.T
 		return a.jwks.key(ctx, kid, t.Method.Alg())
 	})
 	if err != nil {
+		var ku *keysUnavailable
+		if errors.As(err, &ku) {
+			// The issuer's URLs stay in the log: the client may be
+			// anyone, and they may be internal.
+			if a.logf != nil {
+				a.logf("engine mcp: cannot verify a bearer token: %v\n", ku.err)
+			}
+			return nil, fmt.Errorf("%w: the token cannot be verified now: the server could not read its authorization server's keys (the server's log says why); try again later", auth.ErrInvalidToken)
+		}
 		return nil, fmt.Errorf("%w: %s", auth.ErrInvalidToken, tokenProblem(err))
 	}
 	// aud must name this resource; a trailing slash on either side is
@@ -331,10 +343,8 @@ func (a *Auth) wrap(next http.Handler) http.Handler {
 			http.Error(w, "engine mcp: this server needs a bearer token: send Authorization: Bearer TOKEN (an OAuth access token of its authorization server, or a token its operator gave you); see docs/mcp.md, \"Sharing the server with a team\"", http.StatusUnauthorized)
 			return
 		}
-		if a.opts.Issuer == "" {
-			w = &challengeWriter{ResponseWriter: w}
-		}
-		h.ServeHTTP(w, r)
+		f := strings.Fields(r.Header.Get("Authorization"))
+		h.ServeHTTP(&challengeWriter{ResponseWriter: w, presented: len(f) == 2 && strings.EqualFold(f[0], "bearer")}, r)
 	})
 }
 
@@ -357,11 +367,31 @@ func (a *Auth) challenge(w http.ResponseWriter) {
 // metadata to point to.
 const staticChallenge = `Bearer realm="engine mcp"`
 
-type challengeWriter struct{ http.ResponseWriter }
+// challengeWriter completes the challenge of the SDK's bearer middleware
+// for a token that was presented: RFC 6750 section 3.1's error code,
+// invalid_token on 401 (unknown, expired, badly signed, not for this
+// server) and insufficient_scope on 403, so a client knows to get a new
+// token rather than to log in again; with static tokens only, a plain
+// Bearer challenge (there is no metadata to point to).
+type challengeWriter struct {
+	http.ResponseWriter
+	presented bool // a bearer token was sent (else no error code: RFC 6750 section 3.1)
+}
 
 func (c *challengeWriter) WriteHeader(code int) {
-	if code == http.StatusUnauthorized && c.Header().Get("WWW-Authenticate") == "" {
-		c.Header().Set("WWW-Authenticate", staticChallenge)
+	if code == http.StatusUnauthorized || code == http.StatusForbidden {
+		ch := c.Header().Get("WWW-Authenticate")
+		if ch == "" {
+			ch = staticChallenge
+		}
+		if c.presented && !strings.Contains(ch, "error=") {
+			e := "invalid_token"
+			if code == http.StatusForbidden {
+				e = "insufficient_scope"
+			}
+			ch += fmt.Sprintf(", error=%q", e)
+		}
+		c.Header().Set("WWW-Authenticate", ch)
 	}
 	c.ResponseWriter.WriteHeader(code)
 }

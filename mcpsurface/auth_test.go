@@ -11,6 +11,7 @@ import (
 	"encoding/base64"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"net/http"
 	"net/http/httptest"
 	"strings"
@@ -149,11 +150,18 @@ func TestAuthDiscoveryRefusals(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	var log strings.Builder
+	a.logf = func(format string, args ...any) { fmt.Fprintf(&log, format, args...) }
 	ec, _ := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
 	s, _ := jwt.NewWithClaims(jwt.SigningMethodES256, jwt.MapClaims{"iss": srv.URL, "aud": "https://mcp.example/mcp", "sub": "u", "exp": time.Now().Add(time.Minute).Unix()}).SignedString(ec)
 	_, err = a.verify(context.Background(), s, nil)
-	if !errors.Is(err, auth.ErrInvalidToken) || !strings.Contains(err.Error(), "https://other.example") || !strings.Contains(err.Error(), "https only") {
+	// The client is told the keys could not be read; the log says why
+	// (the issuer's URLs stay out of the answer).
+	if !errors.Is(err, auth.ErrInvalidToken) || !strings.Contains(err.Error(), "could not read its authorization server's keys") || strings.Contains(err.Error(), srv.URL) {
 		t.Fatalf("verify: %v", err)
+	}
+	if !strings.Contains(log.String(), "https://other.example") || !strings.Contains(log.String(), "https only") {
+		t.Fatalf("log: %q", log.String())
 	}
 
 	long := strings.Repeat("x", 32)

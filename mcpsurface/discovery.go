@@ -204,6 +204,7 @@ func (s *Server) listResources(ctx context.Context, in resourcesInput) (string, 
 			hint = "pass service= too for a list with summaries"
 		}
 		fmt.Fprintf(&b, "# %d tables in %d services (provider.service: resource names); %s, describe_resource for columns", len(match), len(svcs), hint)
+		s.listViews(&b, svc, filter)
 		return b.String(), nil
 	}
 	b.WriteString("table\tmethods\tsummary\n")
@@ -215,7 +216,34 @@ func (s *Server) listResources(ctx context.Context, in resourcesInput) (string, 
 		fmt.Fprintf(&b, "%s\t%d\t%s\n", t.FullName(), t.Methods, tsvCell(summary))
 	}
 	fmt.Fprintf(&b, "# %s; describe_resource shows columns and required WHERE keys", result.Plural(len(match), "table"))
+	s.listViews(&b, svc, filter)
 	return b.String(), nil
+}
+
+// listViews adds the views (engine.Views: CREATE VIEW in exec or the
+// shell, or declared by the server's caller) to list_resources' answer,
+// when no service is asked for, those whose name holds the filter (a
+// filter with a dot is a table's): a block of its own, "view\tquery",
+// read with run_select_query.
+func (s *Server) listViews(b *strings.Builder, svc, filter string) {
+	if svc != "" || strings.Contains(filter, ".") {
+		return
+	}
+	views, _ := s.eng.Views()
+	var match []engine.View
+	for _, v := range views {
+		if strings.Contains(v.Name, filter) {
+			match = append(match, v)
+		}
+	}
+	if len(match) == 0 {
+		return
+	}
+	b.WriteString("\nview\tquery\n")
+	for _, v := range match {
+		fmt.Fprintf(b, "%s\t%s\n", v.Name, tsvCell(strings.Join(strings.Fields(v.Query), " ")))
+	}
+	fmt.Fprintf(b, "# %s: SELECT ... FROM name, a WHERE key of its table on its column binds through (run_select_query DESCRIBE name lists them)", result.Plural(len(match), "view"))
 }
 
 // filterMatches is list_resources' filter rule: a case-insensitive

@@ -120,8 +120,9 @@ func (s *Server) HTTPHandlerOpts(o HTTPOptions) http.Handler {
 		h = newSessionLimit(h, s.mcp, o.MaxSessions, retryAfterFor(o.SessionIdle), s.logf)
 	}
 	mux := http.NewServeMux()
-	endpoint := byProtocol(h, stateless)
+	endpoint := rpcGuard(byProtocol(h, stateless), o.MaxBody)
 	if o.Auth != nil {
+		o.Auth.logf = s.logf
 		endpoint = o.Auth.wrap(endpoint)
 		o.Auth.metadata(mux)
 	}

@@ -62,7 +62,7 @@ func (j *jwks) key(ctx context.Context, kid, alg string) (any, error) {
 	if (!ok || now.Sub(j.fetched) > jwksTTL) && now.Sub(j.tried) >= jwksMinRefresh {
 		j.tried = now
 		if err := j.refresh(ctx); err != nil && !ok {
-			return nil, err
+			return nil, &keysUnavailable{err}
 		}
 		k, ok = j.lookup(kid)
 	}
@@ -77,6 +77,15 @@ func (j *jwks) key(ctx context.Context, kid, alg string) (any, error) {
 	}
 	return k.key, nil
 }
+
+// keysUnavailable is a failure to read the issuer's metadata or keys. Its
+// text names the issuer's URLs, which may be internal ones: it goes to
+// the server's log, and the client is told only that the keys could not
+// be read (Auth.verify).
+type keysUnavailable struct{ err error }
+
+func (e *keysUnavailable) Error() string { return e.err.Error() }
+func (e *keysUnavailable) Unwrap() error { return e.err }
 
 func (j *jwks) lookup(kid string) (jwk, bool) {
 	if k, ok := j.keys[kid]; ok {

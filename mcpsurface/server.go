@@ -82,7 +82,7 @@ func New(eng *engine.Engine, cfg Config) (*Server, error) {
 	s.addDiscoveryTools()
 	s.addResources()
 	s.addTasks()
-	s.mcp.AddReceivingMiddleware(s.tasksMiddleware, s.argumentErrors, declaredOnly)
+	s.mcp.AddReceivingMiddleware(legacyCapabilities, s.tasksMiddleware, s.argumentErrors, declaredOnly)
 	return s, nil
 }
 

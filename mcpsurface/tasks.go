@@ -17,15 +17,18 @@ import (
 	"github.com/enginehq/engine/engine/result"
 )
 
-// The tasks extension (docs/mcp.md, "Protocol"): a client that declares
-// it, in its initialize capabilities or in a request's
-// _meta clientCapabilities, gets run_select_query as a task: the call
+// The tasks extension (docs/mcp.md, "Protocol"): a client of protocol
+// 2026-07-28 that declares it in a request's _meta clientCapabilities
+// gets run_select_query as a task: the call
 // answers at once with the task (resultType "task"), the statement runs
 // on with its own context, tasks/get reports its status and progress and,
 // once done, carries the same CallToolResult a plain call gives, and
 // tasks/cancel cancels the statement (its requests stop). A client that
 // does not declare it gets plain calls, and tasks/* methods answer
-// -32021. Tasks belong to the principal that made them.
+// -32021. A session of 2025-11-25 or earlier (initialize) gets plain
+// calls whatever it declares, and tasks/* answer -32601: the envelope is
+// 2026-07-28's, which such a client cannot read. Tasks belong to the
+// principal that made them.
 const tasksExtension = "io.modelcontextprotocol/tasks"
 
 // Error codes of the extension (SEP-2575, SEP-2243).
@@ -171,29 +174,62 @@ func (s *Server) addTasks() {
 	}
 }
 
-// tasksNegotiated reports whether the client of req declared the tasks
-// extension: in the request's _meta client capabilities (protocol
-// 2026-07-28, or a per-request opt-in), else in its initialize.
+// newProtocol reports whether req is a request of protocol
+// StatelessProtocol (2026-07-28) or later: it carries its version in
+// _meta. A request of a session opened by initialize (2025-11-25 or
+// earlier; initialize never negotiates a later version) carries none.
+func newProtocol(req mcp.Request) bool {
+	p := req.GetParams()
+	if p == nil {
+		return false
+	}
+	v, _ := p.GetMeta()[mcp.MetaKeyProtocolVersion].(string)
+	return v >= StatelessProtocol
+}
+
+// tasksNegotiated reports whether req may be served as a task: a request
+// of protocol 2026-07-28 or later whose _meta client capabilities declare
+// the extension. The extension's envelope (resultType "task") is of that
+// protocol: a client of 2025-11-25 or earlier that declares it in its
+// initialize capabilities (MCP Inspector 2.12 does by default) would read
+// it as a CallToolResult without content, so such sessions get plain
+// results (docs/mcp.md, "Protocol").
 func tasksNegotiated(req mcp.Request) bool {
-	if p := req.GetParams(); p != nil {
-		if caps, ok := p.GetMeta()[mcp.MetaKeyClientCapabilities].(map[string]any); ok {
-			if ext, ok := caps["extensions"].(map[string]any); ok {
-				if _, ok := ext[tasksExtension]; ok {
-					return true
+	if !newProtocol(req) {
+		return false
+	}
+	caps, _ := req.GetParams().GetMeta()[mcp.MetaKeyClientCapabilities].(map[string]any)
+	ext, _ := caps["extensions"].(map[string]any)
+	_, ok := ext[tasksExtension]
+	return ok
+}
+
+// legacyCapabilities drops the tasks extension from the capabilities an
+// initialize answers: a session it opens speaks 2025-11-25 or earlier,
+// where the server serves no tasks (server/discover, of 2026-07-28,
+// still declares it).
+func legacyCapabilities(next mcp.MethodHandler) mcp.MethodHandler {
+	return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
+		res, err := next(ctx, method, req)
+		if ir, ok := res.(*mcp.InitializeResult); ok && err == nil && ir.Capabilities != nil {
+			if _, ok := ir.Capabilities.Extensions[tasksExtension]; ok {
+				caps := *ir.Capabilities
+				caps.Extensions = map[string]any{}
+				for k, v := range ir.Capabilities.Extensions {
+					if k != tasksExtension {
+						caps.Extensions[k] = v
+					}
 				}
+				if len(caps.Extensions) == 0 {
+					caps.Extensions = nil
+				}
+				out := *ir
+				out.Capabilities = &caps
+				return &out, nil
 			}
 		}
+		return res, err
 	}
-	ss, ok := req.GetSession().(*mcp.ServerSession)
-	if !ok || ss == nil {
-		return false
-	}
-	ip := ss.InitializeParams()
-	if ip == nil || ip.Capabilities == nil {
-		return false
-	}
-	_, ok = ip.Capabilities.Extensions[tasksExtension]
-	return ok
 }
 
 // tasksMiddleware makes run_select_query a task for a client that
@@ -209,6 +245,10 @@ func (s *Server) tasksMiddleware(next mcp.MethodHandler) mcp.MethodHandler {
 			}
 			return s.tasks.start(ctx, method, req, next)
 		case "tasks/get", "tasks/cancel", "tasks/update":
+			if !newProtocol(req) {
+				return nil, &jsonrpc.Error{Code: jsonrpc.CodeMethodNotFound,
+					Message: fmt.Sprintf("method %q is not served in this session: tasks are served under protocol %s (the %s extension); a session of an earlier version gets run_select_query's result from the call itself", method, StatelessProtocol, tasksExtension)}
+			}
 			if !tasksNegotiated(req) {
 				data, _ := json.Marshal(map[string]any{"requiredCapabilities": map[string]any{"extensions": map[string]any{tasksExtension: map[string]any{}}}})
 				return nil, &jsonrpc.Error{Code: codeMissingClientCapability, Data: data,

@@ -85,7 +85,9 @@ func (e *ProviderError) RetryAfterSeconds() int {
 // ErrorKind is the error's kind for the engine's classification:
 // "incomplete" for a partial answer, "provider" for every other failure.
 func (e *ProviderError) ErrorKind() string {
-	if e.Kind == "incomplete" {
+	if e.Kind == "incomplete" || e.Kind == "pagination" {
+		// An answer saying there is more that the engine cannot get, or
+		// pages that loop: the rows would be incomplete.
 		return "incomplete"
 	}
 	return "provider"

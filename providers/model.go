@@ -57,6 +57,12 @@ type Param struct {
 	// query parameter of the same name, which the method declares too
 	// (Trello's /tokens/{token}?token=).
 	AlsoQuery bool `json:"q,omitempty"`
+	// Slashes marks a path parameter whose value is a path of several
+	// segments (OpenAPI's x-multi-segment: GitHub's contents path, a git
+	// ref): its slashes are sent as written, each segment escaped, and
+	// empty, "." and ".." segments are refused before any request. Every
+	// other path parameter is one segment, its slashes escaped.
+	Slashes bool `json:"sl,omitempty"`
 	// Enum lists the values the description allows, as the API reads
 	// them (strings as written, integers in decimal), when the parameter
 	// is a string or integer with an enum; nil: any value.
@@ -122,6 +128,11 @@ type Method struct {
 	// "incomplete_results"). Such an answer is an error of kind
 	// "incomplete", never rows.
 	IncompleteFlag string `json:"incomplete,omitempty"`
+	// Partial is the marker by which the provider says, in a 2xx answer
+	// of this method, that the answer is cut short (GitHub's git tree
+	// "truncated": true); such an answer is an error of kind
+	// "incomplete", never rows. nil: none.
+	Partial *PartialMarker `json:"partial,omitempty"`
 	// RedirectAdvice is added to the error when the method is answered with
 	// a redirect that is not followed (e.g. GitHub's membership check
 	// redirects callers who are not org members to the public-membership
@@ -160,9 +171,14 @@ type CapSplit struct {
 	// "repository.id" and "sha"): results seen in two ranges are kept once.
 	Key []string `json:"key"`
 	// From is the earliest date (YYYY-MM-DD) the provider has data of
-	// (GitHub: 2007-10-01): ranges are bisected between it and now, with
-	// open-ended ranges before and after.
+	// (GitHub: 2007-10-01): ranges lie between it and now, with an
+	// open-ended range after; none is asked for before it.
 	From string `json:"from"`
+	// Field is the item path holding the qualifier's date ("created_at"):
+	// the first page's items tell where the matches begin, so the split
+	// starts there, in as many ranges as the count needs, instead of
+	// bisecting from From. "": bisect from From.
+	Field string `json:"field,omitempty"`
 }
 
 // AbsentRule is one answer that means "no rows": Status and either the
@@ -355,3 +371,14 @@ const (
 	// success yields one row whose value column holds the whole text.
 	ShapeText Shape = "text"
 )
+
+// PartialMarker is a method's "cut short" marker (Method.Partial): the
+// body path of a property and the JSON text of the value that marks the
+// answer partial, why the provider cuts it (Reason) and what to do
+// instead (Advice).
+type PartialMarker struct {
+	Property string `json:"property"`
+	Value    string `json:"value"`
+	Reason   string `json:"reason"`
+	Advice   string `json:"advice,omitempty"`
+}

@@ -29,7 +29,7 @@ func Nearest(name string, candidates []string, keep func(candidate string, d int
 			continue
 		}
 		seen[c] = true
-		if d, ok := keep(c, levenshtein.ComputeDistance(name, strings.ToLower(c))); ok {
+		if d, ok := keep(c, EditDistance(name, c)); ok {
 			out = append(out, Near{c, d})
 		}
 	}
@@ -42,14 +42,39 @@ func Nearest(name string, candidates []string, keep func(candidate string, d int
 	return out
 }
 
+// EditDistance is the edit distance of a and b ignoring case
+// (Levenshtein), where two adjacent letters swapped count as one edit
+// (shwo: show, debgu: debug), as a typist makes them.
+func EditDistance(a, b string) int {
+	a, b = strings.ToLower(a), strings.ToLower(b)
+	d := levenshtein.ComputeDistance(a, b)
+	if d == 2 && len(a) == len(b) {
+		i := 0
+		for i < len(a) && a[i] == b[i] {
+			i++
+		}
+		if i+1 < len(a) && a[i] == b[i+1] && a[i+1] == b[i] && a[i+2:] == b[i+2:] {
+			return 1
+		}
+	}
+	return d
+}
+
+// TypoLimit is how many edits (EditDistance) a typo of name may hold: a
+// quarter of its length, at least 1 and at most 3. The one limit of
+// every "did you mean" (TypoFixes).
+func TypoLimit(name string) int {
+	return min(max(1, len(name)/4), 3)
+}
+
 // TypoFixes are up to n candidates close enough to name to read as a
-// typo's fix: by edit distance (case-insensitive; ties by name) within a
-// quarter of the name's length (at least 1, at most 3 edits), and no
-// further than one edit behind the closest. The rule of every "did you
-// mean" of a name the user typed among names that exist (tables,
-// services, providers, control ids).
+// typo's fix: by edit distance (case-insensitive; ties by name) within
+// TypoLimit, and no further than one edit behind the closest. The rule
+// of every "did you mean" of a name the user typed among names that
+// exist (tables, services, providers, control ids, config keys,
+// statement words).
 func TypoFixes(name string, candidates []string, n int) []string {
-	limit := min(max(1, len(name)/4), 3)
+	limit := TypoLimit(name)
 	ranked := Nearest(name, candidates, func(_ string, d int) (int, bool) { return d, d > 0 && d <= limit })
 	var out []string
 	for _, c := range ranked {

@@ -11,6 +11,7 @@ import (
 	"os/signal"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/spf13/cobra"
 
@@ -21,11 +22,15 @@ import (
 )
 
 type checkFlags struct {
-	only     []string
-	output   string
-	parallel int
-	maxRows  int
-	vars     []string
+	packs     []string
+	listPacks bool
+	print     bool
+	waivers   string
+	only      []string
+	output    string
+	parallel  int
+	maxRows   int
+	vars      []string
 	// allowFileCreds lets the control file's defaults name credentials
 	// variables and receive credentials at a base URL it chooses.
 	allowFileCreds bool
@@ -34,7 +39,7 @@ type checkFlags struct {
 func newCheckCmd(g *globalFlags) *cobra.Command {
 	cf := &checkFlags{}
 	cmd := &cobra.Command{
-		Use:   "check CONTROLS.yaml [--only ID,...] [-o text|json|junit|github] [--parallel N] [--var NAME=VALUE]",
+		Use:   "check [CONTROLS.yaml ...] [--pack NAME ...] [--only ID,...] [-o text|json|junit|github|sarif] [--parallel N] [--var NAME=VALUE] [--waivers FILE]",
 		Short: "Run compliance controls (exit 0 all pass, 1 any fail, 2 any error: an error is never a pass)",
 		Long: `check runs the controls of a YAML file. Each control is a SELECT and an
 expectation (empty by default: "this query must return no rows") and ends in
@@ -43,26 +48,40 @@ timeout...) is an error, never a pass.
 
 The whole file is validated first (unknown keys, duplicate ids, missing or
 unplannable SQL, unset variables); any problem is reported with its line and
-nothing runs (exit 2). See docs/check.md.`,
-		Example: `  engine check examples/controls/github-org.yaml --var org=myorg
+nothing runs (exit 2). Packs of controls are embedded (--list-packs); a pack
+and files may be combined, and --print writes a pack to start a file of
+your own. See docs/check.md.`,
+		Example: `  engine check --pack github --var org=myorg -o sarif > check.sarif
+  engine check --list-packs
+  engine check examples/controls/github-org.yaml --var org=myorg
   engine check controls.yaml --only no-public-repos,members-2fa -o junit > check.xml
   engine check controls.yaml -o github   # in GitHub Actions`,
 		// Nothing is evaluated on a usage mistake (a bad flag, no file):
 		// exit 2 as for any other, never 1, which says a control failed.
 		Args: func(cmd *cobra.Command, args []string) error {
-			if err := cobra.ExactArgs(1)(cmd, args); err != nil {
-				return checkExit(check.ExitError, "%v: engine check takes one control file", err)
+			if len(args) == 0 && len(cf.packs) == 0 && !cf.listPacks {
+				return checkExit(check.ExitError, "engine check takes control files, --pack NAME, or both (engine check --list-packs lists the packs)")
 			}
 			return nil
 		},
 		RunE: func(cmd *cobra.Command, args []string) error {
-			return runCheck(cmd, g, cf, args[0])
+			if cf.listPacks {
+				return listPacks(cmd.OutOrStdout())
+			}
+			if cf.print {
+				return printPacks(cmd.OutOrStdout(), cf.packs, args)
+			}
+			return runCheck(cmd, g, cf, args)
 		},
 	}
 	cmd.SetFlagErrorFunc(func(_ *cobra.Command, err error) error {
 		return checkExit(check.ExitError, "%v (engine check --help lists the flags)", err)
 	})
 	f := cmd.Flags()
+	f.StringArrayVar(&cf.packs, "pack", nil, "run an embedded pack of controls (repeatable; --list-packs lists them)")
+	f.BoolVar(&cf.listPacks, "list-packs", false, "list the embedded packs and exit")
+	f.BoolVar(&cf.print, "print", false, "with --pack: write the pack's control file to stdout instead of running it")
+	f.StringVar(&cf.waivers, "waivers", "", "a YAML file of waivers: rows of a control reported as waived, not failed (docs/check.md)")
 	f.StringSliceVar(&cf.only, "only", nil, "run only these control ids (comma separated, repeatable)")
 	f.StringVarP(&cf.output, "output", "o", "text", "report format: "+strings.Join(check.Formats, ", "))
 	f.IntVar(&cf.parallel, "parallel", 4, "controls evaluated at once (they share one HTTP client per provider)")
@@ -79,7 +98,75 @@ func checkExit(code int, format string, args ...any) error {
 	return &exitError{code: code, msg: "error: " + fmt.Sprintf(format, args...)}
 }
 
-func runCheck(cmd *cobra.Command, g *globalFlags, cf *checkFlags, path string) error {
+// listPacks prints each embedded pack: name, controls, title.
+func listPacks(out io.Writer) error {
+	for _, name := range check.PackNames() {
+		f, ps := check.LoadPack(name)
+		if f == nil || len(ps) > 0 {
+			return checkExit(check.ExitError, "pack %s: %d problems", name, len(ps))
+		}
+		fmt.Fprintf(out, "%s\t%d controls\t%s\n", name, len(f.Controls), f.Pack.Title)
+	}
+	return nil
+}
+
+// printPacks writes the packs' control files as shipped.
+func printPacks(out io.Writer, names, files []string) error {
+	if len(files) > 0 || len(names) == 0 {
+		return checkExit(check.ExitError, "--print writes packs: give --pack NAME and no control file")
+	}
+	for i, name := range names {
+		data, err := check.PackData(name)
+		if err != nil {
+			return checkExit(check.ExitError, "%v", err)
+		}
+		if i > 0 {
+			fmt.Fprintln(out, "---")
+		}
+		if _, err := out.Write(data); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// loadSources loads the control files and packs of a run and combines
+// them; a nil File means nothing can run (the problems say why).
+func loadSources(paths, packs []string) (*check.File, []check.Problem) {
+	var files []*check.File
+	var problems []check.Problem
+	for _, path := range paths {
+		data, err := os.ReadFile(path)
+		if err != nil {
+			// A problem of the file like any other: the report formats say it too.
+			var pe *fs.PathError
+			if errors.As(err, &pe) {
+				err = pe.Err
+			}
+			problems = append(problems, check.Problem{File: path, Message: "the control file cannot be read: " + err.Error()})
+			continue
+		}
+		f, ps := check.Load(path, data)
+		problems = append(problems, ps...)
+		if f != nil {
+			files = append(files, f)
+		}
+	}
+	for _, name := range packs {
+		f, ps := check.LoadPack(name)
+		problems = append(problems, ps...)
+		if f != nil {
+			files = append(files, f)
+		}
+	}
+	if len(files) == 0 || len(files) < len(paths)+len(packs) {
+		return nil, problems
+	}
+	f, ps := check.Combine(files)
+	return f, append(problems, ps...)
+}
+
+func runCheck(cmd *cobra.Command, g *globalFlags, cf *checkFlags, paths []string) error {
 	out, errOut := cmd.OutOrStdout(), cmd.ErrOrStderr()
 	if !slices.Contains(check.Formats, cf.output) {
 		return checkExit(check.ExitError, "-o %q: use one of %s", cf.output, strings.Join(check.Formats, ", "))
@@ -91,18 +178,21 @@ func runCheck(cmd *cobra.Command, g *globalFlags, cf *checkFlags, path string) e
 	if err != nil {
 		return checkExit(check.ExitError, "%v", err)
 	}
-	data, err := os.ReadFile(path)
-	if err != nil {
-		// A problem of the file like any other: the report formats say it too.
-		var pe *fs.PathError
-		if errors.As(err, &pe) {
-			err = pe.Err
-		}
-		return reportProblems(g.io, out, errOut, cf.output, path, []check.Problem{{File: path, Message: "the control file cannot be read: " + err.Error()}})
+	var sources []string
+	for _, p := range cf.packs {
+		sources = append(sources, check.PackSource(p))
 	}
-	file, problems := check.Load(path, data)
+	path := strings.Join(append(slices.Clone(paths), sources...), " + ")
+	file, problems := loadSources(paths, cf.packs)
 	if file == nil {
 		return reportProblems(g.io, out, errOut, cf.output, path, problems)
+	}
+	var waivers *check.Waivers
+	if cf.waivers != "" {
+		w, ps := check.LoadWaivers(cf.waivers)
+		problems = append(problems, ps...)
+		problems = append(problems, w.Check(file.Controls)...)
+		waivers = w
 	}
 	problems = append(problems, file.Resolve(cli)...)
 	_, ps := check.Select(file, cf.only)
@@ -133,6 +223,7 @@ func runCheck(cmd *cobra.Command, g *globalFlags, cf *checkFlags, path string) e
 		notices = mergeDefaults(&opts, file, cf.allowFileCreds, cat.Provider, g.io.Getenv)
 	}
 	opts.Catalog = cat
+	opts.Views, opts.ViewsSource = file.Views, "control file"
 	eng, err := engine.New(opts)
 	if err != nil {
 		return checkExit(check.ExitError, "%v", err)
@@ -147,8 +238,16 @@ func runCheck(cmd *cobra.Command, g *globalFlags, cf *checkFlags, path string) e
 		fmt.Fprintln(errOut, result.SanitizeText(n))
 	}
 	controls, _ := check.Select(file, cf.only)
+	for _, n := range needsNotices(ctx, eng, controls) {
+		fmt.Fprintln(errOut, result.SanitizeText(n))
+	}
 
+	check.SARIFToolVersion = strings.TrimPrefix(versionString(), "engine ")
 	rep := check.Run(ctx, eng, path, controls, check.RunOptions{Parallel: cf.parallel, MaxRows: cf.maxRows, Secrets: eng.Secrets})
+	notes := waivers.Apply(rep, time.Now())
+	for _, n := range notes {
+		fmt.Fprintln(errOut, result.SanitizeText(n))
+	}
 	if err := check.Write(out, rep, cf.output); err != nil {
 		return checkExit(check.ExitError, "writing the report: %v", err)
 	}
@@ -161,6 +260,30 @@ func runCheck(cmd *cobra.Command, g *globalFlags, cf *checkFlags, path string) e
 		return &exitError{code: code}
 	}
 	return nil
+}
+
+// needsNotices checks the controls' declared needs (needs:) against the
+// credential before anything runs: one request to GitHub's /rate_limit
+// (free) reads the classic token's X-OAuth-Scopes, and each control whose
+// scopes the token lacks gets a notice. A credential whose permissions
+// cannot be listed (an App, a fine-grained token) gets one notice saying
+// so. Nothing when no control declares needs.
+func needsNotices(ctx context.Context, eng *engine.Engine, controls []*check.Control) []string {
+	if !slices.ContainsFunc(controls, func(c *check.Control) bool { return len(c.Needs) > 0 }) || !slices.Contains(eng.ProviderNames(), "github") {
+		return nil
+	}
+	cl, err := eng.Client("github")
+	if err != nil {
+		return []string{"notice: the controls' needs were not checked: " + err.Error()}
+	}
+	scopes, listed, err := cl.GrantedScopes(ctx, "/rate_limit")
+	switch {
+	case err != nil:
+		return []string{"notice: the controls' needs were not checked: " + err.Error()}
+	case !listed:
+		return []string{check.UnlistedNeedsNotice}
+	}
+	return check.NeedsNotices(controls, scopes)
 }
 
 // mergeDefaults puts the file's defaults under the flags and environment:
@@ -212,7 +335,7 @@ func mergeDefaults(opts *engine.Options, file *check.File, allowCreds bool, prov
 			notices = append(notices, fmt.Sprintf("warning: credentials withheld from %s: its base URL %s comes from the control file (%s:%d, defaults.base_url.%s), "+
 				"and a control file may not send credentials to a host of its choosing; its requests are unauthenticated. "+
 				"Give the URL with --base-url %s=URL or ENGINE_BASE_URL_%s, or pass %s if you trust this file.",
-				name, u, file.Name, d.Line("base_url."+name), name, name, strings.ToUpper(name), check.AllowFileCredentialsFlag))
+				name, u, result.Sanitize(file.Name), d.Line("base_url."+name), name, name, strings.ToUpper(name), check.AllowFileCredentialsFlag))
 		}
 	}
 	for name, a := range d.Auth {
@@ -235,11 +358,13 @@ func reportProblems(x *IO, out, errOut io.Writer, format, file string, ps []chec
 		_ = check.WriteProblemsJSON(out, file, ps)
 	case "junit":
 		_ = check.WriteProblemsJUnit(out, file, ps)
+	case "sarif":
+		_ = check.WriteProblemsSARIF(out, file, ps)
 	case "github":
 		_ = check.WriteProblemsGitHub(out, ps)
 		_ = appendStepSummary(x, func(w io.Writer) error { return check.WriteProblemsSummary(w, file, ps) })
 	}
-	return &exitError{code: check.ExitError, msg: fmt.Sprintf("%d problem%s in %s; no control was run", len(ps), map[bool]string{true: "", false: "s"}[len(ps) == 1], file)}
+	return &exitError{code: check.ExitError, msg: fmt.Sprintf("%d problem%s in %s; no control was run", len(ps), map[bool]string{true: "", false: "s"}[len(ps) == 1], result.Sanitize(file))}
 }
 
 // appendStepSummary appends to $GITHUB_STEP_SUMMARY when it is set.

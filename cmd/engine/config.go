@@ -184,16 +184,11 @@ func nearestKey(key string, names []string) string {
 	dashed := strings.ReplaceAll(key, "_", "-")
 	best, bestD := "", 0
 	for _, form := range []string{key, dashed} {
-		limit := 1 // a typo's fix: one edit in a short key, two or three in a longer one
-		switch {
-		case len(form) > 8:
-			limit = 3
-		case len(form) > 4:
-			limit = 2
-		}
-		near := providers.Nearest(form, names, func(_ string, d int) (int, bool) { return d, d <= limit })
-		if len(near) > 0 && (best == "" || near[0].Distance < bestD) {
-			best, bestD = near[0].Name, near[0].Distance
+		// the one typo rule (providers.TypoFixes); the closer form wins
+		if fix := providers.TypoFixes(form, names, 1); len(fix) == 1 {
+			if d := providers.EditDistance(form, fix[0]); best == "" || d < bestD {
+				best, bestD = fix[0], d
+			}
 		}
 	}
 	if best != "" && strings.Contains(key, "_") && configAliases[best] == "" {

@@ -79,7 +79,9 @@ func applyEnv(cmd *cobra.Command, lookup func(string) (string, bool)) (given map
 		if f.Changed || val == "" {
 			continue
 		}
-		if v.parse == envBool {
+		switch v.parse {
+		case envValue:
+		case envBool:
 			on, ok := parseBool(val)
 			if !ok {
 				return nil, fmt.Errorf("%s=%q: not a boolean; use %s (or unset it)", v.env, val, boolWords)

@@ -16,6 +16,7 @@ import (
 	"github.com/enginehq/engine/cmd/engine/advice"
 	"github.com/enginehq/engine/engine"
 	"github.com/enginehq/engine/engine/result"
+	"github.com/enginehq/engine/engine/sqlfront"
 )
 
 func newExecCmd(g *globalFlags) *cobra.Command {
@@ -23,9 +24,10 @@ func newExecCmd(g *globalFlags) *cobra.Command {
 	var showStats, csvSafe bool
 	cmd := &cobra.Command{
 		Use:   `exec [-o ` + result.FormatNames("|") + `] "SQL" | -f FILE`,
-		Short: "Run one statement and print the result (exit 0 ok, 1 usage/SQL/plan error, 2 provider or network error)",
+		Short: "Run one statement, or a script of several separated by ';', and print the results (exit 0 ok, 1 usage/SQL/plan error, 2 provider or network error)",
 		Example: `  engine exec "SELECT name, private FROM github.repos.repos WHERE org = 'acme' ORDER BY name"
-  engine exec -o json -f query.sql`,
+  engine exec -o json -f query.sql
+  engine exec -f script.sql    # several statements: run in order, stopping at the first error`,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			text, err := statementText(args, file, cmd.InOrStdin())
 			if err != nil {
@@ -43,6 +45,11 @@ func newExecCmd(g *globalFlags) *cobra.Command {
 			width := 0
 			if format.Name == "table" {
 				width = g.io.Width(cmd.OutOrStdout())
+			}
+			// A file (-f) may be a script of several statements; an
+			// argument is one statement.
+			if pieces, err := sqlfront.Split(text); file != "" && err == nil && len(pieces) > 1 {
+				return runScript(ctx, cmd, g, eng, opts, pieces, format.Name, width, csvSafe, showStats || g.debug)
 			}
 			// Rows stream from SQLite to stdout (a table holds its first
 			// result.TableBufferRows rows, at most result.TableBufferBytes, to size its columns).
@@ -71,9 +78,9 @@ func newExecCmd(g *globalFlags) *cobra.Command {
 		},
 	}
 	cmd.Flags().StringVarP(&output, "output", "o", result.DefaultFormat, "output format: "+result.FormatHelp())
-	cmd.Flags().StringVarP(&file, "file", "f", "", "read the statement from FILE (- for stdin)")
+	cmd.Flags().StringVarP(&file, "file", "f", "", "read the statement, or a script of statements separated by ';', from FILE (- for stdin)")
 	cmd.Flags().BoolVar(&csvSafe, "csv-safe", false, csvSafeHelp)
-	cmd.Flags().BoolVar(&showStats, "stats", false, `print what the statement cost to stderr: rows, HTTP requests, pages fetched, revalidated (304) or served from the cache, time and rate-limit budget (with -o json as {"stats":{...}}; also with --debug)`)
+	cmd.Flags().BoolVar(&showStats, "stats", false, `print what the statement cost to stderr: rows, HTTP requests, pages fetched, revalidated (304), served from the cache or shared with an identical request, time and rate-limit budget (with -o json as {"stats":{...}}; also with --debug)`)
 	return cmd
 }
 
@@ -175,8 +182,12 @@ func writeStats(w io.Writer, res *result.Result, rows int, asJSON bool) {
 		return
 	}
 	st := res.Stats
-	line := fmt.Sprintf("stats: %d rows; %d HTTP requests, %d pages (%d fetched, %d revalidated, %d from cache), %d ms",
-		rows, st.HTTPRequests, st.Pages, st.Fetched, st.Revalidated, st.CacheHits, st.ElapsedMS)
+	shared := ""
+	if st.Shared > 0 {
+		shared = fmt.Sprintf(", %d shared", st.Shared)
+	}
+	line := fmt.Sprintf("stats: %d rows; %d HTTP requests, %d pages (%d fetched, %d revalidated, %d from cache%s), %d ms",
+		rows, st.HTTPRequests, st.Pages, st.Fetched, st.Revalidated, st.CacheHits, shared, st.ElapsedMS)
 	if len(st.Methods) > 0 {
 		line += "; read " + strings.Join(st.Methods, ", ")
 	}
@@ -195,4 +206,58 @@ func (g *globalFlags) newEngineFor(output string) (*result.Format, *engine.Engin
 	}
 	eng, opts, err := g.newEngine()
 	return format, eng, opts, err
+}
+
+// runScript runs a script's statements in order, each through the
+// engine's Prepare and Run (Engine.QueryInto) like a statement of its
+// own, printing each result as it comes: in table and the other text
+// formats after a header line "-- statement N: TEXT", with -o json as one
+// JSON array per statement, one after the other (jq reads them as a
+// stream; no header, so the output stays JSON). It stops
+// at the first error, which names the statement's number; the exit code
+// is that error's.
+func runScript(ctx context.Context, cmd *cobra.Command, g *globalFlags, eng *engine.Engine, opts engine.Options, pieces []sqlfront.Piece, format string, width int, csvSafe, stats bool) error {
+	w := cmd.OutOrStdout()
+	asJSON := format == "json"
+	notice := noticeWriter(cmd.ErrOrStderr(), asJSON)
+	for i, p := range pieces {
+		if !asJSON {
+			if i > 0 {
+				fmt.Fprintln(w)
+			}
+			fmt.Fprintf(w, "-- statement %d: %s\n", i+1, result.SanitizeText(oneLineText(p.Text, 100)))
+		}
+		out, err := result.NewStreamWith(w, format, result.EncodeOptions{Width: width, SpreadsheetSafe: csvSafe})
+		if err != nil {
+			return usageError("%v", err)
+		}
+		res, writeErr, err := eng.QueryInto(ctx, p.Text, out, engine.QueryOptions{Notice: notice})
+		if writeErr != nil {
+			return &exitError{code: exitProvider, msg: "error: writing output: " + writeErr.Error()}
+		}
+		if err != nil {
+			e := *engine.Classify(err)
+			e.Err = fmt.Errorf("statement %d of %d: %w", i+1, len(pieces), e.Err)
+			if !asJSON && i+1 < len(pieces) {
+				fmt.Fprintf(cmd.ErrOrStderr(), "stopped at statement %d of %d; the statements after it did not run\n", i+1, len(pieces))
+			}
+			return reportError(cmd.ErrOrStderr(), g.io, eng, opts, &e, asJSON)
+		}
+		if res.Notice != "" {
+			notice(res.Notice)
+		}
+		if stats {
+			writeStats(cmd.ErrOrStderr(), res, out.Rows(), asJSON)
+		}
+	}
+	return nil
+}
+
+// oneLineText is a statement on one line, cut after n bytes.
+func oneLineText(s string, n int) string {
+	s = strings.Join(strings.Fields(s), " ")
+	if len(s) > n {
+		s = s[:n] + "..."
+	}
+	return s
 }

@@ -51,8 +51,20 @@ type exitError struct {
 func (e *exitError) Error() string { return e.msg }
 
 // usageError is a usage mistake (a bad flag value, a missing argument):
-// "error: " + the message, exit 1.
+// "error: " + the message, exit 1. It is one line: the strings and errors
+// it quotes (paths, names, a file's own errors) are shown with their
+// control characters escaped (result.Sanitize), so a file named
+// "x\n::error file=..." cannot forge a line that a CI log reads as a
+// workflow command.
 func usageError(format string, args ...any) error {
+	for i, a := range args {
+		switch v := a.(type) {
+		case string:
+			args[i] = result.Sanitize(v)
+		case error:
+			args[i] = result.Sanitize(v.Error())
+		}
+	}
 	return &exitError{code: exitUsage, msg: "error: " + fmt.Sprintf(format, args...)}
 }
 
@@ -72,7 +84,7 @@ func exitStatus(w io.Writer, err error) int {
 		}
 		return ex.code
 	}
-	fmt.Fprintln(w, "error:", boundText(result.SanitizeText(err.Error())))
+	fmt.Fprintln(w, "error:", boundText(result.Sanitize(err.Error())))
 	return exitUsage
 }
 

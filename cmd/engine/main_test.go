@@ -93,7 +93,7 @@ func TestExitCodes(t *testing.T) {
 		{"unknown command", []string{"frobnicate"}, 1, `unknown command "frobnicate"`},
 		{"shell bad mode", []string{"shell", "-o", "yaml"}, 1, "use one of"},
 		{"mcp bad transport", []string{"mcp", "--transport", "pigeon"}, 1, `--transport "pigeon": use stdio or http`},
-		{"check without a file", []string{"check"}, 2, "accepts 1 arg"},
+		{"check without a file", []string{"check"}, 2, "engine check takes control files, --pack NAME"},
 		{"check unknown flag", []string{"check", "x.yaml", "--bogus"}, 2, "unknown flag: --bogus"},
 		{"check bad flag value", []string{"check", "x.yaml", "--parallel", "abc"}, 2, "invalid argument"},
 		{"check bad format", []string{"check", "x.yaml", "-o", "yaml"}, 2, "use one of text"},

@@ -39,6 +39,7 @@ Logs go to stderr only. See docs/mcp.md for client configuration.`,
 		Example: `  engine mcp
   engine mcp --transport http --listen 127.0.0.1:8765`,
 		RunE: func(cmd *cobra.Command, args []string) error {
+			g.readOnlyViews = true // agents read views; people create them (exec, shell)
 			eng, _, err := g.newEngine()
 			if err != nil {
 				return err

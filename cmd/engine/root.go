@@ -30,7 +30,10 @@ import (
 // globalFlags are the provider, auth and execution options every
 // subcommand shares, and the IO every command uses.
 type globalFlags struct {
-	io *IO
+	// readOnlyViews: the command reads views but does not create or drop
+	// them (engine mcp).
+	readOnlyViews bool
+	io            *IO
 
 	providers      []string
 	baseURLs       []string
@@ -181,7 +184,7 @@ variables, or --auth.`,
 		}
 	}
 
-	root.AddCommand(newExecCmd(g), newShellCmd(g), newMCPCmd(g), newCheckCmd(g), newRegistryCmd(g), newVersionCmd(g))
+	root.AddCommand(newExecCmd(g), newShellCmd(g), newMCPCmd(g), newPGCmd(g), newCheckCmd(g), newRegistryCmd(g), newVersionCmd(g))
 	documentEnv(root)
 	return root
 }
@@ -270,6 +273,7 @@ func (g *globalFlags) engineOptions() (engine.Options, error) {
 		QueryTimeout:  g.queryTimeout,
 		MaxValueBytes: g.maxValueBytes,
 		Store:         store,
+		ReadOnlyViews: g.readOnlyViews,
 	}
 	if g.retryMax == 0 {
 		opts.Client.RetryMax = -1

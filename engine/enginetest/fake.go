@@ -10,7 +10,6 @@ import (
 
 	"github.com/enginehq/engine/engine/exec"
 	"github.com/enginehq/engine/providers"
-	"github.com/enginehq/engine/providers/client"
 )
 
 // Page is one page of an answer: the JSON array of its items, or a fault
@@ -44,7 +43,7 @@ func NewFake(pages map[string][]Page) *Fake { return &Fake{pages: pages} }
 // Request renders a call as the fake's key: the method's path with its
 // path parameters substituted, then the query parameters (the API's
 // names) in name order: "/repos/acme/a/pulls?state=all".
-func Request(call client.Call) string {
+func Request(call providers.Call) string {
 	path := call.Method.Path
 	var query []string
 	for name, v := range call.Params {
@@ -68,8 +67,8 @@ func Request(call client.Call) string {
 // Do serves the call's pages in order, like the client: it stops once
 // call.Limit items are out, and a fault of any page is the call's error
 // (after the pages before it were emitted).
-func (f *Fake) Do(ctx context.Context, call client.Call, emit func(items []json.RawMessage) error) (client.Stats, error) {
-	var st client.Stats
+func (f *Fake) Do(ctx context.Context, call providers.Call, emit func(items []json.RawMessage) error) (providers.FetchStats, error) {
+	var st providers.FetchStats
 	req := Request(call)
 	pages, ok := f.pages[req]
 	if !ok {
@@ -130,7 +129,7 @@ func (f *Fake) BucketOf(string) string { return "" }
 func (f *Fake) CheckBudget(context.Context, string, int) error { return nil }
 
 // Cached is false: the fake has no response cache.
-func (f *Fake) Cached(client.Call) bool { return false }
+func (f *Fake) Cached(providers.Call) bool { return false }
 
 // Budget is unknown.
-func (f *Fake) Budget(string) (client.BucketBudget, bool) { return client.BucketBudget{}, false }
+func (f *Fake) Budget(string) (providers.BucketBudget, bool) { return providers.BucketBudget{}, false }

@@ -6,7 +6,7 @@ import (
 
 	"github.com/enginehq/engine/engine/plan"
 	"github.com/enginehq/engine/engine/result"
-	"github.com/enginehq/engine/providers/client"
+	"github.com/enginehq/engine/providers"
 )
 
 // Rate-limit budget of a statement: before the first request, the
@@ -94,7 +94,7 @@ const maxCachedCheck = 10000
 func cachedCalls(c Fetcher, s *plan.Scan, calls []map[string]string) int {
 	n := 0
 	for _, params := range calls {
-		if c.Cached(client.Call{Method: s.Method, Params: params, Limit: int(s.Limit)}) {
+		if c.Cached(providers.Call{Method: s.Method, Params: params, Limit: int(s.Limit)}) {
 			n++
 		}
 	}

@@ -14,5 +14,9 @@
 // refusal).
 //
 // Any failed request of any scan fails the whole statement: a result is
-// never returned from partial data. exec must not parse SQL or know MCP.
+// never returned from partial data. A fan-out's call refused for its own
+// key (403, 404, 410, 422, 451; keyed.go) lets the other calls finish so
+// that the error names every failing key (KeyedError); any other failure
+// stops the statement at once. Options.Failed receives what a failed
+// statement cost. exec must not parse SQL or know MCP.
 package exec

@@ -16,7 +16,6 @@ import (
 	"github.com/enginehq/engine/engine/result"
 	"github.com/enginehq/engine/engine/store"
 	"github.com/enginehq/engine/providers"
-	"github.com/enginehq/engine/providers/client"
 )
 
 // Fetcher is what the runner needs of a provider's HTTP client
@@ -25,7 +24,7 @@ type Fetcher interface {
 	// Do fetches a call's pages (following pagination, retrying, caching)
 	// and hands each page's items to emit in order; an error of any page
 	// is the call's error.
-	Do(ctx context.Context, call client.Call, emit func(items []json.RawMessage) error) (client.Stats, error)
+	Do(ctx context.Context, call providers.Call, emit func(items []json.RawMessage) error) (providers.FetchStats, error)
 	// BucketOf names the rate-limit bucket of a path ("" when the
 	// provider has none).
 	BucketOf(path string) string
@@ -33,10 +32,10 @@ type Fetcher interface {
 	// provider says fewer remain.
 	CheckBudget(ctx context.Context, path string, n int) error
 	// Budget is what remains of path's bucket, when known.
-	Budget(path string) (client.BucketBudget, bool)
+	Budget(path string) (providers.BucketBudget, bool)
 	// Cached reports whether the call's first page is in the response
 	// cache, so that it costs no rate limit (a revalidation answered 304).
-	Cached(call client.Call) bool
+	Cached(call providers.Call) bool
 }
 
 // Fetchers are the fetchers of a plan's providers, by provider name,
@@ -67,13 +66,28 @@ type Options struct {
 	// MaxValueBytes bounds one value, stored row and result row of the
 	// statement's database (store.SetMaxValueBytes; 0: the default).
 	MaxValueBytes int
+	// Failed, when set, receives what a statement that ends in an error
+	// cost before it did (requests, pages, methods): a compliance report
+	// shows the stats of every control, errored or not.
+	Failed func(result.Stats)
 }
 
 // Run executes p and returns its result.
-func Run(ctx context.Context, p *plan.Plan, fetchers Fetchers, opts Options) (*result.Result, error) {
+func Run(ctx context.Context, p *plan.Plan, fetchers Fetchers, opts Options) (_ *result.Result, err error) {
 	start := time.Now()
 	if opts.Concurrency <= 0 {
 		opts.Concurrency = 8
+	}
+	var stats result.Stats
+	if opts.Failed != nil {
+		defer func() {
+			if err != nil {
+				stats.Elapsed = time.Since(start)
+				stats.ElapsedMS = stats.Elapsed.Milliseconds()
+				stats.Fetched = max(stats.Pages-stats.Revalidated-stats.CacheHits-stats.Shared, 0)
+				opts.Failed(stats)
+			}
+		}()
 	}
 	st, err := store.Open(ctx)
 	if err != nil {
@@ -83,7 +97,6 @@ func Run(ctx context.Context, p *plan.Plan, fetchers Fetchers, opts Options) (*r
 	if err := st.SetMaxValueBytes(opts.MaxValueBytes); err != nil {
 		return nil, err
 	}
-	var stats result.Stats
 	var pages atomic.Int64
 	requests := p.Requests()
 	if err := checkBudgets(ctx, p, fetchers); err != nil {
@@ -91,7 +104,7 @@ func Run(ctx context.Context, p *plan.Plan, fetchers Fetchers, opts Options) (*r
 	}
 	// The limit holds for the requests actually sent too (pages and
 	// retries), not only for the estimate checked at planning.
-	ctx = client.WithRequestLimit(ctx, p.MaxRequests)
+	ctx = providers.WithRequestLimit(ctx, p.MaxRequests)
 	var use budgetUse
 	for _, s := range p.Scans {
 		if s.NoRequest != "" {
@@ -130,6 +143,7 @@ func Run(ctx context.Context, p *plan.Plan, fetchers Fetchers, opts Options) (*r
 		stats.Pages += n.Pages
 		stats.CacheHits += n.CacheHits
 		stats.Revalidated += n.Revalidated
+		stats.Shared += n.Shared
 		if n.Parts > 0 && s.Method.Cap != nil && s.Method.Cap.Split != nil {
 			stats.Parts += n.Parts
 			stats.Methods[len(stats.Methods)-1] += fmt.Sprintf(" (over the %d-result cap: split by %s: into %s)", s.Method.Cap.Max, s.Method.Cap.Split.Qualifier, result.Plural(n.Parts, "part"))
@@ -166,26 +180,36 @@ func Run(ctx context.Context, p *plan.Plan, fetchers Fetchers, opts Options) (*r
 // bits), so the table reads as if the calls had been loaded one after the
 // other: rows come out of a query without ORDER BY in the same order
 // whatever the timing of the requests.
-func runScan(ctx context.Context, st *store.Store, s *plan.Scan, calls []map[string]string, c Fetcher, opts Options, pages *atomic.Int64) (client.Stats, error) {
+func runScan(ctx context.Context, st *store.Store, s *plan.Scan, calls []map[string]string, c Fetcher, opts Options, pages *atomic.Int64) (providers.FetchStats, error) {
 	tbl, err := st.CreateTable(ctx, s.Table, s.Columns())
 	if err != nil {
-		return client.Stats{}, err
+		return providers.FetchStats{}, err
 	}
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 
 	var (
 		mu       sync.Mutex // guards total, firstErr and tbl
-		total    client.Stats
+		total    providers.FetchStats
 		firstErr error
 	)
-	fail := func(err error) {
+	// A fan-out's call refused by the provider for its own key (403,
+	// 404, 410, 422, 451: this repository, not the credential or the
+	// rate limit) does not stop the others: the statement fails naming
+	// every key that failed (keyedError), not only the first.
+	var keyed []keyedFailure
+	fail := func(i int, err error) {
 		mu.Lock()
-		if firstErr == nil {
-			firstErr = err
-			cancel()
+		defer mu.Unlock()
+		if firstErr != nil {
+			return
 		}
-		mu.Unlock()
+		if pe := keyFailure(err); pe != nil && len(calls) > 1 {
+			keyed = append(keyed, keyedFailure{i, pe})
+			return
+		}
+		firstErr = err
+		cancel()
 	}
 	onPage := func(int) {
 		n := pages.Add(1)
@@ -232,7 +256,7 @@ func runScan(ctx context.Context, st *store.Store, s *plan.Scan, calls []map[str
 			fixed[plan.AnsweredName] = int64(1)
 		}
 		part := tbl.Part(i) // only this goroutine's load uses it, under mu
-		n, err := c.Do(ctx, client.Call{Method: s.Method, Params: params, Limit: int(s.Limit), OnPage: onPage}, func(items []json.RawMessage) error {
+		n, err := c.Do(ctx, providers.Call{Method: s.Method, Params: params, Limit: int(s.Limit), OnPage: onPage}, func(items []json.RawMessage) error {
 			return load(part, params, fixed, items)
 		})
 		mu.Lock()
@@ -241,9 +265,10 @@ func runScan(ctx context.Context, st *store.Store, s *plan.Scan, calls []map[str
 		total.CacheHits += n.CacheHits
 		total.Revalidated += n.Revalidated
 		total.Parts += n.Parts
+		total.Shared += n.Shared
 		mu.Unlock()
 		if err != nil {
-			fail(err)
+			fail(i, err)
 		}
 	}
 
@@ -272,6 +297,9 @@ func runScan(ctx context.Context, st *store.Store, s *plan.Scan, calls []map[str
 	}
 	if firstErr == nil && ctx.Err() != nil {
 		firstErr = ctx.Err()
+	}
+	if firstErr == nil && len(keyed) > 0 {
+		firstErr = newKeyedError(keyed, calls)
 	}
 	if firstErr != nil {
 		tbl.Abort()

@@ -129,7 +129,7 @@ func Build(ctx context.Context, q *sqlfront.Query, cat Catalog, opts Options) (*
 		}
 	}
 	if opts.MaxRequests > 0 && total > opts.MaxRequests {
-		return nil, RequestLimitError("", "the query needs about %d requests, more than the limit of %d; narrow the IN lists or raise the request limit", total, opts.MaxRequests)
+		return nil, RequestLimitError("", "the query needs about %d requests, more than the limit of %d; narrow the IN lists", total, opts.MaxRequests)
 	}
 	rw, err := newRewrite(q, names, consumed)
 	if err != nil {

@@ -403,7 +403,7 @@ func (r *Requests) Admit(s *Scan, need int) error {
 	r.planned = AddSat(r.planned, need)
 	if s.Dependent() && r.max > 0 && r.planned > r.max {
 		return RequestLimitError(s.Ref.Name(),
-			"the query needs at least %d requests (%d for %s, one per distinct binding from other tables), more than the limit of %d; nothing was sent for %s. Narrow the source tables in WHERE (or with an IN list) or raise the request limit",
+			"the query needs at least %d requests (%d for %s, one per distinct binding from other tables), more than the limit of %d; nothing was sent for %s. Narrow the source tables in WHERE (or with an IN list)",
 			r.planned, need, s.Ref, r.max, s.Ref.Name())
 	}
 	return nil

@@ -34,13 +34,16 @@ type Column struct {
 // provider), Revalidated (the provider answered 304 Not Modified to a
 // conditional request and the cached body was used: free of GitHub's rate
 // limit) or a CacheHit (answered by the response cache without a request,
-// only with a cache TTL).
+// only with a cache TTL) or Shared (read from an identical GET that
+// another asker of the same run, or in flight at the same time, sent:
+// no request of its own).
 type Stats struct {
 	HTTPRequests int           `json:"http_requests"`
 	Pages        int           `json:"pages"`
 	Fetched      int           `json:"fetched" jsonschema:"pages whose body came from the provider"`
 	Revalidated  int           `json:"revalidated" jsonschema:"pages answered 304 Not Modified from the response cache (no rate limit)"`
 	CacheHits    int           `json:"cache_hits" jsonschema:"pages served by the response cache without a request (the server's cache TTL)"`
+	Shared       int           `json:"shared" jsonschema:"pages read from an identical request of the same run or in flight at the same time (sent once)"`
 	Elapsed      time.Duration `json:"-"`
 	ElapsedMS    int64         `json:"elapsed_ms"`
 	// RateLimit is the statement's use of each provider rate-limit bucket
@@ -65,12 +68,13 @@ func (s *Stats) Add(o Stats) {
 	s.Fetched += o.Fetched
 	s.Revalidated += o.Revalidated
 	s.CacheHits += o.CacheHits
+	s.Shared += o.Shared
 	s.Parts += o.Parts
 }
 
 // Cost is the summary of the HTTP work every surface prints:
-// "3 HTTP requests, 3 pages, 1 revalidated, 1 from cache" (pages,
-// revalidated and from cache only when not 0).
+// "3 HTTP requests, 3 pages, 1 revalidated, 1 from cache, 2 shared"
+// (pages, revalidated, from cache and shared only when not 0).
 func (s Stats) Cost() string {
 	parts := []string{Plural(s.HTTPRequests, "HTTP request")}
 	if s.Pages > 0 {
@@ -81,6 +85,9 @@ func (s Stats) Cost() string {
 	}
 	if s.CacheHits > 0 {
 		parts = append(parts, fmt.Sprintf("%d from cache", s.CacheHits))
+	}
+	if s.Shared > 0 {
+		parts = append(parts, fmt.Sprintf("%d shared", s.Shared))
 	}
 	return strings.Join(parts, ", ")
 }
@@ -117,7 +124,7 @@ type Result struct {
 func (r *Result) Finish(start time.Time) {
 	r.Stats.Elapsed = time.Since(start)
 	r.Stats.ElapsedMS = r.Stats.Elapsed.Milliseconds()
-	r.Stats.Fetched = max(r.Stats.Pages-r.Stats.Revalidated-r.Stats.CacheHits, 0)
+	r.Stats.Fetched = max(r.Stats.Pages-r.Stats.Revalidated-r.Stats.CacheHits-r.Stats.Shared, 0)
 }
 
 // JSONValue returns v for a JSON encoding: JSON columns whose text is

@@ -38,6 +38,17 @@ func parseDiscovery(st *Statement, text string, toks []token) error {
 		st.Kind = KindShowResources
 	case "methods":
 		st.Kind = KindShowMethods
+	case "views":
+		st.Kind = KindShowViews
+		i = 2
+		if word(i) == "like" {
+			if i+1 >= len(toks) || toks[i+1].typ != sqlparser.STRING {
+				return &Error{Pos: toks[i].start, Msg: "LIKE takes a quoted pattern, e.g. LIKE '%repo%'"}
+			}
+			st.Like, st.HasLike = toks[i+1].val, true
+			i += 2
+		}
+		return expectEnd(text, toks, i)
 	case "columns", "fields": // SHOW COLUMNS FROM t, as MySQL says it: DESCRIBE t
 		if w := word(2); w != "in" && w != "from" {
 			return &Error{Pos: toks[0].start, Msg: "SHOW COLUMNS takes FROM provider.service.resource, e.g. SHOW COLUMNS FROM github.repos.repos (or DESCRIBE github.repos.repos)"}
@@ -87,7 +98,7 @@ func parseDiscovery(st *Statement, text string, toks []token) error {
 }
 
 // showWords are the words after SHOW that are statements here.
-var showWords = []string{"providers", "services", "resources", "methods", "tables", "columns"}
+var showWords = []string{"providers", "services", "resources", "methods", "tables", "columns", "views"}
 
 // describe reads the table name of a DESCRIBE (or SHOW COLUMNS FROM) at
 // token i, the statement's last.
@@ -97,8 +108,8 @@ func describe(st *Statement, text string, toks []token, i int) error {
 	if err != nil {
 		return err
 	}
-	if len(name) < 3 || len(name) > 4 {
-		return &Error{Pos: toks[i].start, Msg: "DESCRIBE takes provider.service.resource, e.g. DESCRIBE github.repos.repos"}
+	if (len(name) < 3 || len(name) > 4) && (len(name) != 1 || !ValidViewName(name[0])) {
+		return &Error{Pos: toks[i].start, Msg: "DESCRIBE takes provider.service.resource or a view's name, e.g. DESCRIBE github.repos.repos"}
 	}
 	st.Target = name
 	return expectEnd(text, toks, next)

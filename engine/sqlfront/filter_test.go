@@ -24,6 +24,9 @@ func TestFilters(t *testing.T) {
 		{"SELECT r.name FROM github.pulls.pulls p RIGHT JOIN github.repos.repos r ON p.repo = r.name WHERE r.private", []string{`"r"."private"`}},
 		{"SELECT r.name FROM github.repos.repos r JOIN github.pulls.pulls p ON p.repo = r.name WHERE r.private AND (r.name || 'x') = 'ax'", nil},
 		{`SELECT r.name FROM github.repos.repos r JOIN github.pulls.pulls p ON p.repo = r.name WHERE r.name = "x"`, nil},
+		// GLOB (read by vitess as REGEXP) and REGEXP are never filters
+		{"SELECT r.name FROM github.repos.repos r JOIN github.pulls.pulls p ON p.repo = r.name WHERE r.org = 'acme' AND r.name GLOB 'a*' AND r.name NOT GLOB 'b*' AND r.name REGEXP 'x'",
+			[]string{`"r"."org" = 'acme'`}},
 	}
 	for _, c := range cases {
 		st := parsed(t, c.sql)

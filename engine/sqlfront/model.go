@@ -15,9 +15,8 @@ type Query struct {
 	Text string
 	Span [2]int
 	toks []token
-	// negs are the spans of negative LIMIT and OFFSET operands, which
-	// vitess reads as noLimit (see nolimit.go).
-	negs [][2]int
+	// edits are the spans vitess reads as other text (vitessEdits).
+	edits []textEdit
 	// subTexts caches subqueryTexts.
 	subTexts map[string][2]int
 	AST      sqlparser.SelectStatement
@@ -84,6 +83,9 @@ type TableRef struct {
 	Filters []Filter
 	// nullable: the table is on the NULL-extended side of an outer join.
 	nullable bool
+	// View is set for a view's name (Parts holds only it), read while
+	// views are expanded (ExpandViews), never by the planner.
+	View bool
 }
 
 // Filter is one WHERE term that reads only one table's columns: Term is
@@ -118,6 +120,9 @@ func (t *TableRef) MethodName() string {
 func (t *TableRef) RefName() string {
 	if t.Alias != "" {
 		return t.Alias
+	}
+	if t.View {
+		return t.Parts[0]
 	}
 	return t.Parts[2]
 }

@@ -2,6 +2,7 @@ package sqlfront
 
 import (
 	"regexp"
+	"sort"
 	"strconv"
 	"strings"
 
@@ -93,9 +94,9 @@ func SplitLower(s string) []string {
 }
 
 // withPlaceholders returns text[start:end] as vitess reads it: each
-// table name inside it replaced by its placeholder, and each negative
-// LIMIT or OFFSET operand (negs, see negativeLimits) by noLimit.
-func withPlaceholders(text string, refs []*TableRef, negs [][2]int, start, end int) string {
+// table name inside it replaced by its placeholder, and the other edits
+// (see vitessEdits: negative LIMIT and OFFSET operands, GLOB) made.
+func withPlaceholders(text string, refs []*TableRef, edits []textEdit, start, end int) string {
 	var b strings.Builder
 	pos := start
 	edit := func(span [2]int, with string) {
@@ -106,18 +107,60 @@ func withPlaceholders(text string, refs []*TableRef, negs [][2]int, start, end i
 		b.WriteString(with)
 		pos = span[1]
 	}
+	// refs and edits are in text order: skip to the first inside
+	// [start, end] and stop after the last, so that the texts of n
+	// subqueries cost in all what their own tables cost, not n times
+	// every table of the statement.
+	refs = refs[sort.Search(len(refs), func(i int) bool { return refs[i].Span[0] >= start }):]
+	edits = edits[sort.Search(len(edits), func(i int) bool { return edits[i].span[0] >= start }):]
 	for _, r := range refs {
-		for len(negs) > 0 && negs[0][0] < r.Span[0] {
-			edit(negs[0], noLimit)
-			negs = negs[1:]
+		if r.Span[0] >= end {
+			break
+		}
+		for len(edits) > 0 && edits[0].span[0] < r.Span[0] {
+			edit(edits[0].span, edits[0].with)
+			edits = edits[1:]
 		}
 		edit(r.Span, placeholder(r))
 	}
-	for _, n := range negs {
-		edit(n, noLimit)
+	for _, e := range edits {
+		if e.span[0] >= end {
+			break
+		}
+		edit(e.span, e.with)
 	}
 	b.WriteString(text[pos:end])
 	return b.String()
+}
+
+// textEdit is a span of the statement that vitess reads as other text.
+type textEdit struct {
+	span [2]int
+	with string
+}
+
+// vitessEdits are the edits of the text vitess parses, in text order:
+// each negative LIMIT or OFFSET operand becomes noLimit (nolimit.go),
+// and SQLite's GLOB operator, which MySQL's grammar lacks, REGEXP, an
+// operator of the same shape (x [NOT] GLOB y) that no key binding and no
+// filter reads, so the analysis of the statement is unchanged; SQLite
+// runs the user's text, GLOB included.
+func vitessEdits(toks []token, text string) []textEdit {
+	var out []textEdit
+	for _, n := range negativeLimits(toks) {
+		out = append(out, textEdit{n, noLimit})
+	}
+	for i, t := range toks {
+		if !strings.EqualFold(t.raw(text), "glob") || i == 0 || toks[i-1].typ == '.' {
+			continue
+		}
+		if i+1 < len(toks) && (toks[i+1].typ == '(' || toks[i+1].typ == '.') {
+			continue // the function glob(pattern, text), or a name
+		}
+		out = append(out, textEdit{[2]int{t.start, t.end}, "REGEXP"})
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].span[0] < out[j].span[0] })
+	return out
 }
 
 func qualOfTable(tn sqlparser.TableName) string { return qualName(tn.Name.String()) }

@@ -45,7 +45,7 @@ func (q *Query) subqueryTexts() map[string][2]int {
 				continue
 			}
 			span := [2]int{toks[i+1].start, toks[j-1].end}
-			st, err := parseSQL(withPlaceholders(q.Text, q.Tables, q.negs, span[0], span[1]))
+			st, err := parseSQL(withPlaceholders(q.Text, q.Tables, q.edits, span[0], span[1]))
 			if err != nil {
 				continue
 			}
@@ -59,15 +59,24 @@ func (q *Query) subqueryTexts() map[string][2]int {
 }
 
 func parseQuery(text string, toks []token, isProvider func(string) bool) (*Query, error) {
+	return parseQueryWith(text, toks, isProvider, nil)
+}
+
+// parseQueryWith is parseQuery with views: the occurrences of view names
+// (TableRef.View) read as tables too (see ExpandViews).
+func parseQueryWith(text string, toks []token, isProvider func(string) bool, views []*TableRef) (*Query, error) {
 	if len(toks) == 0 {
 		return nil, &Error{Pos: -1, Msg: "EXPLAIN needs a SELECT statement"}
 	}
 	start, end := toks[0].start, toks[len(toks)-1].end
 	refs := findTables(text, toks, isProvider)
-	negs := negativeLimits(toks)
+	if len(views) > 0 {
+		refs = mergeRefs(refs, views)
+	}
+	edits := vitessEdits(toks, text)
 	// The text vitess parses: the statement with each table name replaced
 	// by one quoted identifier that carries its occurrence index.
-	vtext := withPlaceholders(text, refs, negs, start, end)
+	vtext := withPlaceholders(text, refs, edits, start, end)
 	ast, err := parseSQL(vtext)
 	if err != nil {
 		// A dotted name of three or four parts whose first part is no
@@ -75,8 +84,11 @@ func parseQuery(text string, toks []token, isProvider func(string) bool) (*Query
 		// the statement parses with every such name read as a table, it
 		// is one, and the planner names the unknown provider (with the
 		// closest names) instead of a syntax error.
-		if all := findTables(text, toks, func(string) bool { return true }); len(all) > len(refs) {
-			if st, err2 := parseSQL(withPlaceholders(text, all, negs, start, end)); err2 == nil {
+		if all := findTables(text, toks, func(string) bool { return true }); len(all) > len(refs)-len(views) {
+			if len(views) > 0 {
+				all = mergeRefs(all, views)
+			}
+			if st, err2 := parseSQL(withPlaceholders(text, all, edits, start, end)); err2 == nil {
 				refs, ast, err = all, st, nil
 			}
 		}
@@ -88,7 +100,7 @@ func parseQuery(text string, toks []token, isProvider func(string) bool) (*Query
 	if !ok {
 		return nil, &Error{Pos: toks[0].start, Msg: "only read-only SELECT statements can run here"}
 	}
-	q := &Query{Text: text, Span: [2]int{start, end}, toks: toks, negs: negs, AST: sel, Tables: refs}
+	q := &Query{Text: text, Span: [2]int{start, end}, toks: toks, edits: edits, AST: sel, Tables: refs}
 	a := &analyser{q: q, byIndex: map[int]*TableRef{}, subScopes: map[*sqlparser.Subquery]*Scope{}, withNames: map[string]bool{}}
 	for _, r := range refs {
 		a.byIndex[r.Index] = r
@@ -149,8 +161,6 @@ func hintFor(s string) string {
 	switch {
 	case strings.Contains(l, " as integer") || strings.Contains(l, " as real") || strings.Contains(l, " as text"):
 		return " (the parser follows MySQL's CAST types: use CAST(x AS SIGNED), CAST(x AS DECIMAL) or CAST(x AS CHAR))"
-	case strings.Contains(l, " glob "):
-		return " (GLOB is not supported; use LIKE)"
 	case strings.Contains(l, "nulls first") || strings.Contains(l, "nulls last"):
 		return " (NULLS FIRST/LAST is not supported; order by (x IS NULL), x instead)"
 	}

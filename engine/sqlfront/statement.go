@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/agnivade/levenshtein"
+	"github.com/enginehq/engine/providers"
 )
 
 // MaxStatementBytes bounds the size of one statement.
@@ -22,6 +22,9 @@ const (
 	KindShowMethods
 	KindDescribe
 	KindExplain
+	KindCreateView
+	KindDropView
+	KindShowViews
 )
 
 func (k Kind) String() string {
@@ -40,6 +43,12 @@ func (k Kind) String() string {
 		return "DESCRIBE"
 	case KindExplain:
 		return "EXPLAIN"
+	case KindCreateView:
+		return "CREATE VIEW"
+	case KindDropView:
+		return "DROP VIEW"
+	case KindShowViews:
+		return "SHOW VIEWS"
 	}
 	return "UNKNOWN"
 }
@@ -56,6 +65,8 @@ type Statement struct {
 	HasLike bool
 	// Query is the analysed query of a SELECT or EXPLAIN.
 	Query *Query
+	// View is the subject of a CREATE VIEW or DROP VIEW.
+	View *ViewDef
 }
 
 // Parse reads one statement. isProvider tells which first name parts are
@@ -107,36 +118,38 @@ func Parse(text string, isProvider func(string) bool) (*Statement, error) {
 		}
 		st.Kind, st.Query = KindSelect, q
 		return st, nil
+	case "create":
+		if err := parseCreateView(st, text, toks, isProvider); err != nil {
+			return nil, err
+		}
+		return st, nil
+	case "drop":
+		if err := parseDropView(st, text, toks); err != nil {
+			return nil, err
+		}
+		return st, nil
 	}
 	if w := nearWord(first, statementWords); w != "" {
-		return nil, &Error{Pos: toks[0].start, Msg: fmt.Sprintf("unknown statement %s: did you mean %s? Only read-only SELECT, SHOW, DESCRIBE and EXPLAIN run here", strings.ToUpper(first), strings.ToUpper(w))}
+		return nil, &Error{Pos: toks[0].start, Msg: fmt.Sprintf("unknown statement %s: did you mean %s? Only read-only SELECT, SHOW, DESCRIBE and EXPLAIN run here (and CREATE VIEW, DROP VIEW)", strings.ToUpper(first), strings.ToUpper(w))}
 	}
-	return nil, &Error{Pos: toks[0].start, Msg: fmt.Sprintf("%s statements are not allowed: only read-only SELECT, SHOW, DESCRIBE and EXPLAIN run here", strings.ToUpper(first))}
+	return nil, &Error{Pos: toks[0].start, Msg: fmt.Sprintf("%s statements are not allowed: only read-only SELECT, SHOW, DESCRIBE and EXPLAIN run here (and CREATE VIEW, DROP VIEW, which the engine keeps itself)", strings.ToUpper(first))}
 }
 
 // statementWords are the words a statement that runs here starts with.
 var statementWords = []string{"select", "with", "show", "describe", "explain"}
 
-// nearWord is the word of words that w is a typo of (one edit for a
-// word of three letters, two for a longer one, a swap of two letters
-// included), or "".
-// Statement words are not in words, nor anything further (DELETE is
-// three edits from SELECT), so a write is never "meant" as a read.
+// nearWord is the word of words that w is a typo of (the one typo rule,
+// providers.TypoFixes), or "". Statement words are not in words, nor
+// anything within the rule's reach (DELETE is three edits from SELECT, a
+// six-letter word's limit is two), so a write is never "meant" as a read.
 func nearWord(w string, words []string) string {
 	if len(w) < 3 || !isLetters(w) {
 		return ""
 	}
-	limit := 1
-	if len(w) > 3 {
-		limit = 2
+	if fix := providers.TypoFixes(w, words, 1); len(fix) == 1 {
+		return fix[0]
 	}
-	best, bestD := "", limit+1
-	for _, c := range words {
-		if d := levenshtein.ComputeDistance(w, c); d > 0 && d < bestD {
-			best, bestD = c, d
-		}
-	}
-	return best
+	return ""
 }
 
 func isLetters(s string) bool {

@@ -213,3 +213,54 @@ func Tokens(text string) ([]Token, error) {
 	}
 	return out, nil
 }
+
+// Piece is one statement of a script: its text (without the ';' that
+// ends it) and the byte offset where it starts in the script.
+type Piece struct {
+	Text  string
+	Start int
+}
+
+// Split cuts a script into its statements at each ';' outside strings,
+// quoted names and comments, with the tokenizer Parse uses, so that a
+// ';' inside a string or a comment does not split. Pieces that hold only
+// comments are left out. A script that cannot be tokenized (a string left
+// open), or that holds a NUL byte or is not UTF-8, is an error: Parse
+// says it of the whole text.
+func Split(text string) ([]Piece, error) {
+	if i := strings.IndexByte(text, 0); i >= 0 {
+		return nil, &Error{Pos: i, Msg: "statement contains a NUL byte"}
+	}
+	if !validUTF8(text) {
+		return nil, &Error{Pos: -1, Msg: "statement is not valid UTF-8"}
+	}
+	toks, err := tokenize(text)
+	if err != nil {
+		return nil, err
+	}
+	var out []Piece
+	first, last := -1, -1 // code tokens of the current statement
+	flush := func() {
+		if first >= 0 {
+			out = append(out, Piece{Text: text[toks[first].start:toks[last].end], Start: toks[first].start})
+		}
+		first, last = -1, -1
+	}
+	for i, t := range toks {
+		switch {
+		case t.typ == ';':
+			flush()
+		case t.typ == sqlparser.COMMENT:
+			if first >= 0 {
+				last = i // a comment inside a statement stays in it
+			}
+		default:
+			if first < 0 {
+				first = i
+			}
+			last = i
+		}
+	}
+	flush()
+	return out, nil
+}

@@ -36,6 +36,7 @@ func (s *Store) SetMaxValueBytes(n int) error {
 		return fmt.Errorf("setting the value limit: %w", err)
 	}
 	s.maxValue = n
+	funcLimit.Store(int64(n)) // the SQL functions' bound (funcs.go)
 	return nil
 }
 
@@ -52,9 +53,9 @@ type LimitError struct {
 
 func (e *LimitError) Error() string {
 	if e.Loading != "" {
-		return fmt.Sprintf("a value or row of the API's answer is longer than %d bytes, the value limit (%s); select fewer columns of the table, or raise the limit", e.Limit, SettingMaxValueBytes)
+		return fmt.Sprintf("a value or row of the API's answer is longer than %d bytes, the value limit (%s); select fewer columns of the table", e.Limit, SettingMaxValueBytes)
 	}
-	return fmt.Sprintf("a value or result row is longer than %d bytes, the value limit (%s); select less (substr(), fewer columns) or raise the limit", e.Limit, SettingMaxValueBytes)
+	return fmt.Sprintf("a value or result row is longer than %d bytes, the value limit (%s); select less (substr(), fewer columns)", e.Limit, SettingMaxValueBytes)
 }
 
 // ErrorKind is "sql".
@@ -73,10 +74,11 @@ func tooBig(err error) bool {
 	return errors.As(err, &se) && se.Code()&0xff == sqlite3.SQLITE_TOOBIG
 }
 
-// limitError turns SQLite's "too big" into a LimitError naming the
+// limitError turns SQLite's "too big" (or a function's result past the
+// value limit, funcs.go) into a LimitError naming the
 // setting; other errors are returned as they are.
 func (s *Store) limitError(err error, loading string) error {
-	if err == nil || !tooBig(err) {
+	if err == nil || !tooBig(err) && !funcTooLong(err) {
 		return err
 	}
 	n := s.maxValue

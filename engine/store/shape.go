@@ -114,3 +114,44 @@ func opcodes(ctx context.Context, db *sql.DB, text string) ([]string, error) {
 	}
 	return out, rows.Err()
 }
+
+// TableSchema is one table of a statement's database: its name and
+// columns, as the run creates it (CreateTable).
+type TableSchema struct {
+	Name    string
+	Columns []providers.Column
+}
+
+// Compiles compiles text (EXPLAIN: nothing runs, no row is read) against
+// an empty in-memory database of the given tables, so that what only
+// SQLite catches (a column the tables lack, a misspelt function, a type
+// of join it refuses) is an error before any request is sent, as it would
+// be after them: a *QueryError, kind "sql".
+func Compiles(ctx context.Context, tables []TableSchema, text string) error {
+	db, err := sql.Open("sqlite", "file::memory:")
+	if err != nil {
+		return err
+	}
+	defer db.Close()
+	db.SetMaxOpenConns(1)
+	for _, t := range tables {
+		defs := make([]string, len(t.Columns))
+		for i, c := range t.Columns {
+			defs[i] = QuoteIdent(c.Name) + " " + declType(c.Type)
+		}
+		if len(defs) == 0 {
+			defs = []string{QuoteIdent("_") + " TEXT"}
+		}
+		if _, err := db.ExecContext(ctx, "CREATE TABLE IF NOT EXISTS "+QuoteIdent(t.Name)+" ("+strings.Join(defs, ", ")+")"); err != nil {
+			return fmt.Errorf("schema check: %w", err)
+		}
+	}
+	rows, err := db.QueryContext(ctx, "EXPLAIN "+text)
+	if err != nil {
+		if ctx.Err() != nil {
+			return ctx.Err()
+		}
+		return &QueryError{Err: err}
+	}
+	return rows.Close()
+}

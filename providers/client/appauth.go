@@ -138,11 +138,14 @@ func (c *Client) installationGovernor(id string) *Governor {
 	return SharedGovernor(c.app.key+"\x00installation "+id, gopts, c.opts.Logf)
 }
 
-// relPath is a request path relative to the base URL's path.
+// relPath is a request path (escaped, as sent: see authorize) relative
+// to the base URL's path.
 func (c *Client) relPath(p string) string {
-	if bp := strings.TrimRight(c.base.Path, "/"); bp != "" {
-		if rest, ok := strings.CutPrefix(p, bp); ok && (rest == "" || rest[0] == '/') {
-			return rest
+	for _, bp := range []string{c.base.EscapedPath(), c.base.Path} {
+		if bp = strings.TrimRight(bp, "/"); bp != "" {
+			if rest, ok := strings.CutPrefix(p, bp); ok && (rest == "" || rest[0] == '/') {
+				return rest
+			}
 		}
 	}
 	return p
@@ -325,9 +328,12 @@ func (c *Client) listInstallations(ctx context.Context) error {
 // wait out a governor pause longer than the retry budget fails at once,
 // unsent (pausedError).
 func (c *Client) authorize(ctx context.Context, req *http.Request) error {
-	if c.app != nil && c.app.app.Multi() && !c.app.app.Kind.JWTPath(c.relPath(req.URL.Path)) {
+	// The installation is chosen from the path as it goes on the wire
+	// (escaped: a value's %2F stays inside its segment), never from the
+	// decoded path, whose segments a value with a slash could shift.
+	if c.app != nil && c.app.app.Multi() && !c.app.app.Kind.JWTPath(c.relPath(req.URL.EscapedPath())) {
 		// Route first: the pause to check is the installation's.
-		if _, err := c.installationFor(ctx, req.URL.String(), req.URL.Path); err != nil {
+		if _, err := c.installationFor(ctx, req.URL.String(), req.URL.EscapedPath()); err != nil {
 			return err
 		}
 	}
@@ -343,7 +349,7 @@ func (c *Client) setAuth(ctx context.Context, req *http.Request) error {
 		c.opts.Credentials.Apply(req)
 		return nil
 	}
-	if c.app.app.Kind.JWTPath(c.relPath(req.URL.Path)) {
+	if c.app.app.Kind.JWTPath(c.relPath(req.URL.EscapedPath())) {
 		signed, err := c.appJWT()
 		if err != nil {
 			return err
@@ -351,7 +357,7 @@ func (c *Client) setAuth(ctx context.Context, req *http.Request) error {
 		req.Header.Set("Authorization", "Bearer "+signed)
 		return nil
 	}
-	inst, err := c.installationFor(ctx, req.URL.String(), req.URL.Path)
+	inst, err := c.installationFor(ctx, req.URL.String(), req.URL.EscapedPath())
 	if err != nil {
 		return err
 	}

@@ -17,12 +17,7 @@ import (
 const BudgetProbeMin = 100
 
 // BucketBudget is what a statement learns of one rate-limit bucket.
-type BucketBudget struct {
-	Bucket    string
-	Limit     int
-	Remaining int
-	Reset     time.Time
-}
+type BucketBudget = providers.BucketBudget
 
 // CheckBudget refuses, before any request, a statement that needs n
 // requests of path's rate-limit bucket when fewer remain before the

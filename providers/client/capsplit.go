@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"strings"
 	"time"
+	"unicode"
 
 	"github.com/buger/jsonparser"
 
@@ -25,7 +26,9 @@ import (
 //     with an error of kind "incomplete" naming both counts and how to
 //     narrow the query; never the first Max rows as if they were all.
 //   - Otherwise the query is split into date ranges of the method's date
-//     qualifier (q + " created:FROM..TO"): the range is bisected, using
+//     qualifier (q + " created:FROM..TO"): it starts where the first
+//     page's oldest item says the matches begin (firstPieces), and a
+//     range still over the cap is bisected, using
 //     each range's first page and its match count, until every range's
 //     matches fit under Max. Each fitting range is a part: its first page
 //     is kept (emitted), its further pages are fetched once every part is
@@ -33,7 +36,9 @@ import (
 //     fails ("incomplete") when the parts hold fewer distinct results than
 //     the first page counted.
 //   - The range covers the whole time line: from the profile's earliest
-//     date to now, with open-ended ranges before and after it. The user's
+//     date (the provider's epoch, GitHub 2007-10-01: nothing is older, so
+//     no range before it is ever asked for) to now, with an open-ended
+//     range after it. The user's
 //     own qualifier stays in the query (the provider applies it as
 //     written) and bounds the range, widened by a day on each side so that
 //     no reading of its time zone narrows what it matches.
@@ -106,6 +111,66 @@ func (s span) halves(from, now time.Time) (a, b span, ok bool) {
 	return span{lo: s.lo, hi: mid}, span{lo: mid.Add(time.Second), hi: s.hi}, true
 }
 
+// firstPieces is where the split starts when the method names its items'
+// date (CapSplit.Field): the first page's items match the query, so the
+// oldest of them, oldest, bounds where the matches begin. The range
+// before it is one piece (few matches, if any), and the rest, up to now,
+// is cut into as many equal pieces as total matches need at four fifths
+// of the cap each (the last open-ended when root is: nothing is newer
+// than now), so that a search
+// of 2,500 matches takes about its 25 pages and a few more, instead of
+// bisecting from the provider's epoch. nil: bisect root.
+func (p *pager) firstPieces(cur *response, root span, from, now time.Time, total int) []span {
+	cp := p.call.Method.Cap
+	if cp.Split.Field == "" {
+		return nil
+	}
+	items, err := decodeItems(p.call.Method, cur.status, cur.body, cur.header.Get("Content-Type"))
+	if err != nil || len(items) == 0 {
+		return nil
+	}
+	var oldest time.Time
+	for _, it := range items {
+		v := stringAt(it, cp.Split.Field)
+		t, err := time.Parse(time.RFC3339, v)
+		if err != nil {
+			return nil // an item without the date: no estimate
+		}
+		if oldest.IsZero() || t.Before(oldest) {
+			oldest = t
+		}
+	}
+	oldest = oldest.UTC().Truncate(time.Second)
+	hi := now
+	if !root.openHi {
+		hi = root.hi
+	}
+	if root.openLo || !oldest.After(root.lo) || !oldest.Before(hi) || oldest.Before(from) {
+		return nil
+	}
+	target := max(cp.Max*4/5, 1)
+	k := max((total+target-1)/target, 1)
+	pieces := []span{{lo: root.lo, hi: oldest.Add(-time.Second)}}
+	step := hi.Sub(oldest) / time.Duration(k)
+	if step < time.Second {
+		return nil
+	}
+	lo := oldest
+	for i := range k {
+		end := lo.Add(step).Truncate(time.Second)
+		switch {
+		case i == k-1 && root.openHi:
+			pieces = append(pieces, span{lo: lo, openHi: true})
+			return pieces
+		case i == k-1:
+			end = hi
+		}
+		pieces = append(pieces, span{lo: lo, hi: end})
+		lo = end.Add(time.Second)
+	}
+	return pieces
+}
+
 // part is a range whose matches fit under the cap and that has further
 // pages: its first page's response (without the body) and match count.
 type part struct {
@@ -146,12 +211,21 @@ func (p *pager) split(ctx context.Context, first *url.URL, cur *response, total 
 	ctx = withSplit(ctx, prog)
 	now := time.Now().UTC().Truncate(time.Second)
 	root := userSpan(q, sp.Qualifier)
+	if root.openLo && (root.openHi || !root.hi.Before(from)) {
+		// Nothing is older than the provider's epoch (GitHub 2007-10-01):
+		// the range starts there, and no request asks for the time
+		// before it.
+		root.lo, root.openLo = from, false
+	}
 	p.seen = map[string]struct{}{}
 	p.keys = sp.Key
 
 	// Phase 1: bisect until every range fits; emit each part's first page.
 	var stack []span
 	push := func(s span) error {
+		if s.openLo && s.hi.Before(from) {
+			return p.capError(cur, total, fmt.Sprintf("the search's range (%s) lies before the provider's earliest date %s, where the engine does not split", s.qualifier(sp.Qualifier), sp.From))
+		}
 		a, b, ok := s.halves(from, now)
 		if !ok {
 			return p.capError(cur, total, fmt.Sprintf("one second (%s) alone matches more than %d, so even the engine's split by %s: cannot get them all", s.qualifier(sp.Qualifier), cp.Max, sp.Qualifier))
@@ -159,7 +233,11 @@ func (p *pager) split(ctx context.Context, first *url.URL, cur *response, total 
 		stack = append(stack, b, a) // a (earlier) is fetched first
 		return nil
 	}
-	if err := push(root); err != nil {
+	if first := p.firstPieces(cur, root, from, now, total); len(first) > 0 {
+		for i := len(first) - 1; i >= 0; i-- {
+			stack = append(stack, first[i]) // the earliest is fetched first
+		}
+	} else if err := push(root); err != nil {
 		return err
 	}
 	var parts []part
@@ -327,20 +405,42 @@ func (p *pager) checkSplitBudget(ctx context.Context, cur *response, total, need
 
 // unsplittable says why an added qualifier could change what q means
 // ("" when it cannot): an OR, AND or NOT operator or parentheses outside
-// quotes (an added term would bind to one side only).
+// quotes (an added term would bind to one side only). An operator is a
+// word of its own: any Unicode white space or other non-word character
+// (not a letter, digit or underscore), or either end of q, around it
+// separates it (GitHub reads "a\u00a0OR\u00a0b" and "(a)OR(b)" as OR).
 func unsplittable(q string) string {
-	for _, tok := range searchTokens(q) {
+	quoted := false
+	rs := []rune(q)
+	for i := 0; i < len(rs); i++ {
+		r := rs[i]
 		switch {
-		case tok == "OR" || tok == "AND" || tok == "NOT":
-			return fmt.Sprintf("the search uses the %s operator, and an added range would bind to one side of it; split the search by hand into searches without it", tok)
-		case !strings.HasPrefix(tok, `"`) && strings.ContainsAny(tok, "()"):
+		case r == '"':
+			quoted = !quoted
+		case quoted:
+		case r == '(' || r == ')':
 			return "the search uses parentheses, and an added range could change their meaning; split the search by hand into searches without them"
+		case wordRune(r) && (i == 0 || !wordRune(rs[i-1])):
+			j := i
+			for j < len(rs) && wordRune(rs[j]) {
+				j++
+			}
+			if w := string(rs[i:j]); w == "OR" || w == "AND" || w == "NOT" {
+				return fmt.Sprintf("the search uses the %s operator, and an added range would bind to one side of it; split the search by hand into searches without it", w)
+			}
+			i = j - 1
 		}
 	}
 	return ""
 }
 
-// searchTokens splits a search on spaces outside double quotes.
+// wordRune reports whether r is part of a word: a letter, digit or '_'.
+func wordRune(r rune) bool {
+	return r == '_' || unicode.IsLetter(r) || unicode.IsDigit(r)
+}
+
+// searchTokens splits a search on Unicode white space outside double
+// quotes.
 func searchTokens(q string) []string {
 	var out []string
 	var b strings.Builder
@@ -350,7 +450,7 @@ func searchTokens(q string) []string {
 		case r == '"':
 			quoted = !quoted
 			b.WriteRune(r)
-		case !quoted && (r == ' ' || r == '\t' || r == '\n'):
+		case !quoted && unicode.IsSpace(r):
 			if b.Len() > 0 {
 				out = append(out, b.String())
 				b.Reset()

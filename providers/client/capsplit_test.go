@@ -216,6 +216,40 @@ func TestCapSplitRefusesOr(t *testing.T) {
 	capIncomplete(t, &capSearch{n: 23, max: 5}, true, "org:x OR org:y", false, "OR operator")
 }
 
+// An operator is a word of its own whatever separates it: Unicode white
+// space or any non-word character (issue 32, red-team finding); words
+// that merely contain the letters, and quoted operators, are not.
+func TestUnsplittableSeparators(t *testing.T) {
+	for _, q := range []string{"org:x\u00a0OR\u00a0org:y", "org:x\u3000NOT\u2003y", "a\tAND\nb", "(a)OR(b)", "a,OR,b", "OR org:x", "org:x NOT", "a\u2028OR\u2029b", "a/OR/b", "a (b c)"} {
+		if unsplittable(q) == "" {
+			t.Errorf("%q: splittable, want refused", q)
+		}
+	}
+	for _, q := range []string{"org:x", "ORACLE org:x", "org:x NOTES", "FOR_OR org:x", `"a OR b" org:x`, `"(x)" org:x`, "or not and", "created:>=2020-01-01 org:x"} {
+		if why := unsplittable(q); why != "" {
+			t.Errorf("%q: refused (%s), want splittable", q, why)
+		}
+	}
+	if got := searchTokens("org:x\u00a0created:>2020-01-01\u3000y"); len(got) != 3 {
+		t.Errorf("tokens %q, want 3 (Unicode white space separates)", got)
+	}
+}
+
+// The split never asks for the time before the provider's epoch: the
+// open lower end starts at it (before: a first range *..epoch-1s).
+func TestCapSplitStartsAtEpoch(t *testing.T) {
+	s := &capSearch{n: 23, max: 5}
+	items, _, err := collect(t, capClient(t, s, nil), Call{Method: capMethod(true), Params: map[string]string{"q": "org:x"}})
+	if err != nil || len(capIDs(t, items)) != 23 {
+		t.Fatalf("%d results, err %v", len(items), err)
+	}
+	for _, q := range s.sent() {
+		if strings.Contains(q, "created:*..") {
+			t.Fatalf("a range before the epoch was asked for: %q (all: %q)", q, s.sent())
+		}
+	}
+}
+
 func TestUserSpan(t *testing.T) {
 	day := func(s string) time.Time { t, _ := time.Parse(time.DateOnly, s); return t }
 	for q, want := range map[string]span{

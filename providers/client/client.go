@@ -78,6 +78,7 @@ import (
 	"net/http"
 	"net/url"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"time"
 
@@ -149,14 +150,9 @@ const (
 	maxRedirects          = 10
 )
 
-// Stats count the work of one call (Do) or of a client's lifetime (Totals).
-// Requests counts every HTTP attempt, retries included; Pages counts pages
-// received successfully; CacheHits counts pages answered by the cache
-// without a request; Revalidated counts requests answered 304 Not Modified
-// (served from the cache, free of GitHub's rate limit). Parts counts the
-// date ranges a query over the provider's result cap was split into
-// (capsplit.go); 0 when it was not split.
-type Stats struct{ Requests, Pages, CacheHits, Revalidated, Parts int }
+// Stats count the work of one call (Do) or of a client's lifetime
+// (Totals): providers.FetchStats.
+type Stats = providers.FetchStats
 
 // Client executes methods of one provider. It is safe for concurrent use.
 type Client struct {
@@ -176,6 +172,11 @@ type Client struct {
 	pages       atomic.Int64
 	cacheHits   atomic.Int64
 	revalidated atomic.Int64
+	shared      atomic.Int64
+
+	flightMu sync.Mutex
+	flights  map[string]*flight // identical GETs in flight (share.go)
+	waiting  atomic.Int64       // askers waiting for one of them
 }
 
 // New builds the client of provider p.
@@ -269,7 +270,7 @@ func setDefaults(o *Options) {
 
 // Totals returns the cumulative statistics of the client.
 func (c *Client) Totals() Stats {
-	return Stats{Requests: int(c.requests.Load()), Pages: int(c.pages.Load()), CacheHits: int(c.cacheHits.Load()), Revalidated: int(c.revalidated.Load())}
+	return Stats{Requests: int(c.requests.Load()), Pages: int(c.pages.Load()), CacheHits: int(c.cacheHits.Load()), Revalidated: int(c.revalidated.Load()), Shared: int(c.shared.Load())}
 }
 
 // BaseURL returns the base URL requests are sent to.

@@ -30,7 +30,7 @@ var admissions sync.Map // *attemptState -> admitted
 func (c *Client) beforeAttempt(l retryablehttp.Logger, req *http.Request, retry int) {
 	countAttempt(l, req, retry)
 	st := stateFrom(req.Context())
-	gov := c.govFor(req.URL.Path)
+	gov := c.govFor(req.URL.EscapedPath())
 	if gov == nil || st == nil {
 		return
 	}
@@ -88,7 +88,7 @@ func (c *Client) Governor() *Governor { return c.gov }
 // retryable after the pause.
 func (c *Client) pausedError(req *http.Request) error {
 	bucket := c.BucketOf(req.URL.Path)
-	gov := c.govFor(req.URL.Path)
+	gov := c.govFor(req.URL.EscapedPath())
 	if gov == nil || bucket == "" {
 		return nil
 	}

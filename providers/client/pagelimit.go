@@ -22,7 +22,7 @@ func (e *PageLimitError) Error() string {
 	if e.Total > 0 {
 		size = fmt.Sprintf("%d pages, more than %d", e.Total, e.Limit)
 	}
-	return fmt.Sprintf("one call of the statement has %s, the page limit of a call (max-pages), and GET %s was not sent; no rows are returned. Narrow the query (WHERE keys, LIMIT) or raise the page limit",
+	return fmt.Sprintf("one call of the statement has %s, the page limit of a call (max-pages), and GET %s was not sent; no rows are returned. Narrow the query (WHERE keys, LIMIT)",
 		size, e.URL)
 }
 

@@ -1,6 +1,7 @@
 package client
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"net/url"
@@ -15,11 +16,14 @@ import (
 // Pagination in the body (providers.Paging): after each page, nextFromBody
 // decides from the method's paging and the page's body whether there is a
 // next page and how to ask for it. The rule that cannot break: when an
-// answer says there is more (has_more true, a non-empty next cursor, a
-// non-null next URL, isLast false, startAt + items < total) and the
-// method's paging does not say how to get it, the call fails with an
-// error of kind "pagination" naming the operation and the profile key to
-// set; a first page is never returned as if it were the whole.
+// answer says there is more (moreSignal: has_more true, a non-empty next
+// cursor, marker or URL at any depth of the paging objects, isLast false,
+// offset + items < total, page < pages) and the method's paging does not
+// say how to get it, or its paging ends while another field still says
+// more, the call fails with an error of kind "pagination" (the
+// statement's kind "incomplete") naming the field and the profile line
+// that follows it; a first page is never returned as if it were the
+// whole.
 
 // pathParts splits a dotted body path ("response_metadata.next_cursor");
 // a path starting with '@' ("@odata.nextLink") is one key.
@@ -97,59 +101,266 @@ func intAt(body []byte, path string) (int, bool) {
 	return int(f), true
 }
 
-// moreSignals are the body fields by which the APIs we know say "there
-// is more"; they are looked for only in methods without a known paging.
+// The "more" signals (docs/providers.md, "The more signals"): after each
+// page of a method whose paging is not known, the answer is searched for a
+// field saying there is more, at its top level and inside the objects that
+// carry paging (links, _links, meta, metadata, pagination, paging,
+// page_info, response_metadata, and the objects holding the item list),
+// at any depth up to moreDepth. Names are compared in lower case, letters
+// and digits only (next_page_url, nextPageUrl and NextPageURL are one).
+const moreDepth = 4
+
 var (
-	moreTrue    = []string{"has_more", "hasMore"}
-	moreStrings = []string{"response_metadata.next_cursor", "next_cursor", "nextCursor", "metadata.continue", "next_page_token", "nextPageToken",
-		"next_page_uri", "next_page_url", "links.pages.next", "links.next", "_links.next.href", "@odata.nextLink", "nextLink", "next_page"}
-	moreFalse = []string{"isLast", "is_last"}
-	// pageCounts are the (current page, number of pages) pairs by which
-	// an answer says there are more pages (Slack's paging).
-	pageCounts = [][2]string{{"paging.page", "paging.pages"}, {"page", "pages"}, {"page", "total_pages"},
-		{"pagination.page", "pagination.pages"}, {"pagination.page", "pagination.total_pages"}, {"meta.page", "meta.pages"},
-		{"meta.page", "meta.total_pages"}, {"page_number", "page_count"}}
+	// moreTrueKeys say there is more when true (Stripe has_more,
+	// GraphQL-like hasNextPage).
+	moreTrueKeys = keySet("hasmore", "hasnext", "hasnextpage", "hasmoreitems", "hasmoreresults", "moreitems", "moreresults", "morepages")
+	// moreFalseKeys say there is more when false (Jira isLast).
+	moreFalseKeys = keySet("islast", "islastpage", "lastpage")
+	// moreNextKeys say there is more when not empty: a next URL, cursor,
+	// marker or token, or an object holding one (_links.next.href,
+	// Asana's next_page.offset).
+	moreNextKeys = keySet("next", "nextpage", "nextpageurl", "nextpageuri", "nexturl", "nexturi", "nexthref", "nextlink", "odatanextlink",
+		"nextcursor", "nextmarker", "nextpagetoken", "nexttoken", "nextpagecursor", "nextrecordsurl", "nextkey", "nextoffset", "nextpagekey",
+		"cursor", "continue", "continuationtoken", "nextcontinuationtoken")
+	// moreContainers are the objects descended into.
+	moreContainers = keySet("links", "link", "meta", "metadata", "pagination", "paging", "pageinfo", "responsemetadata", "page", "pages", "cursors", "searchmetadata")
+	// An offset and a total in one object: offset + items < total is more.
+	offsetKeys = keySet("offset", "startat", "start", "startindex", "skip")
+	totalKeys  = keySet("total", "totalcount", "totalitems", "totalresults", "totalrecords", "totalelements", "totalsize", "totalentries")
+	// A current page and a number of pages in one object: page < pages is
+	// more (Slack's paging.page and paging.pages).
+	pageKeys  = keySet("page", "pagenumber", "currentpage")
+	pagesKeys = keySet("pages", "totalpages", "pagecount", "numpages")
 )
 
-// moreSignal returns a description of the field saying there is more
-// ("has_more": true), or "" when the body says nothing of the kind.
-func moreSignal(m *providers.Method, body []byte, n int) string {
-	b := strings.TrimSpace(string(body))
-	if !strings.HasPrefix(b, "{") {
-		return ""
+func keySet(names ...string) map[string]bool {
+	m := make(map[string]bool, len(names))
+	for _, n := range names {
+		m[n] = true
 	}
-	for _, p := range moreTrue {
-		if v, ok := boolAt(body, p); ok && v {
-			return fmt.Sprintf("%q is true", p)
+	return m
+}
+
+// normKey lower-cases a key and keeps its letters and digits.
+func normKey(k string) string {
+	var b strings.Builder
+	for _, r := range strings.ToLower(k) {
+		if (r >= 'a' && r <= 'z') || (r >= '0' && r <= '9') {
+			b.WriteRune(r)
 		}
 	}
-	strs := moreStrings
+	return b.String()
+}
+
+// moreFound is a "more" signal: where it stands, what it says, and its
+// kind (for the profile line that follows it).
+type moreFound struct {
+	path string // dotted path of the field ("meta.next_page_url")
+	what string // "\"has_more\" is true"
+	kind string // "next", "true", "false", "offset", "page"
+	// url is true for a next value that is a URL or a path; inner is the
+	// field inside an object-valued next that holds the cursor or URL.
+	url   bool
+	inner string
+	// offset, total: the fields of an offset signal.
+	offset, total string
+}
+
+// moreSignal returns the field of body saying there is more, or nil when
+// the body says nothing of the kind. n is the number of items the page
+// gave.
+func moreSignal(m *providers.Method, body []byte, n int) *moreFound {
+	b := bytes.TrimSpace(body)
+	if len(b) == 0 || b[0] != '{' {
+		return nil
+	}
+	// The objects that hold the item list are searched too ("data" of
+	// {"data": {"items": [...], "next": ...}}).
+	holders := map[string]bool{}
 	if m.Shape == providers.ShapeWrapped {
-		strs = append(strs[:len(strs):len(strs)], "next")
-	}
-	for _, p := range strs {
-		if s := stringAt(body, p); s != "" {
-			return fmt.Sprintf("%q is not empty", p)
+		parts := pathParts(m.ItemKey)
+		for i := 1; i < len(parts); i++ {
+			holders[strings.Join(parts[:i], ".")] = true
 		}
 	}
-	for _, p := range moreFalse {
-		if v, ok := boolAt(body, p); ok && !v {
-			return fmt.Sprintf("%q is false", p)
-		}
+	return moreIn(b, "", 0, n, holders)
+}
+
+func moreIn(obj []byte, prefix string, depth, n int, holders map[string]bool) *moreFound {
+	var found *moreFound
+	type num struct {
+		key string
+		v   float64
 	}
-	for _, c := range pageCounts {
-		if page, ok := intAt(body, c[0]); ok {
-			if pages, ok := intAt(body, c[1]); ok && page < pages {
-				return fmt.Sprintf("%q %d < %q %d", c[0], page, c[1], pages)
+	var offset, total, page, pages *num
+	var subs []struct {
+		path string
+		v    []byte
+	}
+	jsonparser.ObjectEach(obj, func(k, v []byte, typ jsonparser.ValueType, _ int) error { //nolint:errcheck
+		if found != nil {
+			return nil
+		}
+		key := string(k)
+		if kk, err := jsonparser.ParseString(k); err == nil {
+			key = kk
+		}
+		nk, path := normKey(key), key
+		if prefix != "" {
+			path = prefix + "." + key
+		}
+		switch typ {
+		case jsonparser.Boolean:
+			t := string(v) == "true"
+			if t && moreTrueKeys[nk] {
+				found = &moreFound{path: path, what: fmt.Sprintf("%q is true", path), kind: "true"}
+			} else if !t && moreFalseKeys[nk] {
+				found = &moreFound{path: path, what: fmt.Sprintf("%q is false", path), kind: "false"}
+			}
+		case jsonparser.String:
+			s, err := jsonparser.ParseString(v)
+			if err == nil && strings.TrimSpace(s) != "" && moreNextKeys[nk] {
+				found = &moreFound{path: path, what: fmt.Sprintf("%q is not empty", path), kind: "next", url: looksLikeURL(s)}
+			}
+		case jsonparser.Number:
+			f, err := strconv.ParseFloat(string(v), 64)
+			if err != nil {
+				return nil
+			}
+			switch {
+			case moreNextKeys[nk] && f != 0:
+				found = &moreFound{path: path, what: fmt.Sprintf("%q is %s", path, v), kind: "next"}
+			case offsetKeys[nk] && offset == nil:
+				offset = &num{path, f}
+			case totalKeys[nk] && total == nil:
+				total = &num{path, f}
+			case pageKeys[nk] && page == nil:
+				page = &num{path, f}
+			case pagesKeys[nk] && pages == nil:
+				pages = &num{path, f}
+			}
+		case jsonparser.Object:
+			if moreNextKeys[nk] {
+				if inner := nonEmptyMember(v); inner != "" {
+					s := stringAt(v, inner)
+					found = &moreFound{path: path, what: fmt.Sprintf("%q is not empty", path), kind: "next", inner: inner, url: looksLikeURL(s)}
+					return nil
+				}
+			}
+			if depth+1 < moreDepth && (moreContainers[nk] || holders[path]) {
+				subs = append(subs, struct {
+					path string
+					v    []byte
+				}{path, v})
 			}
 		}
+		return nil
+	})
+	if found != nil {
+		return found
 	}
-	if start, ok := intAt(body, "startAt"); ok {
-		if total, ok := intAt(body, "total"); ok && start+n < total {
-			return fmt.Sprintf("\"startAt\" %d + %d items < \"total\" %d", start, n, total)
+	if offset != nil && total != nil && int(offset.v)+n < int(total.v) {
+		return &moreFound{path: offset.key, what: fmt.Sprintf("%q %d + %d items < %q %d", offset.key, int(offset.v), n, total.key, int(total.v)), kind: "offset", offset: offset.key, total: total.key}
+	}
+	if page != nil && pages != nil && page.v < pages.v {
+		return &moreFound{path: pages.key, what: fmt.Sprintf("%q %d < %q %d", page.key, int(page.v), pages.key, int(pages.v)), kind: "page"}
+	}
+	for _, s := range subs {
+		if f := moreIn(s.v, s.path, depth+1, n, holders); f != nil {
+			return f
 		}
 	}
-	return ""
+	return nil
+}
+
+// nonEmptyMember returns the first member of an object-valued next
+// (_links.next, Asana's next_page) that holds a string or a non-zero
+// number, preferring a URL (href, uri, url), else a cursor or offset; ""
+// when every member is empty or null.
+func nonEmptyMember(obj []byte) string {
+	first, link := "", ""
+	jsonparser.ObjectEach(obj, func(k, v []byte, typ jsonparser.ValueType, _ int) error { //nolint:errcheck
+		key := string(k)
+		ok := false
+		switch typ {
+		case jsonparser.String:
+			s, err := jsonparser.ParseString(v)
+			ok = err == nil && strings.TrimSpace(s) != ""
+		case jsonparser.Number:
+			ok = string(v) != "0"
+		}
+		if !ok {
+			return nil
+		}
+		if first == "" {
+			first = key
+		}
+		switch normKey(key) {
+		case "offset", "cursor", "token", "pagetoken", "marker", "after", "starting_after":
+			if link == "" {
+				link = key
+			}
+		}
+		return nil
+	})
+	if link != "" {
+		return link
+	}
+	return first
+}
+
+// looksLikeURL reports whether a next value is a URL or a path (a next URL
+// style) rather than an opaque cursor.
+func looksLikeURL(s string) bool {
+	s = strings.TrimSpace(s)
+	return strings.HasPrefix(s, "/") || strings.HasPrefix(s, "http://") || strings.HasPrefix(s, "https://") || strings.HasPrefix(s, "?")
+}
+
+// suggestPaging is the paging that would follow the signal f, for the
+// profile line of the error: the style, and the request parameter that
+// takes the value (one of the method's query parameters named like the
+// field, "PARAM" when none is).
+func suggestPaging(m *providers.Method, f *moreFound) string {
+	param := func(cands ...string) string {
+		for _, c := range cands {
+			for _, p := range m.Params {
+				if p.In == providers.InQuery && normKey(p.Name) == normKey(c) {
+					return p.Name
+				}
+			}
+		}
+		if c := cands[0]; c != "" && !strings.HasPrefix(normKey(c), "next") {
+			return c // the field's own name without "next" (next_marker: marker)
+		}
+		return "PARAM"
+	}
+	last := f.path[strings.LastIndex(f.path, ".")+1:]
+	switch f.kind {
+	case "true":
+		return fmt.Sprintf(`{"style": "cursor", "param": %q, "has_more": %q, "last_item": "id"}`, param("starting_after", "after", "cursor"), f.path)
+	case "false":
+		return fmt.Sprintf(`{"style": "offset", "param": %q, "is_last": %q}`, param("startAt", "offset", "start"), f.path)
+	case "offset":
+		return fmt.Sprintf(`{"style": "offset", "param": %q, "total": %q}`, param(f.offset[strings.LastIndex(f.offset, ".")+1:], "offset", "startAt", "start"), f.total)
+	case "page":
+		return fmt.Sprintf(`{"style": "page", "param": %q, "pages": %q}`, param("page"), f.path)
+	}
+	next := f.path
+	if f.inner != "" {
+		next += "." + f.inner
+		last = f.inner
+	}
+	if f.url {
+		return fmt.Sprintf(`{"style": "next_url", "next": %q}`, next)
+	}
+	bare := last
+	for _, pre := range []string{"next_", "next", "Next"} {
+		if strings.HasPrefix(bare, pre) && len(bare) > len(pre) {
+			bare = strings.TrimPrefix(bare, pre)
+			break
+		}
+	}
+	return fmt.Sprintf(`{"style": "cursor", "param": %q, "next": %q}`, param(bare, last, strings.TrimPrefix(normKey(bare), "page"), "cursor", "marker", "page_token", "pageToken", "offset", "after", "starting_after", "until"), next)
 }
 
 // nextFromBody returns the next page's URL from the page's body and items
@@ -159,11 +370,46 @@ func (p *pager) nextFromBody(cur *response, items []json.RawMessage) (next *url.
 	m := p.call.Method
 	pg := m.Paging
 	if pg == nil || pg.Style == providers.PagingLink {
-		if sig := moreSignal(m, cur.body, len(items)); sig != "" {
+		if sig := moreSignal(m, cur.body, len(items)); sig != nil {
 			return nil, false, p.unknownPaging(cur, sig)
 		}
 		return nil, true, nil
 	}
+	next, done, err = p.nextByPaging(cur, items)
+	if err == nil && done && pg.Style != providers.PagingNone {
+		// The paging says this is the last page: no other field of the
+		// answer may say there is more (Box answers next_marker only to
+		// usemarker=true, an offset beside it still counts).
+		if sig := moreSignal(m, cur.body, len(items)); sig != nil && !ownsSignal(pg, sig) {
+			return nil, false, p.pagingError(cur, fmt.Sprintf(
+				"the paging of operation %q (%s) ends here, but the answer still says there are more rows (%s), so its rows would be incomplete; declare the paging that follows it in the provider's profile: {\"pagination\": {\"operations\": {%q: %s}}} (docs/providers.md, \"The more signals\")",
+				opName(m), pg.Style, sig.what, opName(m), suggestPaging(m, sig)))
+		}
+	}
+	return next, done, err
+}
+
+// ownsSignal reports whether the signal is a field the paging reads (its
+// own end, already decided).
+func ownsSignal(pg *providers.Paging, sig *moreFound) bool {
+	for _, f := range []string{pg.Next, pg.HasMore, pg.IsLast, pg.Total, pg.Pages} {
+		if f != "" && (f == sig.path || strings.HasPrefix(f, sig.path+".") || f == sig.total) {
+			return true
+		}
+	}
+	return false
+}
+
+func opName(m *providers.Method) string {
+	if m.OperationID != "" {
+		return m.OperationID
+	}
+	return m.Name
+}
+
+// nextByPaging follows the method's declared or inferred body paging.
+func (p *pager) nextByPaging(cur *response, items []json.RawMessage) (next *url.URL, done bool, err error) {
+	pg := p.call.Method.Paging
 	body := cur.body
 	switch pg.Style {
 	case providers.PagingNone:
@@ -285,14 +531,15 @@ func (p *pager) pagingError(cur *response, msg string) error {
 }
 
 // unknownPaging is the error of an answer that says there is more when the
-// method's paging is unknown.
-func (p *pager) unknownPaging(cur *response, signal string) error {
+// method's paging is unknown: kind "pagination" (the statement's kind
+// "incomplete"), naming the field and the profile line that follows it.
+func (p *pager) unknownPaging(cur *response, sig *moreFound) error {
 	m := p.call.Method
 	op := m.OperationID
 	if op == "" {
 		op = m.Name
 	}
 	return p.pagingError(cur, fmt.Sprintf(
-		"the answer says there are more rows (%s) but the engine does not know how operation %q (GET %s) fetches its next page, so its rows would be incomplete; declare it in the provider's profile, e.g. {\"pagination\": {\"operations\": {%q: {\"style\": \"cursor\", \"param\": \"...\", \"next\": \"...\"}}}} (styles: cursor, next_url, offset, page, link, none), and pass it with --provider NAME=PATH,profile=FILE (docs/providers.md)",
-		signal, op, m.Path, op))
+		"the answer says there are more rows (%s) but the engine does not know how operation %q (GET %s) fetches its next page, so its rows would be incomplete; declare it in the provider's profile: {\"pagination\": {\"operations\": {%q: %s}}} (check the parameter against the API's documentation; styles: cursor, next_url, offset, page, link, none), and pass it with --provider NAME=PATH,profile=FILE (docs/providers.md, \"The more signals\")",
+		sig.what, op, m.Path, op, suggestPaging(m, sig)))
 }

@@ -197,19 +197,32 @@ func TestUnknownPagingSaysMore(t *testing.T) {
 		`{"data":[{"id":"a"}],"isLast":false}`,
 		`{"data":[{"id":"a"}],"startAt":0,"total":9}`,
 		`{"data":[{"id":"a"}],"metadata":{"continue":"tok"}}`,
+		// Nested and other styles (issue 32): Twilio, Vercel, Box, Square,
+		// Asana, HAL, Box offset, GraphQL-like page info.
+		`{"data":[{"id":"a"}],"meta":{"page":0,"page_size":50,"next_page_url":"https://x/list?Page=1"}}`,
+		`{"data":[{"id":"a"}],"pagination":{"count":20,"next":1555072968396,"prev":null}}`,
+		`{"data":[{"id":"a"}],"next_marker":"ZmlsZQ"}`,
+		`{"data":[{"id":"a"}],"cursor":"c2"}`,
+		`{"data":[{"id":"a"}],"next_page":{"offset":"eyJ0","path":"/list?offset=eyJ0","uri":"https://x/list?offset=eyJ0"}}`,
+		`{"data":[{"id":"a"}],"_links":{"self":{"href":"/list"},"next":{"href":"/list?page=2"}}}`,
+		`{"data":[{"id":"a"}],"total_count":5,"limit":1,"offset":0,"order":[{"by":"name"}]}`,
+		`{"data":[{"id":"a"}],"pageInfo":{"hasNextPage":true,"endCursor":"x"}}`,
+		`{"data":[{"id":"a"}],"links":{"pages":{"next":"https://x/list?page=2"}}}`,
 	} {
 		srv, _ := bodyServer(t, func(*http.Request) string { return body })
 		c := newTestClient(t, srv, nil)
 		_, _, err := collect(t, c, Call{Method: wrappedMethod("data", nil)})
 		pe := asProviderErrorAny(t, err)
-		if pe.Kind != "pagination" || !strings.Contains(pe.Message, `"things/list"`) || !strings.Contains(pe.Message, "profile") {
+		if pe.Kind != "pagination" || pe.ErrorKind() != "incomplete" || !strings.Contains(pe.Message, `"things/list"`) || !strings.Contains(pe.Message, `{"pagination": {"operations": {"things/list": {"style": `) {
 			t.Fatalf("%s: error %+v", body, pe)
 		}
 		if _, _, err := collect(t, c, Call{Method: wrappedMethod("data", nil), Limit: 1}); err != nil {
 			t.Fatalf("%s with Limit 1: %v", body, err)
 		}
 	}
-	for _, body := range []string{`{"data":[{"id":"a"}],"has_more":false}`, `{"data":[{"id":"a"}],"response_metadata":{"next_cursor":""}}`, `{"data":[{"id":"a"}],"next_page_uri":null}`, `{"data":[{"id":"a"}],"isLast":true}`} {
+	for _, body := range []string{`{"data":[{"id":"a"}],"meta":{"next_page_url":null,"page":1}}`, `{"data":[{"id":"a"}],"next_page":null}`,
+		`{"data":[{"id":"a"}],"pagination":{"next":null}}`, `{"data":[{"id":"a"}],"total_count":1,"offset":0}`, `{"data":[{"id":"a"}],"_links":{"self":{"href":"/list"}}}`,
+		`{"data":[{"id":"a"}],"has_more":false}`, `{"data":[{"id":"a"}],"response_metadata":{"next_cursor":""}}`, `{"data":[{"id":"a"}],"next_page_uri":null}`, `{"data":[{"id":"a"}],"isLast":true}`} {
 		srv, _ := bodyServer(t, func(*http.Request) string { return body })
 		if _, _, err := collect(t, newTestClient(t, srv, nil), Call{Method: wrappedMethod("data", nil)}); err != nil {
 			t.Fatalf("%s: %v", body, err)
@@ -373,5 +386,36 @@ func TestPagesSignalIsMore(t *testing.T) {
 	_, _, err := collect(t, cl, Call{Method: wrappedMethod("files", nil)})
 	if err == nil || !strings.Contains(err.Error(), `"paging.page" 1 < "paging.pages" 2`) {
 		t.Fatalf("err %v", err)
+	}
+}
+
+// A method's partial marker (GitHub's git tree "truncated": true, a file
+// over 1 MB "encoding": "none") makes its answer an error of kind
+// incomplete naming the marker and the advice; another value is rows.
+func TestPartialMarker(t *testing.T) {
+	for _, c := range []struct {
+		marker providers.PartialMarker
+		body   string
+		cut    bool
+	}{
+		{providers.PartialMarker{Property: "truncated", Value: "true", Reason: "cut", Advice: "walk it"}, `{"sha":"x","tree":[{"path":"a"}],"truncated":true}`, true},
+		{providers.PartialMarker{Property: "truncated", Value: "true", Reason: "cut"}, `{"sha":"x","tree":[{"path":"a"}],"truncated":false}`, false},
+		{providers.PartialMarker{Property: "encoding", Value: `"none"`, Reason: "big"}, `{"tree":[{"path":"a"}],"encoding":"none","content":""}`, true},
+		{providers.PartialMarker{Property: "encoding", Value: `"none"`, Reason: "big"}, `{"tree":[{"path":"a"}],"encoding":"base64","content":"eA=="}`, false},
+	} {
+		srv, _ := bodyServer(t, func(*http.Request) string { return c.body })
+		m := wrappedMethod("tree", nil)
+		m.Partial = &c.marker
+		all, _, err := collect(t, newTestClient(t, srv, nil), Call{Method: m})
+		if !c.cut {
+			if err != nil || len(all) != 1 {
+				t.Fatalf("%s: %d items, err %v", c.body, len(all), err)
+			}
+			continue
+		}
+		pe := asProviderErrorAny(t, err)
+		if pe.Kind != "incomplete" || pe.Retryable || !strings.Contains(pe.Message, c.marker.Property) || !strings.Contains(pe.Message, c.marker.Advice) {
+			t.Fatalf("%s: error %+v", c.body, pe)
+		}
 	}
 }

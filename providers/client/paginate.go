@@ -17,10 +17,10 @@ import (
 )
 
 // callStats are the counters of one Do, updated from page goroutines.
-type callStats struct{ requests, pages, cacheHits, revalidated, parts atomic.Int64 }
+type callStats struct{ requests, pages, cacheHits, revalidated, parts, shared atomic.Int64 }
 
 func (s *callStats) snapshot() Stats {
-	return Stats{Requests: int(s.requests.Load()), Pages: int(s.pages.Load()), CacheHits: int(s.cacheHits.Load()), Revalidated: int(s.revalidated.Load()), Parts: int(s.parts.Load())}
+	return Stats{Requests: int(s.requests.Load()), Pages: int(s.pages.Load()), CacheHits: int(s.cacheHits.Load()), Revalidated: int(s.revalidated.Load()), Parts: int(s.parts.Load()), Shared: int(s.shared.Load())}
 }
 
 // Do executes the call, following pagination, and calls emit with each
@@ -152,7 +152,7 @@ func (p *pager) emitPage(items []json.RawMessage) error {
 // status on the first page.
 func (p *pager) getPage(ctx context.Context, u string, first bool) (items []json.RawMessage, r *response, absent bool, err error) {
 	c := p.c
-	r, err = c.fetch(ctx, p.call, u, p.stats)
+	r, err = c.sharedFetch(ctx, p.call, u, p.stats)
 	if err != nil {
 		return nil, nil, false, err
 	}
@@ -183,8 +183,22 @@ func (p *pager) getPage(ctx context.Context, u string, first bool) (items []json
 		pe.Attempts = r.attempts
 		return nil, nil, false, pe
 	}
+	if pm := p.call.Method.Partial; pm != nil && markedCut(pm, r.body) {
+		msg := fmt.Sprintf("the provider marked this answer as cut short (%q: %s): %s; the rows would be incomplete", pm.Property, pm.Value, pm.Reason)
+		if pm.Advice != "" {
+			msg += "; " + pm.Advice
+		}
+		pe := c.newError(p.call, r.url.String(), "incomplete", msg)
+		pe.Status = r.status
+		pe.Attempts = r.attempts
+		return nil, nil, false, pe
+	}
 	p.stats.pages.Add(1)
 	c.pages.Add(1)
+	if r.shared {
+		p.stats.shared.Add(1)
+		c.shared.Add(1)
+	}
 	return items, r, false, nil
 }
 
@@ -355,4 +369,24 @@ func markedPartial(m *providers.Method, body []byte) bool {
 	}
 	v, err := jsonparser.GetBoolean(body, m.IncompleteFlag)
 	return err == nil && v
+}
+
+// markedCut reports whether a 2xx body holds the method's partial marker:
+// the value at its property equals the marker's value.
+func markedCut(pm *providers.PartialMarker, body []byte) bool {
+	raw, typ, _, err := jsonparser.Get(body, pathParts(pm.Property)...)
+	if err != nil || typ == jsonparser.NotExist {
+		return false
+	}
+	if typ == jsonparser.String {
+		q, err := json.Marshal(string(raw))
+		if err != nil {
+			return false
+		}
+		if s, err := jsonparser.ParseString(raw); err == nil {
+			q, _ = json.Marshal(s)
+		}
+		raw = q
+	}
+	return string(raw) == pm.Value
 }

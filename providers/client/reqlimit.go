@@ -3,57 +3,23 @@ package client
 import (
 	"context"
 	"fmt"
-	"sync/atomic"
+
+	"github.com/enginehq/engine/providers"
 )
 
-// A statement's request limit (--max-requests): the engine estimates the
-// requests of a statement before it sends any and refuses one that needs
-// more; WithRequestLimit makes the limit hold for the requests actually
-// sent too, pages and retries included, whatever the provider answers (a
-// server that keeps sending rel="next" is stopped at the limit, not at
-// max-pages of every call). Requests answered by the cache without being
-// sent, the free rate-limit probe and GitHub App token exchanges are not
-// counted.
-
-type requestLimitKey struct{}
-
-type requestLimit struct {
-	max  int64
-	sent atomic.Int64
-}
-
-// WithRequestLimit returns a context under which the calls of a client
-// (Do, any number, concurrently) send at most n requests in all; a
-// request past the limit is not sent, and the call fails with a
-// *RequestLimitError. n <= 0 means no limit.
+// WithRequestLimit is providers.WithRequestLimit: the calls of a client
+// under the context send at most n requests in all; a request past the
+// limit is not sent, and the call fails with a *RequestLimitError.
 func WithRequestLimit(ctx context.Context, n int) context.Context {
-	if n <= 0 {
-		return ctx
-	}
-	return context.WithValue(ctx, requestLimitKey{}, &requestLimit{max: int64(n)})
+	return providers.WithRequestLimit(ctx, n)
 }
 
 // takeRequest counts one request to be sent; false when the limit of ctx
 // is reached (nothing is counted then).
-func takeRequest(ctx context.Context) bool {
-	l, _ := ctx.Value(requestLimitKey{}).(*requestLimit)
-	if l == nil {
-		return true
-	}
-	if l.sent.Add(1) > l.max {
-		l.sent.Add(-1)
-		return false
-	}
-	return true
-}
+func takeRequest(ctx context.Context) bool { return providers.RequestLimitOf(ctx).Take() }
 
 // requestLimitOf is the limit of ctx, 0 when none.
-func requestLimitOf(ctx context.Context) int {
-	if l, _ := ctx.Value(requestLimitKey{}).(*requestLimit); l != nil {
-		return int(l.max)
-	}
-	return 0
-}
+func requestLimitOf(ctx context.Context) int { return providers.RequestLimitOf(ctx).Max() }
 
 // RequestLimitError is a request not sent because the statement had sent
 // as many as its limit allows. Its kind is "plan", the kind of the
@@ -71,7 +37,7 @@ func (e *RequestLimitError) Error() string {
 	if e.Retry {
 		what = "a retry"
 	}
-	return fmt.Sprintf("the statement sent %d requests, its limit (max-requests), and %s (GET %s) was not sent; no rows are returned. The provider kept asking for more pages than the estimate: narrow the query (WHERE keys, LIMIT) or raise the request limit",
+	return fmt.Sprintf("the statement sent %d requests, its limit (max-requests), and %s (GET %s) was not sent; no rows are returned. The provider kept asking for more pages than the estimate: narrow the query (WHERE keys, LIMIT)",
 		e.Limit, what, e.URL)
 }
 

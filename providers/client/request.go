@@ -18,20 +18,8 @@ import (
 	"github.com/enginehq/engine/providers/httpcache"
 )
 
-// Call is one execution of a method.
-type Call struct {
-	Method *providers.Method
-	// Params holds values by parameter name. Every required parameter must
-	// be present; names the method does not declare are rejected.
-	Params map[string]string
-	// Limit > 0 stops fetching pages once this many items were emitted
-	// (pages are then fetched sequentially). Pages are emitted whole, so
-	// more than Limit items may be emitted.
-	Limit int
-	// OnPage, when set, is called after each emitted page with the number of
-	// pages emitted so far. It is called serially from Do's goroutine.
-	OnPage func(pages int)
-}
+// Call is one execution of a method (providers.Call).
+type Call = providers.Call
 
 // buildURL returns the first page's URL of a call.
 func (c *Client) buildURL(call Call) (string, error) {
@@ -95,7 +83,15 @@ func (c *Client) buildURL(call Call) (string, error) {
 		case ".", "..":
 			return "", fmt.Errorf("%s: path parameter %s must not be %q", m.OperationID, name, v)
 		}
-		path.WriteString(url.PathEscape(v))
+		if p := m.Param(name); p != nil && p.Slashes {
+			seg, err := pathSegments(m.OperationID, name, v)
+			if err != nil {
+				return "", err
+			}
+			path.WriteString(seg)
+		} else {
+			path.WriteString(url.PathEscape(v))
+		}
 		rest = rest[i+j+1:]
 	}
 	p := path.String()
@@ -153,6 +149,9 @@ type response struct {
 	attempts int
 	// redirected is true when a redirect was followed to get this answer.
 	redirected bool
+	// shared is true when another asker's request got this answer
+	// (share.go).
+	shared bool
 }
 
 // fetch GETs one URL with retries. It returns ctx.Err() when ctx is done,
@@ -387,3 +386,40 @@ func sanitizeURL(raw string) string {
 	}
 	return u.String()
 }
+
+// pathSegments is the value of a path parameter that holds a path
+// (Param.Slashes) as it goes on the wire: its slashes as written (GitHub
+// answers 404 to a contents path whose slashes are sent as %2F, for
+// fine-grained tokens), each segment escaped. A segment that is empty
+// (a leading, trailing or doubled slash), "." or ".." is refused before
+// any request: it would name another resource than the one written, or
+// none, once a server or proxy cleans the path.
+func pathSegments(op, name, v string) (string, error) {
+	segs := strings.Split(v, "/")
+	for i, s := range segs {
+		switch s {
+		case "":
+			return "", &PathError{Op: op, Param: name, Value: v, Why: "it has an empty segment (a leading, trailing or doubled /); write the path without them, e.g. .github/workflows/ci.yml"}
+		case ".", "..":
+			return "", &PathError{Op: op, Param: name, Value: v, Why: fmt.Sprintf("it has a %q segment, which would name another path once cleaned; write the path from the repository's root, without . or ..", s)}
+		}
+		segs[i] = url.PathEscape(s)
+	}
+	return strings.Join(segs, "/"), nil
+}
+
+// PathError is a path parameter's value the engine will not send. It is
+// a usage error of the statement (kind "plan"): nothing was asked of the
+// provider.
+type PathError struct {
+	Op, Param, Value string
+	Why              string
+}
+
+func (e *PathError) Error() string {
+	return fmt.Sprintf("%s = %s cannot be sent: %s", e.Param, strconv.Quote(e.Value), e.Why)
+}
+
+// ErrorKind is "plan": the statement asks for something the engine
+// refuses before any request.
+func (e *PathError) ErrorKind() string { return "plan" }

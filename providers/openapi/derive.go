@@ -315,6 +315,7 @@ func deriveParams(path string, itemParams, opParams openapi3.Parameters) ([]prov
 		pp.Enum, pp.Default = paramValues(schema, typ)
 		if k.in == openapi3.ParameterInPath {
 			pp.Required = true
+			pp.Slashes = multiSegment(p)
 			pathParams = append(pathParams, pp)
 		} else {
 			queryParams = append(queryParams, pp)
@@ -329,6 +330,14 @@ func deriveParams(path string, itemParams, opParams openapi3.Parameters) ([]prov
 	}
 	sort.SliceStable(pathParams, func(i, j int) bool { return pos(pathParams[i].Name) < pos(pathParams[j].Name) })
 	return append(pathParams, queryParams...), paged
+}
+
+// multiSegment reports whether the description marks a path parameter
+// as a path of several segments (x-multi-segment: true, GitHub's
+// extension, on the contents path and git refs, among others).
+func multiSegment(p *openapi3.Parameter) bool {
+	v, _ := p.Extensions["x-multi-segment"].(bool)
+	return v
 }
 
 func paramType(s *openapi3.Schema) string {
@@ -498,6 +507,13 @@ func deriveShape(op *openapi3.Operation, hints listHint) (shape providers.Shape,
 			}
 		}
 		return providers.ShapeArray, "", columnsOf(u)
+	}
+	if u := mixedAlternatives(s); u != nil {
+		// oneOf an array and objects (GitHub's contents: a directory is
+		// an array of entries, a file one object): the shape is left
+		// undeclared, so the client reads an array as a list and an
+		// object as one item; the columns are the union of both.
+		return "", "", columnsOf(u)
 	}
 	props := properties(s, 0)
 	if props == nil {
@@ -753,6 +769,36 @@ func arrayAlternatives(s *openapi3.Schema) []*openapi3.Schema {
 		}
 	}
 	return out
+}
+
+// mixedAlternatives is the union of the item schemas of a oneOf/anyOf
+// whose alternatives are arrays and objects, both (nil otherwise).
+func mixedAlternatives(s *openapi3.Schema) *openapi3.Schema {
+	if s == nil || len(nonNullTypes(s)) > 0 || len(s.Properties) > 0 {
+		return nil
+	}
+	u := &openapi3.Schema{}
+	arrays, objects := 0, 0
+	for _, list := range []openapi3.SchemaRefs{s.OneOf, s.AnyOf} {
+		for _, ref := range list {
+			switch {
+			case ref == nil || ref.Value == nil:
+				return nil
+			case isArray(ref.Value):
+				arrays++
+				if it := itemsOf(ref.Value); it != nil {
+					u.AnyOf = append(u.AnyOf, &openapi3.SchemaRef{Value: it})
+				}
+			default:
+				objects++
+				u.AnyOf = append(u.AnyOf, ref)
+			}
+		}
+	}
+	if arrays == 0 || objects == 0 {
+		return nil
+	}
+	return u
 }
 
 // propSet is an ordered union of properties; a name may have several

@@ -85,7 +85,7 @@ func loadWithoutExternalRefs(data []byte) (*openapi3.T, error) {
 	}
 	loader := openapi3.NewLoader()
 	loader.IsExternalRefsAllowed = false
-	doc, err := loader.LoadFromData(stripped)
+	doc, err := loadResolved(loader, stripped)
 	if err != nil {
 		return nil, err
 	}

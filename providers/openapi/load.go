@@ -42,7 +42,7 @@ func ParseDocument(path string, data []byte) (*openapi3.T, error) {
 	}
 	loader := openapi3.NewLoader()
 	loader.IsExternalRefsAllowed = false
-	doc, err := loader.LoadFromData(data)
+	doc, err := loadResolved(loader, data)
 	if isExternalRefError(err) {
 		// $refs to files the document does not include: load the rest
 		// (extrefs.go).

@@ -55,6 +55,10 @@ type ProfileFile struct {
 	NotAbsent  map[string]Reviewed         `json:"not_absent,omitempty"`
 	Redirects  map[string]RedirectOverride `json:"redirects,omitempty"`
 	Incomplete *IncompleteOverride         `json:"incomplete,omitempty"`
+	// Partial maps an operationId to the marker by which the provider
+	// says, in a 2xx answer of that operation, that the answer is cut
+	// short (Method.Partial), see PartialOverride.
+	Partial map[string]PartialOverride `json:"partial,omitempty"`
 	// ResultCap is the provider's cap on the results of one query
 	// (Method.Cap), see ResultCapOverride.
 	ResultCap *ResultCapOverride `json:"result_cap,omitempty"`
@@ -96,6 +100,18 @@ type Reviewed struct {
 type IncompleteOverride struct {
 	Property string `json:"property"`
 	Reason   string `json:"reason"`
+}
+
+// PartialOverride is one operation's "cut short" marker: the body path
+// of a property and the JSON value that marks the answer as partial
+// (GitHub's git tree: {"property": "truncated", "value": true}; a file
+// over 1 MB: {"property": "encoding", "value": "none"}), why, and what the
+// user can do instead.
+type PartialOverride struct {
+	Property string          `json:"property"`
+	Value    json.RawMessage `json:"value"`
+	Reason   string          `json:"reason"`
+	Advice   string          `json:"advice"`
 }
 
 // ResultCapOverride is a provider's cap on the results of one query
@@ -230,6 +246,24 @@ func (o *ProfileFile) Apply(doc *openapi3.T, resources []*providers.Resource) er
 			return fmt.Errorf("overrides: absent %s: the operation does not document status %d", m.OperationID, a.Status)
 		}
 		m.Absent = []providers.AbsentRule{{Status: a.Status, Message: a.Message, Pattern: a.Pattern}}
+	}
+	for _, op := range sortedOps(o.Partial) {
+		if byOp[op] == nil {
+			return fmt.Errorf("overrides: partial %s: no GET operation with that operationId", op)
+		}
+		po := o.Partial[op]
+		var v any
+		if po.Property == "" || po.Reason == "" || json.Unmarshal(po.Value, &v) != nil || v == nil {
+			return fmt.Errorf("overrides: partial %s: property, value (a JSON value, not null) and reason are required", op)
+		}
+		val, _ := json.Marshal(v)
+		for _, r := range resources {
+			for _, m := range r.Methods {
+				if m.OperationID == op {
+					m.Partial = &providers.PartialMarker{Property: po.Property, Value: string(val), Reason: po.Reason, Advice: po.Advice}
+				}
+			}
+		}
 	}
 	for _, op := range sortedOps(o.Redirects) {
 		m := byOp[op]

@@ -2,6 +2,7 @@ package openapi
 
 import (
 	"math"
+	"slices"
 	"strings"
 
 	"github.com/getkin/kin-openapi/openapi3"
@@ -16,13 +17,18 @@ import (
 //   - cursor after the last item: a boolean has_more in the response and a
 //     starting_after parameter (Stripe); the cursor is the last item's id;
 //   - cursor in the body: response_metadata.next_cursor, next_cursor,
-//     nextCursor, metadata.continue, next_page_token, nextPageToken with a
-//     cursor, continue, page_token or pageToken parameter (Slack,
-//     Kubernetes, Google);
-//   - next URL in the body: next_page_uri, next_page_url, links.pages.next,
-//     links.next, @odata.nextLink, nextLink, next (Twilio, DigitalOcean,
-//     Azure); no parameter needed (with page/per_page, per_page stays the
-//     page size);
+//     nextCursor, metadata.continue, next_page_token, nextPageToken,
+//     meta.next_cursor, next_page.offset, next_marker, cursor with a
+//     cursor, continue, page_token, pageToken or marker parameter, or one
+//     named like the field's last part (Slack, Kubernetes, Google, Asana's
+//     next_page.offset as offset, Box's next_marker as marker unless the
+//     method has usemarker, Square's cursor);
+//   - a timestamp cursor: pagination.next with an until parameter (Vercel);
+//   - next URL in the body: next_page_uri, next_page_url,
+//     meta.next_page_url (Twilio v1/v2), links.pages.next, links.next,
+//     _links.next.href (HAL), paging.next, @odata.nextLink, nextLink, next
+//     (Twilio, DigitalOcean, Azure); no parameter needed (with
+//     page/per_page, per_page stays the page size);
 //   - offset: a startAt parameter (Jira) with total or isLast in the
 //     response, or an offset parameter with a limit parameter and a total,
 //     total_count or count in the response;
@@ -48,10 +54,13 @@ import (
 // presented as the whole.
 
 var (
-	cursorNext   = []string{"response_metadata.next_cursor", "next_cursor", "nextCursor", "metadata.continue", "next_page_token", "nextPageToken"}
-	cursorParams = []string{"cursor", "continue", "page_token", "pageToken"}
-	nextURLs     = []string{"next_page_uri", "next_page_url", "links.pages.next", "links.next", "@odata.nextLink", "nextLink", "next"}
-	sizeParams   = []string{"limit", "maxResults", "page_size", "pageSize", "max_results"}
+	// The cursor fields; "cursor" last (Square: the same name in the
+	// answer and the request), next_page.offset sent back as offset
+	// (Asana), next_marker as marker (Box).
+	cursorNext   = []string{"response_metadata.next_cursor", "next_cursor", "nextCursor", "metadata.continue", "next_page_token", "nextPageToken", "meta.next_cursor", "next_page.offset", "next_marker", "cursor"}
+	cursorParams = []string{"cursor", "continue", "page_token", "pageToken", "marker"}
+	nextURLs     = []string{"next_page_uri", "next_page_url", "meta.next_page_url", "meta.next_page_uri", "links.pages.next", "links.next", "_links.next.href", "links.next.href", "paging.next", "@odata.nextLink", "nextLink", "next"}
+	sizeParams   = []string{"limit", "maxResults", "page_size", "pageSize", "max_results", "PageSize"}
 	// Beside a page parameter, these name the page size (Slack count,
 	// Bitbucket pagelen).
 	pageSizeParams = []string{"per_page", "perPage", "limit", "count", "page_size", "pageSize", "pagesize", "pagelen", "size", "maxResults", "max_results"}
@@ -104,7 +113,12 @@ func inferPaging(item *openapi3.PathItem, op *openapi3.Operation, m *providers.M
 	// A cursor parameter, or a parameter named like the response field
 	// that feeds it (Zoom's next_page_token in both).
 	cursorParam, cursorField := param(cursorParams...), firstPath(has, cursorNext, "string")
-	if cursorParam == "" {
+	if cursorParam == "marker" && query["usemarker"] != nil {
+		// Box answers next_marker only when asked with usemarker=true:
+		// without it the list is paged by offset (below).
+		cursorParam, cursorField = "", ""
+	}
+	if cursorParam == "" && query["usemarker"] == nil {
 		for _, n := range cursorNext {
 			if p := n[strings.LastIndex(n, ".")+1:]; query[p] != nil && has(n, "string") {
 				cursorParam, cursorField = p, n
@@ -118,6 +132,9 @@ func inferPaging(item *openapi3.PathItem, op *openapi3.Operation, m *providers.M
 		pg = &providers.Paging{Style: providers.PagingCursor, Param: "starting_after", HasMore: "has_more", LastItem: "id", Size: size}
 	case cursorParam != "" && cursorField != "":
 		pg = &providers.Paging{Style: providers.PagingCursor, Param: cursorParam, Next: cursorField, Size: size}
+	case param("until") != "" && has("pagination.next", "integer"):
+		// A timestamp cursor (Vercel: pagination.next sent back as until).
+		pg = &providers.Paging{Style: providers.PagingCursor, Param: "until", Next: "pagination.next", Size: size}
 	case page != "" && query[page].Type == providers.TypeText && has("next_page", "string"):
 		// A page token sent back as page (Stripe's search).
 		pg = &providers.Paging{Style: providers.PagingCursor, Param: page, Next: "next_page", Size: size}
@@ -134,6 +151,13 @@ func inferPaging(item *openapi3.PathItem, op *openapi3.Operation, m *providers.M
 			Pages: pagingField(s, pagesFields, "integer"), Total: pagingField(s, totalFields, "integer"),
 			HasMore: pagingField(s, hasMoreFields, "boolean"), IsLast: pagingField(s, isLastFields, "boolean")}
 	default:
+		return
+	}
+	if m.Shape == providers.ShapeObject && itemArray(s) == "" && (pg.Style == providers.PagingOffset || pg.LastItem != "") {
+		// Offsets and last-item cursors count the rows of a page: over an
+		// answer whose list is not known, they would count one row per
+		// page and fetch overlapping pages. Left unknown, an answer that
+		// says there is more is an error (providers/client).
 		return
 	}
 	if pg.Size != "" {
@@ -176,24 +200,50 @@ func itemArray(s *openapi3.Schema) string {
 
 // soleObjectArray returns the name of the one array-of-objects property
 // of props, or "" when there is none or several (nil props: "").
+// Arrays that describe the list rather than hold it (Box's order, a
+// response's errors or warnings: metadataArrays and the envelope fields)
+// do not count when one other array remains; among several, the one
+// named like rows (entries, data, items ...) when it is the only such.
 func soleObjectArray(props *propSet) string {
 	if props == nil {
 		return ""
 	}
-	key := ""
+	var all []string
 	for _, name := range props.names {
 		alts := props.byName[name]
 		if len(alts) == 1 && isArray(alts[0]) {
 			if it := itemsOf(alts[0]); it != nil && isObject(it) {
-				if key != "" {
-					return "" // two lists: one object holding both
-				}
-				key = name
+				all = append(all, name)
 			}
 		}
 	}
-	return key
+	if len(all) <= 1 {
+		if len(all) == 1 {
+			return all[0]
+		}
+		return ""
+	}
+	var rest, rows []string
+	for _, name := range all {
+		if !isEnvelopeField(name) && !metadataArrays[strings.ToLower(name)] {
+			rest = append(rest, name)
+		}
+		if listKeys[strings.ToLower(name)] {
+			rows = append(rows, name)
+		}
+	}
+	if len(rest) == 1 {
+		return rest[0]
+	}
+	if len(rows) == 1 && len(rest) > 1 && slices.Contains(rest, rows[0]) {
+		return rows[0]
+	}
+	return "" // two lists: one object holding both
 }
+
+// metadataArrays are array properties beside a list that describe the
+// answer, not rows of it.
+var metadataArrays = map[string]bool{"order": true, "sort": true, "sorts": true, "errors": true, "warnings": true, "messages": true, "facets": true, "aggregations": true}
 
 // envelope turns an object response holding exactly one array of objects
 // (beside the paging fields) into a list of that array's items.

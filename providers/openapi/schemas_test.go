@@ -64,6 +64,12 @@ func FuzzLoadDocument(f *testing.F) {
 	}
 	f.Add(schemaDoc("L0", testutil.AllOfBlowUp(6)))
 	f.Add(schemaDoc("A", `{"A":{"$ref":"#/components/schemas/B"},"B":{"$ref":"#/components/schemas/A"}}`))
+	// Chains of plain $refs (refchains.go): within the bound, past it,
+	// with escaped names, in YAML, among parameters.
+	f.Add(schemaDoc("C0", testutil.RefChain(20, 3)))
+	f.Add(schemaDoc("C0", testutil.RefChain(70, 0)))
+	f.Add(schemaDoc("a~1b", `{"a~1b":{"$ref":"#/components/schemas/c~0d"},"c~0d":{"$ref":"#/components/schemas/e%20f"},"e f":{"type":"object","properties":{"id":{"type":"integer"}}}}`))
+	f.Add([]byte("openapi: 3.0.3\ninfo: {title: t, version: '1'}\npaths:\n  /a:\n    get:\n      parameters: [{$ref: '#/components/parameters/P0'}]\n      responses:\n        '200': {description: ok, content: {application/json: {schema: {$ref: '#/components/schemas/S0'}}}}\ncomponents:\n  parameters:\n    P0: {$ref: '#/components/parameters/P1'}\n    P1: {name: q, in: query, schema: {type: string}}\n  schemas:\n    S0: {$ref: '#/components/schemas/S1'}\n    S1: {$ref: '#/components/schemas/S0'}\n"))
 	f.Add([]byte("openapi: 3.0.3\ninfo: {title: t, version: '1'}\npaths:\n  /a:\n    get:\n      responses:\n        '200': {description: ok, content: {application/json: {schema: {$ref: '#/components/schemas/L'}}}}\ncomponents:\n  schemas:\n    L: {allOf: [{$ref: '#/components/schemas/L'}]}\n"))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		if len(data) > 64<<10 {

@@ -36,7 +36,7 @@ var (
 	runs  = flag.Int("runs", 11, "runs of each cold-start measurement (median reported)")
 	large = flag.Int("large", 90000, "rows of the large query (90,000 rows are 900 pages: GitHub's budget of one minute, which the default settings send at once)")
 	huge  = flag.Int("huge", 10_000_000, "rows of each of the 3 concurrent MCP results of the memory row (0: skip)")
-	only  = flag.String("only", "", `run only one group of rows: "base" (the rows of no other group), "governor", "latency", "memory", "stream", "compiled" or "state"`)
+	only  = flag.String("only", "", `run only one group of rows: "base" (the rows of no other group), "governor", "latency", "memory", "stream", "compiled", "pg", "check" or "state"`)
 )
 
 type row struct{ name, value, target string }
@@ -85,6 +85,11 @@ func main() {
 		printRows(rows)
 		return
 	}
+	if *only == "pg" {
+		b.pgRows(add)
+		printRows(rows)
+		return
+	}
 	if *only == "compiled" {
 		b.compiledRows(root, add)
 		printRows(rows)
@@ -97,6 +102,11 @@ func main() {
 	}
 	if *only == "memory" {
 		b.memory(add)
+		printRows(rows)
+		return
+	}
+	if *only == "check" {
+		b.checkRows(add)
 		printRows(rows)
 		return
 	}
@@ -150,9 +160,11 @@ func main() {
 		return
 	}
 	b.streamRows(add)
+	b.pgRows(add)
 	b.latencyRows(add)
 	b.governorRows(add)
 	b.stateRows(add)
+	b.checkRows(add)
 	b.memory(add)
 	printRows(rows)
 }

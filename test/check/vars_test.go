@@ -1,6 +1,7 @@
 package check
 
 import (
+	"encoding/json"
 	"strings"
 	"testing"
 
@@ -90,5 +91,39 @@ func TestVarProblemsReportedOnce(t *testing.T) {
 	}
 	if n := len(s.Requests()); n != 0 {
 		t.Fatalf("%d requests sent", n)
+	}
+}
+
+// TestVarsInTextFields: {{var}} is substituted in title, description and
+// remediation too (as plain text, a list as "a, b"), so a report says
+// which org a control was about (issue 33 item 4); a --var used only
+// there is a use, not an unknown variable.
+func TestVarsInTextFields(t *testing.T) {
+	_, env := serverEnv(t)
+	file := testutil.TempFile(t, "t.yaml", `vars:
+  org:
+  names: [x]
+  owner:
+controls:
+  - id: private
+    title: "no private repos in {{org}}"
+    description: "repos {{names}} of {{ org }}"
+    remediation: "ask {{owner}} to make {{org}}'s repos public"
+    sql: SELECT name FROM github.repos.repos WHERE org = {{org}} AND name IN ({{names}})
+`)
+	r := runCheck(t, env, file, "-o", "json", "--var", "org=tiny", "--var", "names=alpha,beta", "--var", "owner=ops")
+	var rep struct {
+		Controls []struct{ Title, Description, Remediation string } `json:"controls"`
+	}
+	if err := json.Unmarshal([]byte(r.Stdout), &rep); err != nil || len(rep.Controls) != 1 {
+		t.Fatalf("exit %d: %v\n%s\n%s", r.Code, err, r.Stdout, r.Stderr)
+	}
+	c := rep.Controls[0]
+	if c.Title != "no private repos in tiny" || c.Description != "repos alpha, beta of tiny" || c.Remediation != "ask ops to make tiny's repos public" {
+		t.Fatalf("texts: %+v", c)
+	}
+	text := runCheck(t, env, file, "--var", "org=tiny", "--var", "names=alpha,beta", "--var", "owner=ops")
+	if strings.Contains(text.Stdout, "{{") || !strings.Contains(text.Stdout, "no private repos in tiny") {
+		t.Fatalf("text report:\n%s", text.Stdout)
 	}
 }

@@ -116,16 +116,25 @@ func TestMaxPagesIsAPlanError(t *testing.T) {
 			if e.Kind != engine.KindPlan || e.Retryable || e.HTTPStatus != 0 || e.Provider != "" {
 				t.Fatalf("want kind plan, not retryable, no HTTP status or provider: %+v", e)
 			}
-			for _, want := range []string{"max-pages", c.figure, "no rows are returned", "Narrow the query", "raise the page limit"} {
+			for _, want := range []string{"max-pages", c.figure, "no rows are returned", "Narrow the query"} {
 				if !strings.Contains(e.Message, want) {
 					t.Errorf("message lacks %q: %s", want, e.Message)
 				}
+			}
+			// The leaf says what happened and how to narrow; raising the
+			// limit is the way out of the command line, which adds it
+			// with its flag (an MCP agent cannot take it).
+			if strings.Contains(e.Message, "raise") {
+				t.Errorf("the error object says to raise a limit: %s", e.Message)
 			}
 			if strings.Contains(e.Message, "--") || strings.Contains(e.Message, "network") {
 				t.Errorf("the error object names a flag or blames the network: %s", e.Message)
 			}
 			if n := len(s.Requests()); n != c.requests {
 				t.Errorf("%d requests, want %d", n, c.requests)
+			}
+			if text := testutil.Run(t, execEnvOn(t, s), "", "exec", "--max-pages", "2", c.sql); !strings.Contains(text.Stderr, "the limit is --max-pages; raise it") {
+				t.Errorf("exec's text error does not name the flag: %s", text.Stderr)
 			}
 			if r.Stdout != "" {
 				t.Errorf("stdout: %.200s", r.Stdout)

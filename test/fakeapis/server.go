@@ -16,6 +16,8 @@
 //     answers {values, startAt, maxResults, total, isLast, self} and pages
 //     with startAt and maxResults.
 //
+// more.go adds Twilio-, Box- and Asana-like APIs (issue 32).
+//
 // Every list caps its page size at PageSize, so that a handful of items
 // spans several pages. The OpenAPI descriptions of the three are in docs/
 // (Doc returns a path), written for the tests in the shapes the real APIs
@@ -101,6 +103,7 @@ func (s *Server) Handler() http.Handler {
 	mux.HandleFunc("GET /stripe/v1/customers/{id}", s.stripeCustomer)
 	mux.HandleFunc("GET /slack/conversations.list", s.slackConversations)
 	mux.HandleFunc("GET /jira/rest/api/3/project/search", s.jiraProjects)
+	s.moreRoutes(mux) // more.go
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		s.mu.Lock()
 		if s.requests == nil {

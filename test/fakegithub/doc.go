@@ -203,6 +203,19 @@
 // hooks or alerts; WithRepos(org, n) resizes or creates an org the same way.
 // Unknown orgs are 404.
 //
+// Orgs "comply-pass", "comply-fail" and "comply-denied" (compliance.go) are
+// the ground truth of engine check's github pack: every endpoint the pack
+// reads answers for them (org settings, Actions permissions, runner
+// groups, runners, secrets, hooks, members, alerts, repositories and, per
+// repository, protection, ruleset rules, keys, hooks, collaborators,
+// environments...). Every control passes on comply-pass (repository app
+// protected by classic protection, lib by ruleset rules), fails on
+// comply-fail (repositories legacy, unprotected, and weak, protected with
+// every setting off), and errors on comply-denied, where every path under
+// /orgs/comply-denied and /repos/comply-denied answers 403.
+// WithOAuthScopes adds X-OAuth-Scopes to every answer, as for a classic
+// token.
+//
 // AuthUser "octocat" (id 583231) owns blog, dotfiles, hello-world, notes,
 // spoon-knife (indexes 4,1,0,3,2 of the formulas: hello-world and notes
 // are public); GET /user/repos lists all 5 sorted by full_name.

@@ -31,6 +31,9 @@ func (s *Server) setHeaders(w http.ResponseWriter) {
 	h.Set("X-GitHub-Api-Version-Selected", "2022-11-28")
 	h.Set("X-GitHub-Media-Type", "github.v3; format=json")
 	h.Set("X-GitHub-Request-Id", fmt.Sprintf("FAKE:%04X:%06X", 0xACE, s.reqSeq.Add(1)))
+	if s.oauthScopes != nil {
+		h.Set("X-OAuth-Scopes", *s.oauthScopes)
+	}
 	if h.Get("X-RateLimit-Resource") != "" {
 		return // set by the limiter (WithLimits)
 	}

@@ -41,13 +41,17 @@ func (s *Server) routes() {
 	h("/repos/{owner}/{repo}/branches/{branch}", s.withRepo(s.handleBranch))
 	h("/repos/{owner}/{repo}/branches/{branch}/protection", s.withRepo(s.handleProtection))
 	h("/repos/{owner}/{repo}/collaborators", s.withRepo(s.handleCollaborators))
+	h("/repos/{owner}/{repo}/git/trees/{tree_sha}", s.withRepo(s.handleGitTree)) // trees.go
 	h("/search/repositories", s.handleSearchRepos)
 	h("/search/code", s.handleSearchCode)
 	h("/repos/{owner}/{repo}/contributors", s.withRepo(s.handleContributors))
+	h("/repos/{owner}/{repo}/contents/{path...}", s.withRepo(s.handleContents))
+	h("/repos/{owner}/{repo}/git/blobs/{sha}", s.withRepo(s.handleBlob))
 	h("/orgs/{org}/invitations", s.withOrg(s.handleInvitations))
 	h("/orgs/{org}/failed_invitations", s.withOrg(s.handleFailedInvitations))
 
 	s.mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) { notFound(s, w, r) })
+	s.cmux = s.complianceRoutes()
 }
 
 func (s *Server) withOrg(f func(http.ResponseWriter, *http.Request, *orgSpec)) http.HandlerFunc {

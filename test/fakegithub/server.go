@@ -21,6 +21,9 @@ type Server struct {
 	srv     *http.Server
 	handler http.Handler
 	mux     *http.ServeMux
+	cmux    *http.ServeMux // the compliance organisations (compliance.go)
+	// oauthScopes is the X-OAuth-Scopes header of every answer (WithOAuthScopes).
+	oauthScopes *string
 
 	orgs    map[string]*orgSpec
 	latency time.Duration
@@ -49,12 +52,14 @@ type Server struct {
 // Request is one logged API request (admin endpoints under /_fake/ are not
 // logged).
 type Request struct {
-	Method   string `json:"method"`
-	Path     string `json:"path"`
-	RawQuery string `json:"raw_query"`
-	Page     int    `json:"page"` // the page query parameter, 1 when absent or invalid
-	PerPage  int    `json:"per_page"`
-	HasAuth  bool   `json:"has_auth"`
+	Method string `json:"method"`
+	Path   string `json:"path"`
+	// EscapedPath is the path as it arrived on the wire (a %2F stays).
+	EscapedPath string `json:"escaped_path"`
+	RawQuery    string `json:"raw_query"`
+	Page        int    `json:"page"` // the page query parameter, 1 when absent or invalid
+	PerPage     int    `json:"per_page"`
+	HasAuth     bool   `json:"has_auth"`
 	// AuthHeader is the raw Authorization header as sent (tests use it to
 	// check that the configured token was sent; never use real tokens here).
 	AuthHeader string    `json:"auth_header"`
@@ -222,13 +227,14 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 	}
 	s.started.Add(1)
 	entry := Request{
-		Method:     r.Method,
-		Path:       r.URL.Path,
-		RawQuery:   r.URL.RawQuery,
-		Page:       pageParam(r),
-		PerPage:    perPageParam(r),
-		AuthHeader: r.Header.Get("Authorization"),
-		Time:       time.Now(),
+		Method:      r.Method,
+		Path:        r.URL.Path,
+		EscapedPath: r.URL.EscapedPath(),
+		RawQuery:    r.URL.RawQuery,
+		Page:        pageParam(r),
+		PerPage:     perPageParam(r),
+		AuthHeader:  r.Header.Get("Authorization"),
+		Time:        time.Now(),
 
 		IfNoneMatch:     r.Header.Get("If-None-Match"),
 		IfModifiedSince: r.Header.Get("If-Modified-Since"),
@@ -288,6 +294,9 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	if s.app != nil && !s.appAuthorized(rec, r) {
+		return
+	}
+	if s.serveCompliance(rec, r) {
 		return
 	}
 	serveWithETag(rec, r, s.mux)

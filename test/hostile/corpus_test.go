@@ -20,6 +20,10 @@ type hostile struct {
 	// path, for provider cases, is the escaped request path the API must
 	// have received.
 	path string
+	// script: several statements, which exec -f runs as a script, one
+	// statement at a time, each checked alone (test/exec's
+	// TestScriptRefusesAStatementOfItsOwn); one call of MCP refuses them.
+	script bool
 }
 
 // timeout is the statement's time limit for the case: 1 s for the
@@ -55,11 +59,12 @@ func corpus(dir string) []hostile {
 	bomb := func(name, s string) hostile { return hostile{name: name, sql: s, kind: "timeout"} }
 	plan := func(name, s string) hostile { return hostile{name: name, sql: s, kind: "plan"} }
 	f := func(p string) string { return "'" + dir + "/" + p + "'" }
+	script := func(h hostile) hostile { h.script = true; return h }
 	return []hostile{
 		// More than one statement.
-		sql("two selects", "SELECT 1; SELECT 2"),
-		sql("select then drop", tiny+"; DROP TABLE "+table),
-		sql("select then attach", tiny+"; ATTACH DATABASE "+f("a.db")+" AS a"),
+		script(sql("two selects", "SELECT 1; SELECT 2")),
+		script(sql("select then drop", tiny+"; DROP TABLE "+table)),
+		script(sql("select then attach", tiny+"; ATTACH DATABASE "+f("a.db")+" AS a")),
 		sql("create trigger body", "CREATE TRIGGER tr AFTER INSERT ON "+table+" BEGIN DELETE FROM "+table+"; END"),
 		// Databases and pragmas.
 		sql("attach file", "ATTACH DATABASE "+f("a.db")+" AS a"),
@@ -96,7 +101,10 @@ func corpus(dir string) []hostile {
 		sql("drop provider table", "DROP TABLE github.repos.repos"),
 		sql("create table as", "CREATE TABLE x AS "+tiny),
 		sql("create temp table", "CREATE TEMP TABLE x (a INT)"),
-		sql("create view", "CREATE VIEW v AS SELECT 1"),
+		// CREATE VIEW is the engine's own (a file in its data directory,
+		// test/exec TestViewsPersistAcrossProcesses); a view of a write is not.
+		sql("create view of a write", "CREATE VIEW v AS DELETE FROM "+table),
+		sql("create temp view", "CREATE TEMP VIEW v AS SELECT 1"),
 		sql("create index", "CREATE INDEX i ON "+table+" (name)"),
 		sql("alter rename", "ALTER TABLE "+table+" RENAME TO y"),
 		sql("alter add column", "ALTER TABLE "+table+" ADD COLUMN pwned TEXT"),
@@ -127,7 +135,7 @@ func corpus(dir string) []hostile {
 		sql("hash comment", tiny+" # AND private"),
 		sql("version comment", tiny+" /*!50000 UNION SELECT sql FROM sqlite_master */"),
 		sql("backslash quote escape", `SELECT name FROM github.repos.repos WHERE org = 'ti\' OR 1=1 -- '`),
-		sql("union into attach", tiny+" UNION SELECT 1; ATTACH "+f("u.db")+" AS u"),
+		script(sql("union into attach", tiny+" UNION SELECT 1; ATTACH "+f("u.db")+" AS u")),
 		// Refused at plan time, before any request: a column the method
 		// does not return, and literals SQLite reads differently.
 		plan("unknown column", "SELECT stat FROM github.repos.repos WHERE org = 'tiny'"),

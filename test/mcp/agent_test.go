@@ -3,6 +3,7 @@ package mcp_test
 import (
 	"encoding/json"
 	"fmt"
+	"os"
 	"regexp"
 	"strconv"
 	"strings"
@@ -275,9 +276,47 @@ func TestResultTokenFigures(t *testing.T) {
 	tl, _ := json.Marshal(lt)
 	ins := c.S.InitializeResult().Instructions
 	t.Logf("discovery: instructions %d bytes, %d tokens; tools/list %d bytes, %d tokens", len(ins), o200kTokens(t, ins), len(tl), o200kTokens(t, string(tl)))
-	for _, d := range mcptest.DiscoveryCalls {
+	// The rows of docs/mcp.md's table ("What a result costs") these
+	// figures are, in order; each must be there once, with figures within
+	// 5% of the measured ones (the rows shown exactly).
+	doc := docRows(t, "../../docs/mcp.md", "| what | bytes | o200k tokens |")
+	inDoc := func(prefix string, bytes, tokens, text, rows int) {
+		t.Helper()
+		var found []string
+		for _, r := range doc {
+			if strings.HasPrefix(r, prefix) {
+				found = append(found, r)
+			}
+		}
+		if len(found) != 1 {
+			t.Errorf("docs/mcp.md has %d rows %q in its cost table, want 1: %q", len(found), prefix, found)
+			return
+		}
+		nums := regexp.MustCompile(`\d[\d,]*`).FindAllString(strings.TrimPrefix(found[0], prefix), -1)
+		near := func(s string, want int) bool {
+			n, _ := strconv.Atoi(strings.ReplaceAll(s, ",", ""))
+			return n*100 >= want*95 && n*100 <= want*105
+		}
+		cells := strings.Split(found[0], "|")
+		ok := len(cells) >= 4 && len(nums) >= 2
+		if ok {
+			b := regexp.MustCompile(`\d[\d,]*`).FindAllString(cells[len(cells)-3], -1)
+			k := regexp.MustCompile(`\d[\d,]*`).FindAllString(cells[len(cells)-2], -1)
+			ok = len(b) == 1 && near(b[0], bytes) && len(k) >= 1 && near(k[0], tokens) && (text == 0 || len(k) == 2 && near(k[1], text))
+		}
+		if ok && rows > 0 {
+			ok = strings.Contains(found[0], fmt.Sprintf(": %d rows,", rows))
+		}
+		if !ok {
+			t.Errorf("docs/mcp.md: %q; measured %d bytes, %d tokens (text block %d, %d rows shown)", found[0], bytes, tokens, text, rows)
+		}
+	}
+	inDoc("| `tools/list`", len(tl), o200kTokens(t, string(tl)), 0, 0)
+	docPrefixes := []string{"| `list_resources` (", "| `list_resources(service=\"repos\")`", "| `describe_resource github.repos.repos`"}
+	for i, d := range mcptest.DiscoveryCalls {
 		whole, text, bytes, _ := hostTokens(t, c, d.Tool, d.Args)
 		t.Logf("discovery: %s %v: %d bytes, %d tokens as a tool result (text %d)", d.Tool, d.Args, bytes, whole, text)
+		inDoc(docPrefixes[i], bytes, whole, 0, 0)
 	}
 	for _, q := range []struct {
 		name, sql string
@@ -294,6 +333,11 @@ func TestResultTokenFigures(t *testing.T) {
 		json.Unmarshal(raw, &sc) //nolint:errcheck
 		t.Logf("%s: %d rows shown, %d bytes, %d tokens as a tool result (text block %d, %.2f bytes/token)",
 			q.name, sc.ReturnedRows, bytes, whole, text, float64(bytes)/float64(whole))
+		if strings.HasPrefix(q.name, "capped") {
+			inDoc("| capped `SELECT *`", bytes, whole, text, sc.ReturnedRows)
+		} else {
+			inDoc("| 100 rows x 5 columns", bytes, whole, text, 0)
+		}
 		if whole > hostLimit*3/4 {
 			t.Errorf("%s is %d tokens as a tool result; the default caps must keep it well inside %d", q.name, whole, hostLimit)
 		}
@@ -367,4 +411,26 @@ func TestWideResultStatsLineIsCapped(t *testing.T) {
 	if st, _ := r.Raw["column_stats"].([]any); len(st) != len(r.Columns) {
 		t.Errorf("column_stats has %d columns, want all %d", len(st), len(r.Columns))
 	}
+}
+
+// docRows returns the rows of the markdown table of file whose header
+// line is header.
+func docRows(t *testing.T, file, header string) []string {
+	t.Helper()
+	b, err := os.ReadFile(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, rest, ok := strings.Cut(string(b), header+"\n")
+	if !ok {
+		t.Fatalf("%s has no table %q", file, header)
+	}
+	var rows []string
+	for _, l := range strings.Split(rest, "\n")[1:] { // past the |---| line
+		if !strings.HasPrefix(l, "|") {
+			break
+		}
+		rows = append(rows, l)
+	}
+	return rows
 }

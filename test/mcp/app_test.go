@@ -90,6 +90,16 @@ func TestAppViewLinkedForAppsHosts(t *testing.T) {
 	if m := regexp.MustCompile(`(?i)(src|href)\s*=\s*["']?(https?:)?//|@import|url\(\s*["']?https?:`).FindString(html); m != "" {
 		t.Errorf("view loads something from outside: %q", m)
 	}
+	// The pager stays hidden on errors, empty and one-page results: a
+	// display rule (nav's flex) overrode the hidden attribute, and Next
+	// on an error result called fetch_result_page with an empty id
+	// (test/mcpapp TestAppShowsErrorsAndText checks both in Chromium).
+	if !regexp.MustCompile(`\[hidden\]\s*\{\s*display:\s*none\s*!important`).MatchString(html) {
+		t.Errorf("the view's style lets display rules show hidden elements (no [hidden] { display: none !important })")
+	}
+	if !strings.Contains(html, "if (!state.resultId && !state.all) return;") {
+		t.Errorf("the view's pager pages without a kept result")
+	}
 	if ui, _ := rr.Contents[0].Meta["ui"].(map[string]any); ui == nil || ui["csp"] != nil {
 		t.Errorf("view _meta: %v (want ui metadata without csp: it needs no origin)", rr.Contents[0].Meta)
 	}

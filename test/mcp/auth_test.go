@@ -164,6 +164,9 @@ func TestHTTPOAuthResourceServer(t *testing.T) {
 	if ch := resp.Header.Get("WWW-Authenticate"); !strings.HasPrefix(ch, "Bearer ") || !strings.Contains(ch, `resource_metadata="`+metadata+`"`) || !strings.Contains(ch, `scope="mcp:query"`) {
 		t.Fatalf("challenge %q, want Bearer resource_metadata=%q", ch, metadata)
 	}
+	if ch := resp.Header.Get("WWW-Authenticate"); strings.Contains(ch, "error=") {
+		t.Fatalf("challenge to a request without a token %q has an error code (RFC 6750 section 3.1: none)", ch)
+	}
 	// The metadata, at the well-known path and with the resource's path.
 	base := strings.TrimSuffix(endpoint, "/mcp")
 	for _, p := range []string{"/.well-known/oauth-protected-resource", "/.well-known/oauth-protected-resource/mcp"} {
@@ -219,6 +222,16 @@ func TestHTTPOAuthResourceServer(t *testing.T) {
 			c["iat"] = now.Add(-2 * time.Hour).Unix()
 			c["nbf"] = now.Add(-2 * time.Hour).Unix()
 		}), 401, "expired"},
+		{"expired 20 s ago (within the 30 s leeway)", is.token(t, "alice", func(c jwt.MapClaims) {
+			c["exp"] = now.Add(-20 * time.Second).Unix()
+			c["iat"] = now.Add(-time.Hour).Unix()
+			c["nbf"] = now.Add(-time.Hour).Unix()
+		}), 200, "2025-06-18"},
+		{"expired 2 min ago (past the leeway)", is.token(t, "alice", func(c jwt.MapClaims) {
+			c["exp"] = now.Add(-2 * time.Minute).Unix()
+			c["iat"] = now.Add(-time.Hour).Unix()
+			c["nbf"] = now.Add(-time.Hour).Unix()
+		}), 401, "expired"},
 		{"not yet valid", is.token(t, "alice", func(c jwt.MapClaims) { c["nbf"] = now.Add(time.Hour).Unix() }), 401, "not valid yet"},
 		{"no exp", is.token(t, "alice", func(c jwt.MapClaims) { delete(c, "exp") }), 401, "exp"},
 		{"wrong audience", is.token(t, "alice", func(c jwt.MapClaims) { c["aud"] = "https://other.example/mcp" }), 401, "aud"},
@@ -243,6 +256,15 @@ func TestHTTPOAuthResourceServer(t *testing.T) {
 		}
 		if !strings.Contains(resp.Header.Get("WWW-Authenticate"), "resource_metadata=") {
 			t.Errorf("%s: no challenge: %q", c.name, resp.Header.Get("WWW-Authenticate"))
+		}
+		// RFC 6750 section 3.1: a token presented but refused is
+		// invalid_token (401) or insufficient_scope (403).
+		wantErr := `error="invalid_token"`
+		if c.status == http.StatusForbidden {
+			wantErr = `error="insufficient_scope"`
+		}
+		if ch := resp.Header.Get("WWW-Authenticate"); !strings.Contains(ch, wantErr) {
+			t.Errorf("%s: challenge %q lacks %s", c.name, ch, wantErr)
 		}
 		if strings.Contains(body, c.token) || strings.Contains(log.String(), c.token) {
 			t.Errorf("%s: the token appears in the answer or the log", c.name)
@@ -358,6 +380,9 @@ func TestHTTPStaticTokens(t *testing.T) {
 		resp, body := initWith(t, endpoint, auth)
 		if resp.StatusCode != http.StatusUnauthorized || !strings.HasPrefix(resp.Header.Get("WWW-Authenticate"), "Bearer") {
 			t.Errorf("Authorization %.12q…: %d %q (challenge %q), want 401 with a Bearer challenge", auth, resp.StatusCode, body, resp.Header.Get("WWW-Authenticate"))
+		}
+		if presented := strings.HasPrefix(auth, "Bearer "); presented != strings.Contains(resp.Header.Get("WWW-Authenticate"), `error="invalid_token"`) {
+			t.Errorf("Authorization %.12q…: challenge %q; want error=\"invalid_token\" exactly when a bearer token was presented", auth, resp.Header.Get("WWW-Authenticate"))
 		}
 	}
 	if _, err := connectAs(t, endpoint, strings.Repeat("c3", 20), "2025-11-25"); err == nil {
@@ -494,5 +519,29 @@ func TestHTTPAuthSettings(t *testing.T) {
 	}
 	if resp, body := initWith(t, endpoint, "Bearer "+is.token(t, "dana", nil)); resp.StatusCode != http.StatusOK {
 		t.Fatalf("settings from the environment and config, a valid token: %d %s", resp.StatusCode, body)
+	}
+}
+
+// TestHTTPOAuthKeysUnavailable: when the issuer's keys cannot be read,
+// a client presenting a token is told so (401, invalid_token, try
+// later), without the issuer's URLs, which may be internal ones: they go
+// to the server's log.
+func TestHTTPOAuthKeysUnavailable(t *testing.T) {
+	fake := fakegithub.ForTest(t)
+	is := newIssuer(t)
+	const internal = "/internal-only/keys-7f3a"
+	endpoint, log := httpServerLog(t, fake, "--oauth-issuer", is.url(), "--oauth-resource", resource, "--oauth-jwks-url", is.url()+internal)
+	resp, body := initWith(t, endpoint, "Bearer "+is.token(t, "alice", nil))
+	if resp.StatusCode != http.StatusUnauthorized || !strings.Contains(body, "could not read its authorization server's keys") ||
+		!strings.Contains(resp.Header.Get("WWW-Authenticate"), `error="invalid_token"`) {
+		t.Fatalf("token while the keys cannot be read: %d %q (challenge %q)", resp.StatusCode, body, resp.Header.Get("WWW-Authenticate"))
+	}
+	if strings.Contains(body, internal) || strings.Contains(body, is.url()) {
+		t.Fatalf("the 401 names the issuer's URLs: %q", body)
+	}
+	for deadline := time.Now().Add(10 * time.Second); !strings.Contains(log.String(), internal); time.Sleep(20 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatalf("the log does not say which URL failed:\n%s", log)
+		}
 	}
 }

@@ -282,7 +282,8 @@ func transports(t *testing.T, fake *fakegithub.Server, opts *mcp.ClientOptions, 
 // TestDeclaresExactlyWhatItServes: the server declares tools and
 // resources (without listChanged: the lists never change), and the
 // methods of capabilities it does not declare are "method not found"
-// (-32601), on both transports and both protocol generations. Before the fix prompts/list answered an empty list and
+// (-32601), on both transports and both protocol generations; the tasks
+// extension is declared under 2026-07-28 only. Before the fix prompts/list answered an empty list and
 // logging/setLevel succeeded with neither capability declared (the
 // conformance suite: "server handles prompts but did not declare prompts
 // capability").
@@ -300,9 +301,15 @@ func TestDeclaresExactlyWhatItServes(t *testing.T) {
 				if caps == nil || caps.Tools == nil || caps.Resources == nil {
 					t.Fatalf("capabilities %+v: want tools and resources", caps)
 				}
+				// The tasks extension is 2026-07-28's: an initialize
+				// (2025-11-25 and earlier) does not declare it.
+				want := `{"resources":{},"tools":{}}`
+				if version >= "2026-07-28" {
+					want = `{"extensions":{"io.modelcontextprotocol/tasks":{}},"resources":{},"tools":{}}`
+				}
 				b, _ := json.Marshal(caps)
-				if string(b) != `{"extensions":{"io.modelcontextprotocol/tasks":{}},"resources":{},"tools":{}}` {
-					t.Fatalf("capabilities %s; want tools, resources and the tasks extension only", b)
+				if string(b) != want {
+					t.Fatalf("capabilities %s; want %s", b, want)
 				}
 				_, err := c.S.ListPrompts(ctx, nil)
 				wantNotFound(t, "prompts/list", err)

@@ -11,7 +11,10 @@ import (
 	"testing"
 	"time"
 
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
 	"github.com/enginehq/engine/test/fakegithub"
+	"github.com/enginehq/engine/test/mcp/mcptest"
 )
 
 // rawClient speaks JSON-RPC over the streamable HTTP transport under
@@ -252,5 +255,125 @@ func TestTasksBelongToTheirPrincipal(t *testing.T) {
 	}
 	if done := a.poll(t, id); done["status"] != "completed" {
 		t.Fatalf("alice's task after bob's cancel: %v", done)
+	}
+}
+
+// TestTasksNotForLegacySessions: the tasks extension's envelope is of
+// protocol 2026-07-28. A client of 2025-11-25 or earlier that declares
+// the extension in its initialize capabilities (MCP Inspector 2.12 does
+// by default, on both transports) gets run_select_query's plain
+// CallToolResult, with structured content, over stdio and HTTP; its
+// initialize answer does not advertise the extension, and tasks/get in
+// such a session is -32601.
+func TestTasksNotForLegacySessions(t *testing.T) {
+	fake := fakegithub.ForTest(t)
+	caps := &mcp.ClientCapabilities{}
+	caps.AddExtension("io.modelcontextprotocol/tasks", map[string]any{})
+	opts := &mcp.ClientOptions{Capabilities: caps}
+	endpoint := httpServer(t, fake)
+	const sql = "SELECT count(*) AS n FROM github.repos.repos WHERE org = 'tiny'"
+	for _, v := range []string{"2025-11-25", "2025-06-18"} {
+		for _, transport := range []string{"stdio", "http"} {
+			var c *mcptest.Client
+			if transport == "stdio" {
+				c = stdioClientWith(t, fake, opts, v)
+			} else {
+				c = mcptest.NewClient(t, mcptest.Connect(t, mcptest.HTTP(endpoint), opts, v))
+			}
+			if got := c.S.InitializeResult().ProtocolVersion; got != v {
+				t.Fatalf("%s: negotiated %s, want %s", transport, got, v)
+			}
+			if ext := c.S.InitializeResult().Capabilities.Extensions; ext["io.modelcontextprotocol/tasks"] != nil {
+				t.Errorf("%s %s: initialize advertises the tasks extension: %v", transport, v, ext)
+			}
+			res := c.CallRaw(t, "run_select_query", map[string]any{"sql": sql})
+			if res.IsError || res.StructuredContent == nil || len(res.Content) == 0 {
+				b, _ := json.Marshal(res)
+				t.Fatalf("%s %s: run_select_query of a client declaring the tasks extension answered %s, want a plain result", transport, v, b)
+			}
+			if r := c.Check(t, "run_select_query", res); r.RowCount != 1 {
+				t.Fatalf("%s %s: %+v", transport, v, r)
+			}
+		}
+	}
+	out := rawStdio(t, fake,
+		`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{"extensions":{"io.modelcontextprotocol/tasks":{}}},"clientInfo":{"name":"raw","version":"1"}}}`,
+		`{"jsonrpc":"2.0","method":"notifications/initialized"}`,
+		`{"jsonrpc":"2.0","id":2,"method":"tasks/get","params":{"taskId":"x"}}`)
+	var got struct {
+		Error *rpcError `json:"error"`
+	}
+	for _, line := range strings.Split(out, "\n") {
+		if strings.Contains(line, `"id":2`) {
+			json.Unmarshal([]byte(line), &got) //nolint:errcheck
+		}
+	}
+	if errCode(got.Error) != -32601 {
+		t.Fatalf("tasks/get in a 2025-11-25 session: %s", out)
+	}
+}
+
+// TestHTTPJSONRPCErrors: over HTTP, errors of the protocol are JSON-RPC
+// errors, as over stdio. An unknown method in a 2025-11-25 session is
+// -32601 with the call's id (the SDK answered HTTP 400 with a plain-text
+// body); under 2026-07-28, tasks/get and tasks/cancel whose Mcp-Name
+// differs from the taskId are HTTP 400 with -32020, as every other
+// header mismatch (they were -32020 inside HTTP 200).
+func TestHTTPJSONRPCErrors(t *testing.T) {
+	fake := fakegithub.ForTest(t)
+	endpoint := httpServer(t, fake)
+
+	resp, body := rawPost(t, endpoint, `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"raw","version":"1"}}}`, nil)
+	sid := resp.Header.Get("Mcp-Session-Id")
+	if resp.StatusCode != http.StatusOK || sid == "" {
+		t.Fatalf("initialize: %d %s", resp.StatusCode, body)
+	}
+	h := map[string]string{"Mcp-Session-Id": sid, "MCP-Protocol-Version": "2025-11-25"}
+	if resp, body := rawPost(t, endpoint, `{"jsonrpc":"2.0","method":"notifications/initialized"}`, h); resp.StatusCode/100 != 2 {
+		t.Fatalf("initialized: %d %s", resp.StatusCode, body)
+	}
+	decode := func(body string) (id any, e *rpcError) {
+		var msg struct {
+			ID    any       `json:"id"`
+			Error *rpcError `json:"error"`
+		}
+		data := body
+		if i := strings.Index(body, "data: "); i >= 0 { // an event stream
+			data = strings.SplitN(body[i+len("data: "):], "\n", 2)[0]
+		}
+		if err := json.Unmarshal([]byte(data), &msg); err != nil {
+			t.Fatalf("not JSON-RPC: %q", body)
+		}
+		return msg.ID, msg.Error
+	}
+	for _, m := range []string{"no/such-method", "tasks/result"} {
+		resp, body := rawPost(t, endpoint, `{"jsonrpc":"2.0","id":7,"method":"`+m+`","params":{}}`, h)
+		id, e := decode(body)
+		if resp.StatusCode != http.StatusOK || errCode(e) != -32601 || fmt.Sprint(id) != "7" {
+			t.Fatalf("%s in a 2025-11-25 session: HTTP %d %q, want JSON-RPC -32601 with id 7", m, resp.StatusCode, body)
+		}
+	}
+	// The session goes on.
+	resp, body = rawPost(t, endpoint, `{"jsonrpc":"2.0","id":8,"method":"tools/list","params":{}}`, h)
+	if _, e := decode(body); resp.StatusCode != http.StatusOK || e != nil || !strings.Contains(body, "run_select_query") {
+		t.Fatalf("tools/list after: %d %s", resp.StatusCode, body)
+	}
+
+	tc := &rawClient{url: endpoint, tasks: true}
+	r, e := tc.query(t, "SELECT count(*) AS n FROM github.repos.repos WHERE org = 'tiny'")
+	if e != nil || r["resultType"] != "task" {
+		t.Fatalf("task: %v %+v", r, e)
+	}
+	id := r["taskId"].(string)
+	for _, m := range []string{"tasks/get", "tasks/cancel"} {
+		meta := `"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientInfo":{"name":"raw","version":"1"},"io.modelcontextprotocol/clientCapabilities":{"extensions":{"io.modelcontextprotocol/tasks":{}}}}`
+		resp, body := rawPost(t, endpoint, `{"jsonrpc":"2.0","id":9,"method":"`+m+`","params":{"taskId":"`+id+`",`+meta+`}}`,
+			map[string]string{"MCP-Protocol-Version": "2026-07-28", "Mcp-Method": m, "Mcp-Name": "another-task"})
+		if _, e := decode(body); resp.StatusCode != http.StatusBadRequest || errCode(e) != -32020 {
+			t.Fatalf("%s with a mismatched Mcp-Name: HTTP %d %q, want 400 with -32020", m, resp.StatusCode, body)
+		}
+	}
+	if done := tc.poll(t, id); done["status"] != "completed" {
+		t.Fatalf("the task after the refused cancel: %v", done)
 	}
 }

@@ -41,6 +41,8 @@ type report struct {
 		Pos      string    `json:"pos"`
 		Error    string    `json:"error"`
 		Injected int       `json:"injected"`
+		NavShown bool      `json:"navShown"`
+		Next     string    `json:"afterNext"`
 	} `json:"steps"`
 }
 
@@ -248,6 +250,15 @@ func TestAppShowsErrorsAndText(t *testing.T) {
 	if e := rep.Steps["shown"].Error; !strings.Contains(e, "owner") {
 		t.Errorf("error result: view shows %q, want the plan error naming owner", e)
 	}
+	// No pager on an error, and Next leaves the error shown, paging
+	// nothing (before, nav's display rule showed the pager and Next asked
+	// fetch_result_page for an empty id, whose error replaced the query's).
+	if sh := rep.Steps["shown"]; sh.NavShown || sh.Next != sh.Error {
+		t.Errorf("error result: pager shown %v, after Next %q", sh.NavShown, sh.Next)
+	}
+	if rep, pages, _, _, _ := h.show(t, "SELECT sha FROM github.repos.commits", "look"); len(pages) != 0 {
+		t.Errorf("Next on an error result asked fetch_result_page for %v (%+v)", pages, rep.Steps["shown"])
+	}
 	markup := `<img src=x onerror="document.title=1"><b>bold</b>`
 	rep, pages, _, _, _ := h.show(t, "SELECT '"+markup+"' AS html, name FROM github.repos.repos WHERE org = 'acme' ORDER BY name LIMIT 3", "look")
 	sh := rep.Steps["shown"]
@@ -256,6 +267,13 @@ func TestAppShowsErrorsAndText(t *testing.T) {
 	}
 	if len(pages) != 0 {
 		t.Errorf("a one-page result asked fetch_result_page for %v", pages)
+	}
+	if sh.NavShown {
+		t.Errorf("a one-page result shows the pager")
+	}
+	rep, pages, _, _, _ = h.show(t, "SELECT name FROM github.repos.repos WHERE org = 'acme' AND name = 'no-such-repo'", "look")
+	if sh := rep.Steps["shown"]; sh.NavShown || len(pages) != 0 || sh.Error != "" {
+		t.Errorf("an empty result: pager shown %v, pages %v, error %q", sh.NavShown, pages, sh.Error)
 	}
 }
 

@@ -24,6 +24,9 @@ func env(t *testing.T, extra ...string) []string {
 		"ENGINE_BASE_URL_STRIPE=" + fake.URL() + "/stripe",
 		"ENGINE_BASE_URL_SLACK=" + fake.URL() + "/slack",
 		"ENGINE_BASE_URL_JIRA=" + fake.URL() + "/jira",
+		"ENGINE_BASE_URL_TWILIO=" + fake.URL() + "/twilio",
+		"ENGINE_BASE_URL_BOX=" + fake.URL() + "/box/2.0",
+		"ENGINE_BASE_URL_ASANA=" + fake.URL() + "/asana",
 	}, testutil.RetryOnce...)
 	return testutil.Env(t, append(e, extra...)...)
 }
@@ -33,6 +36,9 @@ var (
 	jiraArg   = "jira=" + fakeapis.Doc("jira")
 	slackArg  = "slack=" + fakeapis.Doc("slack") + ",profile=" + fakeapis.Doc("slack-profile")
 	slackAuth = `{"slack":{"type":"bearer","credentialsenvvar":"SLACK_TOKEN"}}`
+	twilioArg = "twilio=" + fakeapis.Doc("twilio")
+	boxArg    = "box=" + fakeapis.Doc("box")
+	asanaArg  = "asana=" + fakeapis.Doc("asana")
 )
 
 func run(t *testing.T, e []string, args ...string) testutil.Result {

@@ -121,7 +121,7 @@ func TestJiraStartAt(t *testing.T) {
 // The rule that cannot break: a list whose answer says there is more
 // (has_more: true) but whose paging the engine cannot infer (the document
 // leaves out starting_after) and no profile declares is an error (kind
-// provider, exit 2) naming the operation and the profile key; never the
+// incomplete, exit 2) naming the operation and the profile key; never the
 // first page as if it were the whole. Declaring it in a profile fixes it.
 func TestUnknownPaginationSaysMore(t *testing.T) {
 	tbl := table(t, stripeArg, "charges")
@@ -129,12 +129,12 @@ func TestUnknownPaginationSaysMore(t *testing.T) {
 	if r.Code != 2 {
 		t.Fatalf("exit %d, want 2\nstdout: %s\nstderr: %s", r.Code, r.Stdout, r.Stderr)
 	}
-	testutil.Contains(t, "stderr", r.Stderr, `"has_more" is true`, `"GetCharges"`, `"pagination"`, "profile=FILE", "error (provider)")
+	testutil.Contains(t, "stderr", r.Stderr, `"has_more" is true`, `"GetCharges"`, `"pagination"`, "profile=FILE", "error (incomplete)")
 	if strings.Contains(r.Stdout, "ch_3") {
 		t.Errorf("rows of the first page were printed:\n%s", r.Stdout)
 	}
 	r = run(t, env(t), "-o", "json", "--provider", stripeArg, "SELECT id FROM "+tbl)
-	if eb := jsonError(t, r); r.Code != 2 || eb.Kind != "provider" || eb.Provider != "stripe" || eb.Retryable {
+	if eb := jsonError(t, r); r.Code != 2 || eb.Kind != "incomplete" || eb.Provider != "stripe" || eb.Retryable {
 		t.Fatalf("exit %d error %+v", r.Code, eb)
 	}
 

@@ -33,9 +33,12 @@ const module = "github.com/enginehq/engine"
 var layers = []string{"registry", "providers", "engine/catalog", "engine", "surfaces", "cmd"}
 
 // prefixes are the paths (relative to the module) of each layer whose
-// packages are not all under a folder of the layer's name.
+// packages are not all under a folder of the layer's name; a path ending
+// in "/" stands for the packages below it, not itself: every package
+// under cmd/engine/ is a surface of the command line (shell, check,
+// advice, and any new one), while cmd/engine is the command.
 var prefixes = map[string][]string{
-	"surfaces": {"mcpsurface", "cmd/engine/shell", "cmd/engine/check", "cmd/engine/advice"},
+	"surfaces": {"mcpsurface", "cmd/engine/"},
 }
 
 // layerPaths are the path prefixes of layer l.
@@ -78,6 +81,7 @@ var parts = []struct {
 	{"engine/plan", "engine/store", "the planner proves a plain scan through plan.ScanProver"},
 	{"engine/plan", "engine/exec", "a plan is final before the runner sees it"},
 	{"engine/exec", "engine", "the runner gets its fetchers (exec.Fetcher) from its caller"},
+	{"engine/exec", "providers/client", "the runner names calls and their stats with the providers' values (providers.Call); the client is its caller's"},
 	{"engine/store", "engine/plan", "the store knows tables and SQLite text, not plans"},
 	{"engine", "engine/enginetest", "the in-process harness is for tests"},
 	{"mcpsurface", "engine/enginetest", "the in-process harness is for tests"},
@@ -113,8 +117,9 @@ func layer(path string) int {
 	at, longest := -2, 0
 	for i, name := range layers {
 		for _, l := range layerPaths(name) {
-			if (rel == l || strings.HasPrefix(rel, l+"/")) && len(l) > longest {
-				at, longest = i, len(l)
+			below, ok := strings.CutSuffix(l, "/")
+			if (ok && strings.HasPrefix(rel, l) || !ok && (rel == l || strings.HasPrefix(rel, l+"/"))) && len(below) >= longest {
+				at, longest = i, len(below)
 			}
 		}
 	}

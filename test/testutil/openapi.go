@@ -26,3 +26,19 @@ func AllOfBlowUp(levels int) string {
 	parts = append(parts, fmt.Sprintf(`"L%d":{"type":"object","properties":{"id":{"type":"integer"}}}`, levels))
 	return "{" + strings.Join(parts, ",") + "}"
 }
+
+// RefChain is a components.schemas object of links plain $refs, each
+// schema C<i> a $ref to C<i+1>, ending in an object schema with an id
+// column, and aliases more schemas A<i> that are each a $ref to C0. Its
+// top schema is C0.
+func RefChain(links, aliases int) string {
+	parts := make([]string, 0, links+aliases+1)
+	for i := 0; i < links; i++ {
+		parts = append(parts, fmt.Sprintf(`"C%d":{"$ref":"#/components/schemas/C%d"}`, i, i+1))
+	}
+	for i := 0; i < aliases; i++ {
+		parts = append(parts, fmt.Sprintf(`"A%d":{"$ref":"#/components/schemas/C0"}`, i))
+	}
+	parts = append(parts, fmt.Sprintf(`"C%d":{"type":"object","properties":{"id":{"type":"integer"}}}`, links))
+	return "{" + strings.Join(parts, ",") + "}"
+}

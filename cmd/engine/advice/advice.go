@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/enginehq/engine/engine"
+	"github.com/enginehq/engine/engine/result"
 )
 
 // Credentials tells the explanation whether a provider's requests went out
@@ -38,7 +39,10 @@ func Explain(e *engine.Error, cred Credentials, now time.Time) string {
 		return "query cancelled"
 	}
 	var b strings.Builder
-	fmt.Fprintf(&b, "error (%s): %s", e.Kind, e.Error())
+	// The message is one line (paths and names in it may hold newlines:
+	// shown escaped, so it cannot forge a line of a CI log); the advice
+	// lines follow.
+	fmt.Fprintf(&b, "error (%s): %s", e.Kind, result.Sanitize(e.Error()))
 	advice := func(format string, args ...any) {
 		b.WriteString("\n  ")
 		fmt.Fprintf(&b, format, args...)

@@ -9,15 +9,21 @@ import (
 	"gopkg.in/yaml.v3"
 
 	"github.com/enginehq/engine/engine"
+	"github.com/enginehq/engine/engine/sqlfront"
 	"github.com/enginehq/engine/providers"
 )
 
-// File is a loaded control file.
+// File is a loaded control file, or an embedded pack (a control file
+// with a pack: header).
 type File struct {
 	Name     string
+	Pack     *PackInfo
 	Defaults Defaults
 	// Vars are the variables the file declares, by name.
-	Vars     map[string]*Var
+	Vars map[string]*Var
+	// Views are the views the file declares (views: name: SELECT ...),
+	// which its controls read like the stored ones (engine.Options.Views).
+	Views    map[string]string
 	Controls []*Control
 }
 
@@ -43,14 +49,33 @@ type Var struct {
 // Severities a control may declare.
 var Severities = []string{"critical", "high", "medium", "low", "info"}
 
+// PackInfo is a pack's header: its name (engine check --pack NAME), a
+// title and what it covers.
+type PackInfo struct {
+	Name, Title, Description string
+}
+
 // Control is one check: a SELECT and what its result must look like.
 type Control struct {
 	ID          string
 	Title       string
 	Description string
 	Remediation string
-	Severity    string
-	Expect      Expect
+	// Rationale says why the control matters (a pack's controls all say).
+	Rationale string
+	Severity  string
+	// Maps are the ids of the anchors' checks the control answers, by
+	// anchor: cis (the CIS Software Supply Chain benchmark), scorecard
+	// (OpenSSF Scorecard), legitify, allstar.
+	Maps map[string][]string
+	// Needs are what the credential must be granted to read the
+	// control's data: classic token scopes ("read:org") and GitHub App
+	// permissions ("administration:read").
+	Needs  []string
+	Expect Expect
+	// File is the control file (or pack, "pack:NAME") the control comes
+	// from.
+	File string
 	// SQL is the statement that runs (variables substituted); RawSQL is as
 	// written in the file.
 	SQL    string
@@ -64,15 +89,23 @@ type Control struct {
 	// varProblem: Resolve reported this control's variables (unset, quoted
 	// or misplaced), so Validate does not report its SQL a second time.
 	varProblem bool
+	// rawText is Title, Description and Remediation as written, before
+	// Resolve substitutes variables into them.
+	rawText [3]string
+	rawKept bool
 }
 
 var idPattern = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._-]*$`)
 
 var (
-	topKeys     = []string{"controls", "defaults", "vars"}
+	topKeys     = []string{"controls", "defaults", "vars", "views", "pack"}
+	packKeys    = []string{"name", "title", "description"}
 	defaultKeys = []string{"base_url", "auth"}
 	authKeys    = []string{"type", "credentialsenvvar"}
-	controlKeys = []string{"id", "title", "sql", "expect", "severity", "description", "remediation"}
+	controlKeys = []string{"id", "title", "sql", "expect", "severity", "description", "remediation", "rationale", "maps", "needs"}
+	// Anchors are the keys of a control's maps: the benchmarks and tools
+	// whose checks a control answers.
+	Anchors = []string{"cis", "scorecard", "legitify", "allstar"}
 )
 
 // loader collects problems while walking the YAML tree.
@@ -107,11 +140,21 @@ func Load(name string, data []byte) (*File, []Problem) {
 	if top == nil {
 		return f, l.problems
 	}
+	if n := top["pack"]; n != nil {
+		m := l.mapping(n, packKeys, "pack", "")
+		f.Pack = &PackInfo{Name: l.str(m["name"], "pack.name", ""), Title: l.str(m["title"], "pack.title", ""), Description: l.str(m["description"], "pack.description", "")}
+		if !idPattern.MatchString(f.Pack.Name) {
+			l.add(n, "", "pack: a name of letters, digits, '.', '_' and '-' is required")
+		}
+	}
 	if n := top["defaults"]; n != nil {
 		f.Defaults = l.defaults(n)
 	}
 	if n := top["vars"]; n != nil {
 		f.Vars = l.vars(n)
+	}
+	if n := top["views"]; n != nil {
+		f.Views = l.views(n)
 	}
 	cn := top["controls"]
 	switch {
@@ -135,6 +178,7 @@ func Load(name string, data []byte) (*File, []Problem) {
 					seen[c.ID] = c.Line
 				}
 			}
+			c.File = name
 			f.Controls = append(f.Controls, c)
 		}
 	}
@@ -285,6 +329,25 @@ func (l *loader) control(n *yaml.Node) *Control {
 	}
 	c.Description = l.str(m["description"], "description", id)
 	c.Remediation = l.str(m["remediation"], "remediation", id)
+	c.Rationale = l.str(m["rationale"], "rationale", id)
+	if mn := m["maps"]; mn != nil {
+		c.Maps = map[string][]string{}
+		for anchor, v := range l.mapping(mn, Anchors, "maps", id) {
+			ids := l.strs(v, "maps."+anchor, id)
+			if len(ids) == 0 {
+				l.add(v, id, "maps.%s: give the anchor's check ids (a value or a list)", anchor)
+			}
+			c.Maps[anchor] = ids
+		}
+	}
+	if nn := m["needs"]; nn != nil {
+		c.Needs = l.strs(nn, "needs", id)
+		for _, need := range c.Needs {
+			if !needPattern.MatchString(need) {
+				l.add(nn, id, "needs: %q is neither a token scope (read:org, repo) nor an App permission (administration:read)", need)
+			}
+		}
+	}
 	c.Severity = strings.ToLower(l.str(m["severity"], "severity", id))
 	if c.Severity != "" && !contains(Severities, c.Severity) {
 		l.add(m["severity"], id, "severity %q: use one of %s", c.Severity, strings.Join(Severities, ", "))
@@ -303,6 +366,34 @@ func (l *loader) control(n *yaml.Node) *Control {
 		c.sqlLiteral = sn.Style&yaml.LiteralStyle != 0
 	}
 	return c
+}
+
+// needPattern is a token scope (repo, read:org, admin:repo_hook) or an
+// App permission with its access (administration:read,
+// organization_administration:write).
+var needPattern = regexp.MustCompile(`^[a-z][a-z_]*(:[a-z_]+)?$`)
+
+// strs reads a value or a list of values.
+func (l *loader) strs(n *yaml.Node, key, control string) []string {
+	if n == nil || (n.Kind == yaml.ScalarNode && n.Tag == "!!null") {
+		return nil
+	}
+	if n.Kind == yaml.ScalarNode {
+		return []string{n.Value}
+	}
+	if n.Kind != yaml.SequenceNode {
+		l.add(n, control, "%s must be a value or a list of values", key)
+		return nil
+	}
+	var out []string
+	for _, e := range n.Content {
+		if e.Kind != yaml.ScalarNode {
+			l.add(e, control, "%s: list items must be single values", key)
+			continue
+		}
+		out = append(out, e.Value)
+	}
+	return out
 }
 
 // peekID is the control's id, if it has a plain one, for naming the
@@ -378,4 +469,24 @@ func (f *File) CredentialProblems() []Problem {
 			name, a.CredentialsEnvVar, AllowFileCredentialsFlag)})
 	}
 	return ps
+}
+
+// views reads views: a mapping of view names to their SELECT. The
+// statements are the engine's to check, with the controls that read them.
+func (l *loader) views(n *yaml.Node) map[string]string {
+	m := l.mapping(n, nil, "views", "")
+	out := map[string]string{}
+	for name, v := range m {
+		if !sqlfront.ValidViewName(name) {
+			l.add(v, "", "view name %q: use lower-case letters, digits and _, starting with a letter or _", name)
+			continue
+		}
+		q := strings.TrimSpace(l.str(v, "views."+name, ""))
+		if q == "" {
+			l.add(v, "", "view %s needs its SELECT, e.g. %s: SELECT ... FROM github.repos.repos", name, name)
+			continue
+		}
+		out[name] = strings.TrimSuffix(q, ";")
+	}
+	return out
 }

@@ -3,6 +3,8 @@ package check
 import (
 	"fmt"
 	"sort"
+
+	"github.com/enginehq/engine/engine/result"
 )
 
 // Problem is a mistake in a control file (or in how it was invoked) found
@@ -15,8 +17,12 @@ type Problem struct {
 	Message string `json:"message"`
 }
 
+// The file name, the control's id and the message are each shown on one
+// line (control characters escaped, result.Sanitize): a control file
+// named "x\n::error file=..." (a fork's pull request can add one) must
+// not print a line a GitHub Actions log reads as a workflow command.
 func (p Problem) String() string {
-	loc := p.File
+	loc := result.Sanitize(p.File)
 	if p.Line > 0 {
 		loc = fmt.Sprintf("%s:%d", loc, p.Line)
 		if p.Column > 0 {
@@ -24,9 +30,9 @@ func (p Problem) String() string {
 		}
 	}
 	if p.Control != "" {
-		return fmt.Sprintf("%s: control %s: %s", loc, p.Control, p.Message)
+		return fmt.Sprintf("%s: control %s: %s", loc, result.Sanitize(p.Control), result.Sanitize(p.Message))
 	}
-	return fmt.Sprintf("%s: %s", loc, p.Message)
+	return fmt.Sprintf("%s: %s", loc, result.Sanitize(p.Message))
 }
 
 // SortProblems orders problems by position (stable for equal positions).

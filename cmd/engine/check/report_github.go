@@ -40,6 +40,15 @@ func Command(name string, props [][2]string, msg string) string {
 	return b.String()
 }
 
+// controlFile is the file a control comes from: its own when the run
+// combined several (a pack's is "pack:NAME"), else the report's.
+func controlFile(r *Report, c *Control) string {
+	if c.File != "" {
+		return c.File
+	}
+	return r.File
+}
+
 // annotationLevel is error for errors and for failures of severity
 // critical, high, medium or none; warning for low; notice for info.
 // Severity never changes the exit code.
@@ -82,9 +91,9 @@ func WriteGitHub(w io.Writer, r *Report) error {
 			if c.Remediation != "" {
 				msg += "\nremediation: " + oneLine(c.Remediation)
 			}
-			b.WriteString(Command(annotationLevel(o), annotationProps(r.File, c, "FAIL"), msg) + "\n")
+			b.WriteString(Command(annotationLevel(o), annotationProps(controlFile(r, c), c, "FAIL"), msg) + "\n")
 		case Error:
-			b.WriteString(Command("error", annotationProps(r.File, c, "ERROR"), errorSummary(o)+"\nnot evaluated: an error is never a pass") + "\n")
+			b.WriteString(Command("error", annotationProps(controlFile(r, c), c, "ERROR"), errorSummary(o)+"\nnot evaluated: an error is never a pass") + "\n")
 		}
 	}
 	t := r.Totals()

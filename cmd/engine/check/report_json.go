@@ -19,6 +19,7 @@ type jsonControl struct {
 	Columns       []result.Column   `json:"columns,omitempty"`
 	Rows          [][]any           `json:"rows,omitempty"`
 	RowsTruncated bool              `json:"rows_truncated,omitempty"`
+	Waived        *jsonWaived       `json:"waived,omitempty"`
 	Error         *engine.ErrorBody `json:"error,omitempty"`
 	Description   string            `json:"description,omitempty"`
 	Remediation   string            `json:"remediation,omitempty"`
@@ -46,20 +47,19 @@ func WriteJSON(w io.Writer, r *Report) error {
 		c := o.Control
 		jc := jsonControl{ID: c.ID, Title: c.Title, Severity: c.Severity, Status: o.Status, Expect: c.Expect.String(),
 			Description: c.Description, Remediation: c.Remediation, DurationMS: o.Duration.Milliseconds()}
+		st := o.Stats
+		jc.Stats = &st // every control, errored or not: what it cost
 		if o.Status == Error {
 			jc.Error = o.Err
 		} else {
-			n, st := o.RowCount, o.Stats
-			jc.RowCount, jc.Stats = &n, &st
+			n := o.RowCount
+			jc.RowCount = &n
 		}
-		if o.Status == Fail {
+		if o.Status == Fail || o.Status == Waived {
 			jc.Columns, jc.RowsTruncated = o.Columns, o.RowsTruncated()
-			jc.Rows = make([][]any, len(o.Rows))
-			for i, row := range o.Rows {
-				jc.Rows[i] = make([]any, len(row))
-				for j, v := range row {
-					jc.Rows[i][j] = result.JSONValue(o.Columns[j], v)
-				}
+			jc.Rows = jsonRows(o.Columns, o.Rows)
+			if len(o.Waived) > 0 {
+				jc.Waived = &jsonWaived{Rows: jsonRows(o.Columns, o.Waived), Reasons: o.WaivedReasons}
 			}
 		}
 		out.Controls = append(out.Controls, jc)
@@ -67,6 +67,23 @@ func WriteJSON(w io.Writer, r *Report) error {
 	enc := json.NewEncoder(w)
 	enc.SetIndent("", "  ")
 	return enc.Encode(out)
+}
+
+// jsonWaived are a control's waived rows and each one's reason.
+type jsonWaived struct {
+	Rows    [][]any  `json:"rows"`
+	Reasons []string `json:"reasons"`
+}
+
+func jsonRows(cols []result.Column, rows [][]any) [][]any {
+	out := make([][]any, len(rows))
+	for i, row := range rows {
+		out[i] = make([]any, len(row))
+		for j, v := range row {
+			out[i][j] = result.JSONValue(cols[j], v)
+		}
+	}
+	return out
 }
 
 // WriteProblemsJSON writes the problems that stopped a run.

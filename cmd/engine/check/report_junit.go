@@ -52,6 +52,7 @@ type JUnitCase struct {
 	Time      string        `xml:"time,attr"`
 	Failure   *JUnitMessage `xml:"failure,omitempty"`
 	Error     *JUnitMessage `xml:"error,omitempty"`
+	Skipped   *JUnitMessage `xml:"skipped,omitempty"`
 	SystemOut string        `xml:"system-out,omitempty"`
 }
 
@@ -95,6 +96,8 @@ func WriteJUnit(w io.Writer, r *Report) error {
 				b.WriteString("remediation: " + c.Remediation + "\n")
 			}
 			tc.Failure = &JUnitMessage{Message: fmt.Sprintf("%s; expected %s", failSummary(o), c.Expect), Type: severityOr(c, "fail"), Text: b.String()}
+		case Waived:
+			tc.Skipped = &JUnitMessage{Message: fmt.Sprintf("%s waived: %s", result.Plural(len(o.Waived), "row"), strings.Join(uniq(o.WaivedReasons), "; "))}
 		case Error:
 			tc.Error = &JUnitMessage{Message: errorSummary(o), Type: string(o.Err.Kind), Text: o.Err.Message}
 		}

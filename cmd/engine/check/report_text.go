@@ -10,7 +10,7 @@ import (
 )
 
 // Formats accepted by Write.
-var Formats = []string{"text", "json", "junit", "github"}
+var Formats = []string{"text", "json", "junit", "github", "sarif"}
 
 // Write renders the report in the named format. The GitHub job summary is
 // written separately (WriteStepSummary).
@@ -22,6 +22,8 @@ func Write(w io.Writer, r *Report, format string) error {
 		return WriteJSON(w, r)
 	case "junit":
 		return WriteJUnit(w, r)
+	case "sarif":
+		return WriteSARIF(w, r)
 	case "github":
 		return WriteGitHub(w, r)
 	}
@@ -34,7 +36,7 @@ func WriteText(w io.Writer, r *Report) error {
 	var b bytes.Buffer
 	for _, o := range r.Outcomes {
 		c := o.Control
-		label := map[Status]string{Pass: "PASS ", Fail: "FAIL ", Error: "ERROR"}[o.Status]
+		label := map[Status]string{Pass: "PASS ", Fail: "FAIL ", Error: "ERROR", Waived: "WAIVED"}[o.Status]
 		sev := ""
 		if c.Severity != "" {
 			sev = " [" + c.Severity + "]"
@@ -43,10 +45,13 @@ func WriteText(w io.Writer, r *Report) error {
 		if c.Title != c.ID {
 			title = ": " + oneLine(c.Title)
 		}
-		fmt.Fprintf(&b, "%s %s%s%s\n", label, c.ID, sev, title)
+		fmt.Fprintf(&b, "%s %s%s%s\n", label, result.Sanitize(c.ID), result.Sanitize(sev), title)
 		switch o.Status {
 		case Fail:
 			fmt.Fprintf(&b, "      %s; expected %s\n", failSummary(o), c.Expect)
+			if len(o.Waived) > 0 {
+				fmt.Fprintf(&b, "      %s waived (%s)\n", result.Plural(len(o.Waived), "row"), oneLine(strings.Join(uniq(o.WaivedReasons), "; ")))
+			}
 			if len(o.Rows) > 0 {
 				var t bytes.Buffer
 				_ = result.WriteTable(&t, &result.Result{Columns: o.Columns, Rows: o.Rows}, 120)
@@ -57,6 +62,8 @@ func WriteText(w io.Writer, r *Report) error {
 			if c.Remediation != "" {
 				fmt.Fprintf(&b, "      remediation: %s\n", oneLine(c.Remediation))
 			}
+		case Waived:
+			fmt.Fprintf(&b, "      %s waived (%s)\n", result.Plural(len(o.Waived), "row"), oneLine(strings.Join(uniq(o.WaivedReasons), "; ")))
 		case Error:
 			fmt.Fprintf(&b, "      %s\n", errorSummary(o))
 			fmt.Fprintf(&b, "      not evaluated: an error is never a pass\n")
@@ -74,7 +81,24 @@ func totalsLine(t Totals) string {
 	if t.Error == 1 {
 		errs = "error"
 	}
-	return fmt.Sprintf("%s: %d passed, %d failed, %d %s", result.Plural(t.Controls, "control"), t.Pass, t.Fail, t.Error, errs)
+	line := fmt.Sprintf("%s: %d passed, %d failed, %d %s", result.Plural(t.Controls, "control"), t.Pass, t.Fail, t.Error, errs)
+	if t.Waived > 0 {
+		line += fmt.Sprintf(", %d waived", t.Waived)
+	}
+	return line
+}
+
+// uniq is list without repeats, in order.
+func uniq(list []string) []string {
+	var out []string
+	seen := map[string]bool{}
+	for _, s := range list {
+		if !seen[s] {
+			seen[s] = true
+			out = append(out, s)
+		}
+	}
+	return out
 }
 
 // failSummary is "5 rows" or "5 rows (showing 3)".

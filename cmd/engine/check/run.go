@@ -38,6 +38,10 @@ type Outcome struct {
 	RowCount int
 	Columns  []result.Column
 	Rows     [][]any
+	// Waived are the failed rows that waivers cover (Waivers.Apply), with
+	// each one's reason; they are not in Rows.
+	Waived        [][]any
+	WaivedReasons []string
 	// Err is set when Status is Error.
 	Err      *engine.ErrorBody
 	Stats    result.Stats
@@ -60,6 +64,7 @@ type Totals struct {
 	Controls int `json:"controls"`
 	Pass     int `json:"pass"`
 	Fail     int `json:"fail"`
+	Waived   int `json:"waived,omitempty"`
 	Error    int `json:"error"`
 }
 
@@ -72,6 +77,8 @@ func (r *Report) Totals() Totals {
 			t.Pass++
 		case Fail:
 			t.Fail++
+		case Waived:
+			t.Waived++
 		default:
 			t.Error++
 		}
@@ -112,8 +119,11 @@ type RunOptions struct {
 }
 
 // Run evaluates the controls concurrently through one Querier, so that
-// they share its HTTP clients and rate-limit state.
+// they share its HTTP clients and rate-limit state, within one run
+// (engine.OpenRun): each identical GET of the controls is sent once.
 func Run(ctx context.Context, q Querier, file string, controls []*Control, o RunOptions) *Report {
+	ctx, end := engine.OpenRun(ctx)
+	defer end()
 	if o.Parallel <= 0 {
 		o.Parallel = 4
 	}
@@ -154,10 +164,12 @@ func evaluate(ctx context.Context, q Querier, c *Control, o RunOptions) (out *Ou
 	}
 	var res *result.Result
 	var err error
+	// An errored control reports what it cost too.
+	qo := engine.QueryOptions{FailedStats: func(st result.Stats) { out.Stats = st }}
 	if c.prepared != nil {
-		res, err = c.prepared.Run(ctx, engine.QueryOptions{})
+		res, err = c.prepared.Run(ctx, qo)
 	} else {
-		res, err = q.Query(ctx, c.SQL, engine.QueryOptions{})
+		res, err = q.Query(ctx, c.SQL, qo)
 	}
 	if err != nil {
 		b := engine.Classify(err).Body()

@@ -6,17 +6,14 @@ import (
 	"github.com/enginehq/engine/engine/result"
 )
 
-// Stats sums the HTTP work of the evaluated controls: requests, and pages
+// Stats sums the HTTP work of every control, errored or not: requests, and pages
 // fetched, revalidated (304 from the response cache; check always
 // revalidates, it never serves an entry without asking) or served from
 // the cache.
 func (r *Report) Stats() result.Stats {
 	s := result.Stats{ElapsedMS: r.Duration.Milliseconds()}
 	for _, o := range r.Outcomes {
-		if o.Status == Error {
-			continue
-		}
-		s.Add(o.Stats)
+		s.Add(o.Stats) // an errored control's requests were sent too
 	}
 	return s
 }
@@ -29,5 +26,6 @@ func statsProperties(s result.Stats) []JUnitProperty {
 		{Name: "fetched", Value: strconv.Itoa(s.Fetched)},
 		{Name: "revalidated", Value: strconv.Itoa(s.Revalidated)},
 		{Name: "cache_hits", Value: strconv.Itoa(s.CacheHits)},
+		{Name: "shared", Value: strconv.Itoa(s.Shared)},
 	}
 }

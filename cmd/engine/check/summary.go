@@ -15,7 +15,7 @@ import (
 func WriteStepSummary(w io.Writer, r *Report) error {
 	var b bytes.Buffer
 	t := r.Totals()
-	icon := map[Status]string{Pass: "✅ pass", Fail: "❌ fail", Error: "⚠️ error"}
+	icon := map[Status]string{Pass: "✅ pass", Fail: "❌ fail", Error: "⚠️ error", Waived: "➖ waived"}
 	fmt.Fprintf(&b, "## engine check: %s\n\n", mdCell(r.File))
 	fmt.Fprintf(&b, "**%s**\n\n", totalsLine(t))
 	b.WriteString("| status | id | title | severity | result |\n|---|---|---|---|---|\n")
@@ -27,6 +27,8 @@ func WriteStepSummary(w io.Writer, r *Report) error {
 			res = result.Plural(o.RowCount, "row")
 		case Fail:
 			res = failSummary(o) + "; expected " + c.Expect.String()
+		case Waived:
+			res = result.Plural(len(o.Waived), "row") + " waived: " + strings.Join(uniq(o.WaivedReasons), "; ")
 		case Error:
 			res = errorSummary(o)
 		}

@@ -47,8 +47,11 @@ func (f *File) Resolve(cli map[string]string) []Problem {
 	sort.Strings(names)
 	used := map[string]bool{}
 	for _, c := range f.Controls {
-		for _, m := range placeholder.FindAllStringSubmatch(c.RawSQL, -1) {
-			used[m[1]] = true
+		c.keepRawText()
+		for _, text := range append([]string{c.RawSQL}, c.rawText[:]...) {
+			for _, m := range placeholder.FindAllStringSubmatch(text, -1) {
+				used[m[1]] = true
+			}
 		}
 	}
 	for _, name := range names {
@@ -91,6 +94,7 @@ func (f *File) Resolve(cli map[string]string) []Problem {
 	var missingVars []*unset
 	byName := map[string]*unset{}
 	for _, c := range f.Controls {
+		c.substituteText(vals)
 		c.SQL = c.RawSQL
 		c.varProblem = false
 		if c.RawSQL == "" {
@@ -253,4 +257,30 @@ func misplaced(toks []sqlfront.Token, spans []valueSpan) string {
 		}
 	}
 	return ""
+}
+
+// keepRawText records the control's text fields as written, once.
+func (c *Control) keepRawText() {
+	if !c.rawKept {
+		c.rawText, c.rawKept = [3]string{c.Title, c.Description, c.Remediation}, true
+	}
+}
+
+// substituteText writes the values of the variables into the control's
+// text fields (title, description, remediation) as plain text, a list as
+// "a, b": the report then says which org a control was about. A variable
+// without a value stays {{name}} there (the SQL's use reports it).
+func (c *Control) substituteText(vals map[string]*Var) {
+	c.keepRawText()
+	out := make([]string, len(c.rawText))
+	for i, text := range c.rawText {
+		out[i] = placeholder.ReplaceAllStringFunc(text, func(m string) string {
+			name := placeholder.FindStringSubmatch(m)[1]
+			if v := vals[name]; v != nil && v.Set {
+				return strings.Join(v.Values, ", ")
+			}
+			return m
+		})
+	}
+	c.Title, c.Description, c.Remediation = out[0], out[1], out[2]
 }

@@ -5,6 +5,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/enginehq/engine/engine"
 	"github.com/enginehq/engine/engine/catalog"
 	"github.com/enginehq/engine/providers"
 )
@@ -21,7 +22,13 @@ BETWEEN EXISTS AS ON JOIN LEFT INNER CROSS USING DISTINCT ALL UNION GROUP BY
 HAVING ORDER ASC DESC LIMIT OFFSET CASE WHEN THEN ELSE END CAST COUNT SUM AVG
 MIN MAX COALESCE JSON_EXTRACT JSON_EACH JSON_ARRAY_LENGTH LENGTH LOWER UPPER
 SUBSTR TRUE FALSE SHOW DESCRIBE EXPLAIN PROVIDERS SERVICES RESOURCES METHODS
-EXTENDED`)
+EXTENDED CREATE VIEW VIEWS REPLACE DROP`)
+
+// viewLister is the engine's list of views (engine.Engine.Views), which
+// completion offers beside the providers.
+type viewLister interface {
+	Views() ([]engine.View, error)
+}
 
 var metaCommands = []string{".help", ".mode", ".timer", ".output", ".read", ".quit", ".exit"}
 
@@ -133,6 +140,12 @@ func (c *completer) plain(word, stmt string) []string {
 	var cands []string
 	for _, n := range c.cat.Catalog().Names() {
 		cands = append(cands, n+".")
+	}
+	if vl, ok := c.cat.(viewLister); ok {
+		views, _ := vl.Views()
+		for _, v := range views {
+			cands = append(cands, v.Name)
+		}
 	}
 	cands = append(cands, c.tableColumns(stmt)...)
 	cands = append(cands, kw...)

@@ -10,6 +10,7 @@ import (
 
 	"github.com/enginehq/engine/engine"
 	"github.com/enginehq/engine/engine/result"
+	"github.com/enginehq/engine/registry"
 )
 
 func complete(t *testing.T, c *completer, line string) []string {
@@ -123,4 +124,24 @@ func TestHistoryPathAndMode(t *testing.T) {
 	if di.Mode().Perm() != 0o700 {
 		t.Errorf("history dir mode %v", di.Mode().Perm())
 	}
+}
+
+// TestCompleteViewNames: the views of the data directory (and a
+// caller's) are completed like table names, read at each completion, so
+// one created after the shell started is offered too.
+func TestCompleteViewNames(t *testing.T) {
+	store, err := registry.OpenStore(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	eng, err := engine.New(engine.Options{Store: store, Views: map[string]string{"file_view": "SELECT 1"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := newCompleter(eng, func() string { return "" })
+	wantCompletions(t, c, []completion{{"SELECT * FROM repo_l", nil}, {"SELECT * FROM file_", []string{"file_view"}}})
+	if err := store.PutView(registry.StoredView{Name: "repo_langs", Query: "SELECT 1"}); err != nil {
+		t.Fatal(err)
+	}
+	wantCompletions(t, c, []completion{{"SELECT * FROM repo_l", []string{"repo_langs"}}, {"show vie", []string{"view", "views"}}})
 }

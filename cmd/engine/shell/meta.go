@@ -184,9 +184,14 @@ func (s *Shell) runReader(r io.Reader, name string) error {
 	var sp splitter
 	br := bufio.NewReader(r)
 	lineNo, stmtLine := 0, 1
+	n := 0 // statements begun
 	stopped := func(err error) error {
 		if !errors.Is(err, errQuit) {
-			fmt.Fprintf(s.opts.Stderr, "stopped at %s line %d; later statements were not run\n", name, stmtLine)
+			what := "a meta command failed"
+			if n > 0 {
+				what = fmt.Sprintf("statement %d failed", n)
+			}
+			fmt.Fprintf(s.opts.Stderr, "stopped at %s line %d; %s and later statements were not run\n", name, stmtLine, what)
 		}
 		return err
 	}
@@ -208,12 +213,14 @@ func (s *Shell) runReader(r io.Reader, name string) error {
 			stmtLine = lineNo
 			if line = bareWord(line); isMeta(line) {
 				if err := s.meta(line); err != nil {
+					n = 0
 					return stopped(err)
 				}
 				continue
 			}
 		}
 		for _, st := range sp.Feed(line) {
+			n++
 			if err := s.execute(st); err != nil {
 				return stopped(err)
 			}
@@ -221,6 +228,7 @@ func (s *Shell) runReader(r io.Reader, name string) error {
 		}
 	}
 	if rest := sp.Rest(); rest != "" {
+		n++
 		if err := s.execute(rest); err != nil {
 			return stopped(err)
 		}

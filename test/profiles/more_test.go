@@ -1,0 +1,128 @@
+package profiles_test
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"reflect"
+	"regexp"
+	"strings"
+	"testing"
+
+	"github.com/enginehq/engine/test/mcp/mcptest"
+	"github.com/enginehq/engine/test/testutil"
+)
+
+// Issue 32: "more" signals inside envelopes, each a list of 5 items in
+// pages of 2 (test/fakeapis/more.go). Before, each answered exit 0 with a
+// partial or overlapping list.
+
+// requestsTo returns the request URIs under prefix since the first n.
+func requestsTo(prefix string, n int) []string {
+	var out []string
+	for _, q := range fake.Queries()[n:] {
+		if strings.HasPrefix(q, prefix) {
+			out = append(out, q)
+		}
+	}
+	return out
+}
+
+// Twilio v1 (every v1/v2 description): the next page's URL is
+// meta.next_page_url, inferred from the 200's schema; the 5 services in 3
+// requests, PageSize sent (before: the first 2 rows, exit 0).
+func TestTwilioMetaNextPageURL(t *testing.T) {
+	n := len(fake.Queries())
+	r := run(t, env(t), "-o", "json", "--provider", twilioArg, "SELECT sid, friendly_name FROM twilio.services.services")
+	if got, want := column(jsonRows(t, r), "sid"), []string{"IS001", "IS002", "IS003", "IS004", "IS005"}; r.Code != 0 || !reflect.DeepEqual(got, want) {
+		t.Fatalf("exit %d sids %v, want %v\n%s", r.Code, got, want, r.Stderr)
+	}
+	qs := requestsTo("/twilio/v1/Services", n)
+	if len(qs) != 3 || !strings.Contains(qs[0], "PageSize=100") || !strings.Contains(qs[2], "PageToken=PT4") {
+		t.Fatalf("requests %v, want 3: PageSize=100 (the client's page size), then the URLs of meta.next_page_url", qs)
+	}
+}
+
+// Box: offset paging over {entries, total_count, limit, offset, order}:
+// the list is entries (order is an array of objects too, but it describes
+// the answer), so the offset advances by the 2 entries of a page, never
+// by 1 per envelope: the 5 items once each, in order (before: no column
+// id, the envelope read as rows).
+func TestBoxOffsetEnvelope(t *testing.T) {
+	n := len(fake.Queries())
+	r := run(t, env(t), "-o", "json", "--provider", boxArg, "SELECT id, type, name FROM box.folders.items WHERE folder_id = '0'")
+	rows := jsonRows(t, r)
+	if got, want := column(rows, "id"), []string{"11", "12", "13", "14", "15"}; r.Code != 0 || !reflect.DeepEqual(got, want) {
+		t.Fatalf("exit %d ids %v, want %v\n%s", r.Code, got, want, r.Stderr)
+	}
+	qs := requestsTo("/box/2.0/folders/0/items", n)
+	var offsets []string
+	for _, q := range qs {
+		if m := regexp.MustCompile(`offset=(\d+)`).FindStringSubmatch(q); m != nil {
+			offsets = append(offsets, m[1])
+		}
+	}
+	if len(qs) != 3 || !reflect.DeepEqual(offsets, []string{"2", "4"}) {
+		t.Fatalf("requests %v (offsets %v), want 3 with offsets 2 and 4", qs, offsets)
+	}
+}
+
+// Asana: {data, next_page: {offset, path, uri}}: next_page.offset is sent
+// back as offset (inferred); 5 projects in 3 requests (before: 2, exit 0).
+func TestAsanaNextPageOffset(t *testing.T) {
+	n := len(fake.Queries())
+	r := run(t, env(t), "-o", "json", "--provider", asanaArg, "SELECT gid, name FROM asana.projects.projects")
+	if got, want := column(jsonRows(t, r), "gid"), []string{"101", "102", "103", "104", "105"}; r.Code != 0 || !reflect.DeepEqual(got, want) {
+		t.Fatalf("exit %d gids %v, want %v\n%s", r.Code, got, want, r.Stderr)
+	}
+	if qs := requestsTo("/asana/projects", n); len(qs) != 3 || !strings.Contains(qs[2], "offset=eyJ4") {
+		t.Fatalf("requests %v, want 3, the last with offset=eyJ4", qs)
+	}
+	// One tag is one row, not its followers.
+	r = run(t, env(t), "-o", "json", "--provider", asanaArg, "SELECT * FROM asana.tags.tags WHERE tag_gid = '7'")
+	if rows := jsonRows(t, r); r.Code != 0 || len(rows) != 1 {
+		t.Fatalf("exit %d rows %v, want one row (the tag)\n%s", r.Code, rows, r.Stderr)
+	}
+}
+
+// The rule that cannot break, for a signal the description does not
+// declare: Box's users answer next_marker beside entries, and the test
+// description declares only entries. exec exits 2 with kind incomplete,
+// naming the field and the profile line that follows it, and prints no
+// row; MCP answers isError with kind incomplete; the profile line taken
+// from the message, given as a profile, gets the 5 users.
+func TestUndeclaredMoreSignalIsIncomplete(t *testing.T) {
+	r := run(t, env(t), "-o", "json", "--provider", boxArg, "SELECT id FROM box.users.users")
+	eb := jsonError(t, r)
+	if r.Code != 2 || eb.Kind != "incomplete" || eb.Provider != "box" || eb.Retryable || !strings.Contains(eb.Message, `"next_marker" is not empty`) {
+		t.Fatalf("exit %d error %+v, want 2, kind incomplete, not retryable, naming next_marker\nstdout: %s", r.Code, eb, r.Stdout)
+	}
+	if strings.Contains(r.Stdout, "u1") {
+		t.Fatalf("rows of the first page were printed:\n%s", r.Stdout)
+	}
+	m := regexp.MustCompile(`declare it in the provider's profile: (\{.*\}\}\}\})`).FindStringSubmatch(eb.Message)
+	if m == nil {
+		t.Fatalf("the message gives no profile line:\n%s", eb.Message)
+	}
+	var prof map[string]any
+	if err := json.Unmarshal([]byte(m[1]), &prof); err != nil {
+		t.Fatalf("the profile line %s is not JSON: %v", m[1], err)
+	}
+	if !strings.Contains(m[1], `"get_users": {"style": "cursor", "param": "marker", "next": "next_marker"}`) {
+		t.Fatalf("profile line %s, want the cursor style sending next_marker back as marker", m[1])
+	}
+	profile := filepath.Join(t.TempDir(), "box-profile.json")
+	if err := os.WriteFile(profile, []byte(m[1]), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	r = run(t, env(t), "-o", "json", "--provider", boxArg+",profile="+profile, "SELECT id FROM box.users.users")
+	if got, want := column(jsonRows(t, r), "id"), []string{"u1", "u2", "u3", "u4", "u5"}; r.Code != 0 || !reflect.DeepEqual(got, want) {
+		t.Fatalf("with the profile of the message: exit %d ids %v, want %v\n%s", r.Code, got, want, r.Stderr)
+	}
+
+	cl, _, stderr := mcptest.Stdio(t, env(t, testutil.FastRetry...), "mcp", "--provider", boxArg)
+	res := cl.Query(t, "SELECT id FROM box.users.users")
+	if !res.IsError || res.Error == nil || res.Error.Kind != "incomplete" || res.Error.Provider != "box" || len(res.Rows) != 0 {
+		t.Fatalf("MCP: result %+v error %+v, want isError with kind incomplete and no rows\nstderr: %s", res, res.Error, stderr)
+	}
+}
