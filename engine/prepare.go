@@ -169,6 +169,10 @@ func (ps *Prepared) run(ctx context.Context, qo QueryOptions) (*result.Result, e
 		// (a check run, a script): each identical GET sent once.
 		ctx, end := client.OpenRunBytes(ctx, client.StatementRunBytes)
 		defer end()
+		// Its place in the shared queue of the credentials it uses
+		// (--state; providers/client/admission.go).
+		ctx, endStatement := client.WithStatement(ctx)
+		defer endStatement()
 		res, err := exec.Run(ctx, p, fetchers, exec.Options{Concurrency: e.opts.Concurrency, Progress: qo.Progress, Rows: qo.Rows, Columns: qo.Columns, MaxValueBytes: e.opts.MaxValueBytes, Failed: qo.FailedStats})
 		if err == nil {
 			res.Unordered = st.Query.UnorderedLimit

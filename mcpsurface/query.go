@@ -146,6 +146,9 @@ func (s *Server) runSelect(ctx context.Context, req *mcp.CallToolRequest, in que
 		fmt.Fprintf(s.cfg.Log, "engine mcp: keeping result: %v\n", err)
 	} else {
 		sp.Owner = principal(req) // only its principal pages it
+		if req != nil && req.Session != nil {
+			sp.Session = req.Session.ID()
+		}
 		defer sp.Close()
 	}
 	var h head
@@ -193,6 +196,12 @@ func (s *Server) runSelect(ctx context.Context, req *mcp.CallToolRequest, in que
 	}
 	if kept {
 		out.ResultID, out.ResultURI = id, ResultURI(id)
+		if !out.Truncated {
+			// Seen whole: kept for reading again, but the first to go.
+			if err := s.store.MarkWhole(ctx, id); err != nil {
+				fmt.Fprintf(s.cfg.Log, "engine mcp: keeping result: %v\n", err)
+			}
+		}
 	}
 	summary := fmt.Sprintf("%s; %s, %d ms", result.Plural(out.RowCount, "row"), r.Stats.Cost(), r.Stats.ElapsedMS)
 	if rl := r.Stats.RateLimitSummary(); rl != "" {

@@ -37,8 +37,26 @@ type sharedHeader struct {
 	Owner    string          `json:"owner,omitempty"` // the principal it is kept for (Info)
 }
 
+// A shared result is streamed in chunks, never held whole in memory
+// (docs/mcp.md): the stream (its header line, then its rows as encoded)
+// is written as values ID.0, ID.1, ... of at most SharedChunkBytes each,
+// then ID itself, the manifest, which says how many there are. A reader
+// reads the manifest, then one chunk at a time; a missing chunk (evicted
+// by the store's bound) makes the result unknown here.
+
+// SharedChunkBytes is the largest chunk of a shared result.
+const SharedChunkBytes = 1 << 20
+
+// sharedManifest is the value of a shared result's id.
+type sharedManifest struct {
+	Chunks int   `json:"chunks"`
+	Bytes  int64 `json:"bytes"`
+}
+
+func chunkKey(id string, i int) string { return fmt.Sprintf("%s.%d", id, i) }
+
 // share writes a kept result (its spool, rows as encoded) to the shared
-// store.
+// store, one chunk at a time.
 func (s *Store) share(id string, sp *Spool, columns []result.Column, created int64) {
 	if s.opts.Shared == nil || sp.bytes > MaxSharedResultBytes {
 		return
@@ -50,15 +68,69 @@ func (s *Store) share(id string, sp *Spool, columns []result.Column, created int
 	if _, err := sp.f.Seek(0, io.SeekStart); err != nil {
 		return
 	}
-	buf := bytes.NewBuffer(make([]byte, 0, len(head)+1+int(sp.bytes)+sp.rows))
-	buf.Write(head)
-	buf.WriteByte('\n')
-	if _, err := io.Copy(buf, sp.f); err != nil {
-		return
+	stream := io.MultiReader(bytes.NewReader(append(head, '\n')), sp.f)
+	var total int64
+	n := 0
+	for {
+		buf := make([]byte, SharedChunkBytes) // a store may keep what it is given
+		k, err := io.ReadFull(stream, buf)
+		if k > 0 {
+			chunk := buf[:k]
+			if s.shared.Do(context.Background(), int64(k), func(ctx context.Context) error {
+				return s.opts.Shared.Put(ctx, chunkKey(id, n), chunk)
+			}) != nil {
+				return // said by s.shared
+			}
+			n++
+			total += int64(k)
+		}
+		if err == io.EOF || err == io.ErrUnexpectedEOF {
+			break
+		}
+		if err != nil {
+			return
+		}
 	}
-	s.shared.Do(context.Background(), int64(buf.Len()), func(ctx context.Context) error { //nolint:errcheck // said by s.shared
-		return s.opts.Shared.Put(ctx, id, buf.Bytes())
+	m, _ := json.Marshal(sharedManifest{Chunks: n, Bytes: total})
+	s.shared.Do(context.Background(), 0, func(ctx context.Context) error { //nolint:errcheck // said by s.shared
+		return s.opts.Shared.Put(ctx, id, m)
 	})
+}
+
+// chunks reads a shared result's chunks one at a time.
+type chunks struct {
+	s    *Store
+	id   string
+	n, i int
+	cur  []byte
+	err  error
+}
+
+func (c *chunks) Read(p []byte) (int, error) {
+	for len(c.cur) == 0 {
+		if c.err != nil {
+			return 0, c.err
+		}
+		if c.i == c.n {
+			return 0, io.EOF
+		}
+		var ok bool
+		err := c.s.shared.Do(context.Background(), 0, func(ctx context.Context) (err error) {
+			c.cur, ok, err = c.s.opts.Shared.Get(ctx, chunkKey(c.id, c.i))
+			return err
+		})
+		if err == nil && !ok {
+			err = fmt.Errorf("chunk %d of %d is gone", c.i, c.n)
+		}
+		if err != nil {
+			c.err = err
+			return 0, err
+		}
+		c.i++
+	}
+	k := copy(p, c.cur)
+	c.cur = c.cur[k:]
+	return k, nil
 }
 
 // fetchShared copies a result another replica kept into this store; ok is
@@ -76,7 +148,11 @@ func (s *Store) fetchShared(ctx context.Context, id string) (bool, error) {
 	if err != nil || !ok {
 		return false, nil
 	}
-	r := bufio.NewReader(bytes.NewReader(data))
+	var m sharedManifest
+	if json.Unmarshal(data, &m) != nil || m.Chunks <= 0 || m.Bytes <= 0 {
+		return false, nil
+	}
+	r := bufio.NewReaderSize(&chunks{s: s, id: id, n: m.Chunks}, 64<<10)
 	line, err := readSpoolLine(r, nil)
 	if err != nil {
 		return false, nil
@@ -96,7 +172,7 @@ func (s *Store) fetchShared(ctx context.Context, id string) (bool, error) {
 		return false, err
 	}
 	defer tx.Rollback() //nolint:errcheck
-	if _, err := tx.Exec(`INSERT OR IGNORE INTO results(id, columns, row_count, bytes, created, used, owner) VALUES(?,?,?,?,?,?,?)`, id, string(cols), h.RowCount, len(data), h.Created, s.opts.Now().UnixNano(), h.Owner); err != nil {
+	if _, err := tx.Exec(`INSERT OR IGNORE INTO results(id, columns, row_count, bytes, created, used, owner) VALUES(?,?,?,?,?,?,?)`, id, string(cols), h.RowCount, m.Bytes, h.Created, s.opts.Now().UnixNano(), h.Owner); err != nil {
 		return false, err
 	}
 	one, err := tx.Prepare(`INSERT OR IGNORE INTO rows VALUES(?,?,?)`)
@@ -106,7 +182,9 @@ func (s *Store) fetchShared(ctx context.Context, id string) (bool, error) {
 	defer one.Close()
 	for i := 0; i < h.RowCount; i++ {
 		if line, err = readSpoolLine(r, line[:0]); err != nil {
-			return false, fmt.Errorf("result store: shared result %s: %w", id, err)
+			// A chunk evicted or unreadable: unknown here (the rows read
+			// so far are rolled back).
+			return false, nil
 		}
 		if _, err := one.Exec(id, i, string(line)); err != nil {
 			return false, err

@@ -99,7 +99,8 @@ func OpenStore(o StoreOptions) (*Store, error) {
 	}
 	db.SetMaxOpenConns(1)
 	_, err = db.Exec(`CREATE TABLE results(id TEXT PRIMARY KEY, columns TEXT NOT NULL, row_count INTEGER NOT NULL,
-		bytes INTEGER NOT NULL, created INTEGER NOT NULL, used INTEGER NOT NULL, owner TEXT NOT NULL DEFAULT '');
+		bytes INTEGER NOT NULL, created INTEGER NOT NULL, used INTEGER NOT NULL, owner TEXT NOT NULL DEFAULT '',
+		session TEXT NOT NULL DEFAULT '', whole INTEGER NOT NULL DEFAULT 0);
 		CREATE TABLE rows(rid TEXT NOT NULL, idx INTEGER NOT NULL, data TEXT NOT NULL, PRIMARY KEY(rid, idx)) WITHOUT ROWID;`)
 	if err != nil {
 		db.Close()
@@ -145,6 +146,9 @@ type Spool struct {
 	// Owner is the principal the result is kept for (Info serves it to
 	// that principal only); "" without authorization.
 	Owner string
+	// Session is the MCP session that made it: when the store is full,
+	// the session holding the most results gives one up first (evict).
+	Session string
 
 	max    int64
 	maxRow int64
@@ -248,7 +252,7 @@ func (s *Store) Keep(ctx context.Context, sp *Spool, columns []result.Column) (i
 		return "", false, err
 	}
 	defer tx.Rollback() //nolint:errcheck
-	if _, err := tx.Exec(`INSERT INTO results(id, columns, row_count, bytes, created, used, owner) VALUES(?,?,?,?,?,?,?)`, id, string(cols), sp.rows, sp.bytes, now, now, sp.Owner); err != nil {
+	if _, err := tx.Exec(`INSERT INTO results(id, columns, row_count, bytes, created, used, owner, session) VALUES(?,?,?,?,?,?,?,?)`, id, string(cols), sp.rows, sp.bytes, now, now, sp.Owner, sp.Session); err != nil {
 		return "", false, err
 	}
 	// Rows go in keepBatch to a statement: one Exec per row costs more
@@ -334,8 +338,18 @@ func readSpoolLine(r *bufio.Reader, buf []byte) ([]byte, error) {
 	}
 }
 
-// evict drops expired results, then the least recently used until the
-// bounds hold (never keep, the one just added).
+// MarkWhole records that the client was shown every row of result id in
+// the reply that made it: such a result is the first evicted.
+func (s *Store) MarkWhole(ctx context.Context, id string) error {
+	_, err := s.db.ExecContext(ctx, `UPDATE results SET whole = 1 WHERE id = ?`, id)
+	return err
+}
+
+// evict drops expired results, then, until the bounds hold (never keep,
+// the one just added): the least recently used of the results the
+// client was shown whole, then the least recently used of the session
+// that holds the most results, so one busy session evicts its own
+// results and not another's page.
 func (s *Store) evict(tx *sql.Tx, keep string) error {
 	cutoff := s.opts.Now().Add(-s.opts.TTL).UnixNano()
 	if err := dropWhere(tx, `SELECT id FROM results WHERE created < ? AND id <> ?`, cutoff, keep); err != nil {
@@ -350,7 +364,8 @@ func (s *Store) evict(tx *sql.Tx, keep string) error {
 		if n <= s.opts.MaxResults && bytes <= s.opts.MaxBytes {
 			return nil
 		}
-		if err := dropWhere(tx, `SELECT id FROM results WHERE id <> ? ORDER BY used LIMIT 1`, keep); err != nil {
+		if err := dropWhere(tx, `SELECT id FROM results WHERE id <> ?1 ORDER BY whole DESC,
+			(SELECT count(*) FROM results r2 WHERE r2.session = results.session AND r2.id <> ?1) DESC, used LIMIT 1`, keep); err != nil {
 			return err
 		}
 	}

@@ -152,3 +152,99 @@ func TestStoreShared(t *testing.T) {
 		t.Fatalf("warnings %q; want one per replica", warned)
 	}
 }
+
+// TestStoreFairEviction: when the store is full, a result the client saw
+// whole goes first, then one of the session holding the most results,
+// never the page another session is reading.
+func TestStoreFairEviction(t *testing.T) {
+	now := time.Unix(1000, 0)
+	st, err := mcpsurface.OpenStore(mcpsurface.StoreOptions{MaxResults: 4, TTL: time.Hour, Now: func() time.Time { return now }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	ctx := context.Background()
+	keep := func(session string) string {
+		sp, err := st.NewSpool()
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer sp.Close()
+		sp.Session = session
+		sp.Add([]any{int64(1)})
+		id, kept, err := st.Keep(ctx, sp, []result.Column{{Name: "i", Type: result.TypeInteger}})
+		if err != nil || !kept {
+			t.Fatalf("keep: %v %t", err, kept)
+		}
+		now = now.Add(time.Second)
+		return id
+	}
+	reader := keep("a")
+	whole := keep("b")
+	if err := st.MarkWhole(ctx, whole); err != nil {
+		t.Fatal(err)
+	}
+	for i := 0; i < 6; i++ {
+		keep("b")
+	}
+	if _, err := st.Info(ctx, whole, ""); !errors.Is(err, mcpsurface.ErrUnknownResult) {
+		t.Fatalf("the result seen whole was kept: %v", err)
+	}
+	if _, err := st.Info(ctx, reader, ""); err != nil {
+		t.Fatalf("another session's 7 results evicted the reader's page (the oldest): %v", err)
+	}
+}
+
+// TestStoreSharedChunks: a shared result is written and read in chunks of
+// at most SharedChunkBytes (never whole in memory); a chunk the store
+// evicted makes the result unknown on another replica, not partial.
+func TestStoreSharedChunks(t *testing.T) {
+	sh := testutil.NewMapBlobs()
+	open := func() *mcpsurface.Store {
+		st, err := mcpsurface.OpenStore(mcpsurface.StoreOptions{TTL: time.Minute, Shared: sh})
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { st.Close() })
+		return st
+	}
+	one := open()
+	ctx := context.Background()
+	r := &result.Result{Columns: []result.Column{{Name: "i", Type: result.TypeInteger}, {Name: "s", Type: result.TypeText}}}
+	for i := 0; i < 2500; i++ {
+		r.Rows = append(r.Rows, []any{int64(i), strings.Repeat("x", 1000)})
+	}
+	id, kept, err := one.Put(ctx, r)
+	if err != nil || !kept {
+		t.Fatal(err)
+	}
+	chunks := 0
+	for k, n := range sh.Sizes() {
+		if strings.HasPrefix(k, id+".") {
+			chunks++
+			if n > mcpsurface.SharedChunkBytes {
+				t.Fatalf("chunk %s of %d bytes", k, n)
+			}
+		}
+	}
+	if chunks < 3 {
+		t.Fatalf("%d chunks for a 2.5 MB result; want at least 3", chunks)
+	}
+	two := open()
+	k, err := two.Info(ctx, id, "")
+	if err != nil || k.RowCount != 2500 {
+		t.Fatalf("another replica: %+v, %v", k, err)
+	}
+	if rows, err := two.Rows(ctx, k, 2400, 1); err != nil || len(rows) != 1 || rows[0][0] != int64(2400) || len(rows[0][1].(string)) != 1000 {
+		t.Fatalf("row 2400 on another replica: %v", err)
+	}
+	must := func(err error) {
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	must(sh.Delete(ctx, id+".1"))
+	if _, err := open().Info(ctx, id, ""); !errors.Is(err, mcpsurface.ErrUnknownResult) {
+		t.Fatalf("a result missing a chunk: %v, want ErrUnknownResult", err)
+	}
+}

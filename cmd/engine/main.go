@@ -8,6 +8,8 @@
 package main
 
 import (
+	"github.com/enginehq/engine/providers/sharedstate"
+
 	"os"
 )
 
@@ -23,6 +25,11 @@ func run(x *IO, args []string) int {
 	cmd, err := root.ExecuteC()
 	if g.debug {
 		reportPeakMemory(x.Err)
+	}
+	if s := sharedstate.Summary(); s != "" && g.shared != nil {
+		// Left and rejoined more than once: said once, here (each
+		// surface said only the first time).
+		g.stateWarnf("all surfaces")("%s", s)
 	}
 	if err != nil && cmd != nil && cmd.Name() == "exec" && jsonOutput(cmd, args) {
 		err = asJSONError(err)

@@ -59,6 +59,8 @@ type globalFlags struct {
 	maxConc        int
 	governor       bool
 	state          string
+	stateTimeout   time.Duration
+	stateCacheMax  int64
 
 	// given are the providers of --provider (engineOptions), whose files
 	// newEngine checks at start.
@@ -127,6 +129,8 @@ variables, or --auth.`,
 	f.BoolVar(&g.governor, "governor", true, "pace and bound requests per credential under the provider's rate limits (--rate, --max-concurrency), pause every request after a secondary limit, refuse statements the budget cannot cover; off only for tests and private APIs without limits")
 	f.IntVar(&g.maxConc, "max-concurrency", client.DefaultMaxConcurrency, "requests in flight per credential across the process (all fan-outs, pages, sessions); -1: no cap")
 	f.StringVar(&g.state, "state", "", "share rate-limit state, the response cache and MCP kept results with other processes: redis://HOST:PORT/DB (default: none, this process alone; docs/orgscale.md)")
+	f.DurationVar(&g.stateTimeout, "state-timeout", providers.SharedStateTimeout, "base bound of one call to --state; it grows up to 10 times with the server's slowest recent answers, so a busy server does not push the process out of the shared governor")
+	f.Int64Var(&g.stateCacheMax, "state-cache-max-bytes", 0, "bound of the response cache's entries in --state, one setting for every process: given, it is stored there for all; default: the stored one, else 1 GiB (--cache-max-bytes bounds only this process's directory)")
 	f.BoolVar(&g.debug, "debug", false, "log requests (never credentials) to stderr")
 
 	var cpuProfile string

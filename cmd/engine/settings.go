@@ -47,6 +47,8 @@ var settings = []setting{
 	{flag: "governor", env: "ENGINE_GOVERNOR", parse: envBool},
 	{flag: "max-concurrency", env: "ENGINE_MAX_CONCURRENCY", numeric: true, lift: true},
 	{flag: "state", env: "ENGINE_STATE"},
+	{flag: "state-timeout", env: "ENGINE_STATE_TIMEOUT", positive: true},
+	{flag: "state-cache-max-bytes", env: "ENGINE_STATE_CACHE_MAX_BYTES", numeric: true},
 	{flag: "debug", env: "ENGINE_DEBUG", parse: envBool},
 	{cmd: "mcp", flag: "max-rows", env: "ENGINE_MCP_MAX_ROWS", numeric: true, lift: true},
 	{cmd: "mcp", flag: "max-cell-bytes", env: "ENGINE_MCP_MAX_CELL_BYTES", numeric: true, lift: true},

@@ -8,6 +8,7 @@ import (
 	"github.com/enginehq/engine/engine"
 	"github.com/enginehq/engine/engine/result"
 	"github.com/enginehq/engine/mcpsurface"
+	"github.com/enginehq/engine/providers/sharedstate"
 	"github.com/enginehq/engine/providers/sharedstate/redisstate"
 )
 
@@ -22,6 +23,7 @@ func (g *globalFlags) openState() (*redisstate.State, error) {
 		return nil, nil
 	}
 	g.stateOnce.Do(func() {
+		sharedstate.SetTimeout(g.stateTimeout)
 		g.shared, g.stateErr = redisstate.Open(g.state)
 		if g.stateErr == nil {
 			if err := g.shared.CheckConfig(context.Background()); err != nil {
@@ -57,7 +59,20 @@ func (g *globalFlags) shareState(opts *engine.Options) error {
 		opts.Client.Governor.SharedWarnf = g.stateWarnf("rate-limit governor")
 	}
 	if opts.Client.Cache != nil {
-		opts.Client.Cache.SetShared(st.Blobs("cache", g.cacheMaxBytes, sharedCacheTTL), g.stateWarnf("response cache"))
+		// The deployment's secret, when set, keys the entries' MACs: only
+		// its processes write entries the others accept (docs/orgscale.md).
+		opts.Client.Cache.SetSecret([]byte(g.io.Getenv("ENGINE_STATE_SECRET")))
+		// The shared bound is the shared store's, one for every writer
+		// (--state-cache-max-bytes stores it there), never this process's
+		// --cache-max-bytes: a runner with a small directory does not
+		// evict every other credential's entries.
+		blobs := st.Blobs("cache", redisstate.DefaultCacheMaxBytes, sharedCacheTTL)
+		if g.stateCacheMax > 0 {
+			if err := blobs.SetBound(context.Background(), g.stateCacheMax); err != nil {
+				g.stateWarnf("response cache")("could not store --state-cache-max-bytes (%v); the bound stored there stays", err)
+			}
+		}
+		opts.Client.Cache.SetShared(blobs, g.stateWarnf("response cache"))
 	}
 	return nil
 }
@@ -67,10 +82,9 @@ func (g *globalFlags) shareResults(o *mcpsurface.StoreOptions) {
 	if g.shared == nil {
 		return
 	}
-	maxBytes, ttl := o.MaxBytes, o.TTL
-	if maxBytes <= 0 {
-		maxBytes = 256 << 20
-	}
+	// The shared bound is the store's, the same for every replica (a
+	// replica's --keep-bytes bounds only its own memory and spool).
+	maxBytes, ttl := int64(redisstate.DefaultResultsMaxBytes), o.TTL
 	if ttl <= 0 {
 		ttl = 30 * time.Minute
 	}

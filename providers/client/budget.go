@@ -36,6 +36,15 @@ func (c *Client) CheckBudget(ctx context.Context, path string, n int) error {
 	if c.app != nil && c.app.app.Multi() && c.knownInstallation(path) == nil {
 		return nil // a path template over several installations: each has its own budget
 	}
+	if err := c.checkBucket(ctx, path, bucket, gov, n); err != nil {
+		return err
+	}
+	// Within the bucket: the statement's place in the window shared with
+	// other processes (admission.go).
+	return c.reserve(ctx, path, n)
+}
+
+func (c *Client) checkBucket(ctx context.Context, path, bucket string, gov *Governor, n int) error {
 	b, ok := gov.Bucket(bucket)
 	if !ok && n >= BudgetProbeMin && c.prof != nil && c.prof.RateLimitProbe != "" && gov == c.govFor(c.prof.RateLimitProbe) {
 		c.probeRateLimit(ctx)

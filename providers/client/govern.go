@@ -100,6 +100,7 @@ func (c *Client) pausedError(req *http.Request) error {
 		pe.Retryable, pe.RateLimited, pe.RetryAfter = true, true, wait
 		return pe
 	}
+	gov.sharedPaused()
 	until := gov.PausedUntil()
 	wait := time.Until(until)
 	if until.IsZero() || wait <= c.opts.MaxRetryWait {

@@ -107,6 +107,9 @@ type Governor struct {
 	probedAt   time.Time
 	sharedKey  string                    // the credential's key in opts.Shared
 	admitted   map[admitKey][]*Admission // shared admissions awaiting Done
+	renewing   bool                      // renewLoop runs
+	queued     map[string]bool           // statements with a place in the shared queue (admission.go)
+	pauseAsked time.Time                 // last time sharedPaused asked
 	shared     *sharedstate.Health       // says when opts.Shared fails and when it is back
 }
 
@@ -184,6 +187,7 @@ func (g *Governor) Acquire(ctx context.Context, bucket string) (time.Time, error
 	if bucket == "" {
 		return g.now(), nil
 	}
+	var sharedWaited time.Time // the first refusal by the shared state
 	for {
 		if err := g.waitPause(ctx); err != nil {
 			return time.Time{}, err
@@ -221,9 +225,17 @@ func (g *Governor) Acquire(ctx context.Context, bucket string) (time.Time, error
 			if adm == nil {
 				return now, nil
 			}
+			if st := statementFrom(ctx); st != nil {
+				adm.Stmt = st.id
+			}
 			wait, admitted := g.sharedAdmit(ctx, bucket, adm, now)
 			if admitted {
 				return now, nil
+			}
+			if sharedWaited.IsZero() {
+				sharedWaited = now
+			} else if d := g.now().Sub(sharedWaited); d >= NoticeMin {
+				noticeShared(ctx, g, d)
 			}
 			// Another process holds the room: give the local place back
 			// and wait (shared.go).

@@ -67,9 +67,11 @@ func (g *Governor) sharedAdmit(ctx context.Context, bucket string, a *Admission,
 	res, err := g.opts.Shared.Admit(octx, g.key(), *a)
 	cancel()
 	if err != nil {
-		if ctx.Err() == nil {
-			g.shared.Failed(err)
+		if ctx.Err() != nil {
+			// The caller gave up: not admitted (Acquire returns its error).
+			return sharedPoll, false
 		}
+		g.shared.Failed(err)
 		return 0, true
 	}
 	g.shared.OK(start)
@@ -80,7 +82,12 @@ func (g *Governor) sharedAdmit(ctx context.Context, bucket string, a *Admission,
 		}
 		k := admitKey{bucket, sent}
 		g.admitted[k] = append(g.admitted[k], a)
+		start := !g.renewing
+		g.renewing = true
 		g.mu.Unlock()
+		if start {
+			go g.renewLoop()
+		}
 		return 0, true
 	}
 	wait := res.Wait
@@ -108,6 +115,83 @@ func (g *Governor) sharedAdmit(ctx context.Context, bucket string, a *Admission,
 	}
 	return min(wait, sharedMaxWait), false
 }
+
+// renewLoop renews the leases of the shared admissions awaiting Done
+// every SlotTTL/3, so that a live process keeps its slots however long
+// its requests take, and a killed one's lapse within SlotTTL. It ends
+// when no admission is left (sharedAdmit starts it again).
+func (g *Governor) renewLoop() {
+	every := max(g.opts.SlotTTL/3, 10*time.Millisecond)
+	for {
+		time.Sleep(every)
+		g.mu.Lock()
+		var as []Admission
+		for _, q := range g.admitted {
+			for _, a := range q {
+				as = append(as, *a)
+			}
+		}
+		stmts := make([]string, 0, len(g.queued))
+		for id := range g.queued {
+			stmts = append(stmts, id)
+		}
+		if len(as) == 0 && len(stmts) == 0 {
+			g.renewing = false
+			g.mu.Unlock()
+			return
+		}
+		g.mu.Unlock()
+		// A failed renewal is said by g.shared; the slots then lapse, and
+		// the local bounds hold.
+		if len(as) > 0 {
+			g.shared.Do(context.Background(), 0, func(ctx context.Context) error { //nolint:errcheck
+				return g.opts.Shared.Renew(ctx, g.key(), as)
+			})
+		}
+		if len(stmts) > 0 {
+			g.shared.Do(context.Background(), 0, func(ctx context.Context) error { //nolint:errcheck
+				return g.opts.Shared.RenewStatements(ctx, g.key(), stmts, g.opts.SlotTTL)
+			})
+		}
+	}
+}
+
+// sharedPaused merges a pause another process recorded in the shared
+// state into the local one, so that a request that would wait it out
+// past MaxRetryWait fails at once (pausedError), as after a pause of its
+// own.
+func (g *Governor) sharedPaused() {
+	if g.opts.Shared == nil {
+		return
+	}
+	// Asked at most every sharedPausePoll: a pause set since is met by the
+	// admission itself (and its process's own requests fail fast after).
+	g.mu.Lock()
+	now := g.now()
+	if now.Sub(g.pauseAsked) < sharedPausePoll {
+		g.mu.Unlock()
+		return
+	}
+	g.pauseAsked = now
+	g.mu.Unlock()
+	var d time.Duration
+	if err := g.shared.Do(context.Background(), 0, func(ctx context.Context) (err error) {
+		d, err = g.opts.Shared.Paused(ctx, g.key())
+		return err
+	}); err != nil || d <= 0 {
+		return
+	}
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	now = g.now()
+	if until := now.Add(d); until.After(g.pauseUntil) {
+		g.pauseStart, g.pauseUntil = now, until
+	}
+}
+
+// sharedPausePoll is how often a governor asks the shared state for a
+// pause another process recorded (sharedPaused).
+const sharedPausePoll = 250 * time.Millisecond
 
 // sharedDone tells the shared state that the request admitted at sent
 // answered, the pause it started and the bucket it reported.

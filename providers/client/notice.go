@@ -75,6 +75,19 @@ func noticeWait(ctx context.Context, d time.Duration, why string) {
 	})
 }
 
+// noticeShared says, once per statement, that a request has waited d for
+// the credential's window shared with other processes (--state).
+func noticeShared(ctx context.Context, g *Governor, d time.Duration) {
+	n := noticesFrom(ctx)
+	if n == nil || g.points == nil {
+		return
+	}
+	n.once.Do(func() {
+		n.say(fmt.Sprintf("waiting (%s so far) for the credential's rate window (%d requests/%s), shared with the other processes using --state; the statement goes on as it has room",
+			d.Round(time.Second), g.points.budget(1), per(g.points.length)))
+	})
+}
+
 // Delay is how long a request of bucket would wait for its admission now
 // (0: none), and what for: a pause after a secondary limit, the bucket
 // spent until its reset, or a full rate window ("search rate window (30

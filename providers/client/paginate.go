@@ -111,6 +111,9 @@ func (p *pager) follow(ctx context.Context, cur *response, items []json.RawMessa
 					if p.pages+to-from+1 > p.c.opts.MaxPages {
 						return p.limitError(next.String(), p.pages+to-from+1)
 					}
+					if err := p.c.reserve(ctx, next.Path, to-from+1); err != nil {
+						return err
+					}
 					if cur, err = p.concurrent(ctx, next, from, to); err != nil {
 						return err
 					}

@@ -42,7 +42,29 @@ type SharedState interface {
 	RecordBucket(ctx context.Context, key string, b Bucket) error
 	// Bucket returns what is known of a bucket whose reset has not passed.
 	Bucket(ctx context.Context, key, name string) (Bucket, bool, error)
+	// Renew extends the leases of the admitted requests as (not yet
+	// released) to SlotTTL from now: a live process renews its slots and
+	// places in flight, a dead one's lapse within a lease.
+	Renew(ctx context.Context, key string, as []Admission) error
+	// Paused returns how long every request of the credential is still
+	// paused (0: not paused), at most MaxSharedPause.
+	Paused(ctx context.Context, key string) (time.Duration, error)
+	// Reserve places r.N more requests of statement r.Stmt in the
+	// credential's queue of statements (oldest first, admission.go), or
+	// refuses them when the requests queued ahead and its own cannot be
+	// served by r.Window within r.Left.
+	Reserve(ctx context.Context, key string, r Reservation) (Reserved, error)
+	// Unreserve gives up a statement's place in the queue (it ended).
+	Unreserve(ctx context.Context, key string, stmt string) error
+	// RenewStatements extends the leases of the statements' places in
+	// the queue to ttl from now.
+	RenewStatements(ctx context.Context, key string, stmts []string, ttl time.Duration) error
 }
+
+// MaxSharedPause bounds a pause that one process records for the others
+// (a far Retry-After, a stale or hostile key): the longest wait the
+// engine accepts of a provider, GitHub's primary reset period.
+const MaxSharedPause = time.Hour
 
 // SharedWindow is one sliding window of an Admission: at most N requests
 // in flight or answered within Length.
@@ -60,8 +82,12 @@ type Admission struct {
 	// MaxInFlight bounds the credential's requests in flight across every
 	// process (<= 0: no bound).
 	MaxInFlight int
-	// SlotTTL is how long a slot or a place in flight is held without a
-	// Release (a crashed process's slots expire after it).
+	// Stmt is the statement it belongs to (WithStatement; "" for none):
+	// its admission takes one request off the statement's reservation.
+	Stmt string
+	// SlotTTL is the lease of a slot or a place in flight: how long it is
+	// held without a Release or a Renew (a crashed process's slots lapse
+	// within it; a live one renews them every SlotTTL/3).
 	SlotTTL time.Duration
 }
 
@@ -72,8 +98,10 @@ type Admit struct {
 	Reason string // "paused", "spent", "slots", "window" when not OK
 }
 
-// DefaultSlotTTL is Admission.SlotTTL when the governor's options give none.
-const DefaultSlotTTL = 2 * time.Minute
+// DefaultSlotTTL is Admission.SlotTTL when the governor's options give
+// none: a lease short enough that a killed process's slots are free in
+// seconds, renewed by the live ones (governor_shared.go, renewLoop).
+const DefaultSlotTTL = 6 * time.Second
 
 // SharedOpTimeout bounds each call of the governor to its SharedState.
 const SharedOpTimeout = providers.SharedStateTimeout
@@ -94,6 +122,8 @@ func newAdmissionID() string {
 // unreachable (it skips the network for a while after a failure).
 var ErrSharedDown = errors.New("shared state unreachable; not asked again for a few seconds")
 
+var _ SharedState = (*LocalState)(nil)
+
 // LocalState is SharedState in this process's memory: the reference model
 // of the contract, and a way for several governors of one process to
 // share (tests).
@@ -109,6 +139,12 @@ type localCred struct {
 	fly     map[string]map[string]time.Time // window -> id -> expiry
 	ends    map[string][]time.Time          // window -> answer times
 	buckets map[string]Bucket
+	queue   map[string]*queued // statement -> its place (admission.go)
+}
+
+type queued struct {
+	start, lease, deadline time.Time
+	n                      int
 }
 
 // NewLocalState makes an empty LocalState.
@@ -119,7 +155,7 @@ func NewLocalState() *LocalState {
 func (s *LocalState) cred(key string) *localCred {
 	c, ok := s.creds[key]
 	if !ok {
-		c = &localCred{slots: map[string]time.Time{}, fly: map[string]map[string]time.Time{}, ends: map[string][]time.Time{}, buckets: map[string]Bucket{}}
+		c = &localCred{queue: map[string]*queued{}, slots: map[string]time.Time{}, fly: map[string]map[string]time.Time{}, ends: map[string][]time.Time{}, buckets: map[string]Bucket{}}
 		s.creds[key] = c
 	}
 	return c
@@ -135,7 +171,7 @@ func (s *LocalState) Admit(ctx context.Context, key string, a Admission) (Admit,
 	now := s.now()
 	c := s.cred(key)
 	if now.Before(c.pause) {
-		return Admit{Wait: c.pause.Sub(now), Reason: "paused"}, nil
+		return Admit{Wait: min(c.pause.Sub(now), MaxSharedPause), Reason: "paused"}, nil
 	}
 	if b, ok := c.buckets[a.Bucket]; ok && b.Remaining <= 0 && now.Before(b.Reset) {
 		return Admit{Wait: b.Reset.Sub(now), Reason: "spent"}, nil
@@ -169,6 +205,9 @@ func (s *LocalState) Admit(ctx context.Context, key string, a Admission) (Admit,
 	ttl := a.SlotTTL
 	if ttl <= 0 {
 		ttl = DefaultSlotTTL
+	}
+	if q := c.queue[a.Stmt]; q != nil && q.n > 0 {
+		q.n--
 	}
 	c.slots[a.ID] = now.Add(ttl)
 	for _, w := range a.Windows {
@@ -208,6 +247,140 @@ func (s *LocalState) Release(ctx context.Context, key string, a Admission) error
 	return nil
 }
 
+// Renew implements SharedState.
+func (s *LocalState) Renew(ctx context.Context, key string, as []Admission) error {
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	now := s.now()
+	c := s.cred(key)
+	for _, a := range as {
+		ttl := a.SlotTTL
+		if ttl <= 0 {
+			ttl = DefaultSlotTTL
+		}
+		if _, ok := c.slots[a.ID]; ok {
+			c.slots[a.ID] = now.Add(ttl)
+		}
+		for _, w := range a.Windows {
+			if _, ok := c.fly[w.Name][a.ID]; ok {
+				c.fly[w.Name][a.ID] = now.Add(ttl)
+			}
+		}
+	}
+	return nil
+}
+
+// Reserve implements SharedState (the model of redisstate's script).
+func (s *LocalState) Reserve(ctx context.Context, key string, r Reservation) (Reserved, error) {
+	if err := ctx.Err(); err != nil {
+		return Reserved{}, err
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	now := s.now()
+	c := s.cred(key)
+	for id, q := range c.queue {
+		if !now.Before(q.lease) {
+			delete(c.queue, id)
+		}
+	}
+	mine := c.queue[r.Stmt]
+	own := 0
+	if mine != nil {
+		own = mine.n
+	}
+	// Admitted statements share the window as they go: every one's
+	// requests count, and none may be pushed past its deadline.
+	ahead := 0
+	minLeft := r.Left
+	for id, q := range c.queue {
+		if id == r.Stmt {
+			continue
+		}
+		ahead += q.n
+		if !q.deadline.IsZero() && (minLeft <= 0 || q.deadline.Sub(now) < minLeft) {
+			minLeft = max(q.deadline.Sub(now), 0)
+		}
+	}
+	w := r.Window
+	fly := c.fly[w.Name]
+	expire(fly, now)
+	var ends []time.Time
+	for _, e := range c.ends[w.Name] {
+		if e.After(now.Add(-w.Length)) {
+			ends = append(ends, e)
+		}
+	}
+	room := max(w.N-len(fly)-len(ends), 0)
+	wait := func(x int) time.Duration {
+		if x <= 0 {
+			return 0
+		}
+		if x <= len(ends) {
+			return ends[x-1].Add(w.Length).Sub(now)
+		}
+		return w.Length * time.Duration((x+w.N-1)/max(w.N, 1))
+	}
+	t := wait(ahead + own + r.N - room)
+	if (r.Left > 0 || minLeft > 0) && t > minLeft {
+		return Reserved{Ahead: ahead, Wait: t, RetryAfter: wait(ahead - room)}, nil
+	}
+	ttl := r.TTL
+	if ttl <= 0 {
+		ttl = DefaultSlotTTL
+	}
+	if mine == nil {
+		mine = &queued{start: now}
+		if r.Left > 0 {
+			mine.deadline = now.Add(r.Left)
+		}
+		c.queue[r.Stmt] = mine
+	}
+	mine.n += r.N
+	mine.lease = now.Add(ttl)
+	return Reserved{OK: true, Ahead: ahead, Wait: t}, nil
+}
+
+// Unreserve implements SharedState.
+func (s *LocalState) Unreserve(ctx context.Context, key string, stmt string) error {
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	delete(s.cred(key).queue, stmt)
+	return nil
+}
+
+// RenewStatements implements SharedState.
+func (s *LocalState) RenewStatements(ctx context.Context, key string, stmts []string, ttl time.Duration) error {
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	c := s.cred(key)
+	for _, id := range stmts {
+		if q := c.queue[id]; q != nil {
+			q.lease = s.now().Add(ttl)
+		}
+	}
+	return nil
+}
+
+// Paused implements SharedState.
+func (s *LocalState) Paused(ctx context.Context, key string) (time.Duration, error) {
+	if err := ctx.Err(); err != nil {
+		return 0, err
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return min(max(s.cred(key).pause.Sub(s.now()), 0), MaxSharedPause), nil
+}
+
 // Pause implements SharedState.
 func (s *LocalState) Pause(ctx context.Context, key string, d time.Duration) error {
 	if err := ctx.Err(); err != nil {
@@ -216,7 +389,7 @@ func (s *LocalState) Pause(ctx context.Context, key string, d time.Duration) err
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	c := s.cred(key)
-	if until := s.now().Add(d); until.After(c.pause) {
+	if until := s.now().Add(min(d, MaxSharedPause)); until.After(c.pause) {
 		c.pause = until
 	}
 	return nil

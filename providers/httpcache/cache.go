@@ -45,6 +45,7 @@ import (
 	"sort"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/enginehq/engine/providers/defaults"
@@ -92,6 +93,9 @@ type Cache struct {
 	shared  Shared // entries shared with other processes (shared.go)
 
 	sharedHealth *sharedstate.Health // says when shared fails and when it is back
+
+	secret  []byte       // the MAC key of the entries' sums (sum.go)
+	dropped atomic.Int64 // entries whose sum did not match
 }
 
 // DefaultDir is <user cache dir>/engine/http.
@@ -248,6 +252,9 @@ type Entry struct {
 type meta struct {
 	Header http.Header `json:"header"`
 	Vary   string      `json:"vary,omitempty"`
+	// Sum proves the entry (sum.go): a MAC of its key, header, Vary and
+	// body. An entry without one, or whose Sum does not match, is a miss.
+	Sum string `json:"sum,omitempty"`
 }
 
 // Fresh reports whether the entry is within the TTL (the client also
@@ -283,11 +290,16 @@ func (c *Cache) Get(key string) (*Entry, bool) {
 	if _, err := io.ReadFull(f, data); err != nil {
 		return nil, false
 	}
-	e, ok := decodeEntry(data)
-	if ok {
-		e.Stored = fi.ModTime()
+	e, ok := c.decodeEntry(key, data)
+	if !ok {
+		// Damaged or altered (or written before entries carried their
+		// sum): dropped, so that the request goes out unconditionally.
+		c.dropped.Add(1)
+		os.Remove(c.path(key))
+		return nil, false
 	}
-	return e, ok
+	e.Stored = fi.ModTime()
+	return e, true
 }
 
 // Put stores an entry atomically (Stored is ignored: it is now).
@@ -298,7 +310,7 @@ func (c *Cache) Put(key string, e *Entry) error {
 	if c.shared != nil {
 		c.sharedPut(key, e, c.nowFunc())
 	}
-	head, err := json.Marshal(meta{Header: e.Header, Vary: e.Vary})
+	head, err := json.Marshal(meta{Header: e.Header, Vary: e.Vary, Sum: c.sum(key, e)})
 	if err != nil {
 		return err
 	}
@@ -311,7 +323,15 @@ func (c *Cache) Put(key string, e *Entry) error {
 		w.Write(head)
 		w.WriteByte('\n')
 		w.Write(e.Body)
-		return w.Flush()
+		if err := w.Flush(); err != nil {
+			return err
+		}
+		// On disk before the rename: a crash never leaves a renamed
+		// entry whose bytes did not reach the disk.
+		if f, ok := f.(*os.File); ok {
+			return f.Sync()
+		}
+		return nil
 	})
 	if err != nil {
 		return err

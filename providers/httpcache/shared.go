@@ -44,18 +44,19 @@ type sharedMeta struct {
 	Stored int64 `json:"stored"`
 }
 
-func encodeShared(e *Entry, stored time.Time) ([]byte, error) {
-	head, err := json.Marshal(sharedMeta{meta: meta{Header: e.Header, Vary: e.Vary}, Stored: stored.UnixNano()})
+func (c *Cache) encodeShared(key string, e *Entry, stored time.Time) ([]byte, error) {
+	head, err := json.Marshal(sharedMeta{meta: meta{Header: e.Header, Vary: e.Vary, Sum: c.sum(key, e)}, Stored: stored.UnixNano()})
 	if err != nil {
 		return nil, err
 	}
 	return append(append(head, '\n'), e.Body...), nil
 }
 
-// decodeEntry reads an entry, a file's or a shared one: its first line,
-// then its body. Stored is the shared entry's (a file's has none: its
-// modification time is).
-func decodeEntry(data []byte) (*Entry, bool) {
+// decodeEntry reads the entry of key, a file's or a shared one: its
+// first line, then its body; ok is false unless its sum proves it the
+// entry written under key. Stored is the shared entry's (a file's has
+// none: its modification time is).
+func (c *Cache) decodeEntry(key string, data []byte) (*Entry, bool) {
 	nl := bytes.IndexByte(data, '\n')
 	if nl < 0 {
 		return nil, false
@@ -64,7 +65,11 @@ func decodeEntry(data []byte) (*Entry, bool) {
 	if err := json.Unmarshal(data[:nl], &m); err != nil || m.Header == nil {
 		return nil, false
 	}
-	return &Entry{Header: m.Header, Vary: m.Vary, Body: data[nl+1:], Stored: time.Unix(0, m.Stored)}, true
+	e := &Entry{Header: m.Header, Vary: m.Vary, Body: data[nl+1:], Stored: time.Unix(0, m.Stored)}
+	if !c.proves(key, e, m.Sum) {
+		return nil, false
+	}
+	return e, true
 }
 
 func (c *Cache) sharedGet(key string) (*Entry, bool) {
@@ -77,11 +82,16 @@ func (c *Cache) sharedGet(key string) (*Entry, bool) {
 	if err != nil || !ok {
 		return nil, false
 	}
-	return decodeEntry(data)
+	e, ok := c.decodeEntry(key, data)
+	if !ok {
+		c.dropped.Add(1)
+		c.sharedDelete(key)
+	}
+	return e, ok
 }
 
 func (c *Cache) sharedPut(key string, e *Entry, stored time.Time) {
-	data, err := encodeShared(e, stored)
+	data, err := c.encodeShared(key, e, stored)
 	if err != nil {
 		return
 	}

@@ -8,6 +8,7 @@ package sharedstate
 
 import (
 	"context"
+	"fmt"
 	"sync"
 	"time"
 
@@ -26,9 +27,88 @@ type Blobs interface {
 }
 
 // Context bounds one call to the shared state that moves n bytes:
-// providers.SharedStateTimeout, plus 1 ms per 50 kB.
+// Bound(), plus 1 ms per 50 kB.
 func Context(parent context.Context, n int64) (context.Context, context.CancelFunc) {
-	return context.WithTimeout(parent, providers.SharedStateTimeout+time.Duration(n/50_000)*time.Millisecond)
+	return context.WithTimeout(parent, Bound()+time.Duration(n/50_000)*time.Millisecond)
+}
+
+// The per-call bound adapts to the server: a busy but healthy Redis (20
+// processes on 2 cores) answers in hundreds of milliseconds, and a fixed
+// bound of a second would push a process out of the shared governor
+// while the server is up. The bound is the base (--state-timeout,
+// providers.SharedStateTimeout by default), or 4 times the slowest recent
+// answer when that is more, at most MaxBoundFactor times the base. Only
+// answers raise it: a frozen server, which answers nothing, is given up
+// after the base bound.
+var latency struct {
+	mu   sync.Mutex
+	base time.Duration
+	slow time.Duration // the slowest recent answer, decaying
+}
+
+// MaxBoundFactor bounds the adaptive bound: at most this many times the
+// base.
+const MaxBoundFactor = 10
+
+// SetTimeout sets the base bound of a call (<= 0: the default).
+func SetTimeout(d time.Duration) {
+	latency.mu.Lock()
+	defer latency.mu.Unlock()
+	latency.base = d
+}
+
+func baseLocked() time.Duration {
+	if latency.base <= 0 {
+		return providers.SharedStateTimeout
+	}
+	return latency.base
+}
+
+// MaxBound is the most Bound can be.
+func MaxBound() time.Duration {
+	latency.mu.Lock()
+	defer latency.mu.Unlock()
+	return MaxBoundFactor * baseLocked()
+}
+
+// Bound is the current bound of one call.
+func Bound() time.Duration {
+	latency.mu.Lock()
+	defer latency.mu.Unlock()
+	base := baseLocked()
+	return min(max(base, 4*latency.slow), MaxBoundFactor*base)
+}
+
+// Observe records how long a call that the server answered took.
+func Observe(d time.Duration) {
+	latency.mu.Lock()
+	defer latency.mu.Unlock()
+	if d >= latency.slow {
+		latency.slow = d
+	} else {
+		latency.slow -= (latency.slow - d) / 16
+	}
+}
+
+// Churn counts, for the whole process, how often a user of the shared
+// state left it (a call failed while it was up) and rejoined it. Each
+// Health says its first leave and first return; the later ones are only
+// counted, and said once at the end (Summary).
+var churn struct {
+	mu      sync.Mutex
+	leaves  int
+	rejoins int
+}
+
+// Summary says how often the process left the shared state and rejoined
+// it, when it left more than once ("" otherwise: the warnings said it).
+func Summary() string {
+	churn.mu.Lock()
+	defer churn.mu.Unlock()
+	if churn.leaves <= 1 {
+		return ""
+	}
+	return fmt.Sprintf("this process left the shared state %d times (a call failed or passed its bound, now %s) and rejoined it %d times; a busy server may need a larger --state-timeout", churn.leaves, Bound().Round(time.Millisecond), churn.rejoins)
 }
 
 // Health tracks whether the shared state answers. Its first failure is
@@ -43,9 +123,11 @@ type Health struct {
 	Back  string                           // what it does again once it answers (may be empty)
 	Warnf func(format string, args ...any) // where it is said (nil: nowhere)
 
-	mu     sync.Mutex
-	down   bool
-	failAt time.Time
+	mu      sync.Mutex
+	down    bool
+	failAt  time.Time
+	leaves  int
+	rejoins int
 }
 
 // Do runs f, one call to the shared state that moves n bytes, bounded
@@ -73,8 +155,15 @@ func (h *Health) Failed(err error) {
 	h.mu.Lock()
 	first := !h.down
 	h.down, h.failAt = true, time.Now()
+	if first {
+		h.leaves++
+		churn.mu.Lock()
+		churn.leaves++
+		churn.mu.Unlock()
+	}
+	say := first && h.leaves == 1
 	h.mu.Unlock()
-	if first && h.Warnf != nil {
+	if say && h.Warnf != nil {
 		h.Warnf("%s unavailable (%v): %s", h.Name, err, h.Alone)
 	}
 }
@@ -86,9 +175,14 @@ func (h *Health) OK(start time.Time) {
 	back := h.down && start.After(h.failAt)
 	if back {
 		h.down = false
+		h.rejoins++
+		churn.mu.Lock()
+		churn.rejoins++
+		churn.mu.Unlock()
 	}
+	say := back && h.rejoins == 1
 	h.mu.Unlock()
-	if back && h.Warnf != nil {
+	if say && h.Warnf != nil {
 		say := h.Name + " reachable again"
 		if h.Back != "" {
 			say += ": " + h.Back

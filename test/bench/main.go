@@ -36,7 +36,7 @@ var (
 	runs  = flag.Int("runs", 11, "runs of each cold-start measurement (median reported)")
 	large = flag.Int("large", 90000, "rows of the large query (90,000 rows are 900 pages: GitHub's budget of one minute, which the default settings send at once)")
 	huge  = flag.Int("huge", 10_000_000, "rows of each of the 3 concurrent MCP results of the memory row (0: skip)")
-	only  = flag.String("only", "", `run only one group of rows: "base" (the rows of no other group), "governor", "latency", "memory", "stream", "compiled", "pg" or "check"`)
+	only  = flag.String("only", "", `run only one group of rows: "base" (the rows of no other group), "governor", "latency", "memory", "stream", "compiled", "pg", "check" or "state"`)
 )
 
 type row struct{ name, value, target string }
@@ -92,6 +92,11 @@ func main() {
 	}
 	if *only == "compiled" {
 		b.compiledRows(root, add)
+		printRows(rows)
+		return
+	}
+	if *only == "state" {
+		b.stateRows(add)
 		printRows(rows)
 		return
 	}
@@ -158,6 +163,7 @@ func main() {
 	b.pgRows(add)
 	b.latencyRows(add)
 	b.governorRows(add)
+	b.stateRows(add)
 	b.checkRows(add)
 	b.memory(add)
 	printRows(rows)

@@ -133,3 +133,45 @@ func (r *Redis) Freeze() { r.cmd.Process.Signal(syscall.SIGSTOP) } //nolint:errc
 
 // Thaw resumes a frozen server (SIGCONT).
 func (r *Redis) Thaw() { r.cmd.Process.Signal(syscall.SIGCONT) } //nolint:errcheck // it may have exited
+
+// Keys returns the keys matching pattern (KEYS: a test's server is small).
+func (r *Redis) Keys(pattern string) ([]string, error) {
+	c, err := net.DialTimeout("tcp", r.Addr, time.Second)
+	if err != nil {
+		return nil, err
+	}
+	defer c.Close()
+	c.SetDeadline(time.Now().Add(2 * time.Second)) //nolint:errcheck
+	br := bufio.NewReader(c)
+	if r.password != "" {
+		if _, err := fmt.Fprintf(c, "AUTH %s\r\n", r.password); err != nil {
+			return nil, err
+		}
+		if _, err := br.ReadString('\n'); err != nil {
+			return nil, err
+		}
+	}
+	if _, err := fmt.Fprintf(c, "KEYS %s\r\n", pattern); err != nil {
+		return nil, err
+	}
+	line, err := br.ReadString('\n')
+	if err != nil {
+		return nil, err
+	}
+	n, err := strconv.Atoi(strings.TrimSpace(strings.TrimPrefix(line, "*")))
+	if err != nil {
+		return nil, fmt.Errorf("redis KEYS: unexpected answer %q", line)
+	}
+	keys := make([]string, 0, n)
+	for i := 0; i < n; i++ {
+		if _, err := br.ReadString('\n'); err != nil { // $len
+			return nil, err
+		}
+		k, err := br.ReadString('\n')
+		if err != nil {
+			return nil, err
+		}
+		keys = append(keys, strings.TrimRight(k, "\r\n"))
+	}
+	return keys, nil
+}

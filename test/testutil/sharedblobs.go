@@ -52,3 +52,14 @@ func (s *MapBlobs) Put(_ context.Context, key string, v []byte) error {
 func (s *MapBlobs) Delete(_ context.Context, key string) error {
 	return s.do(func(m map[string][]byte) { delete(m, key) })
 }
+
+// Sizes returns the size of each entry by key.
+func (s *MapBlobs) Sizes() map[string]int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	out := map[string]int{}
+	for k, v := range s.m {
+		out[k] = len(v)
+	}
+	return out
+}

@@ -81,6 +81,82 @@ func Run(t *testing.T, newState func(t *testing.T) client.SharedState) {
 			t.Fatalf("after the slot's expiry: %+v, %v", r, err)
 		}
 	})
+	t.Run("lease renewed", func(t *testing.T) {
+		s, k := newState(t), key(t)
+		a := adm(100, time.Minute, 1)
+		a.SlotTTL = 300 * time.Millisecond
+		if r, err := s.Admit(ctx, k, a); err != nil || !r.OK {
+			t.Fatalf("%+v, %v", r, err)
+		}
+		// A live process renews its lease: the slot outlives its first TTL.
+		for i := 0; i < 4; i++ {
+			time.Sleep(100 * time.Millisecond)
+			must(t, s.Renew(ctx, k, []client.Admission{a}))
+		}
+		if r, err := s.Admit(ctx, k, adm(100, time.Minute, 1)); err != nil || r.OK || r.Reason != "slots" {
+			t.Fatalf("a slot renewed past its first lease was taken: %+v, %v", r, err)
+		}
+		// Its process dies: no more renewals, the slot lapses.
+		time.Sleep(400 * time.Millisecond)
+		if r, err := s.Admit(ctx, k, adm(100, time.Minute, 1)); err != nil || !r.OK {
+			t.Fatalf("after the lease lapsed: %+v, %v", r, err)
+		}
+		// Renewing a released admission takes nothing back.
+		b := adm(100, time.Minute, 0)
+		if r, err := s.Admit(ctx, k, b); err != nil || !r.OK {
+			t.Fatalf("%+v, %v", r, err)
+		}
+		must(t, s.Release(ctx, k, b))
+		must(t, s.Renew(ctx, k, []client.Admission{b}))
+	})
+	t.Run("reserve", func(t *testing.T) {
+		s, k := newState(t), key(t)
+		w := client.SharedWindow{Name: "points", N: 10, Length: time.Minute}
+		res := func(stmt string, n int) client.Reserved {
+			t.Helper()
+			r, err := s.Reserve(ctx, k, client.Reservation{Stmt: stmt, N: n, Window: w, Left: 5 * time.Second, TTL: time.Minute})
+			if err != nil {
+				t.Fatal(err)
+			}
+			return r
+		}
+		if r := res("a", 8); !r.OK {
+			t.Fatalf("8 requests of an empty window of 10: %+v", r)
+		}
+		r := res("b", 8)
+		if r.OK || r.Ahead != 8 || r.Wait < 5*time.Second {
+			t.Fatalf("8 more while 8 are reserved, 5 s left: %+v; want refused, 8 ahead", r)
+		}
+		if r := res("c", 2); !r.OK {
+			t.Fatalf("2 more, which fit: %+v", r)
+		}
+		// An admission takes one request off its statement's reservation.
+		a := adm(10, time.Minute, 0)
+		a.Stmt = "a"
+		if r, err := s.Admit(ctx, k, a); err != nil || !r.OK {
+			t.Fatalf("%+v, %v", r, err)
+		}
+		must(t, s.Unreserve(ctx, k, "a"))
+		must(t, s.Unreserve(ctx, k, "c"))
+		if r := res("b", 8); !r.OK {
+			t.Fatalf("8 once the others ended (1 in flight): %+v", r)
+		}
+	})
+	t.Run("pause bounded", func(t *testing.T) {
+		s, k := newState(t), key(t)
+		if d, err := s.Paused(ctx, k); err != nil || d != 0 {
+			t.Fatalf("no pause: %s, %v", d, err)
+		}
+		must(t, s.Pause(ctx, k, 30*24*time.Hour))
+		d, err := s.Paused(ctx, k)
+		if err != nil || d <= client.MaxSharedPause-time.Minute || d > client.MaxSharedPause {
+			t.Fatalf("a pause of 30 days: %s, %v; want it bounded by %s", d, err, client.MaxSharedPause)
+		}
+		r, err := s.Admit(ctx, k, adm(100, time.Minute, 0))
+		if err != nil || r.OK || r.Reason != "paused" || r.Wait > client.MaxSharedPause {
+			t.Fatalf("during a long pause: %+v, %v", r, err)
+		}
+	})
 	t.Run("pause", func(t *testing.T) {
 		s, k := newState(t), key(t)
 		if err := s.Pause(ctx, k, 300*time.Millisecond); err != nil {

@@ -27,7 +27,23 @@ type Blobs struct {
 	ttl      time.Duration
 }
 
-// Blobs returns the namespace ns bounded by maxBytes, each value kept ttl.
+// The default bounds of the shared namespaces. A bound stored in the
+// namespace (SetBound) wins: one setting for every writer, whatever each
+// process's own bounds.
+const (
+	DefaultCacheMaxBytes   = 1 << 30
+	DefaultResultsMaxBytes = 256 << 20
+)
+
+// SetBound stores n as the namespace's bound for every writer.
+func (b *Blobs) SetBound(ctx context.Context, n int64) error {
+	return b.s.do(ctx, func(ctx context.Context) error {
+		return b.s.rdb.Set(ctx, b.key("max"), n, 0).Err()
+	})
+}
+
+// Blobs returns the namespace ns bounded by maxBytes (unless a bound is
+// stored in it, SetBound), each value kept ttl.
 func (s *State) Blobs(ns string, maxBytes int64, ttl time.Duration) *Blobs {
 	return &Blobs{s: s, ns: ns, maxBytes: maxBytes, ttl: ttl}
 }
@@ -40,6 +56,9 @@ var putScript = redis.NewScript(`
 local t = redis.call('TIME')
 local now = tonumber(t[1]) * 1000000 + tonumber(t[2])
 local id, data, ttl, maxb, vprefix = ARGV[1], ARGV[2], tonumber(ARGV[3]), tonumber(ARGV[4]), ARGV[5]
+local stored = tonumber(redis.call('GET', KEYS[4]) or '')
+if stored and stored > 0 then maxb = stored end
+if #data > maxb then return -1 end
 local function drop(m)
   local sz = tonumber(redis.call('HGET', KEYS[3], m) or '0')
   redis.call('HDEL', KEYS[3], m)
@@ -68,13 +87,10 @@ return total
 
 // Put stores data under id (a value over MaxBytes is not stored).
 func (b *Blobs) Put(ctx context.Context, id string, data []byte) error {
-	if int64(len(data)) > b.maxBytes {
-		return nil
-	}
 	ctx, cancel := sharedstate.Context(ctx, int64(len(data))) // OpTimeout, and 1 ms more per 50 kB
 	defer cancel()
 	return b.s.doBounded(ctx, func(ctx context.Context) error {
-		return putScript.Run(ctx, b.s.rdb, []string{b.key("v:" + id), b.key("idx"), b.key("size")},
+		return putScript.Run(ctx, b.s.rdb, []string{b.key("v:" + id), b.key("idx"), b.key("size"), b.key("max")},
 			id, data, max(b.ttl.Milliseconds(), 1), b.maxBytes, b.key("v:")).Err()
 	})
 }

@@ -30,7 +30,9 @@ import (
 
 	"github.com/redis/go-redis/v9"
 
+	"github.com/enginehq/engine/providers"
 	"github.com/enginehq/engine/providers/client"
+	"github.com/enginehq/engine/providers/sharedstate"
 )
 
 // Defaults.
@@ -62,7 +64,10 @@ func Open(rawURL string) (*State, error) {
 	if err != nil {
 		return nil, fmt.Errorf("--state %s: %s", Redact(rawURL), redactErr(err.Error(), rawURL))
 	}
-	opts.DialTimeout, opts.ReadTimeout, opts.WriteTimeout, opts.PoolTimeout = OpTimeout, OpTimeout, OpTimeout, OpTimeout
+	// Each call's context bounds it (sharedstate.Bound, which adapts);
+	// these only keep a call without one from hanging.
+	mb := sharedstate.MaxBound()
+	opts.DialTimeout, opts.ReadTimeout, opts.WriteTimeout, opts.PoolTimeout = mb, mb, mb, mb
 	opts.MaxRetries = -1 // a failed call falls back at once; the caller retries its own way
 	opts.ContextTimeoutEnabled = true
 	opts.DisableIdentity = true
@@ -119,20 +124,20 @@ func (s *State) Ping(ctx context.Context) error {
 // A server that does not answer is not an error here: the surfaces go on
 // alone and say so, as for any outage.
 func (s *State) CheckConfig(ctx context.Context) error {
-	ctx, cancel := context.WithTimeout(ctx, OpTimeout)
+	ctx, cancel := context.WithTimeout(ctx, sharedstate.Bound())
 	defer cancel()
 	err := s.rdb.Ping(ctx).Err()
 	var re redis.Error
 	if err != nil && errors.As(err, &re) && strings.Contains(err.Error(), "DB index is out of range") {
-		return fmt.Errorf("--state %s: the server has no database %d (%s); use a database number the server has (0 to 15 unless its \"databases\" setting says more)", s.name, s.rdb.Options().DB, redactErr(err.Error(), s.raw))
+		return fmt.Errorf("--state %s: the server has no database %d (%s); use a database number the server has (0 to 15 unless its \"databases\" setting says more)", s.name, s.rdb.Options().DB, s.errText(err))
 	}
 	return nil
 }
 
-// do runs one call bounded by OpTimeout, or fails at once while the state
-// is down.
+// do runs one call bounded by sharedstate.Bound, or fails at once while
+// the state is down.
 func (s *State) do(ctx context.Context, f func(ctx context.Context) error) error {
-	ctx, cancel := context.WithTimeout(ctx, OpTimeout)
+	ctx, cancel := context.WithTimeout(ctx, sharedstate.Bound())
 	defer cancel()
 	return s.doBounded(ctx, f)
 }
@@ -145,8 +150,10 @@ func (s *State) doBounded(ctx context.Context, f func(ctx context.Context) error
 	if down {
 		return client.ErrSharedDown
 	}
+	start := time.Now()
 	err := f(ctx)
 	if err == nil || errors.Is(err, redis.Nil) {
+		sharedstate.Observe(time.Since(start))
 		return err
 	}
 	if errors.Is(err, context.Canceled) && ctx.Err() == context.Canceled {
@@ -155,5 +162,16 @@ func (s *State) doBounded(ctx context.Context, f func(ctx context.Context) error
 	s.mu.Lock()
 	s.downUntil = time.Now().Add(Backoff)
 	s.mu.Unlock()
-	return fmt.Errorf("redis: %s", redactErr(err.Error(), s.raw))
+	return fmt.Errorf("redis: %s", s.errText(err))
+}
+
+// maxErrText bounds the server's text in an error, as a provider's
+// message is bounded: a hostile or broken server's 200 kB answer is not
+// printed.
+const maxErrText = 300
+
+// errText is err's text on one line, without the URL's password, cut to
+// maxErrText.
+func (s *State) errText(err error) string {
+	return providers.OneLine(redactErr(err.Error(), s.raw), maxErrText)
 }
