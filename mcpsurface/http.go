@@ -32,14 +32,20 @@ type HTTPOptions struct {
 	// MaxBody bounds one request body (413); 0 means DefaultMaxBody.
 	MaxBody int64
 	// MaxSessions bounds the sessions open at once; a request that would
-	// open one more closes the least recently used idle session (logged),
-	// or, when every session has a call running, gets 503 with
-	// Retry-After and a JSON-RPC error. 0 means DefaultMaxSessions;
-	// negative means no bound.
+	// open one more closes the least recently used session idle for
+	// SessionGrace or longer (logged), or, when every session was used
+	// within the grace or has a call running, gets 503 with Retry-After
+	// and a JSON-RPC error: an active session is never closed because
+	// another client arrived. 0 means DefaultMaxSessions; negative means
+	// no bound.
 	MaxSessions int
 	// SessionIdle closes a session that has had no request for this long;
 	// 0 means DefaultSessionIdle; negative means never.
 	SessionIdle time.Duration
+	// SessionGrace is how long a session must have gone without a
+	// request before a new session may take its place at the bound; 0
+	// means SessionGrace (the constant), capped by SessionIdle.
+	SessionGrace time.Duration
 	// AllowOrigins are further browser origins (scheme://host[:port])
 	// whose requests are served. A request with any other Origin header
 	// gets 403; requests without one (MCP clients that are not web pages)
@@ -79,8 +85,9 @@ type HTTPOptions struct {
 //     WWW-Authenticate challenge otherwise), checked before a session is
 //     opened or looked up.
 //   - Bodies are bounded by MaxBody (413).
-//   - Sessions are bounded by MaxSessions (the least recently used idle
-//     one is closed to make room; 503 + Retry-After when all are busy)
+//   - Sessions are bounded by MaxSessions (the least recently used one
+//     idle for SessionGrace is closed to make room; 503 + Retry-After
+//     when every session is in use)
 //     and closed after SessionIdle without a request.
 //   - Protocol versions up to 2025-11-25 use sessions (initialize, then
 //     Mcp-Session-Id). Protocol 2026-07-28 is served statelessly alongside
@@ -117,7 +124,14 @@ func (s *Server) HTTPHandlerOpts(o HTTPOptions) http.Handler {
 	if o.MaxSessions > 0 {
 		// Only kept sessions are bounded: a stateless request holds
 		// nothing once answered, like one call of a session.
-		h = newSessionLimit(h, s.mcp, o.MaxSessions, retryAfterFor(o.SessionIdle), s.logf)
+		grace := SessionGrace
+		if o.SessionGrace > 0 {
+			grace = o.SessionGrace
+		}
+		if o.SessionIdle > 0 && o.SessionIdle < grace {
+			grace = o.SessionIdle
+		}
+		h = newSessionLimit(h, s.mcp, o.MaxSessions, retryAfterFor(o.SessionIdle), grace, s.logf)
 	}
 	mux := http.NewServeMux()
 	endpoint := rpcGuard(byProtocol(h, stateless), o.MaxBody)
@@ -166,11 +180,13 @@ func retryAfterFor(idle time.Duration) int {
 // the MCP server's kept sessions (those with an id: the stateless
 // handler's per-request sessions have none and are not counted), plus
 // those being opened. When a new one would pass max, the least recently
-// used session that has no POST in flight is closed to make room (its
+// used session that has no POST in flight and has been idle for the
+// grace is closed to make room (its
 // next request gets 404, "session not found", and a client opens a new
 // session), and one line says so in the log: clients that never send
-// DELETE do not lock later ones out. Only when every open session has a
-// call running is the new one refused (503 with Retry-After).
+// DELETE do not lock later ones out once they have gone quiet. When no
+// session can be closed (each has a call running or was used within the
+// grace) the new one is refused (503 with Retry-After).
 type sessionLimit struct {
 	next       http.Handler
 	srv        *mcp.Server
@@ -178,14 +194,26 @@ type sessionLimit struct {
 	retryAfter int
 	logf       func(format string, args ...any)
 
+	// grace is the idle time after which a session may be closed to
+	// make room (SessionGrace).
+	grace time.Duration
+
 	mu      sync.Mutex
 	opening int
 	used    map[string]time.Time // last request (start or end) of each session
 	busy    map[string]int       // POSTs in flight of each session
 }
 
-func newSessionLimit(next http.Handler, srv *mcp.Server, max, retryAfter int, logf func(string, ...any)) *sessionLimit {
-	return &sessionLimit{next: next, srv: srv, max: max, retryAfter: retryAfter, logf: logf,
+// SessionGrace is how long a session must have gone without a request
+// before a new session may take its place when the bound is reached: a
+// client between two calls keeps its session however many others
+// arrive (they are refused with 503 and Retry-After); one that went
+// quiet for this long (a suite that never sends DELETE) is expired by
+// its age to make room. Shorter when --session-idle is.
+const SessionGrace = time.Minute
+
+func newSessionLimit(next http.Handler, srv *mcp.Server, max, retryAfter int, grace time.Duration, logf func(string, ...any)) *sessionLimit {
+	return &sessionLimit{next: next, srv: srv, max: max, retryAfter: retryAfter, grace: grace, logf: logf,
 		used: map[string]time.Time{}, busy: map[string]int{}}
 }
 
@@ -205,7 +233,7 @@ func (l *sessionLimit) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Retry-After", strconv.Itoa(l.retryAfter))
 		w.Header().Set("Content-Type", "application/json")
 		w.WriteHeader(http.StatusServiceUnavailable)
-		msg := fmt.Sprintf("engine mcp: too many open sessions (%d, the --max-sessions bound), each with a request running; retry after %d s, or close sessions you no longer use (HTTP DELETE)", l.max, l.retryAfter)
+		msg := fmt.Sprintf("engine mcp: too many open sessions (%d, the --max-sessions bound), each used within the last %s; retry after %d s, or close sessions you no longer use (HTTP DELETE)", l.max, l.grace, l.retryAfter)
 		b, _ := json.Marshal(map[string]any{"jsonrpc": "2.0", "id": nil, "error": map[string]any{"code": -32000, "message": msg}})
 		w.Write(b) //nolint:errcheck
 		return
@@ -239,8 +267,8 @@ func (l *sessionLimit) touch(id string, post bool, delta int) {
 }
 
 // reserve makes room for one more session, closing the least recently
-// used idle ones while the bound is reached; false when every open
-// session is busy.
+// used ones idle for the grace or longer while the bound is reached;
+// false when every open session is busy or was used within the grace.
 func (l *sessionLimit) reserve() bool {
 	l.mu.Lock()
 	defer l.mu.Unlock()
@@ -266,7 +294,7 @@ func (l *sessionLimit) reserve() bool {
 	for len(open)+l.opening >= l.max {
 		victim := ""
 		for id := range open {
-			if l.busy[id] > 0 {
+			if l.busy[id] > 0 || time.Since(l.used[id]) < l.grace {
 				continue
 			}
 			if victim == "" || l.used[id].Before(l.used[victim]) {

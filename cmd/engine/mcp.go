@@ -130,6 +130,7 @@ Logs go to stderr only. See docs/mcp.md for client configuration.`,
 	f.Int64Var(&maxBody, "max-body", mcpsurface.DefaultMaxBody, "largest HTTP request body in bytes")
 	f.IntVar(&httpOpts.MaxSessions, "max-sessions", mcpsurface.DefaultMaxSessions, "HTTP: most sessions open at once; beyond it a new session gets 503 with Retry-After (-1: no bound)")
 	f.DurationVar(&httpOpts.SessionIdle, "session-idle", mcpsurface.DefaultSessionIdle, "HTTP: close a session after this long without a request (0: never)")
+	f.DurationVar(&httpOpts.SessionGrace, "session-grace", mcpsurface.SessionGrace, "HTTP: at --max-sessions, a session idle this long may be closed for a new one; a session used more recently is never closed for another client, which gets 503 and Retry-After instead")
 	f.StringArrayVar(&httpOpts.AllowOrigins, "allow-origin", nil, "HTTP: a further browser origin (scheme://host:port) allowed to use the server (repeatable); loopback origins are allowed unless --strict-origin; requests with any other Origin header get 403")
 	f.DurationVar(&httpOpts.ReadTimeout, "http-read-timeout", mcpsurface.DefaultReadTimeout, "HTTP: longest time to read one request, body included; a client that stalls is disconnected (0: no bound)")
 	f.DurationVar(&httpOpts.WriteTimeout, "http-write-timeout", mcpsurface.DefaultWriteTimeout, "HTTP: longest time to write one response (a tool call's stream; keep it above --query-timeout); a GET event stream is closed after it and the client reconnects (0: no bound)")

@@ -60,6 +60,7 @@ var settings = []setting{
 	{cmd: "mcp", flag: "max-tasks", env: "ENGINE_MCP_MAX_TASKS", numeric: true},
 	{cmd: "mcp", flag: "max-sessions", env: "ENGINE_MCP_MAX_SESSIONS", numeric: true, lift: true},
 	{cmd: "mcp", flag: "session-idle", env: "ENGINE_MCP_SESSION_IDLE"},
+	{cmd: "mcp", flag: "session-grace", env: "ENGINE_MCP_SESSION_GRACE", positive: true},
 	{cmd: "mcp", flag: "http-read-timeout", env: "ENGINE_MCP_HTTP_READ_TIMEOUT"},
 	{cmd: "mcp", flag: "http-write-timeout", env: "ENGINE_MCP_HTTP_WRITE_TIMEOUT"},
 	{cmd: "mcp", flag: "http-idle-timeout", env: "ENGINE_MCP_HTTP_IDLE_TIMEOUT"},
