@@ -127,7 +127,7 @@ func TestContentsDirectory(t *testing.T) {
 func TestContentsOversized(t *testing.T) {
 	r := run(t, "-o", "json", `SELECT length(base64_decode(content)) AS n FROM github.repos.contents WHERE owner = 'acme' AND repo = 'repo-000' AND path = '.github/workflows/big.yml'`)
 	out := r.Stdout + r.Stderr
-	if r.Code != 2 || !strings.Contains(out, `"kind":"incomplete"`) || !strings.Contains(out, `left the content out`) || !strings.Contains(out, "github.git.blobs") {
+	if r.Code != 2 || !strings.Contains(out, `"kind":"incomplete"`) || !strings.Contains(out, `cut short (\"encoding\": \"none\")`) || !strings.Contains(out, "github.git.blobs") {
 		t.Fatalf("exit %d, want 2 and kind incomplete:\n%s", r.Code, out)
 	}
 	r = run(t, "-o", "csv", `SELECT length(base64_decode(b.content)) AS n FROM github.repos.contents w JOIN github.git.blobs b ON b.owner = 'acme' AND b.repo = 'repo-000' AND b.file_sha = w.sha WHERE w.owner = 'acme' AND w.repo = 'repo-000' AND w.path = '.github/workflows'`)
