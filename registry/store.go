@@ -515,27 +515,34 @@ func (s *Store) Remove(name string) (Stored, bool, error) {
 // List returns the stored providers, sorted by name. A manifest that
 // cannot be read is left out, and the error names it.
 func (s *Store) List() ([]Stored, error) {
-	entries, err := os.ReadDir(filepath.Join(s.root, "provider"))
+	return listJSON(s, "provider", ValidName, s.Get)
+}
+
+// listJSON reads every file kind/NAME.json of a valid name with get, in
+// name order; a file that cannot be read is left out, and the error
+// names it.
+func listJSON[T any](s *Store, kind string, valid func(string) bool, get func(string) (T, bool, error)) ([]T, error) {
+	entries, err := os.ReadDir(filepath.Join(s.root, kind))
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, nil
 	}
 	if err != nil {
 		return nil, err
 	}
-	var out []Stored
+	var out []T
 	var errs []error
 	for _, e := range entries {
 		name, ok := strings.CutSuffix(e.Name(), ".json")
-		if !ok || !ValidName(name) {
+		if !ok || !valid(name) {
 			continue
 		}
-		st, ok, err := s.Get(name)
+		v, ok, err := get(name)
 		if err != nil {
 			errs = append(errs, err)
 			continue
 		}
 		if ok {
-			out = append(out, st)
+			out = append(out, v)
 		}
 	}
 	return out, errors.Join(errs...)

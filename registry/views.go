@@ -92,28 +92,5 @@ func (s *Store) HasViews() bool {
 // Views returns every view, sorted by name. A file that cannot be read
 // is left out, and the error names it.
 func (s *Store) Views() ([]StoredView, error) {
-	entries, err := os.ReadDir(filepath.Join(s.root, "view"))
-	if errors.Is(err, fs.ErrNotExist) {
-		return nil, nil
-	}
-	if err != nil {
-		return nil, err
-	}
-	var out []StoredView
-	var errs []error
-	for _, e := range entries {
-		name, ok := strings.CutSuffix(e.Name(), ".json")
-		if !ok || !viewFile.MatchString(name) {
-			continue
-		}
-		v, ok, err := s.View(name)
-		if err != nil {
-			errs = append(errs, err)
-			continue
-		}
-		if ok {
-			out = append(out, v)
-		}
-	}
-	return out, errors.Join(errs...)
+	return listJSON(s, "view", viewFile.MatchString, s.View)
 }
