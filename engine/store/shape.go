@@ -45,22 +45,14 @@ func (Prover) PlainScan(ctx context.Context, table string, cols []providers.Colu
 // nothing is executed and no row is read. A statement that does not
 // compile is not a plain scan.
 func PlainScan(ctx context.Context, table string, cols []providers.Column, text string) (bool, error) {
-	db, err := sql.Open("sqlite", "file::memory:")
-	if err != nil {
-		return false, err
-	}
-	defer db.Close()
-	db.SetMaxOpenConns(1)
-	defs := make([]string, len(cols))
-	for i, c := range cols {
-		defs[i] = QuoteIdent(c.Name) + " " + declType(c.Type)
-	}
 	if len(cols) == 0 {
 		return false, nil
 	}
-	if _, err := db.ExecContext(ctx, "CREATE TABLE "+QuoteIdent(table)+" ("+strings.Join(defs, ", ")+")"); err != nil {
+	db, err := emptyDB(ctx, []TableSchema{{Name: table, Columns: cols}})
+	if err != nil {
 		return false, fmt.Errorf("plain-scan check: %w", err)
 	}
+	defer db.Close()
 	ops, err := opcodes(ctx, db, text)
 	if err != nil {
 		return false, nil
@@ -128,11 +120,30 @@ type TableSchema struct {
 // of join it refuses) is an error before any request is sent, as it would
 // be after them: a *QueryError, kind "sql".
 func Compiles(ctx context.Context, tables []TableSchema, text string) error {
-	db, err := sql.Open("sqlite", "file::memory:")
+	db, err := emptyDB(ctx, tables)
 	if err != nil {
-		return err
+		return fmt.Errorf("schema check: %w", err)
 	}
 	defer db.Close()
+	rows, err := db.QueryContext(ctx, "EXPLAIN "+text)
+	if err != nil {
+		if ctx.Err() != nil {
+			return ctx.Err()
+		}
+		return &QueryError{Err: err}
+	}
+	return rows.Close()
+}
+
+// emptyDB is an in-memory database (one connection) holding an empty
+// table of each schema, for EXPLAIN: the statement is compiled against
+// the tables' columns, nothing is run and no row is read. A table of no
+// columns gets one, so that its name resolves.
+func emptyDB(ctx context.Context, tables []TableSchema) (*sql.DB, error) {
+	db, err := sql.Open("sqlite", "file::memory:")
+	if err != nil {
+		return nil, err
+	}
 	db.SetMaxOpenConns(1)
 	for _, t := range tables {
 		defs := make([]string, len(t.Columns))
@@ -143,15 +154,9 @@ func Compiles(ctx context.Context, tables []TableSchema, text string) error {
 			defs = []string{QuoteIdent("_") + " TEXT"}
 		}
 		if _, err := db.ExecContext(ctx, "CREATE TABLE IF NOT EXISTS "+QuoteIdent(t.Name)+" ("+strings.Join(defs, ", ")+")"); err != nil {
-			return fmt.Errorf("schema check: %w", err)
+			db.Close()
+			return nil, err
 		}
 	}
-	rows, err := db.QueryContext(ctx, "EXPLAIN "+text)
-	if err != nil {
-		if ctx.Err() != nil {
-			return ctx.Err()
-		}
-		return &QueryError{Err: err}
-	}
-	return rows.Close()
+	return db, nil
 }

@@ -336,7 +336,7 @@ func rowSubjects(cols []string, row []any) []sarifLogical {
 	for _, want := range subjectColumns {
 		for i, c := range cols {
 			if strings.EqualFold(c, want) && i < len(row) && row[i] != nil {
-				return []sarifLogical{{FullyQualifiedName: cellText(row[i]), Kind: "object"}}
+				return []sarifLogical{{FullyQualifiedName: result.Text(row[i]), Kind: "object"}}
 			}
 		}
 	}

@@ -5,10 +5,13 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
+	"slices"
 	"strings"
 	"time"
 
 	"gopkg.in/yaml.v3"
+
+	"github.com/enginehq/engine/engine/result"
 )
 
 // Waived is the status of a control that failed only on rows its waivers
@@ -148,26 +151,11 @@ func (wv *Waiver) matches(cols []string, row []any) bool {
 				break
 			}
 		}
-		if i < 0 || i >= len(row) || cellText(row[i]) != want {
+		if i < 0 || i >= len(row) || result.Text(row[i]) != want {
 			return false
 		}
 	}
 	return true
-}
-
-func cellText(v any) string {
-	switch x := v.(type) {
-	case nil:
-		return ""
-	case []byte:
-		return string(x)
-	case bool:
-		if x {
-			return "true"
-		}
-		return "false"
-	}
-	return fmt.Sprint(v)
 }
 
 // Apply moves the failed rows that a live waiver covers into each
@@ -206,7 +194,7 @@ func (w *Waivers) Apply(r *Report, now time.Time) []string {
 			}
 		}
 		if whole != "" {
-			o.Waived, o.WaivedReasons, o.Rows = o.Rows, repeat(whole, len(o.Rows)), nil
+			o.Waived, o.WaivedReasons, o.Rows = o.Rows, slices.Repeat([]string{whole}, len(o.Rows)), nil
 			o.Status = Waived
 			continue
 		}
@@ -235,12 +223,4 @@ func (w *Waivers) Apply(r *Report, now time.Time) []string {
 		}
 	}
 	return notices
-}
-
-func repeat(s string, n int) []string {
-	out := make([]string, n)
-	for i := range out {
-		out[i] = s
-	}
-	return out
 }
