@@ -39,6 +39,12 @@ type Options struct {
 	MaxRequests int
 	// QueryTimeout bounds one statement (0: none).
 	QueryTimeout time.Duration
+	// QueueNotCounted makes QueryTimeout count the statement's own work
+	// only: time its requests wait for the credential's rate window, a
+	// rate-limit pause, or another statement's request for the same URL
+	// does not count (worktime.go; engine check, whose controls share
+	// one credential's window).
+	QueueNotCounted bool
 	// MaxValueBytes bounds one value, stored row and result row of a
 	// statement (0: store.DefaultMaxValueBytes).
 	MaxValueBytes int
@@ -242,6 +248,9 @@ func (e *Engine) Query(ctx context.Context, text string, qo QueryOptions) (*resu
 // bounded applies Options.QueryTimeout to ctx; its cause, when it runs
 // out, is a *QueryTimeoutError naming the bound (timedOut).
 func (e *Engine) bounded(ctx context.Context) (context.Context, context.CancelFunc) {
+	if e.opts.QueryTimeout > 0 && e.opts.QueueNotCounted {
+		return e.workBounded(ctx)
+	}
 	if e.opts.QueryTimeout > 0 {
 		return context.WithTimeoutCause(ctx, e.opts.QueryTimeout, &QueryTimeoutError{Limit: e.opts.QueryTimeout})
 	}

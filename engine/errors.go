@@ -116,10 +116,18 @@ const SettingQueryTimeout = "query-timeout"
 // the way out, and no flag (surfaces add how to change the setting).
 type QueryTimeoutError struct {
 	Limit time.Duration
+	// Queued, when the limit counts the statement's own work only
+	// (Options.QueueNotCounted), is the time its requests waited in the
+	// rate-limit queue besides, which did not count.
+	Queued time.Duration
 }
 
 func (e *QueryTimeoutError) Error() string {
-	return fmt.Sprintf("query timed out after %s, the time limit of one statement (query-timeout): narrow the query (WHERE keys, LIMIT, fewer IN values); running the same statement again will time out again", e.Limit)
+	after := e.Limit.String()
+	if e.Queued > 0 {
+		after += fmt.Sprintf(" of its own work (besides %s waiting for the rate limit, which does not count)", e.Queued)
+	}
+	return fmt.Sprintf("query timed out after %s, the time limit of one statement (query-timeout): narrow the query (WHERE keys, LIMIT, fewer IN values); running the same statement again will time out again", after)
 }
 
 // ErrorKind is "timeout".

@@ -203,10 +203,11 @@ func (g *Governor) Acquire(ctx context.Context, bucket string) (time.Time, error
 		}
 		ok := g.limit <= 0 || g.inflight < g.limit
 		var free time.Time
+		full := false // a window, not only the concurrency cap, holds the request
 		ws := g.windows(bucket)
 		for _, w := range ws {
 			if room, f := w.room(now, g.factor); !room {
-				ok = false
+				ok, full = false, true
 				if f.After(free) {
 					free = f
 				}
@@ -247,12 +248,15 @@ func (g *Governor) Acquire(ctx context.Context, bucket string) (time.Time, error
 			g.signalLocked()
 			g.mu.Unlock()
 			t := time.NewTimer(wait)
+			end := queueWait(ctx) // another process's room in the shared window
 			select {
 			case <-t.C:
 			case <-ctx.Done():
 				t.Stop()
+				end()
 				return time.Time{}, ctx.Err()
 			}
+			end()
 			continue
 		}
 		ch := g.changed
@@ -263,6 +267,10 @@ func (g *Governor) Acquire(ctx context.Context, bucket string) (time.Time, error
 			t = time.NewTimer(free.Sub(now))
 			timer = t.C
 		}
+		end := func() {}
+		if full {
+			end = queueWait(ctx)
+		}
 		var err error
 		select {
 		case <-ch:
@@ -270,6 +278,7 @@ func (g *Governor) Acquire(ctx context.Context, bucket string) (time.Time, error
 		case <-ctx.Done():
 			err = ctx.Err()
 		}
+		end()
 		if t != nil {
 			t.Stop()
 		}
@@ -288,12 +297,15 @@ func (g *Governor) waitPause(ctx context.Context) error {
 			return nil
 		}
 		t := time.NewTimer(d)
+		end := queueWait(ctx)
 		select {
 		case <-t.C:
 		case <-ctx.Done():
 			t.Stop()
+			end()
 			return ctx.Err()
 		}
+		end()
 	}
 }
 
@@ -306,6 +318,7 @@ func (g *Governor) waitSpent(ctx context.Context, bucket string) error {
 	}
 	t := time.NewTimer(time.Until(until))
 	defer t.Stop()
+	defer queueWait(ctx)()
 	select {
 	case <-t.C:
 		return nil

@@ -104,12 +104,15 @@ func (c *Client) sharedFetch(ctx context.Context, call Call, rawURL string, stat
 			return resp, err
 		}
 		c.waiting.Add(1)
+		end := queueWait(ctx) // another asker's request: not this statement's work
 		select {
 		case <-f.done:
 		case <-ctx.Done():
 			c.waiting.Add(-1)
+			end()
 			return nil, ctx.Err()
 		}
+		end()
 		c.waiting.Add(-1)
 		if f.mine {
 			continue // the leader's own end: ask again
