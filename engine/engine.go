@@ -215,6 +215,11 @@ type QueryOptions struct {
 	// computed by an expression may have Type "" there (its type is known
 	// from its values; the returned Result has it).
 	Columns func(cols []result.Column) error
+	// Fetch, when set, receives the first-page requests of each scan
+	// bound from another table's rows once its bindings are known, before
+	// they are sent (Fetch.Keys set; Prepared.Fetches lists the others
+	// before the run): engine check's estimate of its run grows with it.
+	Fetch func(Fetch)
 	// FailedStats, when set, receives what a SELECT that ends in an error
 	// cost before it did (requests, pages, methods, elapsed time): check
 	// reports the stats of every control, errored or not.

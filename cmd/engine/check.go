@@ -31,6 +31,8 @@ type checkFlags struct {
 	parallel  int
 	maxRows   int
 	vars      []string
+	// runTimeout bounds the whole run (0: derived from the estimate).
+	runTimeout time.Duration
 	// allowFileCreds lets the control file's defaults name credentials
 	// variables and receive credentials at a base URL it chooses.
 	allowFileCreds bool
@@ -87,6 +89,8 @@ your own. See docs/check.md.`,
 	f.IntVar(&cf.parallel, "parallel", 4, "controls evaluated at once (they share one HTTP client per provider)")
 	f.IntVar(&cf.maxRows, "max-rows", check.DefaultMaxRows, "offending rows shown per failed control (the total is always reported)")
 	f.StringArrayVar(&cf.vars, "var", nil, "set a control-file variable: NAME=VALUE (repeatable; a list variable takes a,b,c)")
+	f.DurationVar(&cf.runTimeout, "run-timeout", 0,
+		"time limit of the whole run: controls still running or not started then end in error (timeout); 0: derived from the estimated requests (twice the time the rate windows need, plus 5 minutes, at most 6 hours)")
 	f.BoolVar(&cf.allowFileCreds, "allow-file-credentials", false,
 		"trust the control file's defaults with credentials: its auth may name a credentials variable, and its base_url receives them")
 	return cmd
@@ -171,6 +175,9 @@ func runCheck(cmd *cobra.Command, g *globalFlags, cf *checkFlags, paths []string
 	if !slices.Contains(check.Formats, cf.output) {
 		return checkExit(check.ExitError, "-o %q: use one of %s", cf.output, strings.Join(check.Formats, ", "))
 	}
+	if cf.runTimeout < 0 {
+		return checkExit(check.ExitError, "--run-timeout %s: must be 0 (derived from the estimate) or more", cf.runTimeout)
+	}
 	if cf.parallel < 1 {
 		return checkExit(check.ExitError, "--parallel %d: must be at least 1", cf.parallel)
 	}
@@ -245,8 +252,17 @@ func runCheck(cmd *cobra.Command, g *globalFlags, cf *checkFlags, paths []string
 		fmt.Fprintln(errOut, result.SanitizeText(n))
 	}
 
+	// The whole file's budget, before anything is sent (budget.go).
+	budget, prob := check.PlanBudget(ctx, eng, path, controls, cf.runTimeout)
+	if prob != nil {
+		return reportProblems(g.io, out, errOut, cf.output, path, []check.Problem{*prob})
+	}
+	if budget.Notice != "" {
+		fmt.Fprintln(errOut, result.SanitizeText(budget.Notice))
+	}
+
 	check.SARIFToolVersion = strings.TrimPrefix(versionString(), "engine ")
-	rep := check.Run(ctx, eng, path, controls, check.RunOptions{Parallel: cf.parallel, MaxRows: cf.maxRows, Secrets: eng.Secrets})
+	rep := check.Run(ctx, eng, path, controls, check.RunOptions{Parallel: cf.parallel, MaxRows: cf.maxRows, Secrets: eng.Secrets, Budget: budget})
 	notes := waivers.Apply(rep, time.Now())
 	for _, n := range notes {
 		fmt.Fprintln(errOut, result.SanitizeText(n))

@@ -66,6 +66,10 @@ type Options struct {
 	// MaxValueBytes bounds one value, stored row and result row of the
 	// statement's database (store.SetMaxValueBytes; 0: the default).
 	MaxValueBytes int
+	// Planned, when set, receives each dependent scan's calls once its
+	// bindings are known, before any of them is sent (engine check adds
+	// them to its run's estimate).
+	Planned func(s *plan.Scan, calls []map[string]string)
 	// Failed, when set, receives what a statement that ends in an error
 	// cost before it did (requests, pages, methods): a compliance report
 	// shows the stats of every control, errored or not.
@@ -124,6 +128,9 @@ func Run(ctx context.Context, p *plan.Plan, fetchers Fetchers, opts Options) (_ 
 		}
 		if err := requests.Admit(s, need); err != nil {
 			return nil, err
+		}
+		if s.Dependent() && opts.Planned != nil && len(calls) > 0 {
+			opts.Planned(s, calls)
 		}
 		if s.Dependent() {
 			err := c.CheckBudget(ctx, s.Method.Path, len(calls))

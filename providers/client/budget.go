@@ -173,3 +173,46 @@ func (c *Client) Cached(call Call) bool {
 	}
 	return (cache.Fresh(e) && !noCache(e.Header)) || hasValidator(e.Header)
 }
+
+// ProbedBudget is Budget, asking the profile's free rate-limit endpoint
+// first when the bucket is not known yet (engine check's budget of a
+// whole file, before anything is sent).
+func (c *Client) ProbedBudget(ctx context.Context, path string) (BucketBudget, bool) {
+	if b, ok := c.Budget(path); ok {
+		return b, true
+	}
+	gov := c.govFor(path)
+	if gov != nil && c.prof != nil && c.prof.RateLimitProbe != "" && gov == c.govFor(c.prof.RateLimitProbe) && c.BucketOf(path) != "" {
+		c.probeRateLimit(ctx)
+	}
+	return c.Budget(path)
+}
+
+// WindowRate is one window of the governor that paces path's requests
+// (Windows).
+type WindowRate struct {
+	Bucket string // "" for the window of every request
+	N      int
+	Per    time.Duration
+}
+
+// Windows lists the windows that pace path's requests at their current
+// budgets (none without a governor, or for free requests).
+func (c *Client) Windows(path string) []WindowRate {
+	gov := c.govFor(path)
+	bucket := c.BucketOf(path)
+	if gov == nil || bucket == "" {
+		return nil
+	}
+	gov.mu.Lock()
+	defer gov.mu.Unlock()
+	var out []WindowRate
+	for _, w := range gov.windows(bucket) {
+		name := ""
+		if w != gov.points {
+			name = bucket
+		}
+		out = append(out, WindowRate{Bucket: name, N: w.budget(gov.factor), Per: w.length})
+	}
+	return out
+}

@@ -116,6 +116,9 @@ type RunOptions struct {
 	// Secrets are scrubbed from error messages and from the offending
 	// rows kept for reports (engine.Secrets).
 	Secrets func() []string
+	// Budget, when set, bounds the run by its time limit and counts its
+	// fan-outs' requests as they become known (budget.go, runtimeout.go).
+	Budget *BudgetPlan
 }
 
 // Run evaluates the controls concurrently through one Querier, so that
@@ -124,6 +127,8 @@ type RunOptions struct {
 func Run(ctx context.Context, q Querier, file string, controls []*Control, o RunOptions) *Report {
 	ctx, end := engine.OpenRun(ctx)
 	defer end()
+	ctx, stop := o.Budget.bound(ctx)
+	defer stop()
 	if o.Parallel <= 0 {
 		o.Parallel = 4
 	}
@@ -159,13 +164,16 @@ func evaluate(ctx context.Context, q Querier, c *Control, o RunOptions) (out *Ou
 	}()
 	if err := ctx.Err(); err != nil {
 		b := engine.Classify(err).Body()
+		if rt := runTimedOut(ctx, false); rt != nil {
+			b = *rt
+		}
 		out.Status, out.Err = Error, &b
 		return out
 	}
 	var res *result.Result
 	var err error
 	// An errored control reports what it cost too.
-	qo := engine.QueryOptions{FailedStats: func(st result.Stats) { out.Stats = st }}
+	qo := engine.QueryOptions{FailedStats: func(st result.Stats) { out.Stats = st }, Fetch: o.Budget.fetched()}
 	if c.prepared != nil {
 		res, err = c.prepared.Run(ctx, qo)
 	} else {
@@ -173,6 +181,9 @@ func evaluate(ctx context.Context, q Querier, c *Control, o RunOptions) (out *Ou
 	}
 	if err != nil {
 		b := engine.Classify(err).Body()
+		if rt := runTimedOut(ctx, true); rt != nil {
+			b = *rt
+		}
 		if o.Secrets != nil {
 			b.Message = scrub(b.Message, o.Secrets())
 		}
