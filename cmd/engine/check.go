@@ -260,6 +260,7 @@ func runCheck(cmd *cobra.Command, g *globalFlags, cf *checkFlags, paths []string
 	if budget.Notice != "" {
 		fmt.Fprintln(errOut, result.SanitizeText(budget.Notice))
 	}
+	budget.Notify = func(n string) { fmt.Fprintln(errOut, result.SanitizeText(n)) }
 
 	check.SARIFToolVersion = strings.TrimPrefix(versionString(), "engine ")
 	rep := check.Run(ctx, eng, path, controls, check.RunOptions{Parallel: cf.parallel, MaxRows: cf.maxRows, Secrets: eng.Secrets, Budget: budget})

@@ -58,6 +58,14 @@ func TestCheckQueueTimeNotCounted(t *testing.T) {
 	if st.SecondaryResponses != 0 {
 		t.Errorf("the fake's window answered %d secondary limits: the governor did not pace", st.SecondaryResponses)
 	}
+	// The fan-outs' 1,800 requests are known once the repositories are
+	// listed: the run says then how long its first pages take (the list's
+	// first and 1,800: 12 s at 900 per 6 s), and its default time limit
+	// grew with them (5 min + twice 12 s).
+	want := "notice: ~1,801 requests, the fan-outs' keys now known: about 12 s at 900/6s (the run's time limit is 5 min 24 s)"
+	if !strings.Contains(r.Stderr, want) {
+		t.Errorf("stderr lacks %q", want)
+	}
 	if n := len(gh.Requests()); n < 1800 {
 		t.Errorf("%d requests, want the 1,809 of two fan-outs over 900 repositories", n)
 	}

@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/enginehq/engine/engine"
@@ -111,6 +112,13 @@ func (e *Estimate) add(f engine.Fetch) bool {
 	return true
 }
 
+// Pending is the number of fan-outs whose keys are not known yet.
+func (e *Estimate) Pending() int {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	return len(e.fanOuts)
+}
+
 // Requests is the distinct first-page requests counted so far.
 func (e *Estimate) Requests() int {
 	e.mu.Lock()
@@ -183,8 +191,35 @@ type BudgetPlan struct {
 	Explicit bool
 	// Notice says how long the run will take ("" when short).
 	Notice string
+	// Notify, when set, receives the notice of a run found long only once
+	// its fan-outs' requests are known (at most one notice a run).
+	Notify  func(string)
+	noticed atomic.Bool
 	// deadline is the run's, once it started (runtimeout.go).
 	deadline *runDeadline
+}
+
+// grown tells Notify, once, that the run turned out long: once the keys
+// of every fan-out are in, its requests need NoticeAfter or more.
+func (bp *BudgetPlan) grown() {
+	if bp.Notify == nil || bp.Notice != "" {
+		return
+	}
+	if bp.Estimate.Pending() > 0 {
+		return // said once every fan-out is counted
+	}
+	d, rate := bp.Estimate.Duration()
+	if d < NoticeAfter || !bp.noticed.CompareAndSwap(false, true) {
+		return
+	}
+	limit := "--run-timeout " + roundDuration(bp.RunTimeout)
+	if rd := bp.deadline; rd != nil {
+		rd.mu.Lock()
+		limit = roundDuration(rd.limit)
+		rd.mu.Unlock()
+	}
+	bp.Notify(fmt.Sprintf("notice: ~%s requests, the fan-outs' keys now known: about %s at %s (the run's time limit is %s)",
+		thousands(bp.Estimate.Requests()), roundDuration(d), rate, limit))
 }
 
 // PlanBudget estimates the run of controls and checks it against the

@@ -86,6 +86,7 @@ func (bp *BudgetPlan) fetched() func(engine.Fetch) {
 		if bp.Estimate.Add(f) {
 			bp.deadline.grow()
 		}
+		bp.grown()
 	}
 }
 
