@@ -32,10 +32,16 @@ type workClock struct {
 }
 
 func (e *Engine) workBounded(ctx context.Context) (context.Context, context.CancelFunc) {
+	ctx, _, cancel := workBound(ctx, e.opts.QueryTimeout)
+	return ctx, cancel
+}
+
+// workBound puts a work clock of limit on ctx.
+func workBound(ctx context.Context, limit time.Duration) (context.Context, *workClock, context.CancelFunc) {
 	ctx, cancel := context.WithCancelCause(ctx)
-	c := &workClock{limit: e.opts.QueryTimeout, cancel: cancel, since: time.Now()}
+	c := &workClock{limit: limit, cancel: cancel, since: time.Now()}
 	c.timer = time.AfterFunc(c.limit, c.fire)
-	return client.WithQueueClock(ctx, c), func() {
+	return client.WithQueueClock(ctx, c), c, func() {
 		c.mu.Lock()
 		c.ended = true
 		c.timer.Stop()
