@@ -175,9 +175,6 @@ func runCheck(cmd *cobra.Command, g *globalFlags, cf *checkFlags, paths []string
 	if !slices.Contains(check.Formats, cf.output) {
 		return checkExit(check.ExitError, "-o %q: use one of %s", cf.output, strings.Join(check.Formats, ", "))
 	}
-	if cf.runTimeout < 0 {
-		return checkExit(check.ExitError, "--run-timeout %s: must be 0 (derived from the estimate) or more", cf.runTimeout)
-	}
 	if cf.parallel < 1 {
 		return checkExit(check.ExitError, "--parallel %d: must be at least 1", cf.parallel)
 	}
