@@ -90,7 +90,7 @@ your own. See docs/check.md.`,
 	f.IntVar(&cf.maxRows, "max-rows", check.DefaultMaxRows, "offending rows shown per failed control (the total is always reported)")
 	f.StringArrayVar(&cf.vars, "var", nil, "set a control-file variable: NAME=VALUE (repeatable; a list variable takes a,b,c)")
 	f.DurationVar(&cf.runTimeout, "run-timeout", 0,
-		"time limit of the whole run: controls still running or not started then end in error (timeout); 0: derived from the estimated requests (twice the time the rate windows need, plus 5 minutes, at most 6 hours)")
+		"time limit of the whole run: controls still running or not started then end in error (timeout); 0: derived from the estimate (twice the time the rate windows need for the estimated requests, plus the longer of 5 minutes and --query-timeout per wave of --parallel controls; at most 6 hours)")
 	f.BoolVar(&cf.allowFileCreds, "allow-file-credentials", false,
 		"trust the control file's defaults with credentials: its auth may name a credentials variable, and its base_url receives them")
 	return cmd
@@ -250,7 +250,7 @@ func runCheck(cmd *cobra.Command, g *globalFlags, cf *checkFlags, paths []string
 	}
 
 	// The whole file's budget, before anything is sent (budget.go).
-	budget, prob := check.PlanBudget(ctx, eng, path, controls, cf.runTimeout)
+	budget, prob := check.PlanBudget(ctx, eng, path, controls, cf.runTimeout, check.RunFloor(len(controls), cf.parallel, g.queryTimeout))
 	if prob != nil {
 		return reportProblems(g.io, out, errOut, cf.output, path, []check.Problem{*prob})
 	}

@@ -179,12 +179,31 @@ func windowName(w engine.Window) string {
 // given: RunTimeoutFloor plus RunTimeoutMargin times d, at most
 // MaxDefaultRunTimeout.
 func DefaultRunTimeout(d time.Duration) time.Duration {
-	return min(RunTimeoutFloor+RunTimeoutMargin*d, MaxDefaultRunTimeout)
+	return defaultRunTimeout(RunTimeoutFloor, d)
+}
+
+func defaultRunTimeout(floor, d time.Duration) time.Duration {
+	return min(max(floor, RunTimeoutFloor)+RunTimeoutMargin*d, MaxDefaultRunTimeout)
+}
+
+// RunFloor is the floor of a default run time limit for controls run
+// parallel at a time, each within queryTimeout of its own work: the time
+// they could take one wave after another, each to its limit (a run that
+// did not time out before the run had a limit does not now); no floor of
+// its own (MaxDefaultRunTimeout) without a query timeout.
+func RunFloor(controls, parallel int, queryTimeout time.Duration) time.Duration {
+	if queryTimeout <= 0 {
+		return MaxDefaultRunTimeout
+	}
+	waves := (controls + max(parallel, 1) - 1) / max(parallel, 1)
+	return min(time.Duration(waves)*queryTimeout, MaxDefaultRunTimeout)
 }
 
 // BudgetPlan is what the budget decided before the run.
 type BudgetPlan struct {
 	Estimate *Estimate
+	// Floor is the default time limit's floor (RunFloor).
+	Floor time.Duration
 	// RunTimeout is the run's time limit: the flag's, else the default.
 	RunTimeout time.Duration
 	// Explicit: RunTimeout is the flag's, and does not grow.
@@ -224,11 +243,12 @@ func (bp *BudgetPlan) grown() {
 
 // PlanBudget estimates the run of controls and checks it against the
 // credentials' budgets and runTimeout (0: the default, derived from the
-// estimate). It returns the problem that refuses the run, or the plan.
+// estimate, at least floor plus the margin: RunFloor). It returns the
+// problem that refuses the run, or the plan.
 // Only the providers' free rate-limit endpoints are asked.
-func PlanBudget(ctx context.Context, b Budgeter, file string, controls []*Control, runTimeout time.Duration) (*BudgetPlan, *Problem) {
+func PlanBudget(ctx context.Context, b Budgeter, file string, controls []*Control, runTimeout, floor time.Duration) (*BudgetPlan, *Problem) {
 	est := NewEstimate(controls)
-	bp := &BudgetPlan{Estimate: est, RunTimeout: runTimeout, Explicit: runTimeout > 0}
+	bp := &BudgetPlan{Estimate: est, RunTimeout: runTimeout, Explicit: runTimeout > 0, Floor: floor}
 	type known struct {
 		k  bucketKey
 		rb engine.RateBudget
@@ -253,7 +273,7 @@ func PlanBudget(ctx context.Context, b Budgeter, file string, controls []*Contro
 	}
 	d, rate := est.Duration()
 	if !bp.Explicit {
-		bp.RunTimeout = DefaultRunTimeout(d)
+		bp.RunTimeout = defaultRunTimeout(floor, d)
 	}
 	n := est.Requests()
 	fanOuts := ""

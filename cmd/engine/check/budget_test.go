@@ -55,3 +55,18 @@ func TestBudgetWords(t *testing.T) {
 		}
 	}
 }
+
+func TestRunFloor(t *testing.T) {
+	if got := RunFloor(72, 4, 2*time.Minute); got != 36*time.Minute {
+		t.Errorf("72 controls 4 at a time, 2 min each: %s, want 36m", got)
+	}
+	if got := RunFloor(2, 4, 5*time.Second); got != 5*time.Second {
+		t.Errorf("one wave of 5 s: %s", got)
+	}
+	if got := RunFloor(3, 1, 0); got != MaxDefaultRunTimeout {
+		t.Errorf("no query timeout: %s, want the bound", got)
+	}
+	if got := defaultRunTimeout(36*time.Minute, 2*time.Minute); got != 40*time.Minute {
+		t.Errorf("floor 36 min + twice 2 min: %s", got)
+	}
+}

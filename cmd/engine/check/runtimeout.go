@@ -67,7 +67,7 @@ func (rd *runDeadline) grow() {
 		return
 	}
 	d, _ := rd.bp.Estimate.Duration()
-	l := DefaultRunTimeout(d)
+	l := defaultRunTimeout(rd.bp.Floor, d)
 	rd.mu.Lock()
 	defer rd.mu.Unlock()
 	if l > rd.limit {
