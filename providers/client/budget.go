@@ -181,6 +181,9 @@ func (c *Client) ProbedBudget(ctx context.Context, path string) (BucketBudget, b
 	if b, ok := c.Budget(path); ok {
 		return b, true
 	}
+	if c.app != nil && c.app.app.Multi() {
+		return BucketBudget{}, false // each installation has its own budget
+	}
 	gov := c.govFor(path)
 	if gov != nil && c.prof != nil && c.prof.RateLimitProbe != "" && gov == c.govFor(c.prof.RateLimitProbe) && c.BucketOf(path) != "" {
 		c.probeRateLimit(ctx)
