@@ -134,13 +134,11 @@ func Run(ctx context.Context, q Querier, file string, controls []*Control, o Run
 	sem := make(chan struct{}, o.Parallel)
 	var wg sync.WaitGroup
 	for i, c := range controls {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
+		wg.Go(func() {
 			sem <- struct{}{}
 			defer func() { <-sem }()
 			r.Outcomes[i] = evaluate(ctx, q, c, o)
-		}()
+		})
 	}
 	wg.Wait()
 	r.Duration = time.Since(r.Started)
