@@ -67,6 +67,7 @@ func serveRedisURL(t *testing.T, handle func(net.Conn)) string {
 // follows the server's answers, so the process never leaves the shared
 // governor (no "unavailable" warning).
 func TestBusyRedisKeepsProcessIn(t *testing.T) {
+	t.Parallel() // its own Redis, fake and servers
 	r := testutil.StartRedis(t)
 	url := slowProxy(t, r.Addr, func(k int64) time.Duration { return min(time.Duration(k)*120*time.Millisecond, 1300*time.Millisecond) })
 	fake := fakegithub.ForTest(t)

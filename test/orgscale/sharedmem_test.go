@@ -21,6 +21,7 @@ import (
 // against 65, is not reproduced by this set-up; the chunk count is what
 // fails before.)
 func TestSharedResultsPeakMemory(t *testing.T) {
+	t.Parallel() // its own Redis, fake and servers
 	r := testutil.StartRedis(t)
 	alone, _ := resultsPeak(t, nil)
 	shared, keys := resultsPeak(t, r)
