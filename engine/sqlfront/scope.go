@@ -242,6 +242,9 @@ func (a *analyser) selectStmt(sel *sqlparser.Select, scope *Scope) error {
 			a.conjunct(e, scope, false)
 		}
 	}
+	if sel.Having != nil {
+		scope.having = splitAnd(sel.Having.Expr)
+	}
 	return a.exprs(scope, sel.SelectExprs, sel.Where, sel.GroupBy, sel.Having, sel.OrderBy, sel.Limit)
 }
 

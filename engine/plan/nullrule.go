@@ -1,0 +1,47 @@
+package plan
+
+import (
+	"strings"
+
+	"github.com/enginehq/engine/engine/sqlfront"
+	"github.com/enginehq/engine/providers"
+)
+
+// NullCheck is a response column of a scan that the statement's WHERE or
+// HAVING reads without saying what NULL means (sqlfront.NullRead): when
+// every row the scan read holds NULL there, the term cannot decide, and
+// the runner says so (exec: an error for check, a notice otherwise).
+type NullCheck struct {
+	Column providers.Column
+	Read   sqlfront.NullRead
+}
+
+// NullChecks are the scan's NullChecks: the table's NullReads that are
+// response columns of its method, leaving out the parameters the scan
+// binds (their column holds the bound value, never NULL).
+func (s *Scan) NullChecks() []NullCheck {
+	if s.NoRequest != "" || s.ValueColumn() {
+		return nil
+	}
+	var out []NullCheck
+	for _, r := range s.Ref.NullReads {
+		c := s.Method.Column(r.Name)
+		if c == nil || s.isParamColumn(c.Name) || s.binds(c.Name) {
+			continue
+		}
+		out = append(out, NullCheck{Column: *c, Read: r})
+	}
+	return out
+}
+
+// NullCountSQL is the SQLite query the runner asks, once the scan's
+// rows are in, for checks (NullChecks): one row, the number of rows read
+// then the number of non-NULL values of each check's column, in order.
+func (s *Scan) NullCountSQL(checks []NullCheck) string {
+	counts := make([]string, 0, len(checks)+1)
+	counts = append(counts, "count(*)")
+	for _, c := range checks {
+		counts = append(counts, "count("+sqlfront.QuoteIdent(c.Column.Name)+")")
+	}
+	return "SELECT " + strings.Join(counts, ", ") + " FROM " + sqlfront.QuoteIdent(s.Table)
+}
