@@ -26,7 +26,7 @@ func (s *Scan) NullChecks() []NullCheck {
 	var out []NullCheck
 	for _, r := range s.Ref.NullReads {
 		c := s.Method.Column(r.Name)
-		if c == nil || s.isParamColumn(c.Name) || s.binds(c.Name) {
+		if c == nil || !s.Ref.Reads(r.Name) || s.isParamColumn(c.Name) || s.binds(c.Name) {
 			continue
 		}
 		out = append(out, NullCheck{Column: *c, Read: r})

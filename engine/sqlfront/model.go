@@ -160,6 +160,11 @@ type Scope struct {
 	// the top-level AND terms of HAVING (see nullReads).
 	terms  []sqlparser.Expr
 	having []sqlparser.Expr
+	// sel is the scope's SELECT (nil for a UNION's scope), and froms the
+	// scopes of the subqueries in its FROM and of the WITH tables it
+	// names, by the name the scope gives them (see passThrough).
+	sel   *sqlparser.Select
+	froms map[string]*Scope
 	// star is set by an unqualified * in the select list; starOf holds
 	// the qualifiers of t.* entries.
 	star   bool

@@ -1,9 +1,16 @@
 package sqlfront
 
-import "github.com/dolthub/vitess/go/vt/sqlparser"
+import (
+	"slices"
+	"strings"
+
+	"github.com/dolthub/vitess/go/vt/sqlparser"
+)
 
 // NullRead is a column of a provider table that a top-level AND term of
-// a WHERE or HAVING clause reads without deciding what NULL means there:
+// a WHERE or HAVING clause reads (itself, or through a subquery in FROM,
+// a view or a WITH table that passes it through unchanged) without
+// deciding what NULL means there:
 // no occurrence of the column in that term stands inside coalesce(),
 // ifnull(), IS [NOT] NULL, IS [NOT] TRUE / FALSE or <=>. Such a term is
 // never true on a NULL, so a row whose value is unknown silently drops
@@ -11,8 +18,8 @@ import "github.com/dolthub/vitess/go/vt/sqlparser"
 // keeps those of the scan's own response columns; the runner checks, once
 // the rows are in, whether every row read holds NULL there.
 type NullRead struct {
-	Name    string // lower-cased column name
-	Written string // as written (r.stat or stat)
+	Name    string // lower-cased column name of the provider table
+	Written string // as the term writes it (r.stat, stat, or v.x of a view)
 	Clause  string // "WHERE" or "HAVING"
 }
 
@@ -33,16 +40,15 @@ func (q *Query) nullReads(scopes []*Scope) {
 				termColumns(term, false, &plain, &decided)
 				dec := map[*TableRef]map[string]bool{}
 				for _, c := range decided {
-					if t := columnOwner(s, c); t != nil {
+					if t, name := resolveColumn(s, c); t != nil {
 						if dec[t] == nil {
 							dec[t] = map[string]bool{}
 						}
-						dec[t][colOf(c)] = true
+						dec[t][name] = true
 					}
 				}
 				for _, c := range plain {
-					t := columnOwner(s, c)
-					name := colOf(c)
+					t, name := resolveColumn(s, c)
 					if t == nil || dec[t][name] || t.readsNull(name) {
 						continue
 					}
@@ -132,4 +138,93 @@ func columnOwner(s *Scope, c *sqlparser.ColName) *TableRef {
 		return nil
 	}
 	return s.Tables[0]
+}
+
+// from records that the scope's FROM name given reads the derived scope
+// body (a subquery in FROM, a view, a WITH table).
+func (s *Scope) from(given string, body *Scope) {
+	if body == nil {
+		return
+	}
+	if s.froms == nil {
+		s.froms = map[string]*Scope{}
+	}
+	s.froms[given] = body
+}
+
+// resolveColumn is the provider table and column a column reference of
+// scope s reads: its own (columnOwner), or the one a derived table in
+// FROM passes through unchanged (passThrough); nil when neither.
+func resolveColumn(s *Scope, c *sqlparser.ColName) (*TableRef, string) {
+	if t := columnOwner(s, c); t != nil {
+		return t, colOf(c)
+	}
+	return passThrough(s, c, 0)
+}
+
+// passThrough follows a reference to a derived table's column (v.x, or x
+// in a SELECT whose one FROM item is v) into its SELECT: when the column
+// is a bare column of a provider table there (x, t.x, or y AS x; or any
+// name under SELECT * over one table), that table's column, through
+// nested derived tables; else nil (an expression decides its own NULLs).
+func passThrough(s *Scope, c *sqlparser.ColName, depth int) (*TableRef, string) {
+	if depth > 8 || !c.Qualifier.DbQualifier.IsEmpty() {
+		return nil, ""
+	}
+	name := colOf(c)
+	var body *Scope
+	if ql := qualOf(c); ql != "" {
+		body = derivedNamed(s, ql)
+	} else if len(s.Names) == 1 && len(s.Tables) == 0 && !s.aliases[name] && !correlatable(s) {
+		body = s.froms[s.Names[0]]
+	}
+	if body == nil || body.sel == nil {
+		return nil, ""
+	}
+	for _, se := range body.sel.SelectExprs {
+		switch e := se.(type) {
+		case *sqlparser.AliasedExpr:
+			inner, ok := unparen(e.Expr).(*sqlparser.ColName)
+			out := strings.ToLower(e.As.String())
+			if out == "" && ok {
+				out = colOf(inner)
+			}
+			if out != name {
+				continue
+			}
+			if !ok {
+				return nil, ""
+			}
+			return resolveInner(body, inner, depth)
+		case *sqlparser.StarExpr:
+			if len(body.Names) != 1 {
+				continue
+			}
+			if len(body.Tables) == 1 {
+				return body.Tables[0], name
+			}
+			inner := &sqlparser.ColName{Name: sqlparser.NewColIdent(name)}
+			return passThrough(body, inner, depth+1)
+		}
+	}
+	return nil, ""
+}
+
+func resolveInner(body *Scope, c *sqlparser.ColName, depth int) (*TableRef, string) {
+	if t := columnOwner(body, c); t != nil {
+		return t, colOf(c)
+	}
+	return passThrough(body, c, depth+1)
+}
+
+// derivedNamed is the derived scope the FROM name ql gives, looking in s
+// then its parents as SQL does; nil when the nearest scope that has the
+// name gives it to something else.
+func derivedNamed(s *Scope, ql string) *Scope {
+	for ; s != nil; s = s.Parent {
+		if slices.Contains(s.Names, ql) {
+			return s.froms[ql]
+		}
+	}
+	return nil
 }

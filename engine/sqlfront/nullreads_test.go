@@ -24,7 +24,11 @@ func TestNullReads(t *testing.T) {
 		{"SELECT r.name, count(*) AS n FROM github.repos.repos r WHERE r.org = 'a' GROUP BY r.name HAVING max(r.stars) > 1 AND n > 1", "org WHERE,stars HAVING"},
 		{"SELECT r.name FROM github.repos.repos r WHERE r.org = 'a' AND coalesce(r.security_and_analysis ->> '$.status', 'disabled') <> 'enabled'", "org WHERE"},
 		{"SELECT r.name FROM github.repos.repos r WHERE r.org = 'a' AND r.security_and_analysis ->> '$.status' <> 'enabled'", "org WHERE,security_and_analysis WHERE"},
-		{"SELECT v.x FROM (SELECT login AS x FROM github.orgs.orgs WHERE org = 'a') v WHERE v.x = 'b'", "org WHERE"},
+		{"SELECT v.x FROM (SELECT login AS x FROM github.orgs.orgs WHERE org = 'a') v WHERE v.x = 'b'", "login WHERE,org WHERE"},
+		{"SELECT x FROM (SELECT upper(login) AS x FROM github.orgs.orgs WHERE org = 'a') v WHERE x = 'b'", "org WHERE"},
+		{"SELECT login FROM (SELECT * FROM github.orgs.orgs WHERE org = 'a') AS orgs_view WHERE members_can_delete_issues", "members_can_delete_issues WHERE,org WHERE"},
+		{"SELECT login FROM (SELECT * FROM github.orgs.orgs WHERE org = 'a') AS v WHERE coalesce(v.members_can_delete_issues, 1) = 1", "org WHERE"},
+		{"WITH o AS (SELECT o.login, o.is_verified FROM github.orgs.orgs o WHERE o.org = 'a') SELECT w.login FROM (SELECT * FROM o) w WHERE NOT w.is_verified", "is_verified WHERE,org WHERE"},
 		{"SELECT r.name FROM github.repos.repos r WHERE r.org = 'a' AND r.name IN (SELECT b.repo FROM github.branches.branches b WHERE b.protected)", "org WHERE,name WHERE;protected WHERE"},
 		{"SELECT r.name FROM github.repos.repos r LEFT JOIN github.branches.branches b ON b.repo = r.name AND b.protected WHERE r.org = 'a'", "org WHERE;"},
 	}

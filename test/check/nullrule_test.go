@@ -12,11 +12,16 @@ import (
 // nullControls are controls over settings a member who is not an owner
 // cannot see (the fake's comply-member org leaves them out, as GitHub
 // does): two read them without saying what NULL means (the issue's
-// examples, a bare boolean and a status compared with <>), two decide
-// what unknown means (coalesce, IS NULL).
+// examples, a bare boolean and a status compared with <>), one reads the
+// bare boolean through a view, two decide what unknown means (coalesce,
+// IS NULL).
 const nullControls = `vars:
   org:
+views:
+  org_settings: SELECT * FROM github.orgs.orgs
 controls:
+  - id: via-view
+    sql: SELECT login FROM org_settings WHERE org = {{org}} AND NOT members_can_delete_issues
   - id: bare-bool
     sql: SELECT login FROM github.orgs.orgs WHERE org = {{org}} AND members_can_delete_issues
   - id: status-not-enabled
@@ -49,7 +54,7 @@ func TestNullRuleControlIsAnError(t *testing.T) {
 	}
 	rep := parseJSON(t, r)
 	got := statuses(rep)
-	for id, want := range map[string]string{"bare-bool": "error", "status-not-enabled": "error", "coalesced": "fail", "is-null": "fail"} {
+	for id, want := range map[string]string{"bare-bool": "error", "via-view": "error", "status-not-enabled": "error", "coalesced": "fail", "is-null": "fail"} {
 		if got[id] != want {
 			t.Errorf("control %s: %q, want %q", id, got[id], want)
 		}
@@ -61,7 +66,7 @@ func TestNullRuleControlIsAnError(t *testing.T) {
 		e := c.Error
 		var col, form string
 		switch c.ID {
-		case "bare-bool":
+		case "bare-bool", "via-view":
 			col, form = "github.orgs.orgs.members_can_delete_issues is NULL in every row read (1 row), and WHERE reads it without saying what NULL means",
 				"coalesce(members_can_delete_issues, <failing value>) counts it as failing, members_can_delete_issues IS NULL selects the rows where it is unknown"
 		case "status-not-enabled":
@@ -80,14 +85,15 @@ func TestNullRuleControlIsAnError(t *testing.T) {
 	}
 
 	// Where the token sees the settings, nothing is NULL: the controls
-	// are judged as written (every one fails on comply-fail's settings).
+	// are judged as written (every one fails on comply-fail's settings
+	// but via-view, which asks NOT members_can_delete_issues: true there).
 	r = runCheck(t, env, file, "--var", "org="+fakegithub.ComplianceFailOrg, "-o", "json")
 	if r.Code != 1 {
 		t.Fatalf("comply-fail: exit %d, want 1\nstdout:\n%s", r.Code, r.Stdout)
 	}
 	for id, s := range statuses(parseJSON(t, r)) {
-		if s != "fail" {
-			t.Errorf("comply-fail: control %s: %q, want fail", id, s)
+		if want := map[bool]string{true: "pass", false: "fail"}[id == "via-view"]; s != want {
+			t.Errorf("comply-fail: control %s: %q, want %s", id, s, want)
 		}
 	}
 
