@@ -1,6 +1,7 @@
 package plan
 
 import (
+	"slices"
 	"strings"
 
 	"github.com/enginehq/engine/engine/sqlfront"
@@ -13,7 +14,10 @@ import (
 // the runner says so (exec: an error for check, a notice otherwise).
 type NullCheck struct {
 	Column providers.Column
-	Read   sqlfront.NullRead
+	// Read is what the statement reads (Read.Path only for a JSON
+	// column; Read.Expr as the statement writes it, for the forms the
+	// runner's message offers).
+	Read sqlfront.NullRead
 }
 
 // NullChecks are the scan's NullChecks: the table's NullReads that are
@@ -29,6 +33,13 @@ func (s *Scan) NullChecks() []NullCheck {
 		if c == nil || !s.Ref.Reads(r.Name) || s.isParamColumn(c.Name) || s.binds(c.Name) {
 			continue
 		}
+		if c.Type != providers.TypeJSON {
+			// a path of a JSON column only; else the column itself
+			r.Path, r.Expr = "", r.Written
+		}
+		if slices.ContainsFunc(out, func(o NullCheck) bool { return o.Column.Name == c.Name && o.Read.Path == r.Path }) {
+			continue
+		}
 		out = append(out, NullCheck{Column: *c, Read: r})
 	}
 	return out
@@ -36,12 +47,17 @@ func (s *Scan) NullChecks() []NullCheck {
 
 // NullCountSQL is the SQLite query the runner asks, once the scan's
 // rows are in, for checks (NullChecks): one row, the number of rows read
-// then the number of non-NULL values of each check's column, in order.
+// then the number of non-NULL values of each check's column (or of the
+// JSON path it reads: a JSON null counts as NULL), in order.
 func (s *Scan) NullCountSQL(checks []NullCheck) string {
 	counts := make([]string, 0, len(checks)+1)
 	counts = append(counts, "count(*)")
 	for _, c := range checks {
-		counts = append(counts, "count("+sqlfront.QuoteIdent(c.Column.Name)+")")
+		v := sqlfront.QuoteIdent(c.Column.Name)
+		if c.Read.Path != "" {
+			v += " ->> " + sqlfront.QuoteString(c.Read.Path)
+		}
+		counts = append(counts, "count("+v+")")
 	}
 	return "SELECT " + strings.Join(counts, ", ") + " FROM " + sqlfront.QuoteIdent(s.Table)
 }

@@ -10,17 +10,24 @@ import (
 // NullRead is a column of a provider table that a top-level AND term of
 // a WHERE or HAVING clause reads (itself, or through a subquery in FROM,
 // a view or a WITH table that passes it through unchanged) without
-// deciding what NULL means there:
-// no occurrence of the column in that term stands inside coalesce(),
-// ifnull(), IS [NOT] NULL, IS [NOT] TRUE / FALSE or <=>. Such a term is
-// never true on a NULL, so a row whose value is unknown silently drops
-// out (and a control that expects no rows passes on it). The planner
-// keeps those of the scan's own response columns; the runner checks, once
-// the rows are in, whether every row read holds NULL there.
+// deciding what NULL means there: no occurrence of the column in that
+// term stands inside coalesce(), ifnull(), IS [NOT] NULL, IS [NOT] TRUE /
+// FALSE or <=>. Such a term is never true on a NULL, so a row whose value
+// is unknown silently drops out (and a control that expects no rows
+// passes on it). A read of one key of a JSON column (col ->> '$.a.b',
+// col -> '$.a', json_extract(col, '$.a')) is a read of that path. The
+// planner keeps those of the scan's own response columns; the runner
+// checks, once the rows are in, whether every row read holds NULL there.
 type NullRead struct {
 	Name    string // lower-cased column name of the provider table
 	Written string // as the term writes it (r.stat, stat, or v.x of a view)
 	Clause  string // "WHERE" or "HAVING"
+	// Path is the JSON path the term reads of the column ("$.a.b"), ""
+	// for the column itself.
+	Path string
+	// Expr is the read as SQL writes it: Written, then ->> 'Path' for a
+	// path.
+	Expr string
 }
 
 // nullReads records TableRef.NullReads: for each scope's WHERE and HAVING
@@ -36,7 +43,8 @@ func (q *Query) nullReads(scopes []*Scope) {
 			terms []sqlparser.Expr
 		}{{"WHERE", s.terms}, {"HAVING", s.having}} {
 			for _, term := range clause.terms {
-				var plain, decided []*sqlparser.ColName
+				var plain []colRead
+				var decided []*sqlparser.ColName
 				termColumns(term, false, &plain, &decided)
 				dec := map[*TableRef]map[string]bool{}
 				for _, c := range decided {
@@ -47,34 +55,45 @@ func (q *Query) nullReads(scopes []*Scope) {
 						dec[t][name] = true
 					}
 				}
-				for _, c := range plain {
+				for _, r := range plain {
+					c := r.col
 					t, name := resolveColumn(s, c)
-					if t == nil || dec[t][name] || t.readsNull(name) {
+					if t == nil || dec[t][name] || t.readsNull(name, r.path) {
 						continue
 					}
 					written := c.Name.String()
 					if !c.Qualifier.Name.IsEmpty() {
 						written = c.Qualifier.Name.String() + "." + written
 					}
-					t.NullReads = append(t.NullReads, NullRead{Name: name, Written: written, Clause: clause.name})
+					expr := written
+					if r.path != "" {
+						expr += " ->> " + QuoteString(r.path)
+					}
+					t.NullReads = append(t.NullReads, NullRead{Name: name, Written: written, Clause: clause.name, Path: r.path, Expr: expr})
 				}
 			}
 		}
 	}
 }
 
-func (t *TableRef) readsNull(name string) bool {
+func (t *TableRef) readsNull(name, path string) bool {
 	for _, r := range t.NullReads {
-		if r.Name == name {
+		if r.Name == name && r.Path == path {
 			return true
 		}
 	}
 	return false
 }
 
+// colRead is a column reference, or a read of one JSON path of it.
+type colRead struct {
+	col  *sqlparser.ColName
+	path string
+}
+
 // termColumns sorts the column references of node (not those of its
 // subqueries) into those inside a NULL-deciding form and the others.
-func termColumns(node sqlparser.SQLNode, decided bool, plain, dec *[]*sqlparser.ColName) {
+func termColumns(node sqlparser.SQLNode, decided bool, plain *[]colRead, dec *[]*sqlparser.ColName) {
 	if !decided && decidesNull(node) {
 		decided = true
 	}
@@ -86,7 +105,7 @@ func termColumns(node sqlparser.SQLNode, decided bool, plain, dec *[]*sqlparser.
 			if decided {
 				*dec = append(*dec, v)
 			} else {
-				*plain = append(*plain, v)
+				*plain = append(*plain, colRead{col: v})
 			}
 			return false, nil
 		}
@@ -94,8 +113,43 @@ func termColumns(node sqlparser.SQLNode, decided bool, plain, dec *[]*sqlparser.
 			termColumns(n, true, plain, dec)
 			return false, nil
 		}
+		if c, path, ok := jsonPathRead(n); ok && !decided {
+			*plain = append(*plain, colRead{col: c, path: path})
+			return false, nil
+		}
 		return true, nil
 	}, node)
+}
+
+// jsonPathRead recognises a read of one literal path of a column: col ->
+// 'path', col ->> 'path', json_extract(col, 'path').
+func jsonPathRead(n sqlparser.SQLNode) (*sqlparser.ColName, string, bool) {
+	var left, right sqlparser.Expr
+	switch v := n.(type) {
+	case *sqlparser.BinaryExpr:
+		if v.Operator != sqlparser.JSONExtractOp && v.Operator != sqlparser.JSONUnquoteExtractOp {
+			return nil, "", false
+		}
+		left, right = v.Left, v.Right
+	case *sqlparser.FuncExpr:
+		if !v.Qualifier.IsEmpty() || v.Name.Lowered() != "json_extract" || len(v.Exprs) != 2 {
+			return nil, "", false
+		}
+		a, ok1 := v.Exprs[0].(*sqlparser.AliasedExpr)
+		b, ok2 := v.Exprs[1].(*sqlparser.AliasedExpr)
+		if !ok1 || !ok2 {
+			return nil, "", false
+		}
+		left, right = a.Expr, b.Expr
+	default:
+		return nil, "", false
+	}
+	c, ok := unparen(left).(*sqlparser.ColName)
+	lit, ok2 := unparen(right).(*sqlparser.SQLVal)
+	if !ok || !ok2 || lit.Type != sqlparser.StrVal {
+		return nil, "", false
+	}
+	return c, string(lit.Val), true
 }
 
 // decidesNull reports whether an expression says what a NULL inside it

@@ -23,7 +23,8 @@ func TestNullReads(t *testing.T) {
 		{"SELECT login FROM github.orgs.orgs WHERE org = 'a' AND nullif(x, 0) = 1", "org WHERE,x WHERE"},
 		{"SELECT r.name, count(*) AS n FROM github.repos.repos r WHERE r.org = 'a' GROUP BY r.name HAVING max(r.stars) > 1 AND n > 1", "org WHERE,stars HAVING"},
 		{"SELECT r.name FROM github.repos.repos r WHERE r.org = 'a' AND coalesce(r.security_and_analysis ->> '$.status', 'disabled') <> 'enabled'", "org WHERE"},
-		{"SELECT r.name FROM github.repos.repos r WHERE r.org = 'a' AND r.security_and_analysis ->> '$.status' <> 'enabled'", "org WHERE,security_and_analysis WHERE"},
+		{"SELECT r.name FROM github.repos.repos r WHERE r.org = 'a' AND r.security_and_analysis ->> '$.status' <> 'enabled'", "org WHERE,security_and_analysis->>$.status WHERE"},
+		{"SELECT r.name FROM github.repos.repos r WHERE r.org = 'a' AND json_extract(r.license, '$.spdx_id') NOT IN ('MIT') AND r.owner -> 'login' = '\"x\"' AND json_extract(r.owner, '$.a', '$.b') IS NOT NULL", "org WHERE,license->>$.spdx_id WHERE,owner->>login WHERE"},
 		{"SELECT v.x FROM (SELECT login AS x FROM github.orgs.orgs WHERE org = 'a') v WHERE v.x = 'b'", "login WHERE,org WHERE"},
 		{"SELECT x FROM (SELECT upper(login) AS x FROM github.orgs.orgs WHERE org = 'a') v WHERE x = 'b'", "org WHERE"},
 		{"SELECT login FROM (SELECT * FROM github.orgs.orgs WHERE org = 'a') AS orgs_view WHERE members_can_delete_issues", "members_can_delete_issues WHERE,org WHERE"},
@@ -38,7 +39,11 @@ func TestNullReads(t *testing.T) {
 		for _, tr := range st.Query.Tables {
 			var reads []string
 			for _, r := range tr.NullReads {
-				reads = append(reads, r.Name+" "+r.Clause)
+				name := r.Name
+				if r.Path != "" {
+					name += "->>" + r.Path
+				}
+				reads = append(reads, name+" "+r.Clause)
 			}
 			tables = append(tables, strings.Join(reads, ","))
 		}

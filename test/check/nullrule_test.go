@@ -70,8 +70,8 @@ func TestNullRuleControlIsAnError(t *testing.T) {
 			col, form = "github.orgs.orgs.members_can_delete_issues is NULL in every row read (1 row), and WHERE reads it without saying what NULL means",
 				"coalesce(members_can_delete_issues, <failing value>) counts it as failing, members_can_delete_issues IS NULL selects the rows where it is unknown"
 		case "status-not-enabled":
-			col, form = "github.repos.repos.security_and_analysis is NULL in every row read (2 rows)",
-				"coalesce(r.security_and_analysis ->> '$.key', <failing value>)"
+			col, form = "github.repos.repos.security_and_analysis ->> '$.secret_scanning.status' is NULL in every row read (2 rows)",
+				"coalesce(r.security_and_analysis ->> '$.secret_scanning.status', <failing value>) counts it as failing"
 		}
 		if e == nil || e.Kind != "incomplete" || e.Retryable || e.HTTPStatus != 0 {
 			t.Errorf("control %s: error %+v, want kind incomplete, not retryable", c.ID, e)
@@ -95,6 +95,24 @@ func TestNullRuleControlIsAnError(t *testing.T) {
 		if want := map[bool]string{true: "pass", false: "fail"}[id == "via-view"]; s != want {
 			t.Errorf("comply-fail: control %s: %q, want %s", id, s, want)
 		}
+	}
+
+	// A key the answer leaves out of a JSON column that has values is
+	// NULL too: comply-fail's repositories have security_and_analysis
+	// without advanced_security (no GitHub Advanced Security).
+	ghas := filepath.Join(t.TempDir(), "ghas.yaml")
+	if err := os.WriteFile(ghas, []byte(`controls:
+  - id: ghas-enabled
+    sql: |
+      SELECT name FROM github.repos.repos r
+      WHERE r.org = 'comply-fail' AND r.security_and_analysis ->> '$.advanced_security.status' <> 'enabled'
+`), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	r = runCheck(t, env, ghas, "-o", "json")
+	if rep := parseJSON(t, r); r.Code != 2 || len(rep.Controls) != 1 || rep.Controls[0].Error == nil ||
+		!strings.Contains(rep.Controls[0].Error.Message, "github.repos.repos.security_and_analysis ->> '$.advanced_security.status' is NULL in every row read (2 rows)") {
+		t.Errorf("a path absent from every row: exit %d\n%s", r.Code, r.Stdout)
 	}
 
 	// The text report says the same on the errored control's line.
