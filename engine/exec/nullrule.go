@@ -25,9 +25,9 @@ type NullColumn struct {
 	Rows    int64
 }
 
-// nullColumns counts, once every scan is loaded and before the final
-// query, the non-NULL values of each scan's NullChecks over the rows it
-// read: one SQLite pass per scan that has any.
+// nullColumns asks, once every scan is loaded and before the final
+// query, whether each scan's NullChecks have a value in one of the rows
+// it read (plan.Scan.NullCountSQL: one query per scan that has any).
 func nullColumns(ctx context.Context, st *store.Store, p *plan.Plan) ([]NullColumn, error) {
 	var out []NullColumn
 	for _, s := range p.Scans {
@@ -52,7 +52,7 @@ func nullColumns(ctx context.Context, st *store.Store, p *plan.Plan) ([]NullColu
 			continue
 		}
 		for i, c := range checks {
-			if n, _ := rows[0][i+1].(int64); n == 0 {
+			if some, _ := rows[0][i+1].(int64); some == 0 {
 				out = append(out, NullColumn{Table: s.Ref.Name(), Column: c.Column.Name, Written: c.Read.Expr, Path: c.Read.Path, Clause: c.Read.Clause,
 					JSON: c.Column.Type == providers.TypeJSON && c.Read.Path == "", Rows: total})
 			}

@@ -46,18 +46,21 @@ func (s *Scan) NullChecks() []NullCheck {
 }
 
 // NullCountSQL is the SQLite query the runner asks, once the scan's
-// rows are in, for checks (NullChecks): one row, the number of rows read
-// then the number of non-NULL values of each check's column (or of the
-// JSON path it reads: a JSON null counts as NULL), in order.
+// rows are in, for checks (NullChecks): one row, the number of rows read,
+// then for each check in order whether one row has a value there (1) or
+// none (0): of the column, or of the JSON path it reads (a JSON null is
+// none). Each EXISTS stops at the first value, so a column that has
+// values costs a row or two, not a pass over the table.
 func (s *Scan) NullCountSQL(checks []NullCheck) string {
-	counts := make([]string, 0, len(checks)+1)
-	counts = append(counts, "count(*)")
+	table := sqlfront.QuoteIdent(s.Table)
+	parts := make([]string, 0, len(checks)+1)
+	parts = append(parts, "(SELECT count(*) FROM "+table+")")
 	for _, c := range checks {
 		v := sqlfront.QuoteIdent(c.Column.Name)
 		if c.Read.Path != "" {
 			v += " ->> " + sqlfront.QuoteString(c.Read.Path)
 		}
-		counts = append(counts, "count("+v+")")
+		parts = append(parts, "EXISTS (SELECT 1 FROM "+table+" WHERE "+v+" IS NOT NULL)")
 	}
-	return "SELECT " + strings.Join(counts, ", ") + " FROM " + sqlfront.QuoteIdent(s.Table)
+	return "SELECT " + strings.Join(parts, ", ")
 }
