@@ -70,6 +70,11 @@ type Options struct {
 	// cost before it did (requests, pages, methods): a compliance report
 	// shows the stats of every control, errored or not.
 	Failed func(result.Stats)
+	// NullIsError makes a column that WHERE or HAVING reads without
+	// saying what NULL means, and that is NULL in every row read, an
+	// error (*NullColumnsError; engine check); without it the result's
+	// notice says so (nullrule.go).
+	NullIsError bool
 }
 
 // Run executes p and returns its result.
@@ -151,6 +156,13 @@ func Run(ctx context.Context, p *plan.Plan, fetchers Fetchers, opts Options) (_ 
 			return nil, err
 		}
 	}
+	nulls, err := nullColumns(ctx, st, p)
+	if err != nil {
+		return nil, err
+	}
+	if len(nulls) > 0 && opts.NullIsError {
+		return nil, &NullColumnsError{Columns: nulls}
+	}
 	var res *result.Result
 	if opts.Rows != nil {
 		res, err = st.QueryRows(ctx, p.SQL, opts.Columns, opts.Rows)
@@ -166,6 +178,9 @@ func Run(ctx context.Context, p *plan.Plan, fetchers Fetchers, opts Options) (_ 
 	stats.RateLimit = use.stats(fetchers)
 	res.Stats = stats
 	res.Notice = p.Notice()
+	if len(nulls) > 0 {
+		res.Notice = strings.TrimPrefix(res.Notice+". "+nullMessage(nulls), ". ")
+	}
 	res.Finish(start)
 	return res, nil
 }

@@ -163,7 +163,9 @@ func evaluate(ctx context.Context, q Querier, c *Control, o RunOptions) (out *Ou
 	var res *result.Result
 	var err error
 	// An errored control reports what it cost too.
-	qo := engine.QueryOptions{FailedStats: func(st result.Stats) { out.Stats = st }}
+	// A column NULL in every row read that WHERE or HAVING does not
+	// decide for is an error, never a pass (docs/check.md).
+	qo := engine.QueryOptions{NullIsError: true, FailedStats: func(st result.Stats) { out.Stats = st }}
 	if c.prepared != nil {
 		res, err = c.prepared.Run(ctx, qo)
 	} else {
