@@ -5,7 +5,7 @@ BIN     ?= bin/engine
 ADDR    ?= 127.0.0.1:8099
 PKGS    := ./...
 
-.PHONY: build testdeps test test-fast test-race bench run demo lint generate fuzz conformance corpus corpus-rows clean
+.PHONY: build testdeps test test-fast bench run demo lint generate fuzz conformance corpus corpus-rows clean
 
 # The source revision for `engine --version` when the go command records
 # none (a git worktree, or GOFLAGS=-buildvcs=false); its own record wins.
@@ -13,15 +13,27 @@ REVISION ?= $(shell git rev-parse --short=12 HEAD 2>/dev/null)$(shell test -n "$
 build:
 	$(GO) build -ldflags "-X main.buildRevision=$(REVISION)" -o $(BIN) ./cmd/engine
 
-# Everything under the race detector (the engine binary that end-to-end
-# tests drive is built once, without it, and shared through ENGINE_BIN),
-# except the two packages that derive GitHub's whole description in one
-# goroutine: nothing concurrent to check there, and the detector makes
-# them seven times slower.
+# Two halves, run side by side (most suites wait on loopback servers,
+# paced windows and retries rather than compute, so two halves keep both
+# cores busy): the packages' own tests under the race detector, except the
+# two that derive GitHub's whole description in one goroutine (nothing
+# concurrent to check there, and the detector makes them seven times
+# slower); and the end-to-end suites in test/, without it: they drive the
+# engine binary, built once without the detector and shared through
+# ENGINE_BIN, so the detector would only watch their own harness and
+# fakes. The engine itself runs under the detector in its package tests
+# and as a -race server under load in test/load (TestLoadHTTPRace).
 NORACE_PKGS := ./cmd/indexgen ./providers/openapi
-test: lint build testdeps
-	ENGINE_BIN=$(abspath $(BIN)) $(GO) test -count=1 -race -timeout 15m $$($(GO) list $(PKGS) | grep -v -e '/cmd/indexgen$$' -e '/providers/openapi$$')
+test: lint
+	@$(MAKE) --no-print-directory -j2 --output-sync=line test-units test-suites
+
+.PHONY: test-units test-suites
+test-units:
+	$(GO) test -count=1 -race -timeout 15m $$($(GO) list $(PKGS) | grep -v -e '/test/' -e '/cmd/indexgen$$' -e '/providers/openapi$$')
 	$(GO) test -count=1 -timeout 15m $(NORACE_PKGS)
+
+test-suites: build testdeps
+	ENGINE_BIN=$(abspath $(BIN)) $(GO) test -count=1 -timeout 15m ./test/...
 
 # What the tests need besides Go (redis-server, for the shared-state
 # tests), installed with apt-get when missing.

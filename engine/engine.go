@@ -224,6 +224,13 @@ type QueryOptions struct {
 	// cost before it did (requests, pages, methods, elapsed time): check
 	// reports the stats of every control, errored or not.
 	FailedStats func(result.Stats)
+	// NullIsError makes a SELECT whose WHERE or HAVING reads a column
+	// that is NULL in every row read, without saying what NULL means
+	// (coalesce, IS NULL, ...), an error of kind incomplete (engine
+	// check: zero rows would pass a control on what the credentials
+	// cannot see); without it the result's Notice says so
+	// (exec.NullColumnsError, docs/check.md "No absence that passes").
+	NullIsError bool
 }
 
 // OpenRun opens a run on ctx for several statements (one `check` run,

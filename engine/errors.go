@@ -63,6 +63,9 @@ type (
 	// statement ran into ("max-requests", "max-pages"); surfaces say how
 	// to change it in their own terms (a flag for the CLI).
 	setter interface{ ErrorSetting() string }
+	// retryabler says whether the error is retryable, when its kind
+	// alone does not (an incomplete answer that no retry changes).
+	retryabler interface{ Retryable() bool }
 )
 
 // Error is every error Engine.Query returns. Surfaces read its fields, not
@@ -103,6 +106,10 @@ func (e *Error) ErrorSetting() string { return e.Setting }
 func (e *Error) Retryable() bool {
 	if e.Provider != nil {
 		return e.Provider.Retryable
+	}
+	var r retryabler
+	if errors.As(e.Err, &r) {
+		return r.Retryable()
 	}
 	return (e.Kind == KindTimeout && e.Setting != SettingQueryTimeout) || e.Kind == KindIncomplete
 }

@@ -173,7 +173,7 @@ func (ps *Prepared) run(ctx context.Context, qo QueryOptions) (*result.Result, e
 		// (--state; providers/client/admission.go).
 		ctx, endStatement := client.WithStatement(ctx)
 		defer endStatement()
-		res, err := exec.Run(ctx, p, fetchers, exec.Options{Concurrency: e.opts.Concurrency, Progress: qo.Progress, Rows: qo.Rows, Columns: qo.Columns, MaxValueBytes: e.opts.MaxValueBytes, Failed: qo.FailedStats, Planned: e.planned(qo.Fetch)})
+		res, err := exec.Run(ctx, p, fetchers, exec.Options{Concurrency: e.opts.Concurrency, Progress: qo.Progress, Rows: qo.Rows, Columns: qo.Columns, MaxValueBytes: e.opts.MaxValueBytes, Failed: qo.FailedStats, NullIsError: qo.NullIsError, Planned: e.planned(qo.Fetch)})
 		if err == nil {
 			res.Unordered = st.Query.UnorderedLimit
 		}

@@ -43,6 +43,12 @@ type Case struct {
 	Explain string
 	// MaxRequests is the engine's request limit (0: its default).
 	MaxRequests int
+	// NullIsError runs the statement as engine check does
+	// (engine.QueryOptions.NullIsError).
+	NullIsError bool
+	// Notice, when set, is a part of the result's notice; "-" requires
+	// none.
+	Notice string
 }
 
 // Run runs every case on its own engine whose fetcher, for every
@@ -69,7 +75,13 @@ func Run(t *testing.T, pages map[string][]Page, cases []Case) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			rows, err := run(eng, c)
+			rows, notice, err := run(eng, c)
+			switch {
+			case err == nil && c.Notice == "-" && notice != "":
+				t.Errorf("%s: notice %q, want none", c.SQL, notice)
+			case err == nil && c.Notice != "" && c.Notice != "-" && !strings.Contains(notice, c.Notice):
+				t.Errorf("%s: notice %q, want one with %q", c.SQL, notice, c.Notice)
+			}
 			switch {
 			case c.Err != "" && err == nil:
 				t.Errorf("%s: no error, want one with %q; rows %q", c.SQL, c.Err, rows)
@@ -90,18 +102,19 @@ func Run(t *testing.T, pages map[string][]Page, cases []Case) {
 	}
 }
 
-// run prepares and runs one case's statement and returns its rows.
-func run(eng *engine.Engine, c Case) ([]string, error) {
+// run prepares and runs one case's statement and returns its rows and
+// notice.
+func run(eng *engine.Engine, c Case) ([]string, string, error) {
 	ctx := context.Background()
 	ps, err := eng.Prepare(ctx, c.SQL)
 	if err != nil {
-		return nil, err
+		return nil, "", err
 	}
 	if c.Explain != "" && !strings.Contains(ps.Explain(), c.Explain) {
-		return nil, fmt.Errorf("the plan lacks %q:\n%s", c.Explain, ps.Explain())
+		return nil, "", fmt.Errorf("the plan lacks %q:\n%s", c.Explain, ps.Explain())
 	}
 	var rows []string
-	_, err = ps.Run(ctx, engine.QueryOptions{Rows: func(row []any) error {
+	res, err := ps.Run(ctx, engine.QueryOptions{NullIsError: c.NullIsError, Rows: func(row []any) error {
 		cells := make([]string, len(row))
 		for i, v := range row {
 			cells[i] = result.Text(v)
@@ -109,5 +122,8 @@ func run(eng *engine.Engine, c Case) ([]string, error) {
 		rows = append(rows, strings.Join(cells, "\t"))
 		return nil
 	}})
-	return rows, err
+	if err != nil {
+		return rows, "", err
+	}
+	return rows, res.Notice, nil
 }

@@ -74,6 +74,11 @@ type Options struct {
 	// cost before it did (requests, pages, methods): a compliance report
 	// shows the stats of every control, errored or not.
 	Failed func(result.Stats)
+	// NullIsError makes a column that WHERE or HAVING reads without
+	// saying what NULL means, and that is NULL in every row read, an
+	// error (*NullColumnsError; engine check); without it the result's
+	// notice says so (nullrule.go).
+	NullIsError bool
 }
 
 // Run executes p and returns its result.
@@ -145,19 +150,25 @@ func Run(ctx context.Context, p *plan.Plan, fetchers Fetchers, opts Options) (_ 
 		}
 		stats.Methods = append(stats.Methods, s.Ref.Name()+": GET "+s.Method.Path)
 		n, err := runScan(ctx, st, s, calls, c, opts, &pages)
-		use.add(s.Resource.Provider, c.BucketOf(s.Method.Path), s.Method.Path, n.Requests-n.Revalidated)
-		stats.HTTPRequests += n.Requests
-		stats.Pages += n.Pages
-		stats.CacheHits += n.CacheHits
-		stats.Revalidated += n.Revalidated
-		stats.Shared += n.Shared
-		if n.Parts > 0 && s.Method.Cap != nil && s.Method.Cap.Split != nil {
-			stats.Parts += n.Parts
+		use.add(s.Resource.Provider, c.BucketOf(s.Method.Path), s.Method.Path, n.HTTPRequests-n.Revalidated)
+		split := n.Parts > 0 && s.Method.Cap != nil && s.Method.Cap.Split != nil
+		if !split {
+			n.Parts = 0
+		}
+		stats.Add(n)
+		if split {
 			stats.Methods[len(stats.Methods)-1] += fmt.Sprintf(" (over the %d-result cap: split by %s: into %s)", s.Method.Cap.Max, s.Method.Cap.Split.Qualifier, result.Plural(n.Parts, "part"))
 		}
 		if err != nil {
 			return nil, err
 		}
+	}
+	nulls, err := nullColumns(ctx, st, p)
+	if err != nil {
+		return nil, err
+	}
+	if len(nulls) > 0 && opts.NullIsError {
+		return nil, &NullColumnsError{Columns: nulls}
 	}
 	var res *result.Result
 	if opts.Rows != nil {
@@ -174,6 +185,9 @@ func Run(ctx context.Context, p *plan.Plan, fetchers Fetchers, opts Options) (_ 
 	stats.RateLimit = use.stats(fetchers)
 	res.Stats = stats
 	res.Notice = p.Notice()
+	if len(nulls) > 0 {
+		res.Notice = strings.TrimPrefix(res.Notice+". "+nullMessage(nulls), ". ")
+	}
 	res.Finish(start)
 	return res, nil
 }
@@ -187,17 +201,17 @@ func Run(ctx context.Context, p *plan.Plan, fetchers Fetchers, opts Options) (_ 
 // bits), so the table reads as if the calls had been loaded one after the
 // other: rows come out of a query without ORDER BY in the same order
 // whatever the timing of the requests.
-func runScan(ctx context.Context, st *store.Store, s *plan.Scan, calls []map[string]string, c Fetcher, opts Options, pages *atomic.Int64) (providers.FetchStats, error) {
+func runScan(ctx context.Context, st *store.Store, s *plan.Scan, calls []map[string]string, c Fetcher, opts Options, pages *atomic.Int64) (result.Stats, error) {
 	tbl, err := st.CreateTable(ctx, s.Table, s.Columns())
 	if err != nil {
-		return providers.FetchStats{}, err
+		return result.Stats{}, err
 	}
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 
 	var (
 		mu       sync.Mutex // guards total, firstErr and tbl
-		total    providers.FetchStats
+		total    result.Stats
 		firstErr error
 	)
 	// A fan-out's call refused by the provider for its own key (403,
@@ -267,12 +281,7 @@ func runScan(ctx context.Context, st *store.Store, s *plan.Scan, calls []map[str
 			return load(part, params, fixed, items)
 		})
 		mu.Lock()
-		total.Requests += n.Requests
-		total.Pages += n.Pages
-		total.CacheHits += n.CacheHits
-		total.Revalidated += n.Revalidated
-		total.Parts += n.Parts
-		total.Shared += n.Shared
+		total.Add(result.Stats{HTTPRequests: n.Requests, Pages: n.Pages, CacheHits: n.CacheHits, Revalidated: n.Revalidated, Parts: n.Parts, Shared: n.Shared})
 		mu.Unlock()
 		if err != nil {
 			fail(i, err)
@@ -293,12 +302,10 @@ func runScan(ctx context.Context, st *store.Store, s *plan.Scan, calls []map[str
 			case <-ctx.Done():
 				break fanOut
 			}
-			wg.Add(1)
-			go func() {
-				defer wg.Done()
+			wg.Go(func() {
 				defer func() { <-sem }()
 				call(i, params)
-			}()
+			})
 		}
 		wg.Wait()
 	}

@@ -300,8 +300,10 @@ func sanitizedNames(cols []Column) []string {
 	return names
 }
 
-// valueTypeOf is the column type a value implies ("" for NULL).
-func valueTypeOf(v any) string {
+// ValueType is the column type a value read from SQLite implies: its
+// storage class for integers, reals, text and booleans, "" for NULL, a
+// blob or anything else (the caller decides).
+func ValueType(v any) string {
 	switch v.(type) {
 	case int64:
 		return TypeInteger

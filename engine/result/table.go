@@ -52,7 +52,7 @@ func (e *tableEncoder) Row(b *bytes.Buffer, row []any) error {
 	if !e.holdAll {
 		for j, v := range row {
 			if e.cols[j].Type == "" && v != nil {
-				e.cols[j].Type = valueTypeOf(v)
+				e.cols[j].Type = ValueType(v)
 			}
 		}
 	}

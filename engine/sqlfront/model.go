@@ -81,6 +81,11 @@ type TableRef struct {
 	// only its own columns, as SQLite conditions over its rows (see
 	// filter.go); the planner narrows a fan-out's source rows with them.
 	Filters []Filter
+	// NullReads are the columns of this table that a WHERE or HAVING term
+	// reads without saying what NULL means in that term (nullreads.go),
+	// once each, in the order met: when every row read holds NULL there,
+	// the term cannot decide and the engine says so.
+	NullReads []NullRead
 	// nullable: the table is on the NULL-extended side of an outer join.
 	nullable bool
 	// View is set for a view's name (Parts holds only it), read while
@@ -151,8 +156,15 @@ type Scope struct {
 	// WhereTerms counts the top-level AND terms of WHERE, recognised as
 	// conjuncts or not.
 	WhereTerms int
-	// terms are those top-level AND terms (see setFilters).
-	terms []sqlparser.Expr
+	// terms are those top-level AND terms (see setFilters), and having
+	// the top-level AND terms of HAVING (see nullReads).
+	terms  []sqlparser.Expr
+	having []sqlparser.Expr
+	// sel is the scope's SELECT (nil for a UNION's scope), and froms the
+	// scopes of the subqueries in its FROM and of the WITH tables it
+	// names, by the name the scope gives them (see passThrough).
+	sel   *sqlparser.Select
+	froms map[string]*Scope
 	// star is set by an unqualified * in the select list; starOf holds
 	// the qualifiers of t.* entries.
 	star   bool

@@ -133,6 +133,7 @@ func parseQueryWith(text string, toks []token, isProvider func(string) bool, vie
 	q.attributeColumns(a.scopes)
 	q.literalPredicates(a.scopes)
 	q.setFilters(a.scopes)
+	q.nullReads(a.scopes)
 	return q, nil
 }
 

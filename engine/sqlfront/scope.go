@@ -163,6 +163,8 @@ type analyser struct {
 	// Query.ShortNames).
 	withNames  map[string]bool
 	shortNames [][]string
+	// withScopes are the scopes of WITH tables' bodies, by name.
+	withScopes map[string]*Scope
 }
 
 func (a *analyser) statement(s sqlparser.SelectStatement, scope *Scope) error {
@@ -203,7 +205,12 @@ func (a *analyser) with(w *sqlparser.With, scope *Scope) error {
 	for _, cte := range w.Ctes {
 		a.withNames[strings.ToLower(cte.As.String())] = true
 		if sq, ok := cte.AliasedTableExpr.Expr.(*sqlparser.Subquery); ok {
-			if err := a.statement(sq.Select, &Scope{Parent: scope, derived: true}); err != nil {
+			body := &Scope{Parent: scope, derived: true}
+			if a.withScopes == nil {
+				a.withScopes = map[string]*Scope{}
+			}
+			a.withScopes[strings.ToLower(cte.As.String())] = body
+			if err := a.statement(sq.Select, body); err != nil {
 				return err
 			}
 		}
@@ -212,6 +219,7 @@ func (a *analyser) with(w *sqlparser.With, scope *Scope) error {
 }
 
 func (a *analyser) selectStmt(sel *sqlparser.Select, scope *Scope) error {
+	scope.sel = sel
 	if err := a.with(sel.With, scope); err != nil {
 		return err
 	}
@@ -241,6 +249,9 @@ func (a *analyser) selectStmt(sel *sqlparser.Select, scope *Scope) error {
 		for _, e := range terms {
 			a.conjunct(e, scope, false)
 		}
+	}
+	if sel.Having != nil {
+		scope.having = splitAnd(sel.Having.Expr)
 	}
 	return a.exprs(scope, sel.SelectExprs, sel.Where, sel.GroupBy, sel.Having, sel.OrderBy, sel.Limit)
 }
@@ -310,14 +321,21 @@ func (a *analyser) tableExpr(te sqlparser.TableExpr, scope *Scope) error {
 					a.shortNames = append(a.shortNames, short)
 				}
 			}
+			given := strings.ToLower(name)
 			if alias != "" {
-				scope.Names = append(scope.Names, strings.ToLower(alias))
-			} else {
-				scope.Names = append(scope.Names, strings.ToLower(name))
+				given = strings.ToLower(alias)
+			}
+			scope.Names = append(scope.Names, given)
+			if body := a.withScopes[strings.ToLower(name)]; body != nil && e.DbQualifier.IsEmpty() {
+				scope.from(given, body)
 			}
 		case *sqlparser.Subquery:
 			scope.Names = append(scope.Names, strings.ToLower(n.As.String()))
-			return a.subquery(e, scope, true)
+			if err := a.subquery(e, scope, true); err != nil {
+				return err
+			}
+			scope.from(strings.ToLower(n.As.String()), a.subScopes[e])
+			return nil
 		default:
 			scope.Names = append(scope.Names, strings.ToLower(n.As.String()))
 		}

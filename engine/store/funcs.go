@@ -13,6 +13,8 @@ import (
 	"unicode/utf8"
 
 	"modernc.org/sqlite"
+
+	"github.com/enginehq/engine/engine/result"
 )
 
 // The SQL functions the engine adds to SQLite's own (docs: README "SQL
@@ -122,22 +124,10 @@ func anyNull(args []driver.Value) bool {
 // text is an argument as SQLite's text: numbers in decimal, blobs as
 // their bytes.
 func text(v driver.Value) string {
-	switch x := v.(type) {
-	case string:
-		return x
-	case []byte:
-		return string(x)
-	case int64:
-		return strconv.FormatInt(x, 10)
-	case float64:
-		return strconv.FormatFloat(x, 'g', -1, 64)
-	case bool:
-		if x {
-			return "1"
-		}
-		return "0"
+	if b, ok := v.(bool); ok {
+		return strconv.FormatInt(boolInt(b), 10)
 	}
-	return fmt.Sprint(v)
+	return result.Text(v)
 }
 
 // integer is an integer argument; text must be a whole number.

@@ -442,7 +442,7 @@ func (s *Store) QueryRows(ctx context.Context, text string, begin func(cols []re
 	err = eachRow(rows, len(cts), types, func(row []any) error {
 		for k := 0; k < len(untyped); {
 			i := untyped[k]
-			if t := valueType(row[i]); t != "" {
+			if t := result.ValueType(row[i]); t != "" {
 				res.Columns[i].Type = t
 				untyped = append(untyped[:k], untyped[k+1:]...)
 				continue
@@ -472,20 +472,6 @@ func (s *Store) QueryRows(ctx context.Context, text string, begin func(cols []re
 		res.Columns[i].Type = result.TypeText // no value says otherwise
 	}
 	return res, nil
-}
-
-func valueType(v any) string {
-	switch v.(type) {
-	case int64:
-		return result.TypeInteger
-	case float64:
-		return result.TypeReal
-	case string:
-		return result.TypeText
-	case bool:
-		return result.TypeBoolean
-	}
-	return ""
 }
 
 func queryError(err error, auth *readOnly) error {

@@ -264,9 +264,7 @@ func (p *pager) concurrent(parent context.Context, tmpl *url.URL, from, to int) 
 	var wg sync.WaitGroup
 	defer wg.Wait() // runs after cancel: no goroutine outlives Do
 	defer cancel()
-	wg.Add(1)
-	go func() { // dispatcher
-		defer wg.Done()
+	wg.Go(func() { // dispatcher
 		for i := range n {
 			select {
 			case slots <- struct{}{}:
@@ -281,7 +279,7 @@ func (p *pager) concurrent(parent context.Context, tmpl *url.URL, from, to int) 
 				results[i] <- result{items, r, err}
 			}()
 		}
-	}()
+	})
 	var last *response
 	for i := range n {
 		var res result

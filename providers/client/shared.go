@@ -161,62 +161,80 @@ func (s *LocalState) cred(key string) *localCred {
 	return c
 }
 
-// Admit implements SharedState.
-func (s *LocalState) Admit(ctx context.Context, key string, a Admission) (Admit, error) {
+// locked runs f on key's state under the lock, with the time of the
+// call, unless ctx is already done.
+func locked[T any](ctx context.Context, s *LocalState, key string, f func(c *localCred, now time.Time) (T, error)) (T, error) {
 	if err := ctx.Err(); err != nil {
-		return Admit{}, err
+		var zero T
+		return zero, err
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	now := s.now()
-	c := s.cred(key)
-	if now.Before(c.pause) {
-		return Admit{Wait: min(c.pause.Sub(now), MaxSharedPause), Reason: "paused"}, nil
-	}
-	if b, ok := c.buckets[a.Bucket]; ok && b.Remaining <= 0 && now.Before(b.Reset) {
-		return Admit{Wait: b.Reset.Sub(now), Reason: "spent"}, nil
-	}
-	expire(c.slots, now)
-	if a.MaxInFlight > 0 && len(c.slots) >= a.MaxInFlight {
-		return Admit{Reason: "slots"}, nil
-	}
-	wait := time.Duration(-1)
-	for _, w := range a.Windows {
-		fly := c.fly[w.Name]
-		expire(fly, now)
-		ends := c.ends[w.Name]
-		i := 0
-		for i < len(ends) && !ends[i].After(now.Add(-w.Length)) {
-			i++
+	return f(s.cred(key), s.now())
+}
+
+// lockedErr is locked for the methods that only answer an error.
+func lockedErr(ctx context.Context, s *LocalState, key string, f func(c *localCred, now time.Time) error) error {
+	_, err := locked(ctx, s, key, func(c *localCred, now time.Time) (struct{}, error) { return struct{}{}, f(c, now) })
+	return err
+}
+
+// Admit implements SharedState.
+func (s *LocalState) Admit(ctx context.Context, key string, a Admission) (Admit, error) {
+	return locked(ctx, s, key, func(c *localCred, now time.Time) (Admit, error) {
+		if now.Before(c.pause) {
+			return Admit{Wait: min(c.pause.Sub(now), MaxSharedPause), Reason: "paused"}, nil
 		}
-		ends = ends[i:]
-		c.ends[w.Name] = ends
-		if n := len(fly) + len(ends); n >= w.N {
-			d := time.Duration(0)
-			if over := n - w.N; over < len(ends) {
-				d = ends[over].Add(w.Length).Sub(now)
+		if b, ok := c.buckets[a.Bucket]; ok && b.Remaining <= 0 && now.Before(b.Reset) {
+			return Admit{Wait: b.Reset.Sub(now), Reason: "spent"}, nil
+		}
+		expire(c.slots, now)
+		if a.MaxInFlight > 0 && len(c.slots) >= a.MaxInFlight {
+			return Admit{Reason: "slots"}, nil
+		}
+		wait := time.Duration(-1)
+		for _, w := range a.Windows {
+			fly := c.fly[w.Name]
+			expire(fly, now)
+			ends := c.ends[w.Name]
+			i := 0
+			for i < len(ends) && !ends[i].After(now.Add(-w.Length)) {
+				i++
 			}
-			wait = max(wait, d)
+			ends = ends[i:]
+			c.ends[w.Name] = ends
+			if n := len(fly) + len(ends); n >= w.N {
+				d := time.Duration(0)
+				if over := n - w.N; over < len(ends) {
+					d = ends[over].Add(w.Length).Sub(now)
+				}
+				wait = max(wait, d)
+			}
 		}
-	}
-	if wait >= 0 {
-		return Admit{Wait: wait, Reason: "window"}, nil
-	}
-	ttl := a.SlotTTL
-	if ttl <= 0 {
-		ttl = DefaultSlotTTL
-	}
-	if q := c.queue[a.Stmt]; q != nil && q.n > 0 {
-		q.n--
-	}
-	c.slots[a.ID] = now.Add(ttl)
-	for _, w := range a.Windows {
-		if c.fly[w.Name] == nil {
-			c.fly[w.Name] = map[string]time.Time{}
+		if wait >= 0 {
+			return Admit{Wait: wait, Reason: "window"}, nil
 		}
-		c.fly[w.Name][a.ID] = now.Add(ttl)
+		ttl := leaseOr(a.SlotTTL)
+		if q := c.queue[a.Stmt]; q != nil && q.n > 0 {
+			q.n--
+		}
+		c.slots[a.ID] = now.Add(ttl)
+		for _, w := range a.Windows {
+			if c.fly[w.Name] == nil {
+				c.fly[w.Name] = map[string]time.Time{}
+			}
+			c.fly[w.Name][a.ID] = now.Add(ttl)
+		}
+		return Admit{OK: true}, nil
+	})
+}
+
+// leaseOr is d, or DefaultSlotTTL when d is unset.
+func leaseOr(d time.Duration) time.Duration {
+	if d <= 0 {
+		return DefaultSlotTTL
 	}
-	return Admit{OK: true}, nil
+	return d
 }
 
 func expire(m map[string]time.Time, now time.Time) {
@@ -229,185 +247,146 @@ func expire(m map[string]time.Time, now time.Time) {
 
 // Release implements SharedState.
 func (s *LocalState) Release(ctx context.Context, key string, a Admission) error {
-	if err := ctx.Err(); err != nil {
-		return err
-	}
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	now := s.now()
-	c := s.cred(key)
-	delete(c.slots, a.ID)
-	for _, w := range a.Windows {
-		if _, ok := c.fly[w.Name][a.ID]; !ok {
-			continue // never admitted, or expired: nothing to count
+	return lockedErr(ctx, s, key, func(c *localCred, now time.Time) error {
+		delete(c.slots, a.ID)
+		for _, w := range a.Windows {
+			if _, ok := c.fly[w.Name][a.ID]; !ok {
+				continue // never admitted, or expired: nothing to count
+			}
+			delete(c.fly[w.Name], a.ID)
+			c.ends[w.Name] = append(c.ends[w.Name], now)
 		}
-		delete(c.fly[w.Name], a.ID)
-		c.ends[w.Name] = append(c.ends[w.Name], now)
-	}
-	return nil
+		return nil
+	})
 }
 
 // Renew implements SharedState.
 func (s *LocalState) Renew(ctx context.Context, key string, as []Admission) error {
-	if err := ctx.Err(); err != nil {
-		return err
-	}
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	now := s.now()
-	c := s.cred(key)
-	for _, a := range as {
-		ttl := a.SlotTTL
-		if ttl <= 0 {
-			ttl = DefaultSlotTTL
-		}
-		if _, ok := c.slots[a.ID]; ok {
-			c.slots[a.ID] = now.Add(ttl)
-		}
-		for _, w := range a.Windows {
-			if _, ok := c.fly[w.Name][a.ID]; ok {
-				c.fly[w.Name][a.ID] = now.Add(ttl)
+	return lockedErr(ctx, s, key, func(c *localCred, now time.Time) error {
+		for _, a := range as {
+			ttl := leaseOr(a.SlotTTL)
+			if _, ok := c.slots[a.ID]; ok {
+				c.slots[a.ID] = now.Add(ttl)
+			}
+			for _, w := range a.Windows {
+				if _, ok := c.fly[w.Name][a.ID]; ok {
+					c.fly[w.Name][a.ID] = now.Add(ttl)
+				}
 			}
 		}
-	}
-	return nil
+		return nil
+	})
 }
 
 // Reserve implements SharedState (the model of redisstate's script).
 func (s *LocalState) Reserve(ctx context.Context, key string, r Reservation) (Reserved, error) {
-	if err := ctx.Err(); err != nil {
-		return Reserved{}, err
-	}
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	now := s.now()
-	c := s.cred(key)
-	for id, q := range c.queue {
-		if !now.Before(q.lease) {
-			delete(c.queue, id)
+	return locked(ctx, s, key, func(c *localCred, now time.Time) (Reserved, error) {
+		for id, q := range c.queue {
+			if !now.Before(q.lease) {
+				delete(c.queue, id)
+			}
 		}
-	}
-	mine := c.queue[r.Stmt]
-	own := 0
-	if mine != nil {
-		own = mine.n
-	}
-	// Admitted statements share the window as they go: every one's
-	// requests count, and none may be pushed past its deadline.
-	ahead := 0
-	minLeft := r.Left
-	for id, q := range c.queue {
-		if id == r.Stmt {
-			continue
+		mine := c.queue[r.Stmt]
+		own := 0
+		if mine != nil {
+			own = mine.n
 		}
-		ahead += q.n
-		if !q.deadline.IsZero() && (minLeft <= 0 || q.deadline.Sub(now) < minLeft) {
-			minLeft = max(q.deadline.Sub(now), 0)
+		// Admitted statements share the window as they go: every one's
+		// requests count, and none may be pushed past its deadline.
+		ahead := 0
+		minLeft := r.Left
+		for id, q := range c.queue {
+			if id == r.Stmt {
+				continue
+			}
+			ahead += q.n
+			if !q.deadline.IsZero() && (minLeft <= 0 || q.deadline.Sub(now) < minLeft) {
+				minLeft = max(q.deadline.Sub(now), 0)
+			}
 		}
-	}
-	w := r.Window
-	fly := c.fly[w.Name]
-	expire(fly, now)
-	var ends []time.Time
-	for _, e := range c.ends[w.Name] {
-		if e.After(now.Add(-w.Length)) {
-			ends = append(ends, e)
+		w := r.Window
+		fly := c.fly[w.Name]
+		expire(fly, now)
+		var ends []time.Time
+		for _, e := range c.ends[w.Name] {
+			if e.After(now.Add(-w.Length)) {
+				ends = append(ends, e)
+			}
 		}
-	}
-	room := max(w.N-len(fly)-len(ends), 0)
-	wait := func(x int) time.Duration {
-		if x <= 0 {
-			return 0
+		room := max(w.N-len(fly)-len(ends), 0)
+		wait := func(x int) time.Duration {
+			if x <= 0 {
+				return 0
+			}
+			if x <= len(ends) {
+				return ends[x-1].Add(w.Length).Sub(now)
+			}
+			return w.Length * time.Duration((x+w.N-1)/max(w.N, 1))
 		}
-		if x <= len(ends) {
-			return ends[x-1].Add(w.Length).Sub(now)
+		t := wait(ahead + own + r.N - room)
+		if (r.Left > 0 || minLeft > 0) && t > minLeft {
+			return Reserved{Ahead: ahead, Wait: t, RetryAfter: wait(ahead - room)}, nil
 		}
-		return w.Length * time.Duration((x+w.N-1)/max(w.N, 1))
-	}
-	t := wait(ahead + own + r.N - room)
-	if (r.Left > 0 || minLeft > 0) && t > minLeft {
-		return Reserved{Ahead: ahead, Wait: t, RetryAfter: wait(ahead - room)}, nil
-	}
-	ttl := r.TTL
-	if ttl <= 0 {
-		ttl = DefaultSlotTTL
-	}
-	if mine == nil {
-		mine = &queued{start: now}
-		if r.Left > 0 {
-			mine.deadline = now.Add(r.Left)
+		ttl := leaseOr(r.TTL)
+		if mine == nil {
+			mine = &queued{start: now}
+			if r.Left > 0 {
+				mine.deadline = now.Add(r.Left)
+			}
+			c.queue[r.Stmt] = mine
 		}
-		c.queue[r.Stmt] = mine
-	}
-	mine.n += r.N
-	mine.lease = now.Add(ttl)
-	return Reserved{OK: true, Ahead: ahead, Wait: t}, nil
+		mine.n += r.N
+		mine.lease = now.Add(ttl)
+		return Reserved{OK: true, Ahead: ahead, Wait: t}, nil
+	})
 }
 
 // Unreserve implements SharedState.
 func (s *LocalState) Unreserve(ctx context.Context, key string, stmt string) error {
-	if err := ctx.Err(); err != nil {
-		return err
-	}
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	delete(s.cred(key).queue, stmt)
-	return nil
+	return lockedErr(ctx, s, key, func(c *localCred, _ time.Time) error {
+		delete(c.queue, stmt)
+		return nil
+	})
 }
 
 // RenewStatements implements SharedState.
 func (s *LocalState) RenewStatements(ctx context.Context, key string, stmts []string, ttl time.Duration) error {
-	if err := ctx.Err(); err != nil {
-		return err
-	}
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	c := s.cred(key)
-	for _, id := range stmts {
-		if q := c.queue[id]; q != nil {
-			q.lease = s.now().Add(ttl)
+	return lockedErr(ctx, s, key, func(c *localCred, now time.Time) error {
+		for _, id := range stmts {
+			if q := c.queue[id]; q != nil {
+				q.lease = now.Add(ttl)
+			}
 		}
-	}
-	return nil
+		return nil
+	})
 }
 
 // Paused implements SharedState.
 func (s *LocalState) Paused(ctx context.Context, key string) (time.Duration, error) {
-	if err := ctx.Err(); err != nil {
-		return 0, err
-	}
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return min(max(s.cred(key).pause.Sub(s.now()), 0), MaxSharedPause), nil
+	return locked(ctx, s, key, func(c *localCred, now time.Time) (time.Duration, error) {
+		return min(max(c.pause.Sub(now), 0), MaxSharedPause), nil
+	})
 }
 
 // Pause implements SharedState.
 func (s *LocalState) Pause(ctx context.Context, key string, d time.Duration) error {
-	if err := ctx.Err(); err != nil {
-		return err
-	}
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	c := s.cred(key)
-	if until := s.now().Add(min(d, MaxSharedPause)); until.After(c.pause) {
-		c.pause = until
-	}
-	return nil
+	return lockedErr(ctx, s, key, func(c *localCred, now time.Time) error {
+		if until := now.Add(min(d, MaxSharedPause)); until.After(c.pause) {
+			c.pause = until
+		}
+		return nil
+	})
 }
 
 // RecordBucket implements SharedState.
 func (s *LocalState) RecordBucket(ctx context.Context, key string, b Bucket) error {
-	if err := ctx.Err(); err != nil {
-		return err
-	}
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	c := s.cred(key)
-	if old, ok := c.buckets[b.Name]; ok && old.Reset.Equal(b.Reset) && old.Remaining < b.Remaining {
-		b.Remaining, b.Used = old.Remaining, max(old.Used, b.Used)
-	}
-	c.buckets[b.Name] = b
-	return nil
+	return lockedErr(ctx, s, key, func(c *localCred, _ time.Time) error {
+		if old, ok := c.buckets[b.Name]; ok && old.Reset.Equal(b.Reset) && old.Remaining < b.Remaining {
+			b.Remaining, b.Used = old.Remaining, max(old.Used, b.Used)
+		}
+		c.buckets[b.Name] = b
+		return nil
+	})
 }
 
 // Bucket implements SharedState.

@@ -2,6 +2,8 @@ package openapi
 
 import (
 	"fmt"
+	"iter"
+	"maps"
 	"sort"
 	"strconv"
 	"strings"
@@ -566,24 +568,13 @@ func (tn *TableNames) unused() []string {
 		return nil
 	}
 	var out []string
-	for k := range tn.Main {
-		if !tn.used["main "+k] {
-			out = append(out, "main "+k)
-		}
-	}
-	for k := range tn.Entities {
-		if !tn.used["entities "+k] {
-			out = append(out, "entities "+k)
-		}
-	}
-	for k := range tn.Names {
-		if !tn.used["names "+k] {
-			out = append(out, "names "+k)
-		}
-	}
-	for k := range tn.Rows {
-		if !tn.used["rows "+k] {
-			out = append(out, "rows "+k)
+	for section, keys := range map[string]iter.Seq[string]{
+		"main": maps.Keys(tn.Main), "entities": maps.Keys(tn.Entities), "names": maps.Keys(tn.Names), "rows": maps.Keys(tn.Rows),
+	} {
+		for k := range keys {
+			if !tn.used[section+" "+k] {
+				out = append(out, section+" "+k)
+			}
 		}
 	}
 	sort.Strings(out)

@@ -9,6 +9,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/getkin/kin-openapi/openapi3"
+
 	"github.com/enginehq/engine/providers"
 	"github.com/enginehq/engine/registry"
 )
@@ -20,6 +22,20 @@ func loadPetstore(t *testing.T) *providers.Provider {
 		t.Fatal(err)
 	}
 	return p
+}
+
+// petstoreDoc is the parsed testdata/petstore.yaml.
+func petstoreDoc(t *testing.T) *openapi3.T {
+	t.Helper()
+	raw, err := os.ReadFile("testdata/petstore.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	doc, err := ParseDocument("petstore.yaml", raw)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return doc
 }
 
 func mustResource(t *testing.T, p *providers.Provider, service, name string) *providers.Resource {
@@ -184,14 +200,7 @@ func TestPetstoreMethods(t *testing.T) {
 }
 
 func TestPetstoreIndexProse(t *testing.T) {
-	raw, err := os.ReadFile("testdata/petstore.yaml")
-	if err != nil {
-		t.Fatal(err)
-	}
-	doc, err := ParseDocument("petstore.yaml", raw)
-	if err != nil {
-		t.Fatal(err)
-	}
+	doc := petstoreDoc(t)
 	idx, err := BuildIndex(doc, "petstore", nil)
 	if err != nil {
 		t.Fatal(err)
@@ -342,14 +351,7 @@ func TestOverrides(t *testing.T) {
 		}
 	}
 
-	raw, err := os.ReadFile("testdata/petstore.yaml")
-	if err != nil {
-		t.Fatal(err)
-	}
-	doc, err := ParseDocument("petstore.yaml", raw)
-	if err != nil {
-		t.Fatal(err)
-	}
+	doc := petstoreDoc(t)
 	apply := func(js string) ([]*providers.Resource, error) {
 		o, err := ParseProfileFile([]byte(js))
 		if err != nil {

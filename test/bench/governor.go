@@ -103,9 +103,7 @@ func getAll(conc int, urls ...string) {
 	var wg sync.WaitGroup
 	for _, u := range urls {
 		sem <- struct{}{}
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
+		wg.Go(func() {
 			defer func() { <-sem }()
 			resp, err := http.Get(u)
 			if err != nil {
@@ -116,7 +114,7 @@ func getAll(conc int, urls ...string) {
 			if resp.StatusCode != 200 {
 				fail("minimum: GET %s: %d", u, resp.StatusCode)
 			}
-		}()
+		})
 	}
 	wg.Wait()
 }

@@ -251,9 +251,7 @@ func (b *bench) mcpHuge(n int) (time.Duration, int64) {
 	start := time.Now()
 	var wg sync.WaitGroup
 	for range 3 {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
+		wg.Go(func() {
 			res, err := session.CallTool(ctx, &mcp.CallToolParams{Name: "run_select_query", Arguments: map[string]any{"sql": sql}})
 			if err != nil || res.IsError {
 				fail("mcp call of %d rows: %v %+v", n, err, res)
@@ -265,7 +263,7 @@ func (b *bench) mcpHuge(n int) (time.Duration, int64) {
 			if json.Unmarshal(raw, &sc) != nil || sc.RowCount != n {
 				fail("mcp call of %d rows: row_count %d", n, sc.RowCount)
 			}
-		}()
+		})
 	}
 	wg.Wait()
 	d := time.Since(start)

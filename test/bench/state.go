@@ -42,9 +42,7 @@ func (b *bench) stateRows(add func(name, value, target string)) {
 	var wg sync.WaitGroup
 	start := time.Now()
 	for i := range outs {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
+		wg.Go(func() {
 			cmd := exec.Command(b.bin, "exec", "-o", "csv", "--auth", `{"github":{"type":"null_auth"}}`, q)
 			cmd.Env = env
 			var errb bytes.Buffer
@@ -52,7 +50,7 @@ func (b *bench) stateRows(add func(name, value, target string)) {
 			err := cmd.Run()
 			outs[i] = outcome{code: cmd.ProcessState.ExitCode(), stderr: errb.String()}
 			_ = err
-		}()
+		})
 	}
 	wg.Wait()
 	wall := time.Since(start)

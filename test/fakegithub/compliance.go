@@ -23,10 +23,19 @@ import (
 //     constants.
 //   - ComplianceDeniedOrg: every endpoint answers 403, so every control
 //     errors.
+//   - ComplianceMemberOrg: the fail org as a token of a member who is not
+//     an owner sees it: GET /orgs/comply-member leaves out the owner-only
+//     settings (two_factor_requirement_enabled, default_repository_permission,
+//     members_can_*, *_for_new_repositories), and its repositories leave
+//     out security_and_analysis (admin only), as GitHub does; the other
+//     answers are the fail org's. Every control of the pack, written with
+//     coalesce, fails there; one without it reads NULL (engine check's
+//     NULL rule makes it an error).
 const (
 	CompliancePassOrg   = "comply-pass"
 	ComplianceFailOrg   = "comply-fail"
 	ComplianceDeniedOrg = "comply-denied"
+	ComplianceMemberOrg = "comply-member"
 
 	// ComplianceUnprotectedRepo is the fail org's repository without any
 	// branch protection; ComplianceWeakRepo the one whose protection has
@@ -40,7 +49,7 @@ const (
 )
 
 func isComplianceOrg(name string) bool {
-	return name == CompliancePassOrg || name == ComplianceFailOrg || name == ComplianceDeniedOrg
+	return name == CompliancePassOrg || name == ComplianceFailOrg || name == ComplianceDeniedOrg || name == ComplianceMemberOrg
 }
 
 // serveCompliance answers requests for the compliance organisations
@@ -61,6 +70,9 @@ func (s *Server) serveCompliance(w http.ResponseWriter, r *http.Request) bool {
 // compliance is one seeded organisation's answers.
 type compliance struct {
 	pass bool
+	// member: the answers a member who is not an owner gets (no owner or
+	// admin settings).
+	member bool
 }
 
 func (s *Server) complianceRoutes() *http.ServeMux {
@@ -71,7 +83,7 @@ func (s *Server) complianceRoutes() *http.ServeMux {
 			if org == "" {
 				org = r.PathValue("owner")
 			}
-			c := compliance{pass: org == CompliancePassOrg}
+			c := compliance{pass: org == CompliancePassOrg, member: org == ComplianceMemberOrg}
 			if rp := r.PathValue("repo"); rp != "" && c.repo(rp) == nil {
 				notFound(s, w, r)
 				return
@@ -275,6 +287,15 @@ func (c compliance) alerts(r *http.Request, a map[string]any, severity string) [
 func (c compliance) org(login string) map[string]any {
 	p := c.pass
 	id := hashID(login)
+	if c.member {
+		// GitHub's organization-full for a token without the owner role:
+		// the public fields only.
+		return map[string]any{
+			"login": login, "id": id, "node_id": nodeID("Organization", id), "url": apiBase + "/orgs/" + login,
+			"html_url": webBase + "/" + login, "type": "Organization", "name": login, "created_at": "2020-01-01T00:00:00Z",
+			"is_verified": false,
+		}
+	}
 	return map[string]any{
 		"login": login, "id": id, "node_id": nodeID("Organization", id), "url": apiBase + "/orgs/" + login,
 		"html_url": webBase + "/" + login, "type": "Organization", "name": login, "created_at": "2020-01-01T00:00:00Z",
@@ -345,14 +366,18 @@ func (c compliance) repos(org string) []any {
 			lic = map[string]any{"key": "mit", "name": "MIT License", "spdx_id": "MIT"}
 		}
 		st := map[string]any{"status": rp.security}
-		out = append(out, map[string]any{
+		r := map[string]any{
 			"id": id, "node_id": nodeID("Repository", id), "name": rp.name, "full_name": org + "/" + rp.name,
 			"owner":   map[string]any{"login": org, "id": hashID(org), "type": "Organization"},
 			"private": rp.private, "visibility": pick(rp.private, "private", "public"), "archived": false, "disabled": false, "fork": false,
 			"default_branch": "main", "pushed_at": rp.pushed, "created_at": "2020-01-01T00:00:00Z", "updated_at": rp.pushed,
 			"license": lic, "allow_forking": !c.pass, "html_url": webBase + "/" + org + "/" + rp.name, "url": apiBase + "/repos/" + org + "/" + rp.name,
 			"security_and_analysis": map[string]any{"secret_scanning": st, "secret_scanning_push_protection": st, "dependabot_security_updates": st},
-		})
+		}
+		if c.member {
+			delete(r, "security_and_analysis") // shown to admins only
+		}
+		out = append(out, r)
 	}
 	return out
 }

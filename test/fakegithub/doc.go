@@ -212,7 +212,10 @@
 // protected by classic protection, lib by ruleset rules), fails on
 // comply-fail (repositories legacy, unprotected, and weak, protected with
 // every setting off), and errors on comply-denied, where every path under
-// /orgs/comply-denied and /repos/comply-denied answers 403.
+// /orgs/comply-denied and /repos/comply-denied answers 403. Org
+// "comply-member" is comply-fail as a member who is not an owner sees it:
+// its org settings and its repositories' security_and_analysis are left
+// out, as GitHub does for such a token.
 // WithOAuthScopes adds X-OAuth-Scopes to every answer, as for a classic
 // token.
 //

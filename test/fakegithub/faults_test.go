@@ -236,9 +236,7 @@ func TestConcurrent(t *testing.T) {
 	var mu sync.Mutex
 	codes := map[int]int{}
 	for i := 0; i < 40; i++ {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
+		wg.Go(func() {
 			resp, err := http.Get(s.URL() + "/orgs/acme/repos?page=" + strconv.Itoa(i%4+1))
 			if err != nil {
 				t.Error(err)
@@ -250,7 +248,7 @@ func TestConcurrent(t *testing.T) {
 			codes[resp.StatusCode]++
 			mu.Unlock()
 			_ = s.Requests()
-		}()
+		})
 	}
 	wg.Wait()
 	if codes[503] != 5 || codes[200] != 35 || len(s.Requests()) != 40 {

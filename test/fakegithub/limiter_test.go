@@ -38,15 +38,13 @@ func TestLimiterConcurrency(t *testing.T) {
 	var wg sync.WaitGroup
 	codes := make(chan int, 3)
 	for i := 0; i < 3; i++ {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
+		wg.Go(func() {
 			resp, err := http.Get(s.URL() + "/orgs/acme")
 			if err == nil {
 				resp.Body.Close()
 				codes <- resp.StatusCode
 			}
-		}()
+		})
 		time.Sleep(50 * time.Millisecond)
 	}
 	wg.Wait()
@@ -74,16 +72,14 @@ func TestLimiterMaxConcurrent(t *testing.T) {
 	}
 	answers := make(chan answer, 3)
 	for i := 0; i < 3; i++ {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
+		wg.Go(func() {
 			start := time.Now()
 			resp, err := http.Get(s.URL() + "/orgs/acme")
 			if err == nil {
 				resp.Body.Close()
 				answers <- answer{resp.StatusCode, time.Since(start)}
 			}
-		}()
+		})
 		time.Sleep(50 * time.Millisecond)
 	}
 	wg.Wait()

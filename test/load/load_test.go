@@ -15,6 +15,10 @@ import (
 const (
 	calls    = 64
 	sessions = 8
+	// raceCalls is the load against the race-built server: each call
+	// there costs about ten times the CPU, and 24 calls over 8 sessions
+	// still run every fault kind of plans concurrently.
+	raceCalls = 24
 	// maxRSS bounds the server's peak resident set (the race detector
 	// multiplies memory use, hence its own bound).
 	maxRSS     = 500 << 20
@@ -33,7 +37,7 @@ type plan struct {
 	status int // 0: the exact result is expected
 }
 
-func plans() []plan {
+func plans(calls int) []plan {
 	ps := make([]plan, calls)
 	for i := range ps {
 		n := 201 + i
@@ -67,7 +71,11 @@ type figures struct {
 // each outcome against its plan.
 func runLoad(t *testing.T, race bool, bound int64) figures {
 	fake := fakegithub.ForTest(t)
-	ps := plans()
+	calls := calls
+	if race {
+		calls = raceCalls
+	}
+	ps := plans(calls)
 	for _, p := range ps {
 		if p.fault != nil {
 			fake.Inject(*p.fault)
@@ -89,9 +97,7 @@ func runLoad(t *testing.T, race bool, bound int64) figures {
 		results = make([]mcptest.Result, calls)
 	)
 	for i, p := range ps {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
+		wg.Go(func() {
 			<-start
 			t0 := time.Now()
 			r := clients[i%sessions].Call(t, ctx, "run_select_query", map[string]any{"sql": "SELECT name, id FROM github.repos.repos WHERE org = '" + p.org + "'"})
@@ -100,7 +106,7 @@ func runLoad(t *testing.T, race bool, bound int64) figures {
 			lat = append(lat, d)
 			results[i] = r
 			mu.Unlock()
-		}()
+		})
 	}
 	close(start)
 	wg.Wait()

@@ -138,11 +138,9 @@ func atOnce[T any](n int, f func(i int) T) []T {
 	out := make([]T, n)
 	var wg sync.WaitGroup
 	for i := range out {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
+		wg.Go(func() {
 			out[i] = f(i)
-		}()
+		})
 	}
 	wg.Wait()
 	return out

@@ -26,11 +26,9 @@ func admissionRunOf(t *testing.T, n int, state, q string, lines int) (completed,
 	var wg sync.WaitGroup
 	start := time.Now()
 	for i := range results {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
+		wg.Go(func() {
 			results[i] = testutil.Run(t, env, "", "exec", "-o", "csv", q)
-		}()
+		})
 	}
 	wg.Wait()
 	wall = time.Since(start)

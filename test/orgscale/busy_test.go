@@ -16,12 +16,37 @@ import (
 // slowProxy forwards to the Redis at addr and delays the k-th answer by
 // delay(k): a server that gets busier, but answers everything.
 func slowProxy(t *testing.T, addr string, delay func(k int64) time.Duration) string {
+	var k atomic.Int64
+	return serveRedisURL(t, func(c net.Conn) {
+		s, err := net.Dial("tcp", addr)
+		if err != nil {
+			return
+		}
+		defer s.Close()
+		go io.Copy(s, c) //nolint:errcheck
+		buf := make([]byte, 64<<10)
+		for {
+			n, err := s.Read(buf)
+			if err != nil {
+				return
+			}
+			time.Sleep(delay(k.Add(1)))
+			if _, err := c.Write(buf[:n]); err != nil {
+				return
+			}
+		}
+	})
+}
+
+// serveRedisURL serves every connection to a new loopback port with
+// handle (which need not close it) until the test ends, and returns the
+// port as a --state URL.
+func serveRedisURL(t *testing.T, handle func(net.Conn)) string {
 	l, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { l.Close() })
-	var k atomic.Int64
 	go func() {
 		for {
 			c, err := l.Accept()
@@ -30,23 +55,7 @@ func slowProxy(t *testing.T, addr string, delay func(k int64) time.Duration) str
 			}
 			go func() {
 				defer c.Close()
-				s, err := net.Dial("tcp", addr)
-				if err != nil {
-					return
-				}
-				defer s.Close()
-				go io.Copy(s, c) //nolint:errcheck
-				buf := make([]byte, 64<<10)
-				for {
-					n, err := s.Read(buf)
-					if err != nil {
-						return
-					}
-					time.Sleep(delay(k.Add(1)))
-					if _, err := c.Write(buf[:n]); err != nil {
-						return
-					}
-				}
+				handle(c)
 			}()
 		}
 	}()
@@ -58,6 +67,7 @@ func slowProxy(t *testing.T, addr string, delay func(k int64) time.Duration) str
 // follows the server's answers, so the process never leaves the shared
 // governor (no "unavailable" warning).
 func TestBusyRedisKeepsProcessIn(t *testing.T) {
+	t.Parallel() // its own Redis, fake and servers
 	r := testutil.StartRedis(t)
 	url := slowProxy(t, r.Addr, func(k int64) time.Duration { return min(time.Duration(k)*120*time.Millisecond, 1300*time.Millisecond) })
 	fake := fakegithub.ForTest(t)

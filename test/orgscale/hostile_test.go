@@ -2,7 +2,6 @@ package orgscale
 
 import (
 	"bufio"
-	"fmt"
 	"net"
 	"strconv"
 	"strings"
@@ -15,41 +14,26 @@ import (
 // hostileRedis answers every command with an error of n bytes (a broken
 // or hostile server); it returns its --state URL.
 func hostileRedis(t *testing.T, n int) string {
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { l.Close() })
 	msg := "-ERR " + strings.Repeat("broken ", n/7) + "\r\n"
-	go func() {
+	return serveRedisURL(t, func(c net.Conn) {
+		br := bufio.NewReader(c)
 		for {
-			c, err := l.Accept()
+			// One command: *N, then N bulk strings ($len, data).
+			line, err := br.ReadString('\n')
 			if err != nil {
 				return
 			}
-			go func() {
-				defer c.Close()
-				br := bufio.NewReader(c)
-				for {
-					// One command: *N, then N bulk strings ($len, data).
-					line, err := br.ReadString('\n')
-					if err != nil {
-						return
-					}
-					args, _ := strconv.Atoi(strings.TrimSpace(strings.TrimPrefix(line, "*")))
-					for i := 0; i < 2*args; i++ {
-						if _, err := br.ReadString('\n'); err != nil {
-							return
-						}
-					}
-					if _, err := c.Write([]byte(msg)); err != nil {
-						return
-					}
+			args, _ := strconv.Atoi(strings.TrimSpace(strings.TrimPrefix(line, "*")))
+			for i := 0; i < 2*args; i++ {
+				if _, err := br.ReadString('\n'); err != nil {
+					return
 				}
-			}()
+			}
+			if _, err := c.Write([]byte(msg)); err != nil {
+				return
+			}
 		}
-	}()
-	return fmt.Sprintf("redis://%s/0", l.Addr())
+	})
 }
 
 // TestHostileRedisTextCut: a server whose every answer is a 200 kB error

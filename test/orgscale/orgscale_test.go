@@ -70,9 +70,7 @@ func runners(t *testing.T, state string) (fakegithub.LimiterStats, []testutil.Re
 	var wg sync.WaitGroup
 	start := time.Now()
 	for i := range results {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
+		wg.Go(func() {
 			q := reposIn(12*i, 12)
 			if i < 3 {
 				results[i] = testutil.Run(t, governed(t, fake, extra...), "", "exec", "-o", "csv", q)
@@ -83,7 +81,7 @@ func runners(t *testing.T, state string) (fakegithub.LimiterStats, []testutil.Re
 			if res.IsError || res.RowCount != 12 {
 				results[i].Code = 1
 			}
-		}()
+		})
 	}
 	wg.Wait()
 	checkNoToken(t, results...)

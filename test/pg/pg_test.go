@@ -118,13 +118,16 @@ func connect(t testing.TB, url string) *pgx.Conn {
 	return c
 }
 
-func pgCode(err error) string {
+// pgError is err's Postgres error, or an empty one.
+func pgError(err error) *pgconn.PgError {
 	var pe *pgconn.PgError
 	if errors.As(err, &pe) {
-		return pe.Code
+		return pe
 	}
-	return ""
+	return &pgconn.PgError{}
 }
+
+func pgCode(err error) string { return pgError(err).Code }
 
 // TestPGXCount: pgx answers count(*) of acme's repositories through each
 // of its query modes: the extended protocol with a statement described
@@ -536,13 +539,7 @@ func TestPGXQueryTimeout(t *testing.T) {
 	}
 }
 
-func detailOf(err error) string {
-	var pe *pgconn.PgError
-	if errors.As(err, &pe) {
-		return pe.Detail
-	}
-	return ""
-}
+func detailOf(err error) string { return pgError(err).Detail }
 
 // TestPGStreamsResults: the server writes a large result to the wire as
 // SQLite produces it, holding no result: 20,000 rows x 91 columns (about

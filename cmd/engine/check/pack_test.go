@@ -1,7 +1,6 @@
 package check
 
 import (
-	"context"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -43,19 +42,7 @@ func TestGitHubPackComplete(t *testing.T) {
 			t.Errorf("control %s: no needs", c.ID)
 		}
 	}
-	if ps := f.Resolve(nil); len(ps) == 0 {
-		t.Fatal("org must be a required variable")
-	}
-	if ps := f.Resolve(map[string]string{"org": "acme"}); len(ps) != 0 {
-		t.Fatal(problemText(ps))
-	}
-	eng := newEngine(t)
-	if ps := Validate(context.Background(), eng, f); len(ps) != 0 {
-		t.Fatal(problemText(ps))
-	}
-	if ps := f.CheckProviders(eng.ProviderNames()); len(ps) != 0 {
-		t.Fatal(problemText(ps))
-	}
+	plansForOrg(t, f)
 }
 
 // docs/check.md's table of the github pack lists its controls, in order.

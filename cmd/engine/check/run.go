@@ -139,13 +139,11 @@ func Run(ctx context.Context, q Querier, file string, controls []*Control, o Run
 	sem := make(chan struct{}, o.Parallel)
 	var wg sync.WaitGroup
 	for i, c := range controls {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
+		wg.Go(func() {
 			sem <- struct{}{}
 			defer func() { <-sem }()
 			r.Outcomes[i] = evaluate(ctx, q, c, o)
-		}()
+		})
 	}
 	wg.Wait()
 	r.Duration = time.Since(r.Started)
@@ -173,7 +171,9 @@ func evaluate(ctx context.Context, q Querier, c *Control, o RunOptions) (out *Ou
 	var res *result.Result
 	var err error
 	// An errored control reports what it cost too.
-	qo := engine.QueryOptions{FailedStats: func(st result.Stats) { out.Stats = st }, Fetch: o.Budget.fetched()}
+	// A column NULL in every row read that WHERE or HAVING does not
+	// decide for is an error, never a pass (docs/check.md).
+	qo := engine.QueryOptions{NullIsError: true, FailedStats: func(st result.Stats) { out.Stats = st }, Fetch: o.Budget.fetched()}
 	if c.prepared != nil {
 		res, err = c.prepared.Run(ctx, qo)
 	} else {

@@ -64,6 +64,25 @@ func TestValidatePlansWithoutRequests(t *testing.T) {
 	}
 }
 
+// plansForOrg: f needs the variable org, and with org = acme it
+// resolves, validates and plans against the embedded GitHub index.
+func plansForOrg(t *testing.T, f *File) {
+	t.Helper()
+	if ps := f.Resolve(nil); len(ps) == 0 {
+		t.Fatal("org must be a required variable")
+	}
+	if ps := f.Resolve(map[string]string{"org": "acme"}); len(ps) != 0 {
+		t.Fatal(problemText(ps))
+	}
+	eng := newEngine(t)
+	if ps := Validate(context.Background(), eng, f); len(ps) != 0 {
+		t.Fatal(problemText(ps))
+	}
+	if ps := f.CheckProviders(eng.ProviderNames()); len(ps) != 0 {
+		t.Fatal(problemText(ps))
+	}
+}
+
 // The shipped example loads, resolves and plans against the embedded
 // GitHub index.
 func TestExampleControlsPlan(t *testing.T) {
@@ -79,19 +98,7 @@ func TestExampleControlsPlan(t *testing.T) {
 	if len(f.Controls) < 8 {
 		t.Fatalf("%d controls; want at least 8", len(f.Controls))
 	}
-	if ps := f.Resolve(nil); len(ps) == 0 {
-		t.Fatal("org must be a required variable")
-	}
-	if ps := f.Resolve(map[string]string{"org": "acme"}); len(ps) != 0 {
-		t.Fatal(problemText(ps))
-	}
-	eng := newEngine(t)
-	if ps := Validate(context.Background(), eng, f); len(ps) != 0 {
-		t.Fatal(problemText(ps))
-	}
-	if ps := f.CheckProviders(eng.ProviderNames()); len(ps) != 0 {
-		t.Fatal(problemText(ps))
-	}
+	plansForOrg(t, f)
 	for _, c := range f.Controls {
 		if c.Severity == "" || c.Remediation == "" || c.Title == c.ID {
 			t.Errorf("control %s: give it a title, severity and remediation", c.ID)

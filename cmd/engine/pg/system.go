@@ -1,6 +1,7 @@
 package pg
 
 import (
+	"cmp"
 	"context"
 	"database/sql"
 	"database/sql/driver"
@@ -626,18 +627,13 @@ func (d *systemDB) query(ctx context.Context, text string, s session) ([]result.
 	return cols, out, rows.Err()
 }
 
+// valueType is the type of a column first seen holding v: a blob is
+// bytea, an unknown value text.
 func valueType(v any) string {
-	switch v.(type) {
-	case int64:
-		return result.TypeInteger
-	case float64:
-		return result.TypeReal
-	case bool:
-		return result.TypeBoolean
-	case []byte:
+	if _, ok := v.([]byte); ok {
 		return result.TypeBlob
 	}
-	return result.TypeText
+	return cmp.Or(result.ValueType(v), result.TypeText)
 }
 
 // alwaysEmpty are the system tables that hold no rows here: the engine's

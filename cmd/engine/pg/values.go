@@ -7,6 +7,8 @@ import (
 	"math"
 	"strconv"
 	"strings"
+
+	"github.com/enginehq/engine/engine/result"
 )
 
 // encode appends the wire form of v as a value of the type oid in format
@@ -75,25 +77,13 @@ func appendText(buf []byte, v any, oid uint32) []byte {
 	return append(buf, textOf(v)...)
 }
 
+// textOf is result.Text, but for Postgres's names of the float
+// specials.
 func textOf(v any) string {
-	switch v := v.(type) {
-	case string:
-		return v
-	case int64:
-		return strconv.FormatInt(v, 10)
-	case int:
-		return strconv.Itoa(v)
-	case float64:
-		return formatFloat(v)
-	case bool:
-		if v {
-			return "true"
-		}
-		return "false"
-	case []byte:
-		return string(v)
+	if f, ok := v.(float64); ok {
+		return formatFloat(f)
 	}
-	return fmt.Sprint(v)
+	return result.Text(v)
 }
 
 func formatFloat(f float64) string {

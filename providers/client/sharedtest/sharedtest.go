@@ -214,13 +214,11 @@ func Run(t *testing.T, newState func(t *testing.T) client.SharedState) {
 		var ok atomic.Int32
 		var wg sync.WaitGroup
 		for i := 0; i < 40; i++ {
-			wg.Add(1)
-			go func() {
-				defer wg.Done()
+			wg.Go(func() {
 				if r, err := s.Admit(ctx, k, adm(10, time.Minute, 0)); err == nil && r.OK {
 					ok.Add(1)
 				}
-			}()
+			})
 		}
 		wg.Wait()
 		if ok.Load() != 10 {

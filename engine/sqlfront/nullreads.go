@@ -1,0 +1,284 @@
+package sqlfront
+
+import (
+	"slices"
+	"strings"
+
+	"github.com/dolthub/vitess/go/vt/sqlparser"
+)
+
+// NullRead is a column of a provider table that a top-level AND term of
+// a WHERE or HAVING clause reads (itself, or through a subquery in FROM,
+// a view or a WITH table that passes it through unchanged) without
+// deciding what NULL means there: no occurrence of the column in that
+// term stands inside coalesce(), ifnull(), IS [NOT] NULL, IS [NOT] TRUE /
+// FALSE or <=>. Such a term is never true on a NULL, so a row whose value
+// is unknown silently drops out (and a control that expects no rows
+// passes on it). A read of one key of a JSON column (col ->> '$.a.b',
+// col -> '$.a', json_extract(col, '$.a')) is a read of that path. The
+// planner keeps those of the scan's own response columns; the runner
+// checks, once the rows are in, whether every row read holds NULL there.
+type NullRead struct {
+	Name    string // lower-cased column name of the provider table
+	Written string // as the term writes it (r.stat, stat, or v.x of a view)
+	Clause  string // "WHERE" or "HAVING"
+	// Path is the JSON path the term reads of the column ("$.a.b"), ""
+	// for the column itself.
+	Path string
+	// Expr is the read as SQL writes it: Written, then ->> 'Path' for a
+	// path.
+	Expr string
+}
+
+// nullReads records TableRef.NullReads: for each scope's WHERE and HAVING
+// terms (subqueries are their own scopes), the column references that
+// can only mean one provider table (the rules of attributeColumns) and
+// that the term does not decide NULL for. A term decides NULL for a
+// column when one occurrence of it stands inside a NULL-deciding form
+// (`x IS NULL OR x <> 'enabled'` decides for both occurrences).
+func (q *Query) nullReads(scopes []*Scope) {
+	for _, s := range scopes {
+		for _, clause := range []struct {
+			name  string
+			terms []sqlparser.Expr
+		}{{"WHERE", s.terms}, {"HAVING", s.having}} {
+			for _, term := range clause.terms {
+				var plain []colRead
+				var decided []*sqlparser.ColName
+				termColumns(term, false, &plain, &decided)
+				dec := map[*TableRef]map[string]bool{}
+				for _, c := range decided {
+					if t, name := resolveColumn(s, c); t != nil {
+						if dec[t] == nil {
+							dec[t] = map[string]bool{}
+						}
+						dec[t][name] = true
+					}
+				}
+				for _, r := range plain {
+					c := r.col
+					t, name := resolveColumn(s, c)
+					if t == nil || dec[t][name] || t.readsNull(name, r.path) {
+						continue
+					}
+					written := c.Name.String()
+					if !c.Qualifier.Name.IsEmpty() {
+						written = c.Qualifier.Name.String() + "." + written
+					}
+					expr := written
+					if r.path != "" {
+						expr += " ->> " + QuoteString(r.path)
+					}
+					t.NullReads = append(t.NullReads, NullRead{Name: name, Written: written, Clause: clause.name, Path: r.path, Expr: expr})
+				}
+			}
+		}
+	}
+}
+
+func (t *TableRef) readsNull(name, path string) bool {
+	for _, r := range t.NullReads {
+		if r.Name == name && r.Path == path {
+			return true
+		}
+	}
+	return false
+}
+
+// colRead is a column reference, or a read of one JSON path of it.
+type colRead struct {
+	col  *sqlparser.ColName
+	path string
+}
+
+// termColumns sorts the column references of node (not those of its
+// subqueries) into those inside a NULL-deciding form and the others.
+func termColumns(node sqlparser.SQLNode, decided bool, plain *[]colRead, dec *[]*sqlparser.ColName) {
+	if !decided && decidesNull(node) {
+		decided = true
+	}
+	_ = sqlparser.Walk(func(n sqlparser.SQLNode) (bool, error) {
+		switch v := n.(type) {
+		case *sqlparser.Subquery:
+			return false, nil
+		case *sqlparser.ColName:
+			if decided {
+				*dec = append(*dec, v)
+			} else {
+				*plain = append(*plain, colRead{col: v})
+			}
+			return false, nil
+		}
+		if !decided && n != node && decidesNull(n) {
+			termColumns(n, true, plain, dec)
+			return false, nil
+		}
+		if c, path, ok := jsonPathRead(n); ok && !decided {
+			*plain = append(*plain, colRead{col: c, path: path})
+			return false, nil
+		}
+		return true, nil
+	}, node)
+}
+
+// jsonPathRead recognises a read of one literal path of a column: col ->
+// 'path', col ->> 'path', json_extract(col, 'path').
+func jsonPathRead(n sqlparser.SQLNode) (*sqlparser.ColName, string, bool) {
+	var left, right sqlparser.Expr
+	switch v := n.(type) {
+	case *sqlparser.BinaryExpr:
+		if v.Operator != sqlparser.JSONExtractOp && v.Operator != sqlparser.JSONUnquoteExtractOp {
+			return nil, "", false
+		}
+		left, right = v.Left, v.Right
+	case *sqlparser.FuncExpr:
+		if !v.Qualifier.IsEmpty() || v.Name.Lowered() != "json_extract" || len(v.Exprs) != 2 {
+			return nil, "", false
+		}
+		a, ok1 := v.Exprs[0].(*sqlparser.AliasedExpr)
+		b, ok2 := v.Exprs[1].(*sqlparser.AliasedExpr)
+		if !ok1 || !ok2 {
+			return nil, "", false
+		}
+		left, right = a.Expr, b.Expr
+	default:
+		return nil, "", false
+	}
+	c, ok := unparen(left).(*sqlparser.ColName)
+	lit, ok2 := unparen(right).(*sqlparser.SQLVal)
+	if !ok || !ok2 || lit.Type != sqlparser.StrVal {
+		return nil, "", false
+	}
+	return c, string(lit.Val), true
+}
+
+// decidesNull reports whether an expression says what a NULL inside it
+// means: its value is never NULL because of one (coalesce and ifnull
+// give another value; IS [NOT] NULL, IS [NOT] TRUE / FALSE and <=> are
+// true or false). nullif and CASE without an IS do not decide.
+func decidesNull(n sqlparser.SQLNode) bool {
+	switch v := n.(type) {
+	case *sqlparser.IsExpr:
+		return true
+	case *sqlparser.ComparisonExpr:
+		return v.Operator == sqlparser.NullSafeEqualStr
+	case *sqlparser.FuncExpr:
+		if !v.Qualifier.IsEmpty() {
+			return false
+		}
+		switch v.Name.Lowered() {
+		case "coalesce", "ifnull":
+			return true
+		}
+	}
+	return false
+}
+
+// columnOwner is the provider table a column reference of scope s can
+// only mean (attributeColumns' rules), or nil.
+func columnOwner(s *Scope, c *sqlparser.ColName) *TableRef {
+	if !c.Qualifier.DbQualifier.IsEmpty() {
+		return nil
+	}
+	name := colOf(c)
+	switch name {
+	case "rowid", "oid", "_rowid_":
+		return nil
+	}
+	if ql := qualOf(c); ql != "" {
+		return resolveQualifier(s, ql)
+	}
+	if s.aliases[name] || len(s.Names) != 1 || len(s.Tables) != 1 || correlatable(s) {
+		return nil
+	}
+	return s.Tables[0]
+}
+
+// from records that the scope's FROM name given reads the derived scope
+// body (a subquery in FROM, a view, a WITH table).
+func (s *Scope) from(given string, body *Scope) {
+	if body == nil {
+		return
+	}
+	if s.froms == nil {
+		s.froms = map[string]*Scope{}
+	}
+	s.froms[given] = body
+}
+
+// resolveColumn is the provider table and column a column reference of
+// scope s reads: its own (columnOwner), or the one a derived table in
+// FROM passes through unchanged (passThrough); nil when neither.
+func resolveColumn(s *Scope, c *sqlparser.ColName) (*TableRef, string) {
+	if t := columnOwner(s, c); t != nil {
+		return t, colOf(c)
+	}
+	return passThrough(s, c, 0)
+}
+
+// passThrough follows a reference to a derived table's column (v.x, or x
+// in a SELECT whose one FROM item is v) into its SELECT: when the column
+// is a bare column of a provider table there (x, t.x, or y AS x; or any
+// name under SELECT * over one table), that table's column, through
+// nested derived tables; else nil (an expression decides its own NULLs).
+func passThrough(s *Scope, c *sqlparser.ColName, depth int) (*TableRef, string) {
+	if depth > 8 || !c.Qualifier.DbQualifier.IsEmpty() {
+		return nil, ""
+	}
+	name := colOf(c)
+	var body *Scope
+	if ql := qualOf(c); ql != "" {
+		body = derivedNamed(s, ql)
+	} else if len(s.Names) == 1 && len(s.Tables) == 0 && !s.aliases[name] && !correlatable(s) {
+		body = s.froms[s.Names[0]]
+	}
+	if body == nil || body.sel == nil {
+		return nil, ""
+	}
+	for _, se := range body.sel.SelectExprs {
+		switch e := se.(type) {
+		case *sqlparser.AliasedExpr:
+			inner, ok := unparen(e.Expr).(*sqlparser.ColName)
+			out := strings.ToLower(e.As.String())
+			if out == "" && ok {
+				out = colOf(inner)
+			}
+			if out != name {
+				continue
+			}
+			if !ok {
+				return nil, ""
+			}
+			return resolveInner(body, inner, depth)
+		case *sqlparser.StarExpr:
+			if len(body.Names) != 1 {
+				continue
+			}
+			if len(body.Tables) == 1 {
+				return body.Tables[0], name
+			}
+			inner := &sqlparser.ColName{Name: sqlparser.NewColIdent(name)}
+			return passThrough(body, inner, depth+1)
+		}
+	}
+	return nil, ""
+}
+
+func resolveInner(body *Scope, c *sqlparser.ColName, depth int) (*TableRef, string) {
+	if t := columnOwner(body, c); t != nil {
+		return t, colOf(c)
+	}
+	return passThrough(body, c, depth+1)
+}
+
+// derivedNamed is the derived scope the FROM name ql gives, looking in s
+// then its parents as SQL does; nil when the nearest scope that has the
+// name gives it to something else.
+func derivedNamed(s *Scope, ql string) *Scope {
+	for ; s != nil; s = s.Parent {
+		if slices.Contains(s.Names, ql) {
+			return s.froms[ql]
+		}
+	}
+	return nil
+}
