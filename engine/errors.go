@@ -111,8 +111,13 @@ func (e *Error) Retryable() bool {
 	if errors.As(e.Err, &r) {
 		return r.Retryable()
 	}
-	return (e.Kind == KindTimeout && e.Setting != SettingQueryTimeout) || e.Kind == KindIncomplete
+	return (e.Kind == KindTimeout && e.Setting != SettingQueryTimeout && e.Setting != SettingRunTimeout) || e.Kind == KindIncomplete
 }
+
+// SettingRunTimeout is the Setting of a statement stopped by its run's
+// time limit (the CLI's --run-timeout of a check run or an exec script):
+// like the statement's own limit, not retryable under the same limit.
+const SettingRunTimeout = "run-timeout"
 
 // SettingQueryTimeout is the Setting of a statement stopped by its time
 // limit (Options.QueryTimeout; the CLI's --query-timeout).

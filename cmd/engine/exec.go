@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -22,6 +23,7 @@ import (
 func newExecCmd(g *globalFlags) *cobra.Command {
 	var output, file string
 	var showStats, csvSafe bool
+	var runTimeout time.Duration
 	cmd := &cobra.Command{
 		Use:   `exec [-o ` + result.FormatNames("|") + `] "SQL" | -f FILE`,
 		Short: "Run one statement, or a script of several separated by ';', and print the results (exit 0 ok, 1 usage/SQL/plan error, 2 provider or network error)",
@@ -49,6 +51,8 @@ func newExecCmd(g *globalFlags) *cobra.Command {
 			// A file (-f) may be a script of several statements; an
 			// argument is one statement.
 			if pieces, err := sqlfront.Split(text); file != "" && err == nil && len(pieces) > 1 {
+				ctx, cancel := scriptBounded(ctx, runTimeout)
+				defer cancel()
 				return runScript(ctx, cmd, g, eng, opts, pieces, format.Name, width, csvSafe, showStats || g.debug)
 			}
 			// Rows stream from SQLite to stdout (a table holds its first
@@ -80,6 +84,7 @@ func newExecCmd(g *globalFlags) *cobra.Command {
 	cmd.Flags().StringVarP(&output, "output", "o", result.DefaultFormat, "output format: "+result.FormatHelp())
 	cmd.Flags().StringVarP(&file, "file", "f", "", "read the statement, or a script of statements separated by ';', from FILE (- for stdin)")
 	cmd.Flags().BoolVar(&csvSafe, "csv-safe", false, csvSafeHelp)
+	cmd.Flags().DurationVar(&runTimeout, "run-timeout", 0, "with -f, time limit of the whole script: the statement running then ends in error (timeout) and the rest do not run (0: none; each statement has --query-timeout)")
 	cmd.Flags().BoolVar(&showStats, "stats", false, `print what the statement cost to stderr: rows, HTTP requests, pages fetched, revalidated (304), served from the cache or shared with an identical request, time and rate-limit budget (with -o json as {"stats":{...}}; also with --debug)`)
 	return cmd
 }
@@ -237,6 +242,9 @@ func runScript(ctx context.Context, cmd *cobra.Command, g *globalFlags, eng *eng
 		}
 		if err != nil {
 			e := *engine.Classify(err)
+			if rt := scriptTimedOut(ctx); rt != nil {
+				e = *rt
+			}
 			e.Err = fmt.Errorf("statement %d of %d: %w", i+1, len(pieces), e.Err)
 			if !asJSON && i+1 < len(pieces) {
 				fmt.Fprintf(cmd.ErrOrStderr(), "stopped at statement %d of %d; the statements after it did not run\n", i+1, len(pieces))
@@ -260,4 +268,29 @@ func oneLineText(s string, n int) string {
 		s = s[:n] + "..."
 	}
 	return s
+}
+
+// scriptRunTimeout is the cause of a script stopped by --run-timeout.
+type scriptRunTimeout struct{ limit time.Duration }
+
+func (e *scriptRunTimeout) Error() string {
+	return fmt.Sprintf("the script's time limit (--run-timeout %s) ran out; the statements after this one did not run. Raise --run-timeout, or split the script", e.limit)
+}
+
+// scriptBounded puts --run-timeout (0: none) on a script's context.
+func scriptBounded(ctx context.Context, limit time.Duration) (context.Context, context.CancelFunc) {
+	if limit <= 0 {
+		return ctx, func() {}
+	}
+	return context.WithTimeoutCause(ctx, limit, &scriptRunTimeout{limit: limit})
+}
+
+// scriptTimedOut is the error of a statement that the script's time
+// limit stopped, or nil.
+func scriptTimedOut(ctx context.Context) *engine.Error {
+	var rt *scriptRunTimeout
+	if ctx.Err() == nil || !errors.As(context.Cause(ctx), &rt) {
+		return nil
+	}
+	return &engine.Error{Kind: engine.KindTimeout, Err: rt, Pos: -1, Setting: engine.SettingRunTimeout}
 }

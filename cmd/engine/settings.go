@@ -78,6 +78,7 @@ var settings = []setting{
 	{cmd: "pg", flag: "idle-timeout", env: "ENGINE_PG_IDLE_TIMEOUT"},
 	{cmd: "check", flag: "allow-file-credentials", env: "ENGINE_ALLOW_FILE_CREDENTIALS", parse: envBool},
 	{cmd: "check", flag: "run-timeout", env: "ENGINE_RUN_TIMEOUT"},
+	{cmd: "exec", flag: "run-timeout", env: "ENGINE_RUN_TIMEOUT"},
 	{flag: "page-concurrency", numeric: true, zeroMeans: "as many as --max-concurrency"},
 	{cmd: "mcp", flag: "max-body", numeric: true},
 	{cmd: "check", flag: "parallel", numeric: true},
