@@ -112,7 +112,13 @@ func inferPaging(item *openapi3.PathItem, op *openapi3.Operation, m *providers.M
 	}
 	// A cursor parameter, or a parameter named like the response field
 	// that feeds it (Zoom's next_page_token in both).
-	cursorParam, cursorField := param(cursorParams...), firstPath(has, cursorNext, "string")
+	// A cursor is a string, or a number sent back as written (Box's
+	// next_marker is an integer in some of its operations).
+	cursorField := firstPath(has, cursorNext, "string")
+	if cursorField == "" {
+		cursorField = firstPath(has, cursorNext, "integer")
+	}
+	cursorParam := param(cursorParams...)
 	if cursorParam == "marker" && query["usemarker"] != nil {
 		// Box answers next_marker only when asked with usemarker=true:
 		// without it the list is paged by offset (below).
@@ -120,7 +126,7 @@ func inferPaging(item *openapi3.PathItem, op *openapi3.Operation, m *providers.M
 	}
 	if cursorParam == "" && query["usemarker"] == nil {
 		for _, n := range cursorNext {
-			if p := n[strings.LastIndex(n, ".")+1:]; query[p] != nil && has(n, "string") {
+			if p := n[strings.LastIndex(n, ".")+1:]; query[p] != nil && (has(n, "string") || has(n, "integer")) {
 				cursorParam, cursorField = p, n
 				break
 			}

@@ -283,3 +283,32 @@ func TestSilentRules(t *testing.T) {
 		t.Errorf("distinct rows: %s", why)
 	}
 }
+
+// TestEnvelopeBesideMetadataArrays: the list is the array of objects the
+// schema declares beside _links, errors or order (Mailchimp, Square,
+// Box), and one entity in {"data": {...}} is that entity (Asana's tag).
+func TestEnvelopeBesideMetadataArrays(t *testing.T) {
+	mailchimp := []shapeField{{name: "_links", objArray: true}, {name: "lists", objArray: true}, {name: "total_items"}}
+	if got := envelope(mailchimp, "/lists", map[string]bool{"count": true}, 0); fmt.Sprint(got) != "[lists]" {
+		t.Errorf("Mailchimp: %v, want [lists]", got)
+	}
+	box := []shapeField{{name: "entries", objArray: true}, {name: "limit"}, {name: "offset"}, {name: "order", objArray: true}, {name: "total_count"}}
+	if got := envelope(box, "/folders/{folder_id}/items", map[string]bool{"offset": true}, 0); fmt.Sprint(got) != "[entries]" {
+		t.Errorf("Box: %v, want [entries]", got)
+	}
+	square := []shapeField{{name: "cursor"}, {name: "customers", objArray: true}, {name: "errors", objArray: true}}
+	if got := envelope(square, "/v2/customers", map[string]bool{"cursor": true}, 0); fmt.Sprint(got) != "[customers]" {
+		t.Errorf("Square: %v, want [customers]", got)
+	}
+	doc, err := parseDoc([]byte(`{"openapi": "3.0.3", "info": {"title": "t", "version": "1"}, "paths": {}}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	tag := map[string]any{"type": "object", "properties": map[string]any{"gid": map[string]any{"type": "string"},
+		"followers": map[string]any{"type": "array", "items": map[string]any{"type": "object", "properties": map[string]any{"gid": map[string]any{"type": "string"}}}}}}
+	schema := map[string]any{"type": "object", "properties": map[string]any{"data": tag}}
+	its, _, why, ok := doc.expectedItems("/tags/{tag_gid}", nil, schema, []byte(`{"data": {"gid": "1", "followers": [{"gid": "2"}, {"gid": "3"}]}}`))
+	if !ok || len(its) != 1 || fmt.Sprint(its[0].(map[string]any)["gid"]) != "1" {
+		t.Errorf("Asana tag: %v %v %s, want the one tag", its, ok, why)
+	}
+}

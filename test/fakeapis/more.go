@@ -18,7 +18,10 @@ import (
 //     offset and limit; with usemarker=true it answers {entries, limit,
 //     next_marker} and pages by marker instead. GET /2.0/users answers
 //     {entries, limit, next_marker} always (its test description declares
-//     only entries: the signal the engine cannot infer).
+//     only entries: the signal the engine cannot infer). GET
+//     /2.0/legal_hold_policies answers {entries, limit, next_marker} with
+//     an integer marker (the index of the next item), as Box's own
+//     description declares it.
 //   - /asana: Asana-like. GET /projects answers {data, next_page: {offset,
 //     path, uri}} (next_page null on the last page) and pages with offset
 //     and limit; GET /tags/{gid} answers one tag {data: {gid, name,
@@ -45,6 +48,13 @@ var (
 		{"id": "u4", "type": "user", "login": "dan@example.com"},
 		{"id": "u5", "type": "user", "login": "eve@example.com"},
 	}
+	boxPolicies = []obj{
+		{"id": "p1", "type": "legal_hold_policy", "policy_name": "Lit 1"},
+		{"id": "p2", "type": "legal_hold_policy", "policy_name": "Lit 2"},
+		{"id": "p3", "type": "legal_hold_policy", "policy_name": "Lit 3"},
+		{"id": "p4", "type": "legal_hold_policy", "policy_name": "Lit 4"},
+		{"id": "p5", "type": "legal_hold_policy", "policy_name": "Lit 5"},
+	}
 	asanaProjects = []obj{
 		{"gid": "101", "name": "Launch", "resource_type": "project"},
 		{"gid": "102", "name": "Hiring", "resource_type": "project"},
@@ -58,6 +68,7 @@ func (s *Server) moreRoutes(mux *http.ServeMux) {
 	mux.HandleFunc("GET /twilio/v1/Services", s.twilioServices)
 	mux.HandleFunc("GET /box/2.0/folders/{id}/items", s.boxFolderItems)
 	mux.HandleFunc("GET /box/2.0/users", s.boxMarker(boxUsers))
+	mux.HandleFunc("GET /box/2.0/legal_hold_policies", s.boxIntMarker)
 	mux.HandleFunc("GET /asana/projects", s.asanaProjects)
 	mux.HandleFunc("GET /asana/tags/{gid}", s.asanaTag)
 }
@@ -130,6 +141,27 @@ func (s *Server) boxMarker(list []obj) http.HandlerFunc {
 		}
 		writeJSON(w, http.StatusOK, body)
 	}
+}
+
+// boxIntMarker pages the legal hold policies by an integer marker.
+func (s *Server) boxIntMarker(w http.ResponseWriter, r *http.Request) {
+	q := r.URL.Query()
+	start := 0
+	if m := q.Get("marker"); m != "" {
+		n, err := strconv.Atoi(m)
+		if err != nil {
+			writeJSON(w, http.StatusBadRequest, obj{"type": "error", "status": 400, "code": "bad_request", "message": "Invalid marker"})
+			return
+		}
+		start = n
+	}
+	limit, _ := strconv.Atoi(q.Get("limit"))
+	items, end := window(boxPolicies, start, limit)
+	body := obj{"entries": items, "limit": PageSize}
+	if end < len(boxPolicies) {
+		body["next_marker"] = end
+	}
+	writeJSON(w, http.StatusOK, body)
 }
 
 func (s *Server) asanaProjects(w http.ResponseWriter, r *http.Request) {
