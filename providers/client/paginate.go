@@ -1,6 +1,7 @@
 package client
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -130,8 +131,16 @@ func (p *pager) follow(ctx context.Context, cur *response, items []json.RawMessa
 		}
 		fresh = false
 		p.visited[urlKey(next)] = true
+		prev := cur
 		if items, cur, _, err = p.getPage(ctx, next.String(), false); err != nil {
 			return err
+		}
+		if links["next"] == "" && len(items) > 0 && bytes.Equal(bytes.TrimSpace(cur.body), bytes.TrimSpace(prev.body)) {
+			// Paging in the body, and the next page is the page before,
+			// byte for byte: the provider ignored the paging parameter
+			// (an offset, a page number, a cursor), so its rows would
+			// repeat; a loop, never rows.
+			return p.pagingError(cur, fmt.Sprintf("pagination loop: the page at %s is the same as the page before it (the provider ignored the paging parameter), so its rows would repeat", p.c.sanitize(next.String())))
 		}
 		if err := p.emitPage(items); err != nil {
 			return err

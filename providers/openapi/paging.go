@@ -1,6 +1,7 @@
 package openapi
 
 import (
+	"cmp"
 	"math"
 	"slices"
 	"strings"
@@ -70,6 +71,8 @@ var (
 	totalFields   = []string{"total", "total_count", "totalCount", "total_results", "totalResults", "total_items", "totalItems", "totalElements", "total_records", "totalRecords"}
 	hasMoreFields = []string{"has_more", "hasMore", "has_next", "hasNext", "has_next_page", "hasNextPage"}
 	isLastFields  = []string{"isLast", "is_last", "last", "last_page", "lastPage"}
+	// The totals of offset paging (Box total_count, Mailchimp total_items).
+	offsetTotals = []string{"total", "total_count", "total_items", "totalItems", "count"}
 )
 
 // inferPaging sets m.Paging when the document shows the style (see above).
@@ -148,8 +151,9 @@ func inferPaging(item *openapi3.PathItem, op *openapi3.Operation, m *providers.M
 		pg = &providers.Paging{Style: providers.PagingNextURL, Next: firstPath(has, nextURLs, "string"), Size: size}
 	case param("startAt") != "" && (has("total", "integer") || has("isLast", "boolean")):
 		pg = &providers.Paging{Style: providers.PagingOffset, Param: "startAt", Size: param("maxResults"), Total: firstPath(has, []string{"total"}, "integer"), IsLast: firstPath(has, []string{"isLast"}, "boolean")}
-	case param("offset") != "" && size != "" && firstPath(has, []string{"total", "total_count", "count"}, "integer") != "":
-		pg = &providers.Paging{Style: providers.PagingOffset, Param: "offset", Size: size, Total: firstPath(has, []string{"total", "total_count", "count"}, "integer")}
+	case param("offset") != "" && cmp.Or(size, param("count")) != "" && firstPath(has, offsetTotals, "integer") != "":
+		// Mailchimp: offset and count, total_items in the answer.
+		pg = &providers.Paging{Style: providers.PagingOffset, Param: "offset", Size: cmp.Or(size, param("count")), Total: firstPath(has, offsetTotals, "integer")}
 	case page != "" && query[page].Type != providers.TypeText && (m.Shape != providers.ShapeObject || itemArray(s) != ""):
 		// Numbered pages without per_page (Slack files.list: page and
 		// count, paging.pages in the answer).

@@ -16,12 +16,17 @@ import (
 //   - /box: Box-like. GET /2.0/folders/{id}/items answers {entries,
 //     total_count, limit, offset, order: [{by, direction}]} and pages by
 //     offset and limit; with usemarker=true it answers {entries, limit,
-//     next_marker} and pages by marker instead. GET /2.0/users answers
+//     next_marker} and pages by marker instead (folder "stuck" ignores
+//     the offset: every page is the first). GET /2.0/users answers
 //     {entries, limit, next_marker} always (its test description declares
 //     only entries: the signal the engine cannot infer). GET
 //     /2.0/legal_hold_policies answers {entries, limit, next_marker} with
 //     an integer marker (the index of the next item), as Box's own
 //     description declares it.
+//   - /mailchimp: Mailchimp-like. GET /lists answers {lists,
+//     total_items, constraints, _links: [...]} and pages by offset and
+//     count; GET /automations answers {automations, total_items, _links}
+//     the same way (its test description declares no paging parameter).
 //   - /asana: Asana-like. GET /projects answers {data, next_page: {offset,
 //     path, uri}} (next_page null on the last page) and pages with offset
 //     and limit; GET /tags/{gid} answers one tag {data: {gid, name,
@@ -55,6 +60,13 @@ var (
 		{"id": "p4", "type": "legal_hold_policy", "policy_name": "Lit 4"},
 		{"id": "p5", "type": "legal_hold_policy", "policy_name": "Lit 5"},
 	}
+	mailchimpLists = []obj{
+		{"id": "l1", "name": "Customers", "status": "save"},
+		{"id": "l2", "name": "Leads", "status": "save"},
+		{"id": "l3", "name": "Press", "status": "save"},
+		{"id": "l4", "name": "Partners", "status": "save"},
+		{"id": "l5", "name": "Staff", "status": "save"},
+	}
 	asanaProjects = []obj{
 		{"gid": "101", "name": "Launch", "resource_type": "project"},
 		{"gid": "102", "name": "Hiring", "resource_type": "project"},
@@ -70,6 +82,8 @@ func (s *Server) moreRoutes(mux *http.ServeMux) {
 	mux.HandleFunc("GET /box/2.0/users", s.boxMarker(boxUsers))
 	mux.HandleFunc("GET /box/2.0/legal_hold_policies", s.boxIntMarker)
 	mux.HandleFunc("GET /asana/projects", s.asanaProjects)
+	mux.HandleFunc("GET /mailchimp/lists", s.mailchimpLists)
+	mux.HandleFunc("GET /mailchimp/automations", s.mailchimpLists)
 	mux.HandleFunc("GET /asana/tags/{gid}", s.asanaTag)
 }
 
@@ -116,6 +130,9 @@ func (s *Server) boxFolderItems(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	offset, _ := strconv.Atoi(q.Get("offset"))
+	if r.PathValue("id") == "stuck" {
+		offset = 0 // a server that ignores the offset: every page is the first
+	}
 	limit, _ := strconv.Atoi(q.Get("limit"))
 	items, _ := window(boxItems, offset, limit)
 	writeJSON(w, http.StatusOK, obj{"entries": items, "total_count": len(boxItems), "limit": min(max(limit, 1), PageSize), "offset": offset,
@@ -162,6 +179,22 @@ func (s *Server) boxIntMarker(w http.ResponseWriter, r *http.Request) {
 		body["next_marker"] = end
 	}
 	writeJSON(w, http.StatusOK, body)
+}
+
+func (s *Server) mailchimpLists(w http.ResponseWriter, r *http.Request) {
+	q := r.URL.Query()
+	offset, _ := strconv.Atoi(q.Get("offset"))
+	count, _ := strconv.Atoi(q.Get("count"))
+	if count <= 0 {
+		count = 10
+	}
+	items, _ := window(mailchimpLists, offset, count)
+	links := []obj{{"rel": "self", "href": "https://us1.api.mailchimp.com/3.0" + r.URL.Path, "method": "GET"}}
+	if r.URL.Path == "/mailchimp/automations" {
+		writeJSON(w, http.StatusOK, obj{"automations": items, "total_items": len(mailchimpLists), "_links": links})
+		return
+	}
+	writeJSON(w, http.StatusOK, obj{"lists": items, "total_items": len(mailchimpLists), "constraints": obj{"may_create": true}, "_links": links})
 }
 
 func (s *Server) asanaProjects(w http.ResponseWriter, r *http.Request) {

@@ -83,6 +83,44 @@ func TestBoxIntegerMarker(t *testing.T) {
 	}
 }
 
+// Mailchimp: {lists, total_items, _links: [...]} paged by offset and
+// count: the list is lists (beside _links, an array of objects too), the
+// paging offset with count as the page size and total_items as the total
+// (inferred); the 5 lists in 3 requests (before: the first 2, exit 0:
+// total_items said more and nothing read it). The automations, whose
+// description declares no paging parameter, answer 2 of 5: exit 2, kind
+// incomplete, naming total_items (before: the 2 rows, exit 0).
+func TestMailchimpTotalItems(t *testing.T) {
+	n := len(fake.Queries())
+	r := run(t, env(t), "-o", "json", "--provider", mcArg, "SELECT id, name FROM mailchimp.lists.lists")
+	if got, want := column(jsonRows(t, r), "id"), []string{"l1", "l2", "l3", "l4", "l5"}; r.Code != 0 || !reflect.DeepEqual(got, want) {
+		t.Fatalf("exit %d ids %v, want %v\n%s", r.Code, got, want, r.Stderr)
+	}
+	if qs := requestsTo("/mailchimp/lists", n); len(qs) != 3 || !strings.Contains(qs[0], "count=") || !strings.Contains(qs[2], "offset=4") {
+		t.Fatalf("requests %v, want 3: count sent, offsets 2 and 4", qs)
+	}
+	r = run(t, env(t), "-o", "json", "--provider", mcArg, "SELECT id FROM mailchimp.automations.automations")
+	eb := jsonError(t, r)
+	if r.Code != 2 || eb.Kind != "incomplete" || !strings.Contains(eb.Message, `"total_items" 5`) || strings.Contains(r.Stdout, "l1") {
+		t.Fatalf("exit %d error %+v, want 2, kind incomplete naming total_items, no rows\nstdout: %s", r.Code, eb, r.Stdout)
+	}
+}
+
+// A server that ignores the offset answers every page with the first:
+// the next page is the page before, byte for byte, so its rows would
+// repeat. exit 2, kind incomplete, "pagination loop" (before: the 2
+// items 3 times over, exit 0).
+func TestIgnoredOffsetIsALoop(t *testing.T) {
+	r := run(t, env(t), "-o", "json", "--provider", boxArg, "SELECT id FROM box.folders.items WHERE folder_id = 'stuck'")
+	eb := jsonError(t, r)
+	if r.Code != 2 || eb.Kind != "incomplete" || !strings.Contains(eb.Message, "pagination loop") || !strings.Contains(eb.Message, "same as the page before") {
+		t.Fatalf("exit %d error %+v, want 2, kind incomplete, a pagination loop\nstdout: %s", r.Code, eb, r.Stdout)
+	}
+	if strings.Contains(r.Stdout, "11") {
+		t.Fatalf("rows were printed:\n%s", r.Stdout)
+	}
+}
+
 // Asana: {data, next_page: {offset, path, uri}}: next_page.offset is sent
 // back as offset (inferred); 5 projects in 3 requests (before: 2, exit 0).
 func TestAsanaNextPageOffset(t *testing.T) {
