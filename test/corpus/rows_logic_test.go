@@ -314,6 +314,9 @@ var (
 	// one other array of objects, that other one is the list (issue 32:
 	// the list is the array the schema declares beside such siblings).
 	metadataArray = regexp.MustCompile(`(?i)^(_?links|errors|warnings|messages|order|sort|sorts|facets|aggregations)$`)
+	// rowsName names an array that holds the rows whatever the path
+	// names (docs/providers.md, "list or one item").
+	rowsName = regexp.MustCompile(`(?i)^(items|data|results|values|records|entries|elements|rows|objects|resources|hits|nodes)$`)
 	// wrapperName is the property of an object answer that holds the one
 	// entity and nothing beside it (Asana's {"data": {...}}).
 	wrapperName = regexp.MustCompile(`(?i)^(data|result)$`)
@@ -381,6 +384,11 @@ func envelope(fields []shapeField, path string, params map[string]bool, depth in
 				return []string{a}
 			}
 		case paged || paging || tagsOnly || strings.HasSuffix(strings.ToLower(seg), "list"):
+			return []string{a}
+		case rowsName.MatchString(a):
+			// A collection's path (not ending in a parameter) and an
+			// array named like rows (LaunchDarkly's {_links, _site,
+			// items} at /flags/{key}/dependent-flags).
 			return []string{a}
 		}
 		return nil
@@ -467,6 +475,11 @@ func (d *oaDoc) expectedItems(path string, params []map[string]any, schema map[s
 		}
 		return arr, d.itemsOf(schema), "", true
 	case "object":
+		if _, isObj := v.(map[string]any); !isObj {
+			// Jira's examples: JSON text in a string where the schema
+			// is an object.
+			return nil, nil, fmt.Sprintf("the schema is an object, the body a %s", jsonType(v)), false
+		}
 		env := d.listAt(path, params, schema)
 		if env != nil {
 			itemSchema = d.envelopeItems(schema, env)

@@ -38,7 +38,7 @@ var rowsAPIs = []struct{ name, file string }{
 	{"bitbucket", "bitbucket.org.json"},
 	{"box", "box.com.json"}, // {entries, total_count, limit, offset} and next_marker
 	{"circleci", "circleci.com.json"},
-	{"digitalocean", "digitalocean.com.json"}, // {droplets, links: {pages: {next}}, meta: {total}}
+	{"docusign", "docusign.net.json"}, // {envelopes, nextUri, startPosition, resultSetSize, totalSetSize}
 	{"gitlab", "gitlab.com.json"},
 	{"jira", "atlassian.com/jira.json"}, // startAt, maxResults, total, isLast
 	{"kubernetes", "kubernetes.io.json"},
