@@ -38,7 +38,7 @@ var rowsAPIs = []struct{ name, file string }{
 	{"bitbucket", "bitbucket.org.json"},
 	{"box", "box.com.json"}, // {entries, total_count, limit, offset} and next_marker
 	{"circleci", "circleci.com.json"},
-	{"docusign", "docusign.net.json"}, // {envelopes, nextUri, startPosition, resultSetSize, totalSetSize}
+	{"gitea", "gitea.io.json"}, // page and limit, Link and X-Total-Count headers
 	{"gitlab", "gitlab.com.json"},
 	{"jira", "atlassian.com/jira.json"}, // startAt, maxResults, total, isLast
 	{"kubernetes", "kubernetes.io.json"},

@@ -139,6 +139,24 @@ func TestAsanaNextPageOffset(t *testing.T) {
 	}
 }
 
+// Issue 32 item 2: one entity wrapped as {"data": {...}} (Asana's GET
+// /tags/{tag_gid}) is one row with the entity's columns (gid, name,
+// color, followers as JSON), not one column data holding it (before: a
+// single column data) nor its nested list of followers.
+func TestAsanaWrappedEntityColumns(t *testing.T) {
+	r := run(t, env(t), "-o", "json", "--provider", asanaArg, "SELECT gid, name, color, json_array_length(followers) AS n FROM asana.tags.tags WHERE tag_gid = '7'")
+	rows := jsonRows(t, r)
+	if r.Code != 0 || len(rows) != 1 || rows[0]["gid"] != "7" || rows[0]["name"] != "urgent" || rows[0]["color"] != "dark-red" || rows[0]["n"] != float64(2) {
+		t.Fatalf("exit %d rows %v, want the one tag 7 (urgent, dark-red, 2 followers)\n%s", r.Code, rows, r.Stderr)
+	}
+	r = run(t, env(t), "-o", "json", "--provider", asanaArg, "DESCRIBE asana.tags.tags")
+	for _, row := range jsonRows(t, r) {
+		if row["name"] == "data" {
+			t.Fatalf("DESCRIBE lists a column data (the wrapper): %v", row)
+		}
+	}
+}
+
 // The rule that cannot break, for a signal the description does not
 // declare: Box's users answer next_marker beside entries, and the test
 // description declares only entries. exec exits 2 with kind incomplete,
