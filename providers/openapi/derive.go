@@ -667,7 +667,7 @@ var listKeys = map[string]bool{"items": true, "data": true, "results": true, "re
 // offset (an order's total, a document's page).
 var pagingSignals = []string{"has_more", "hasMore", "has_next", "hasNext", "has_next_page", "hasNextPage", "next_cursor",
 	"nextCursor", "next_page_token", "nextPageToken", "next_page_uri", "next_page_url", "nextLink", "@odata.nextLink",
-	"isLast", "is_last", "total_pages", "totalPages", "total_records", "totalRecords", "total_results", "totalResults"}
+	"isLast", "is_last", "total_pages", "totalPages", "total_records", "totalRecords", "total_results", "totalResults", "total_items", "totalItems"}
 
 // listKey returns the item array of an object response when the object is
 // a list of that array's items, else "". The object must hold exactly one

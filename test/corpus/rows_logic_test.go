@@ -357,8 +357,7 @@ func envelope(fields []shapeField, path string, params map[string]bool, depth in
 			arrays = append(arrays, f)
 			continue
 		case f.objArray:
-			paging = true // a metadata array such as _links or order: the object is an envelope
-			continue
+			continue // a metadata array such as _links or order beside the list
 		case f.object:
 			objects = append(objects, f)
 		}

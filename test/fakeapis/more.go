@@ -26,7 +26,9 @@ import (
 //   - /mailchimp: Mailchimp-like. GET /lists answers {lists,
 //     total_items, constraints, _links: [...]} and pages by offset and
 //     count; GET /automations answers {automations, total_items, _links}
-//     the same way (its test description declares no paging parameter).
+//     the same way (its test description declares no paging parameter);
+//     GET /conversations/{id}/messages answers {conversation_messages,
+//     conversation_id, total_items, _links} in one page.
 //   - /asana: Asana-like. GET /projects answers {data, next_page: {offset,
 //     path, uri}} (next_page null on the last page) and pages with offset
 //     and limit; GET /tags/{gid} answers one tag {data: {gid, name,
@@ -84,6 +86,7 @@ func (s *Server) moreRoutes(mux *http.ServeMux) {
 	mux.HandleFunc("GET /asana/projects", s.asanaProjects)
 	mux.HandleFunc("GET /mailchimp/lists", s.mailchimpLists)
 	mux.HandleFunc("GET /mailchimp/automations", s.mailchimpLists)
+	mux.HandleFunc("GET /mailchimp/conversations/{id}/messages", s.mailchimpMessages)
 	mux.HandleFunc("GET /asana/tags/{gid}", s.asanaTag)
 }
 
@@ -195,6 +198,18 @@ func (s *Server) mailchimpLists(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	writeJSON(w, http.StatusOK, obj{"lists": items, "total_items": len(mailchimpLists), "constraints": obj{"may_create": true}, "_links": links})
+}
+
+// mailchimpMessages answers a conversation's 3 messages in one page,
+// beside the conversation's id, total_items and _links.
+func (s *Server) mailchimpMessages(w http.ResponseWriter, r *http.Request) {
+	id := r.PathValue("id")
+	var msgs []obj
+	for k := 1; k <= 3; k++ {
+		msgs = append(msgs, obj{"id": fmt.Sprintf("m%d", k), "from_email": "a@example.com", "conversation_id": id})
+	}
+	writeJSON(w, http.StatusOK, obj{"conversation_messages": msgs, "conversation_id": id, "total_items": len(msgs),
+		"_links": []obj{{"rel": "self", "href": "https://us1.api.mailchimp.com/3.0" + r.URL.Path, "method": "GET"}}})
 }
 
 func (s *Server) asanaProjects(w http.ResponseWriter, r *http.Request) {

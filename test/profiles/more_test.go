@@ -106,6 +106,17 @@ func TestMailchimpTotalItems(t *testing.T) {
 	}
 }
 
+// Mailchimp's {conversation_messages, conversation_id, total_items,
+// _links}: a list beside an echo of the path's id, _links and
+// total_items is the list of messages, 3 rows (before: one row holding
+// the envelope).
+func TestMailchimpListBesideLinks(t *testing.T) {
+	r := run(t, env(t), "-o", "json", "--provider", mcArg, "SELECT id FROM mailchimp.conversations.messages WHERE conversation_id = 'c1'")
+	if got, want := column(jsonRows(t, r), "id"), []string{"m1", "m2", "m3"}; r.Code != 0 || !reflect.DeepEqual(got, want) {
+		t.Fatalf("exit %d ids %v, want %v\n%s", r.Code, got, want, r.Stderr)
+	}
+}
+
 // A server that ignores the offset answers every page with the first:
 // the next page is the page before, byte for byte, so its rows would
 // repeat. exit 2, kind incomplete, "pagination loop" (before: the 2
