@@ -133,6 +133,12 @@ type Method struct {
 	// "truncated": true); such an answer is an error of kind
 	// "incomplete", never rows. nil: none.
 	Partial *PartialMarker `json:"partial,omitempty"`
+	// CountCap is a count at which the provider stops serving an answer
+	// of this method without saying so (GitHub: a pull request's files at
+	// 3,000, a directory's entries at 1,000, a comparison's files at 300);
+	// an answer that reaches it is an error of kind "incomplete", or, for a
+	// window the provider documents (events), a notice. nil: none.
+	CountCap *CountCap `json:"count_cap,omitempty"`
 	// RedirectAdvice is added to the error when the method is answered with
 	// a redirect that is not followed (e.g. GitHub's membership check
 	// redirects callers who are not org members to the public-membership
@@ -371,6 +377,20 @@ const (
 	// success yields one row whose value column holds the whole text.
 	ShapeText Shape = "text"
 )
+
+// CountCap is a method's count cap (Method.CountCap): the body path of an
+// array whose elements are counted over every page of a call ("files" of
+// a commit), or "" for the call's rows; Max, the count at which the
+// provider stops; why (Reason) and what to do instead (Advice). Notice:
+// reaching it is the provider's documented window (events), said as a
+// notice beside complete rows, not an error.
+type CountCap struct {
+	Property string `json:"property,omitempty"`
+	Max      int    `json:"max"`
+	Reason   string `json:"reason"`
+	Advice   string `json:"advice,omitempty"`
+	Notice   bool   `json:"notice,omitempty"`
+}
 
 // PartialMarker is a method's "cut short" marker (Method.Partial): the
 // body path of a property and the JSON text of the value that marks the

@@ -58,6 +58,18 @@ func decodeItems(m *providers.Method, status int, body []byte, contentType strin
 		if b[0] != '{' && !m.ValueColumn() {
 			return nil, fmt.Errorf("expected a JSON object, got %s", jsonKind(b))
 		}
+		if m.ItemKey != "" && b[0] == '{' {
+			// One entity in a wrapper ({"data": {...}}): that entity is
+			// the one item; a wrapper without it is not an answer.
+			raw, typ, _, err := jsonparser.Get(b, pathParts(m.ItemKey)...)
+			if err != nil || typ == jsonparser.NotExist || len(raw) == 0 {
+				return nil, fmt.Errorf("response object has no %q object", m.ItemKey)
+			}
+			if typ != jsonparser.Object {
+				return nil, fmt.Errorf("expected property %q to be a JSON object, got a JSON %s", m.ItemKey, typ)
+			}
+			return []json.RawMessage{json.RawMessage(bytes.Clone(raw))}, nil
+		}
 		return []json.RawMessage{json.RawMessage(bytes.Clone(b))}, nil
 	case providers.ShapeWrapped:
 		if b[0] != '{' {

@@ -123,3 +123,11 @@ func per(d time.Duration) string {
 	}
 	return d.String()
 }
+
+// noticeSay says msg once per statement (a provider's documented window,
+// such as GitHub's 300 events: paginate.go's countCapReached).
+func noticeSay(ctx context.Context, msg string) {
+	if n := noticesFrom(ctx); n != nil {
+		n.once.Do(func() { n.say(msg) })
+	}
+}

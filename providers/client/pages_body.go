@@ -169,7 +169,12 @@ type moreFound struct {
 // moreSignal returns the field of body saying there is more, or nil when
 // the body says nothing of the kind. n is the number of items the page
 // gave.
-func moreSignal(m *providers.Method, body []byte, n int) *moreFound {
+//
+// reqOffset is the offset the request asked for (offsetOf), or -1 when
+// it is not known: then a total beside the list without an offset in the
+// answer says nothing (Mailchimp {lists, total_items} asked with offset
+// says more when offset + items < total_items).
+func moreSignal(m *providers.Method, body []byte, n, reqOffset int) *moreFound {
 	b := bytes.TrimSpace(body)
 	if len(b) == 0 || b[0] != '{' {
 		return nil
@@ -177,16 +182,57 @@ func moreSignal(m *providers.Method, body []byte, n int) *moreFound {
 	// The objects that hold the item list are searched too ("data" of
 	// {"data": {"items": [...], "next": ...}}).
 	holders := map[string]bool{}
+	listHolder := "-" // the object the list stands in ("" the top)
 	if m.Shape == providers.ShapeWrapped {
 		parts := pathParts(m.ItemKey)
 		for i := 1; i < len(parts); i++ {
 			holders[strings.Join(parts[:i], ".")] = true
 		}
+		listHolder = strings.Join(parts[:len(parts)-1], ".")
 	}
-	return moreIn(b, "", 0, n, holders)
+	if reqOffset < 0 {
+		listHolder = "-"
+	}
+	return moreIn(b, "", 0, n, holders, listHolder, reqOffset)
 }
 
-func moreIn(obj []byte, prefix string, depth, n int, holders map[string]bool) *moreFound {
+// offsetParams are the request parameters that carry an offset.
+var offsetParams = []string{"offset", "startAt", "start", "startIndex", "skip", "$skip"}
+
+// pageParams are the request parameters that say the request is not the
+// first page of an offset list (a page number, a cursor): with one of
+// them and no offset, the offset of the answer is not known.
+var pageParams = keySet("page", "pagenumber", "pagetoken", "cursor", "marker", "after", "startingafter", "continue", "until", "nextpagetoken")
+
+// offsetOf is the offset a request asked for: its offset parameter, else
+// 0 for a method without Link paging asked without any paging parameter
+// (the first page), else -1 (not known).
+func offsetOf(m *providers.Method, u *url.URL) int {
+	if u == nil {
+		return -1
+	}
+	q := u.Query()
+	for _, name := range offsetParams {
+		if v := q.Get(name); v != "" {
+			n, err := strconv.Atoi(v)
+			if err != nil || n < 0 {
+				return -1
+			}
+			return n
+		}
+	}
+	if m.Paginated {
+		return -1
+	}
+	for k := range q {
+		if pageParams[normKey(k)] {
+			return -1
+		}
+	}
+	return 0
+}
+
+func moreIn(obj []byte, prefix string, depth, n int, holders map[string]bool, listHolder string, reqOffset int) *moreFound {
 	var found *moreFound
 	type num struct {
 		key string
@@ -262,11 +308,16 @@ func moreIn(obj []byte, prefix string, depth, n int, holders map[string]bool) *m
 	if offset != nil && total != nil && int(offset.v)+n < int(total.v) {
 		return &moreFound{path: offset.key, what: fmt.Sprintf("%q %d + %d items < %q %d", offset.key, int(offset.v), n, total.key, int(total.v)), kind: "offset", offset: offset.key, total: total.key}
 	}
+	if offset == nil && page == nil && total != nil && prefix == listHolder && reqOffset+n < int(total.v) {
+		// A total beside the list and no offset in the answer: the
+		// request's offset counts (Mailchimp's total_items).
+		return &moreFound{path: total.key, what: fmt.Sprintf("the request's offset %d + %d items < %q %d", reqOffset, n, total.key, int(total.v)), kind: "offset", offset: "offset", total: total.key}
+	}
 	if page != nil && pages != nil && page.v < pages.v {
 		return &moreFound{path: pages.key, what: fmt.Sprintf("%q %d < %q %d", page.key, int(page.v), pages.key, int(pages.v)), kind: "page"}
 	}
 	for _, s := range subs {
-		if f := moreIn(s.v, s.path, depth+1, n, holders); f != nil {
+		if f := moreIn(s.v, s.path, depth+1, n, holders, listHolder, reqOffset); f != nil {
 			return f
 		}
 	}
@@ -370,7 +421,7 @@ func (p *pager) nextFromBody(cur *response, items []json.RawMessage) (next *url.
 	m := p.call.Method
 	pg := m.Paging
 	if pg == nil || pg.Style == providers.PagingLink {
-		if sig := moreSignal(m, cur.body, len(items)); sig != nil {
+		if sig := moreSignal(m, cur.body, len(items), offsetOf(m, cur.url)); sig != nil {
 			return nil, false, p.unknownPaging(cur, sig)
 		}
 		return nil, true, nil
@@ -380,7 +431,7 @@ func (p *pager) nextFromBody(cur *response, items []json.RawMessage) (next *url.
 		// The paging says this is the last page: no other field of the
 		// answer may say there is more (Box answers next_marker only to
 		// usemarker=true, an offset beside it still counts).
-		if sig := moreSignal(m, cur.body, len(items)); sig != nil && !ownsSignal(pg, sig) {
+		if sig := moreSignal(m, cur.body, len(items), offsetOf(m, cur.url)); sig != nil && !ownsSignal(pg, sig) {
 			return nil, false, p.pagingError(cur, fmt.Sprintf(
 				"the paging of operation %q (%s) ends here, but the answer still says there are more rows (%s), so its rows would be incomplete; declare the paging that follows it in the provider's profile: {\"pagination\": {\"operations\": {%q: %s}}} (docs/providers.md, \"The more signals\")",
 				opName(m), pg.Style, sig.what, opName(m), suggestPaging(m, sig)))

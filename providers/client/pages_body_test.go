@@ -208,6 +208,9 @@ func TestUnknownPagingSaysMore(t *testing.T) {
 		`{"data":[{"id":"a"}],"total_count":5,"limit":1,"offset":0,"order":[{"by":"name"}]}`,
 		`{"data":[{"id":"a"}],"pageInfo":{"hasNextPage":true,"endCursor":"x"}}`,
 		`{"data":[{"id":"a"}],"links":{"pages":{"next":"https://x/list?page=2"}}}`,
+		// A total beside the list and no offset in the answer: the
+		// request's (Mailchimp's total_items).
+		`{"data":[{"id":"a"}],"total_items":5,"_links":[{"rel":"self"}]}`,
 	} {
 		srv, _ := bodyServer(t, func(*http.Request) string { return body })
 		c := newTestClient(t, srv, nil)
@@ -222,7 +225,7 @@ func TestUnknownPagingSaysMore(t *testing.T) {
 	}
 	for _, body := range []string{`{"data":[{"id":"a"}],"meta":{"next_page_url":null,"page":1}}`, `{"data":[{"id":"a"}],"next_page":null}`,
 		`{"data":[{"id":"a"}],"pagination":{"next":null}}`, `{"data":[{"id":"a"}],"total_count":1,"offset":0}`, `{"data":[{"id":"a"}],"_links":{"self":{"href":"/list"}}}`,
-		`{"data":[{"id":"a"}],"has_more":false}`, `{"data":[{"id":"a"}],"response_metadata":{"next_cursor":""}}`, `{"data":[{"id":"a"}],"next_page_uri":null}`, `{"data":[{"id":"a"}],"isLast":true}`} {
+		`{"data":[{"id":"a"}],"has_more":false}`, `{"data":[{"id":"a"}],"total_items":1}`, `{"data":[{"id":"a"}],"response_metadata":{"next_cursor":""}}`, `{"data":[{"id":"a"}],"next_page_uri":null}`, `{"data":[{"id":"a"}],"isLast":true}`} {
 		srv, _ := bodyServer(t, func(*http.Request) string { return body })
 		if _, _, err := collect(t, newTestClient(t, srv, nil), Call{Method: wrappedMethod("data", nil)}); err != nil {
 			t.Fatalf("%s: %v", body, err)

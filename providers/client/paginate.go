@@ -1,6 +1,7 @@
 package client
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -59,6 +60,9 @@ type pager struct {
 	// (capsplit.go); nil otherwise.
 	seen map[string]struct{}
 	keys []string // the item paths of a result's key
+	// counted is the number of elements of the method's count-cap
+	// property over the call's pages (Method.CountCap).
+	counted atomic.Int64
 }
 
 func (p *pager) run(ctx context.Context, first string) error {
@@ -95,6 +99,9 @@ func (p *pager) follow(ctx context.Context, cur *response, items []json.RawMessa
 			// No Link: the body may hold the next page (pages_body.go),
 			// or say there is more without a known way to get it.
 			n, done, err := p.nextFromBody(cur, items)
+			if err == nil && done {
+				err = p.countCapReached(ctx, cur)
+			}
 			if err != nil || done {
 				return err
 			}
@@ -124,8 +131,16 @@ func (p *pager) follow(ctx context.Context, cur *response, items []json.RawMessa
 		}
 		fresh = false
 		p.visited[urlKey(next)] = true
+		prev := cur
 		if items, cur, _, err = p.getPage(ctx, next.String(), false); err != nil {
 			return err
+		}
+		if links["next"] == "" && len(items) > 0 && bytes.Equal(bytes.TrimSpace(cur.body), bytes.TrimSpace(prev.body)) {
+			// Paging in the body, and the next page is the page before,
+			// byte for byte: the provider ignored the paging parameter
+			// (an offset, a page number, a cursor), so its rows would
+			// repeat; a loop, never rows.
+			return p.pagingError(cur, fmt.Sprintf("pagination loop: the page at %s is the same as the page before it (the provider ignored the paging parameter), so its rows would repeat", p.c.sanitize(next.String())))
 		}
 		if err := p.emitPage(items); err != nil {
 			return err
@@ -192,6 +207,13 @@ func (p *pager) getPage(ctx context.Context, u string, first bool) (items []json
 		pe.Status = r.status
 		pe.Attempts = r.attempts
 		return nil, nil, false, pe
+	}
+	if cc := p.call.Method.CountCap; cc != nil && cc.Property != "" {
+		if v, typ, _, err := jsonparser.Get(r.body, pathParts(cc.Property)...); err == nil && typ == jsonparser.Array {
+			n := 0
+			jsonparser.ArrayEach(v, func([]byte, jsonparser.ValueType, int, error) { n++ }) //nolint:errcheck
+			p.counted.Add(int64(n))
+		}
 	}
 	p.stats.pages.Add(1)
 	c.pages.Add(1)
@@ -387,4 +409,38 @@ func markedCut(pm *providers.PartialMarker, body []byte) bool {
 		raw = q
 	}
 	return string(raw) == pm.Value
+}
+
+// countCapReached is the end of a call whose method has a count cap
+// (Method.CountCap: GitHub stops a pull request's files at 3,000, a
+// directory at 1,000 entries, a comparison's files at 300, without a
+// marker): a call that reached it is an error of kind "incomplete" naming
+// the cap and the way round, since the rows past it were never served;
+// for a window the provider documents (events), a notice beside the
+// rows. A complete answer of exactly the cap cannot be told from a cut
+// one, so it fails closed too.
+func (p *pager) countCapReached(ctx context.Context, cur *response) error {
+	cc := p.call.Method.CountCap
+	if cc == nil {
+		return nil
+	}
+	n, what := p.items, "rows"
+	if cc.Property != "" {
+		n, what = int(p.counted.Load()), fmt.Sprintf("entries of %q", cc.Property)
+	}
+	if n < cc.Max {
+		return nil
+	}
+	if cc.Notice {
+		noticeSay(ctx, fmt.Sprintf("%s's answer of operation %q reached %d %s: %s", p.c.provider, opName(p.call.Method), cc.Max, what, cc.Reason))
+		return nil
+	}
+	msg := fmt.Sprintf("the answer reached %d %s, where the provider stops without saying so (%s): the rows may be incomplete", cc.Max, what, cc.Reason)
+	if cc.Advice != "" {
+		msg += "; " + cc.Advice
+	}
+	pe := p.c.newError(p.call, cur.url.String(), "incomplete", msg)
+	pe.Status = cur.status
+	pe.Attempts = cur.attempts
+	return pe
 }

@@ -42,7 +42,7 @@ func TestCompileNoTokenEnvUnlessBuiltin(t *testing.T) {
 	}
 	// The naming and absence entries name operations the subset lacks (an
 	// entry that matches nothing is an error): keep auth and the rest.
-	for _, k := range []string{"tables", "absent", "not_absent", "redirects", "result_cap", "partial"} {
+	for _, k := range []string{"tables", "absent", "not_absent", "redirects", "result_cap", "partial", "count_caps"} {
 		delete(sections, k)
 	}
 	profile, err := json.Marshal(sections)

@@ -522,6 +522,11 @@ func deriveShape(op *openapi3.Operation, hints listHint) (shape providers.Shape,
 	if key := listKey(s, props, hints); key != "" {
 		return providers.ShapeWrapped, key, columnsOf(itemsOf(props.byName[key][0]))
 	}
+	if key := entityWrapper(props); key != "" {
+		// One entity in a wrapper (Asana's {"data": {...}}): one row with
+		// the entity's columns, not the wrapper's one column.
+		return providers.ShapeObject, key, columnsOf(props.byName[key][0])
+	}
 	// A list one level down ({"categories": {"items": [...], "next": ...}}):
 	// the only property beside the envelope fields is an object that is a
 	// list itself.
@@ -662,7 +667,7 @@ var listKeys = map[string]bool{"items": true, "data": true, "results": true, "re
 // offset (an order's total, a document's page).
 var pagingSignals = []string{"has_more", "hasMore", "has_next", "hasNext", "has_next_page", "hasNextPage", "next_cursor",
 	"nextCursor", "next_page_token", "nextPageToken", "next_page_uri", "next_page_url", "nextLink", "@odata.nextLink",
-	"isLast", "is_last", "total_pages", "totalPages", "total_records", "totalRecords", "total_results", "totalResults"}
+	"isLast", "is_last", "total_pages", "totalPages", "total_records", "totalRecords", "total_results", "totalResults", "total_items", "totalItems"}
 
 // listKey returns the item array of an object response when the object is
 // a list of that array's items, else "". The object must hold exactly one
@@ -713,6 +718,37 @@ func listKey(s *openapi3.Schema, props *propSet, h listHint) string {
 		return key
 	}
 	return ""
+}
+
+// entityWrappers are the names of a property that wraps one entity and
+// nothing else but envelope fields (Asana's {"data": {...}}).
+var entityWrappers = map[string]bool{"data": true, "result": true}
+
+// entityWrapper returns the property of an object answer that wraps one
+// entity: named data or result, an object with properties of its own
+// (not a list), beside nothing but envelope fields; else "".
+func entityWrapper(props *propSet) string {
+	key := ""
+	for _, name := range props.names {
+		if isEnvelopeField(name) {
+			continue
+		}
+		if key != "" || !entityWrappers[name] {
+			return ""
+		}
+		key = name
+	}
+	if key == "" {
+		return ""
+	}
+	alts := props.byName[key]
+	if len(alts) != 1 || alts[0] == nil || isArray(alts[0]) || !isObject(alts[0]) {
+		return ""
+	}
+	if in := properties(alts[0], 0); in == nil || len(in.names) == 0 {
+		return ""
+	}
+	return key
 }
 
 // echoesQuery reports whether every property beside the array key is

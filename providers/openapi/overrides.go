@@ -59,6 +59,9 @@ type ProfileFile struct {
 	// says, in a 2xx answer of that operation, that the answer is cut
 	// short (Method.Partial), see PartialOverride.
 	Partial map[string]PartialOverride `json:"partial,omitempty"`
+	// CountCaps maps an operationId to a count at which the provider
+	// stops without a marker (Method.CountCap), see CountCapOverride.
+	CountCaps map[string]CountCapOverride `json:"count_caps,omitempty"`
 	// ResultCap is the provider's cap on the results of one query
 	// (Method.Cap), see ResultCapOverride.
 	ResultCap *ResultCapOverride `json:"result_cap,omitempty"`
@@ -112,6 +115,19 @@ type PartialOverride struct {
 	Value    json.RawMessage `json:"value"`
 	Reason   string          `json:"reason"`
 	Advice   string          `json:"advice"`
+}
+
+// CountCapOverride is one operation's count cap: where GitHub stops
+// without saying so ({"property": "files", "max": 300} on a comparison;
+// {"max": 3000} on a pull request's files, the call's rows), why, what
+// to do instead, and whether reaching it is a documented window said as
+// a notice (events) rather than an error.
+type CountCapOverride struct {
+	Property string `json:"property,omitempty"`
+	Max      int    `json:"max"`
+	Reason   string `json:"reason"`
+	Advice   string `json:"advice,omitempty"`
+	Notice   bool   `json:"notice,omitempty"`
 }
 
 // ResultCapOverride is a provider's cap on the results of one query
@@ -261,6 +277,22 @@ func (o *ProfileFile) Apply(doc *openapi3.T, resources []*providers.Resource) er
 			for _, m := range r.Methods {
 				if m.OperationID == op {
 					m.Partial = &providers.PartialMarker{Property: po.Property, Value: string(val), Reason: po.Reason, Advice: po.Advice}
+				}
+			}
+		}
+	}
+	for _, op := range sortedOps(o.CountCaps) {
+		if byOp[op] == nil {
+			return fmt.Errorf("overrides: count_caps %s: no GET operation with that operationId", op)
+		}
+		cc := o.CountCaps[op]
+		if cc.Max < 1 || cc.Reason == "" {
+			return fmt.Errorf("overrides: count_caps %s: max (a positive count) and reason are required", op)
+		}
+		for _, r := range resources {
+			for _, m := range r.Methods {
+				if m.OperationID == op {
+					m.CountCap = &providers.CountCap{Property: cc.Property, Max: cc.Max, Reason: cc.Reason, Advice: cc.Advice, Notice: cc.Notice}
 				}
 			}
 		}

@@ -1,6 +1,7 @@
 package openapi
 
 import (
+	"cmp"
 	"math"
 	"slices"
 	"strings"
@@ -70,6 +71,8 @@ var (
 	totalFields   = []string{"total", "total_count", "totalCount", "total_results", "totalResults", "total_items", "totalItems", "totalElements", "total_records", "totalRecords"}
 	hasMoreFields = []string{"has_more", "hasMore", "has_next", "hasNext", "has_next_page", "hasNextPage"}
 	isLastFields  = []string{"isLast", "is_last", "last", "last_page", "lastPage"}
+	// The totals of offset paging (Box total_count, Mailchimp total_items).
+	offsetTotals = []string{"total", "total_count", "total_items", "totalItems", "count"}
 )
 
 // inferPaging sets m.Paging when the document shows the style (see above).
@@ -112,7 +115,13 @@ func inferPaging(item *openapi3.PathItem, op *openapi3.Operation, m *providers.M
 	}
 	// A cursor parameter, or a parameter named like the response field
 	// that feeds it (Zoom's next_page_token in both).
-	cursorParam, cursorField := param(cursorParams...), firstPath(has, cursorNext, "string")
+	// A cursor is a string, or a number sent back as written (Box's
+	// next_marker is an integer in some of its operations).
+	cursorField := firstPath(has, cursorNext, "string")
+	if cursorField == "" {
+		cursorField = firstPath(has, cursorNext, "integer")
+	}
+	cursorParam := param(cursorParams...)
 	if cursorParam == "marker" && query["usemarker"] != nil {
 		// Box answers next_marker only when asked with usemarker=true:
 		// without it the list is paged by offset (below).
@@ -120,7 +129,7 @@ func inferPaging(item *openapi3.PathItem, op *openapi3.Operation, m *providers.M
 	}
 	if cursorParam == "" && query["usemarker"] == nil {
 		for _, n := range cursorNext {
-			if p := n[strings.LastIndex(n, ".")+1:]; query[p] != nil && has(n, "string") {
+			if p := n[strings.LastIndex(n, ".")+1:]; query[p] != nil && (has(n, "string") || has(n, "integer")) {
 				cursorParam, cursorField = p, n
 				break
 			}
@@ -142,8 +151,9 @@ func inferPaging(item *openapi3.PathItem, op *openapi3.Operation, m *providers.M
 		pg = &providers.Paging{Style: providers.PagingNextURL, Next: firstPath(has, nextURLs, "string"), Size: size}
 	case param("startAt") != "" && (has("total", "integer") || has("isLast", "boolean")):
 		pg = &providers.Paging{Style: providers.PagingOffset, Param: "startAt", Size: param("maxResults"), Total: firstPath(has, []string{"total"}, "integer"), IsLast: firstPath(has, []string{"isLast"}, "boolean")}
-	case param("offset") != "" && size != "" && firstPath(has, []string{"total", "total_count", "count"}, "integer") != "":
-		pg = &providers.Paging{Style: providers.PagingOffset, Param: "offset", Size: size, Total: firstPath(has, []string{"total", "total_count", "count"}, "integer")}
+	case param("offset") != "" && cmp.Or(size, param("count")) != "" && firstPath(has, offsetTotals, "integer") != "":
+		// Mailchimp: offset and count, total_items in the answer.
+		pg = &providers.Paging{Style: providers.PagingOffset, Param: "offset", Size: cmp.Or(size, param("count")), Total: firstPath(has, offsetTotals, "integer")}
 	case page != "" && query[page].Type != providers.TypeText && (m.Shape != providers.ShapeObject || itemArray(s) != ""):
 		// Numbered pages without per_page (Slack files.list: page and
 		// count, paging.pages in the answer).

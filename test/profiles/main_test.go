@@ -27,6 +27,7 @@ func env(t *testing.T, extra ...string) []string {
 		"ENGINE_BASE_URL_TWILIO=" + fake.URL() + "/twilio",
 		"ENGINE_BASE_URL_BOX=" + fake.URL() + "/box/2.0",
 		"ENGINE_BASE_URL_ASANA=" + fake.URL() + "/asana",
+		"ENGINE_BASE_URL_MAILCHIMP=" + fake.URL() + "/mailchimp",
 	}, testutil.RetryOnce...)
 	return testutil.Env(t, append(e, extra...)...)
 }
@@ -39,6 +40,7 @@ var (
 	twilioArg = "twilio=" + fakeapis.Doc("twilio")
 	boxArg    = "box=" + fakeapis.Doc("box")
 	asanaArg  = "asana=" + fakeapis.Doc("asana")
+	mcArg     = "mailchimp=" + fakeapis.Doc("mailchimp")
 )
 
 func run(t *testing.T, e []string, args ...string) testutil.Result {

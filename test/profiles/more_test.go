@@ -67,6 +67,71 @@ func TestBoxOffsetEnvelope(t *testing.T) {
 	}
 }
 
+// Box's legal hold policies (as Box's description declares them, in
+// make corpus-rows): next_marker is an integer beside the marker
+// parameter; it is the cursor, sent back as marker: the 5 policies in 3
+// requests (before: exit 2, incomplete: "the engine does not know how
+// operation get_legal_hold_policies fetches its next page").
+func TestBoxIntegerMarker(t *testing.T) {
+	n := len(fake.Queries())
+	r := run(t, env(t), "-o", "json", "--provider", boxArg, "SELECT id FROM box.legal_hold_policies.legal_hold_policies")
+	if got, want := column(jsonRows(t, r), "id"), []string{"p1", "p2", "p3", "p4", "p5"}; r.Code != 0 || !reflect.DeepEqual(got, want) {
+		t.Fatalf("exit %d ids %v, want %v\n%s", r.Code, got, want, r.Stderr)
+	}
+	if qs := requestsTo("/box/2.0/legal_hold_policies", n); len(qs) != 3 || !strings.Contains(qs[1], "marker=2") || !strings.Contains(qs[2], "marker=4") {
+		t.Fatalf("requests %v, want 3, with marker=2 then marker=4", qs)
+	}
+}
+
+// Mailchimp: {lists, total_items, _links: [...]} paged by offset and
+// count: the list is lists (beside _links, an array of objects too), the
+// paging offset with count as the page size and total_items as the total
+// (inferred); the 5 lists in 3 requests (before: the first 2, exit 0:
+// total_items said more and nothing read it). The automations, whose
+// description declares no paging parameter, answer 2 of 5: exit 2, kind
+// incomplete, naming total_items (before: the 2 rows, exit 0).
+func TestMailchimpTotalItems(t *testing.T) {
+	n := len(fake.Queries())
+	r := run(t, env(t), "-o", "json", "--provider", mcArg, "SELECT id, name FROM mailchimp.lists.lists")
+	if got, want := column(jsonRows(t, r), "id"), []string{"l1", "l2", "l3", "l4", "l5"}; r.Code != 0 || !reflect.DeepEqual(got, want) {
+		t.Fatalf("exit %d ids %v, want %v\n%s", r.Code, got, want, r.Stderr)
+	}
+	if qs := requestsTo("/mailchimp/lists", n); len(qs) != 3 || !strings.Contains(qs[0], "count=") || !strings.Contains(qs[2], "offset=4") {
+		t.Fatalf("requests %v, want 3: count sent, offsets 2 and 4", qs)
+	}
+	r = run(t, env(t), "-o", "json", "--provider", mcArg, "SELECT id FROM mailchimp.automations.automations")
+	eb := jsonError(t, r)
+	if r.Code != 2 || eb.Kind != "incomplete" || !strings.Contains(eb.Message, `"total_items" 5`) || strings.Contains(r.Stdout, "l1") {
+		t.Fatalf("exit %d error %+v, want 2, kind incomplete naming total_items, no rows\nstdout: %s", r.Code, eb, r.Stdout)
+	}
+}
+
+// Mailchimp's {conversation_messages, conversation_id, total_items,
+// _links}: a list beside an echo of the path's id, _links and
+// total_items is the list of messages, 3 rows (before: one row holding
+// the envelope).
+func TestMailchimpListBesideLinks(t *testing.T) {
+	r := run(t, env(t), "-o", "json", "--provider", mcArg, "SELECT id FROM mailchimp.conversations.messages WHERE conversation_id = 'c1'")
+	if got, want := column(jsonRows(t, r), "id"), []string{"m1", "m2", "m3"}; r.Code != 0 || !reflect.DeepEqual(got, want) {
+		t.Fatalf("exit %d ids %v, want %v\n%s", r.Code, got, want, r.Stderr)
+	}
+}
+
+// A server that ignores the offset answers every page with the first:
+// the next page is the page before, byte for byte, so its rows would
+// repeat. exit 2, kind incomplete, "pagination loop" (before: the 2
+// items 3 times over, exit 0).
+func TestIgnoredOffsetIsALoop(t *testing.T) {
+	r := run(t, env(t), "-o", "json", "--provider", boxArg, "SELECT id FROM box.folders.items WHERE folder_id = 'stuck'")
+	eb := jsonError(t, r)
+	if r.Code != 2 || eb.Kind != "incomplete" || !strings.Contains(eb.Message, "pagination loop") || !strings.Contains(eb.Message, "same as the page before") {
+		t.Fatalf("exit %d error %+v, want 2, kind incomplete, a pagination loop\nstdout: %s", r.Code, eb, r.Stdout)
+	}
+	if strings.Contains(r.Stdout, "11") {
+		t.Fatalf("rows were printed:\n%s", r.Stdout)
+	}
+}
+
 // Asana: {data, next_page: {offset, path, uri}}: next_page.offset is sent
 // back as offset (inferred); 5 projects in 3 requests (before: 2, exit 0).
 func TestAsanaNextPageOffset(t *testing.T) {
@@ -82,6 +147,24 @@ func TestAsanaNextPageOffset(t *testing.T) {
 	r = run(t, env(t), "-o", "json", "--provider", asanaArg, "SELECT * FROM asana.tags.tags WHERE tag_gid = '7'")
 	if rows := jsonRows(t, r); r.Code != 0 || len(rows) != 1 {
 		t.Fatalf("exit %d rows %v, want one row (the tag)\n%s", r.Code, rows, r.Stderr)
+	}
+}
+
+// Issue 32 item 2: one entity wrapped as {"data": {...}} (Asana's GET
+// /tags/{tag_gid}) is one row with the entity's columns (gid, name,
+// color, followers as JSON), not one column data holding it (before: a
+// single column data) nor its nested list of followers.
+func TestAsanaWrappedEntityColumns(t *testing.T) {
+	r := run(t, env(t), "-o", "json", "--provider", asanaArg, "SELECT gid, name, color, json_array_length(followers) AS n FROM asana.tags.tags WHERE tag_gid = '7'")
+	rows := jsonRows(t, r)
+	if r.Code != 0 || len(rows) != 1 || rows[0]["gid"] != "7" || rows[0]["name"] != "urgent" || rows[0]["color"] != "dark-red" || rows[0]["n"] != float64(2) {
+		t.Fatalf("exit %d rows %v, want the one tag 7 (urgent, dark-red, 2 followers)\n%s", r.Code, rows, r.Stderr)
+	}
+	r = run(t, env(t), "-o", "json", "--provider", asanaArg, "DESCRIBE asana.tags.tags")
+	for _, row := range jsonRows(t, r) {
+		if row["name"] == "data" {
+			t.Fatalf("DESCRIBE lists a column data (the wrapper): %v", row)
+		}
 	}
 }
 
