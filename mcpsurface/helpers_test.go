@@ -2,6 +2,7 @@ package mcpsurface_test
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"strings"
 	"sync"
@@ -60,6 +61,9 @@ type envOpts struct {
 	baseURL string // overrides the fake's URL (e.g. a proxy in front of it)
 	client  mcp.ClientOptions
 	store   mcpsurface.StoreOptions
+	// requestTimeout bounds each API request (default 8 s: room for a
+	// busy machine under the race detector).
+	requestTimeout time.Duration
 }
 
 func defaultCaps() mcpsurface.Caps {
@@ -83,7 +87,7 @@ func newEnv(t *testing.T, o envOpts) *env {
 		BaseURLs: map[string]string{"github": base},
 		Auth:     map[string]providers.AuthConfig{"github": {Type: "null_auth"}},
 		Getenv:   func(string) string { return "" },
-		Client:   client.Options{RetryMax: -1, MaxRetryWait: 2 * time.Second, RequestTimeout: 8 * time.Second, MaxBodyBytes: 8 << 20},
+		Client:   client.Options{RetryMax: -1, MaxRetryWait: 2 * time.Second, RequestTimeout: cmp.Or(o.requestTimeout, 8*time.Second), MaxBodyBytes: 8 << 20},
 	})
 	if err != nil {
 		t.Fatal(err)

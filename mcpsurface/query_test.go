@@ -145,6 +145,9 @@ func TestPlanError(t *testing.T) {
 // retryability; never rows.
 func TestFaultMatrix(t *testing.T) {
 	e := newEnv(t, envOpts{})
+	// A stalled answer is the request timeout's to end, whatever it is:
+	// a short one keeps the case short.
+	stalled := newEnv(t, envOpts{requestTimeout: 2 * time.Second})
 	type faultCase struct {
 		name      string
 		f         fakegithub.Fault
@@ -179,6 +182,10 @@ func TestFaultMatrix(t *testing.T) {
 				continue // page 2 of 3 is fetched by number once rel="last" is known: no loop to follow
 			}
 			t.Run(fmt.Sprintf("%s/page%d", c.name, page), func(t *testing.T) {
+				e := e
+				if c.f.Kind == fakegithub.KindSlow {
+					e = stalled
+				}
 				e.fake.ClearFaults()
 				f := c.f
 				f.Path, f.Page = "^/orgs/acme/repos$", page
