@@ -72,6 +72,10 @@ type ProfileFile struct {
 	Pagination *PaginationProfile `json:"pagination,omitempty"`
 	RateLimit  *RateLimitProfile  `json:"rate_limit,omitempty"`
 	Errors     *ErrorsProfile     `json:"errors,omitempty"`
+	// Params are parameters set once for every method that takes them
+	// (Xero's xero-tenant-id header): a value, or the environment
+	// variable that holds it (security.go, providers/presets.go).
+	Params map[string]providers.ParamPreset `json:"params,omitempty"`
 }
 
 // RedirectOverride is the advice shown when an operation is answered with
