@@ -344,7 +344,7 @@ func (e *MissingCredentialsError) Error() string {
 	if e.Operation != "" {
 		op += " (" + e.Operation + ")"
 	}
-	return fmt.Sprintf("%s of provider %s needs credentials, and nothing was sent: set %s, or give an auth entry for %s",
+	return fmt.Sprintf("%s of provider %s needs credentials, and nothing was sent: set %s; or give an auth entry for %s (null_auth to send none)",
 		op, e.Provider, strings.Join(e.Needs, "; or set "), e.Provider)
 }
 

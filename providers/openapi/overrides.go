@@ -405,6 +405,7 @@ func derive(doc *openapi3.T, name string, o *ProfileFile, trusted bool) (provide
 	if err := applyProfile(o, &h, resources, trusted); err != nil {
 		return h, nil, fmt.Errorf("provider %s: %w", name, err)
 	}
+	schemeAdvice(&h) // security.go
 	return h, resources, nil
 }
 

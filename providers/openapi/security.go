@@ -286,3 +286,27 @@ func applySecurityProfile(o *ProfileFile, h *providers.Header) error {
 	}
 	return nil
 }
+
+// schemeAdvice sets the profile's credentials advice, where the profile
+// gives none, from the description's schemes: the variables to set
+// ("set ACME_API_KEY (the apiKey sent in header X-API-Key)"), shown when
+// the provider refuses or hides an answer for want of credentials.
+func schemeAdvice(h *providers.Header) {
+	if h.Security == nil || (h.Profile != nil && h.Profile.Credentials != "") {
+		return
+	}
+	var parts []string
+	seen := map[string]bool{}
+	for _, s := range h.Security.Schemes {
+		v := h.SchemeEnv(s)
+		if seen[v] {
+			continue
+		}
+		seen[v] = true
+		parts = append(parts, fmt.Sprintf("%s (%s)", v, s.Where()))
+	}
+	if h.Profile == nil {
+		h.Profile = &providers.Profile{}
+	}
+	h.Profile.Credentials = "set " + strings.Join(parts, " or ") + ", the variables of the description's security schemes"
+}
