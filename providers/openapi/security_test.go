@@ -42,7 +42,7 @@ func TestSecurityFromDescription(t *testing.T) {
 		t.Errorf("credentials advice %q", p.Profile.Credentials)
 	}
 	for profile, want := range map[string]string{
-		`{"auth": {"schemes": {"headerKey": {"token": "abc"}}}}`:    "never holds a secret",
+		`{"auth": {"schemes": {"headerKey": {"token": "abc"}}}}`:     "never holds a secret",
 		`{"auth": {"schemes": {"headerKey": {"env": "OTHER_KEY"}}}}`: "does not start with KEYED_",
 		`{"headers": {"x-api-key": "abc"}}`:                          "never holds a secret",
 		`{"params": {"api_key": {"value": "abc"}}}`:                  "never holds a secret",
