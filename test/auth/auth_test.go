@@ -24,6 +24,7 @@ import (
 	"testing"
 
 	"github.com/enginehq/engine/test/fakeapis"
+	"github.com/enginehq/engine/test/mcp/mcptest"
 	"github.com/enginehq/engine/test/testutil"
 )
 
@@ -384,5 +385,29 @@ func TestHeaderParamSetOnce(t *testing.T) {
 	r = testutil.Run(t, testutil.FastEnv(t, "XERO_TOKEN="+token, "XERO_TENANT_ID=tenant-env"), "", append(append([]string{"exec"}, pbase...), sel+" WHERE `xero-tenant-id` = 'tenant-where'")...)
 	if r.Code != 0 || fmt.Sprint(tenants(3)) != "[tenant-where]" {
 		t.Fatalf("WHERE over the preset: exit %d, tenants %v\n%s", r.Code, tenants(3), r.Stderr)
+	}
+}
+
+// The MCP surface says the same: a missing variable and a placeholder
+// host are error results (kind usage) naming what to set, and nothing
+// reaches the mock; with the variable set, rows.
+func TestMCPSaysWhatToSet(t *testing.T) {
+	f := keyedMock(t)
+	c, _, _ := mcptest.Stdio(t, testutil.FastEnv(t), "mcp", "--provider", "keyed="+doc("keyed.json"), "--base-url", "keyed="+f.URL+"/v1",
+		"--provider", "jira="+placeholderDoc(t, `{"url": "https://your-domain.atlassian.net"}`))
+	r := c.Query(t, "SELECT id FROM keyed.cookie.things")
+	if !r.IsError || r.Error == nil || r.Error.Kind != "usage" || !strings.Contains(r.Error.Message, "KEYED_SESSION_KEY") {
+		t.Errorf("missing variable: %+v", r)
+	}
+	r = c.Query(t, "SELECT id FROM jira.project.project")
+	if !r.IsError || r.Error == nil || r.Error.Kind != "usage" || !strings.Contains(r.Error.Message, `placeholder host ("your-domain")`) {
+		t.Errorf("placeholder host: %+v", r)
+	}
+	r = c.Query(t, "SELECT id FROM keyed.public.things")
+	if r.IsError || r.RowCount != 2 {
+		t.Errorf("open method: %+v", r)
+	}
+	if n := len(f.Requests()); n != 1 {
+		t.Errorf("the mock received %d requests, want only the open method's: %v", n, f.Requests())
 	}
 }
