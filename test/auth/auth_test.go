@@ -370,6 +370,9 @@ func TestHeaderParamSetOnce(t *testing.T) {
 	}
 	never(t, "output", r.Stdout+r.Stderr, token)
 
+	r = testutil.Run(t, env, "", append(append([]string{"exec", "--param", "xero.xero-tenant-id=tenant-flag"}, base...), "DESCRIBE xero.accounting.accounts")...)
+	testutil.Contains(t, "DESCRIBE", r.Stdout, "optional key", "Set once for the provider")
+
 	cfg := testutil.TempFile(t, "config.yaml", "param: {xero: {xero-tenant-id: tenant-config}}\n")
 	r = testutil.Run(t, env, "", append(append([]string{"exec", "--config", cfg}, base...), "SELECT Name FROM xero.accounting.contacts")...)
 	if r.Code != 0 || fmt.Sprint(tenants(1)) != "[tenant-config]" {
