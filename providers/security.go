@@ -358,7 +358,7 @@ func (e *MissingCredentialsError) ErrorSetting() string { return "auth" }
 // placeholder a description writes for the user's own host rather than
 // a host to send anything to: a template variable left in it
 // ("https://{subdomain}.example.com"), a label such as "your-domain",
-// "yourcompany" or "mycompany", or a domain reserved for documentation
+// "yourcompany", "mycompany" or "example" (example.zendesk.com), or a domain reserved for documentation
 // (example.com, .org, .net, and the .example and .invalid TLDs). It
 // returns the placeholder part, or "" for a real host.
 func PlaceholderHost(raw string) string {
@@ -395,8 +395,11 @@ func PlaceholderHost(raw string) string {
 	if n >= 2 && labels[n-2] == "example" && (labels[n-1] == "com" || labels[n-1] == "org" || labels[n-1] == "net") {
 		return strings.Join(labels[n-2:], ".")
 	}
-	for _, l := range labels[:max(n-1, 1)] {
+	for i, l := range labels[:max(n-1, 1)] {
 		w := strings.NewReplacer("-", "", "_", "").Replace(l)
+		if w == "example" && i > 0 {
+			continue // only a first label (example.zendesk.com); example.com is above
+		}
 		if strings.HasPrefix(w, "your") || placeholderLabels[w] {
 			return l
 		}
@@ -410,4 +413,5 @@ var placeholderLabels = map[string]bool{
 	"mycompany": true, "mydomain": true, "myinstance": true, "mysite": true, "myserver": true, "myorg": true,
 	"mytenant": true, "myaccount": true, "mysubdomain": true, "subdomain": true, "hostname": true,
 	"domain": true, "instance": true, "tenant": true, "placeholder": true, "changeme": true, "companyname": true,
+	"example": true, // Zendesk's {subdomain} defaults to "example": example.zendesk.com
 }

@@ -18,6 +18,7 @@ func TestPlaceholderHost(t *testing.T) {
 		"https://mycompany.freshdesk.com":           "mycompany",
 		"https://<tenant>.auth0.com":                "<tenant>",
 		"https://tenant.auth0.com":                  "tenant",
+		"https://example.zendesk.com/api/v2":        "example",
 		"https://api.github.com":                    "",
 		"https://app.asana.com/api/1.0":             "",
 		"http://127.0.0.1:8080/v1":                  "",
