@@ -26,10 +26,10 @@ func TestPlaceholderHost(t *testing.T) {
 		"https://eu.api.keyed.dev":                  "",
 		"https://api.twilio.com":                    "",
 		"https://user:pw@your-domain.atlassian.net": "your-domain",
-		"/api/v3":                     "",
-		"https://discourse.local":     "",
-		"https://api.domain-tools.io": "",
-		"https://example.com.evil.io": "",
+		"/api/v3":                         "",
+		"https://discourse.local":         "",
+		"https://api.domain-tools.io":     "",
+		"https://api.example.com.evil.io": "",
 	} {
 		if got := PlaceholderHost(raw); got != want {
 			t.Errorf("PlaceholderHost(%q) = %q, want %q", raw, got, want)
