@@ -144,22 +144,46 @@ func securityDeclared(doc *openapi3.T) bool {
 
 // dropKeyParams removes from m the parameters that are an apiKey scheme's
 // own (an api_key query parameter declared beside the scheme): the
-// engine sends the secret itself, and it is never a WHERE column.
+// engine sends the secret itself, and it is never a WHERE column. A
+// scheme whose parameter the operation declares required is required
+// in every alternative of m.Auth: Trello's operations require both
+// key and token, while their security lists the two as alternatives.
 func dropKeyParams(m *providers.Method, sec *providers.Security) {
 	if sec == nil {
 		return
 	}
+	var required []string
 	m.Params = slices.DeleteFunc(m.Params, func(p providers.Param) bool {
 		for _, s := range sec.Schemes {
 			if s.Type != providers.SchemeAPIKey || s.In != p.In {
 				continue
 			}
 			if p.In == providers.InHeader && strings.EqualFold(s.Param, p.Key()) || p.Key() == s.Param {
+				if p.Required && !slices.Contains(required, s.Name) {
+					required = append(required, s.Name)
+				}
 				return true
 			}
 		}
 		return false
 	})
+	if len(required) == 0 {
+		return
+	}
+	alts := m.Auth
+	if len(alts) == 0 {
+		alts = [][]string{{}}
+	}
+	var out [][]string
+	for _, alt := range alts {
+		merged := append(slices.Clone(alt), required...)
+		slices.Sort(merged)
+		merged = slices.Compact(merged)
+		if !slices.ContainsFunc(out, func(o []string) bool { return slices.Equal(o, merged) }) {
+			out = append(out, merged)
+		}
+	}
+	m.Auth = out
 }
 
 // serverURL is the document's first server URL with each {variable}

@@ -64,3 +64,31 @@ func fmtAuth(a [][]string) string {
 	b.WriteString("]")
 	return b.String()
 }
+
+// Trello lists key and token as alternatives in security, but each
+// operation requires both as query parameters: both are sent.
+func TestRequiredKeyParamsJoinEveryAlternative(t *testing.T) {
+	doc := `{"openapi": "3.0.3", "info": {"title": "t", "version": "1"}, "servers": [{"url": "https://api.trello.com/1"}],
+  "components": {"securitySchemes": {"api_key": {"type": "apiKey", "in": "query", "name": "key"}, "api_token": {"type": "apiKey", "in": "query", "name": "token"}}},
+  "paths": {"/boards/{id}": {"get": {"operationId": "getBoard", "security": [{"api_key": []}, {"api_token": []}],
+    "parameters": [{"name": "id", "in": "path", "required": true, "schema": {"type": "string"}},
+      {"name": "key", "in": "query", "required": true, "schema": {"type": "string"}},
+      {"name": "token", "in": "query", "required": true, "schema": {"type": "string"}}],
+    "responses": {"200": {"description": "ok", "content": {"application/json": {"schema": {"type": "object", "properties": {"id": {"type": "string"}}}}}}}}}}}`
+	idx, err := Compile("trello", "t.json", []byte(doc), nil, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, _ := providers.Decode(idx)
+	r, _ := p.Resource("boards", "boards")
+	if r == nil {
+		t.Fatalf("resources %v", p.Resources)
+	}
+	m := r.Methods[0]
+	if got := fmtAuth(m.Auth); got != "[[api_key,api_token]]" || m.Param("key") != nil || m.Param("token") != nil {
+		t.Errorf("auth %s, params %v", got, m.Params)
+	}
+	if v := p.SchemeEnv(*p.Security.Scheme("api_token")); v != "TRELLO_TOKEN" {
+		t.Errorf("token variable %s", v)
+	}
+}
