@@ -216,6 +216,9 @@ func describeResult(r *providers.Resource, target []string) *result.Result {
 				if p.In == providers.InHeader {
 					pi.note = "Sent as a request header."
 				}
+				if p.Preset != "" {
+					pi.note = strings.TrimSpace(pi.note + " Set once for the provider (param setting or profile); WHERE may override it.")
+				}
 				params[p.Name] = pi
 			}
 			if p.Required {

@@ -3,6 +3,7 @@ package engine
 import (
 	"context"
 	"errors"
+	"fmt"
 	"os"
 	"strings"
 	"sync"
@@ -28,6 +29,10 @@ type Options struct {
 	Auth map[string]providers.AuthConfig
 	// Getenv reads the environment (default os.Getenv).
 	Getenv func(string) string
+	// Params are parameters set once per provider (--param), by provider
+	// then the API's parameter name: sent with every method that takes
+	// them, which WHERE then need not bind (providers/presets.go).
+	Params map[string]map[string]string
 	// Client is the template for every provider's HTTP client options
 	// (BaseURL and Credentials are filled in per provider).
 	Client client.Options
@@ -92,7 +97,11 @@ var warned sync.Map
 // NewCatalog makes the provider catalog of opts (Sources, Store, and
 // Client.Logf for its debug log). Nothing is loaded yet.
 func NewCatalog(opts Options) *catalog.Catalog {
-	return catalog.New(opts.Sources, catalog.Options{Store: opts.Store, Logf: opts.Client.Logf})
+	getenv := opts.Getenv
+	if getenv == nil {
+		getenv = os.Getenv
+	}
+	return catalog.New(opts.Sources, catalog.Options{Store: opts.Store, Logf: opts.Client.Logf, Params: opts.Params, Getenv: getenv})
 }
 
 // New makes an engine (on opts.Catalog, else a new one). Nothing is
@@ -163,13 +172,23 @@ func (e *Engine) Client(name string) (*client.Client, error) {
 	if c, ok := e.clients[name]; ok {
 		return c, nil
 	}
+	if e.opts.BaseURLs[name] == "" {
+		if p, err := e.cat.Provider(name); err == nil && p.BaseURL != "" {
+			if ph := providers.PlaceholderHost(p.BaseURL); ph != "" {
+				// Before any credential is resolved or sent: a
+				// description's example host is not where the user's
+				// account is.
+				return nil, &Error{Kind: KindUsage, Setting: "base-url", Pos: -1, Err: fmt.Errorf(
+					"provider %s: the description's server URL %s has a placeholder host (%q), not yours; nothing was sent: give the provider's real base URL (base-url %s=https://...)",
+					name, result.SanitizeText(p.BaseURL), result.SanitizeText(ph), name)}
+			}
+		}
+	}
 	p, creds, err := e.cat.Credentials(name, e.opts.Auth, e.opts.Getenv)
 	if err != nil {
 		return nil, Errorf(KindUsage, "provider %s: %w", name, err)
 	}
-	if s := creds.Secret(); s != "" {
-		e.secrets = append(e.secrets, s)
-	}
+	e.secrets = append(e.secrets, creds.Secrets()...)
 	if w := creds.Warning(); w != "" && e.opts.Warnf != nil {
 		if _, dup := warned.LoadOrStore(w, true); !dup {
 			e.opts.Warnf("%s", w)

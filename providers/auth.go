@@ -26,6 +26,9 @@ type AuthConfig struct {
 	// DefaultInstallation (without InstallationID) is the account login
 	// whose installation serves requests that name no account.
 	DefaultInstallation string `json:"default_installation,omitempty"`
+	// Scheme (type "api_key") names the description's apiKey scheme
+	// whose secret CredentialsEnvVar holds, when it has several.
+	Scheme string `json:"scheme,omitempty"`
 }
 
 // Check validates one provider's auth entry: the fields its type needs.
@@ -34,14 +37,14 @@ type AuthConfig struct {
 func (a AuthConfig) Check() error {
 	switch a.Type {
 	case AuthNull:
-	case AuthBearer, AuthBasic:
+	case AuthBearer, AuthBasic, AuthAPIKey:
 		if a.CredentialsEnvVar == "" {
 			return fmt.Errorf("type %q needs credentialsenvvar naming the environment variable that holds the secret", a.Type)
 		}
 	case AuthApp:
 		return a.checkApp()
 	default:
-		return fmt.Errorf("unknown type %q (use bearer, basic, app or null_auth)", a.Type)
+		return fmt.Errorf("unknown type %q (use bearer, basic, api_key, app or null_auth)", a.Type)
 	}
 	return nil
 }
@@ -54,13 +57,23 @@ type Credentials struct {
 	source  string // where the secret came from, e.g. "env GITHUB_TOKEN"
 	app     *AppCredentials
 	warning string // see Warning
+	// From the description's schemes (kind AuthScheme, security.go):
+	// the schemes, each one's secret when its variable is set, and each
+	// one's variable.
+	sec      *Security
+	provider string
+	schemes  map[string]string
+	vars     map[string]string
 }
 
 // Credentials resolves the provider's credentials from cfg, its auth
 // entry, or, when cfg is nil, from the environment variables the header
 // names: its app kind's (Profile.App.Env), then its token variables
-// (TokenEnv), in order. A configured variable that is empty is an error;
-// no variable set means anonymous access. A nil header names none.
+// (TokenEnv), in order, then those of its description's security schemes
+// (Header.Security, security.go). A configured variable that is empty is
+// an error; no variable set means anonymous access (a method whose
+// description requires a scheme then fails before its request). A nil
+// header names none.
 func (h *Header) Credentials(cfg *AuthConfig, getenv func(string) string) (Credentials, error) {
 	if getenv == nil {
 		getenv = os.Getenv
@@ -79,6 +92,9 @@ func (h *Header) Credentials(cfg *AuthConfig, getenv func(string) string) (Crede
 				return Credentials{kind: AuthBearer, secret: s, source: "env " + v}, nil
 			}
 		}
+		if h != nil && h.Security != nil && len(h.Security.Schemes) > 0 {
+			return h.schemeCredentials(getenv, nil, "the description's security schemes"), nil
+		}
 		return Credentials{kind: AuthNull, source: "anonymous"}, nil
 	}
 	switch cfg.Type {
@@ -95,6 +111,19 @@ func (h *Header) Credentials(cfg *AuthConfig, getenv func(string) string) (Crede
 		return Credentials{kind: cfg.Type, secret: s, source: "env " + cfg.CredentialsEnvVar}, nil
 	case AuthApp:
 		return resolveApp(cfg, kind, getenv)
+	case AuthAPIKey:
+		if h == nil || h.Security == nil {
+			return Credentials{}, fmt.Errorf("auth: type %q needs a description that declares an apiKey scheme", AuthAPIKey)
+		}
+		s, err := h.apiKeyScheme(cfg.Scheme)
+		if err != nil {
+			return Credentials{}, err
+		}
+		sec := strings.TrimSpace(getenv(cfg.CredentialsEnvVar))
+		if sec == "" {
+			return Credentials{}, fmt.Errorf("auth: environment variable %s is empty or unset; export it or choose null_auth", cfg.CredentialsEnvVar)
+		}
+		return h.schemeCredentials(getenv, map[string]string{s.Name: sec}, "env "+cfg.CredentialsEnvVar), nil
 	}
 	return Credentials{}, fmt.Errorf("auth: unknown type %q", cfg.Type)
 }
@@ -110,7 +139,9 @@ func (c Credentials) Apply(req *http.Request) {
 }
 
 // Anonymous reports whether no secret is sent.
-func (c Credentials) Anonymous() bool { return c.kind == "" || c.kind == AuthNull }
+func (c Credentials) Anonymous() bool {
+	return c.kind == "" || c.kind == AuthNull || (c.kind == AuthScheme && len(c.schemes) == 0)
+}
 
 // Identity is a stable, non-reversible identifier of the credentials (for
 // cache keys): a truncated SHA-256 of the secret, or "anonymous".
@@ -121,13 +152,21 @@ func (c Credentials) Identity() string {
 	if c.app != nil {
 		return c.app.identity
 	}
+	if c.kind == AuthScheme {
+		return c.schemeIdentity()
+	}
 	sum := sha256.Sum256([]byte(string(c.kind) + "\x00" + c.secret))
 	return hex.EncodeToString(sum[:8])
 }
 
-// Secret returns the raw secret so that callers can scrub it from text.
-// Never print it.
-func (c Credentials) Secret() string { return c.secret }
+// Secret returns the raw secret so that callers can scrub it from text
+// (Secrets returns every one). Never print it.
+func (c Credentials) Secret() string {
+	if c.secret == "" && len(c.schemes) > 0 {
+		return c.Secrets()[0]
+	}
+	return c.secret
+}
 
 // String describes the credentials without the secret.
 func (c Credentials) String() string {

@@ -21,6 +21,13 @@ type Header struct {
 	TokenEnv []string `json:"token_env,omitempty"`
 	// Headers are sent with every request (e.g. API version pins).
 	Headers map[string]string `json:"headers,omitempty"`
+	// Security is the description's security schemes the engine can send
+	// (security.go); nil: none.
+	Security *Security `json:"security,omitempty"`
+	// Params are the profile's parameters set once for every method
+	// that takes them (Xero's xero-tenant-id), by the API's name
+	// (presets.go).
+	Params map[string]ParamPreset `json:"params,omitempty"`
 	// Profile is the run-time part of the provider's profile (error
 	// message fields, rate-limit headers, the "error in a 200" rule); nil
 	// means the generic defaults.
@@ -51,8 +58,9 @@ type Provider struct {
 
 	lines [][]byte // one encoded resource per entry, parallel to Resources
 
-	mu    sync.Mutex
-	cache map[string]*Resource
+	mu      sync.Mutex
+	cache   map[string]*Resource
+	presets map[string]string // parameters set once (presets.go)
 }
 
 // Name returns the provider name.
@@ -167,6 +175,7 @@ func (p *Provider) Resource(service, name string) (*Resource, error) {
 				return nil, fmt.Errorf("provider index %s: resource %s: %w", p.Provider, key, err)
 			}
 			r.Provider = p.Provider
+			p.applyPresets(r)
 			p.cache[key] = r
 			return r, nil
 		}

@@ -70,6 +70,11 @@ type Param struct {
 	// Default is the value the API assumes when the parameter is not
 	// sent, as the description declares it (a scalar), or "".
 	Default string `json:"d,omitempty"`
+	// Preset is the value set once for the provider (the profile's or
+	// the config's params, presets.go), sent when WHERE binds none; such
+	// a parameter is never required. Set when the resource is decoded,
+	// never stored in an index.
+	Preset string `json:"-"`
 }
 
 // Allows reports whether v is a value the parameter takes: any value
@@ -148,6 +153,12 @@ type Method struct {
 	// results, whatever its pages (GitHub search: the first 1,000), while
 	// the body counts every match; nil: no cap.
 	Cap *ResultCap `json:"cap,omitempty"`
+	// Auth is the operation's security requirements (else the
+	// document's) over Header.Security's schemes: alternatives, each the
+	// names of the schemes it needs together; an empty alternative allows
+	// an anonymous request. nil: the method needs no credentials
+	// (security.go, Credentials.ForMethod).
+	Auth [][]string `json:"auth,omitempty"`
 }
 
 // ResultCap is a method's result cap (Method.Cap). When the first page's

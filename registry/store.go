@@ -74,6 +74,10 @@ type Stored struct {
 	ProfileOrigin string `json:"profile_origin,omitempty"`
 	// Fetched is when the document was read.
 	Fetched time.Time `json:"fetched"`
+	// BaseURL is the base URL given with `registry add --base-url`
+	// (the user's host, where the description's servers name a
+	// placeholder), or "": the description's.
+	BaseURL string `json:"base_url,omitempty"`
 }
 
 // Store is the engine's registry directory: DATA/registry-v1/ (DATA is

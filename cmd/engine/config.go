@@ -224,6 +224,13 @@ func configValues(v any) []string {
 		sort.Strings(keys)
 		var out []string
 		for _, k := range keys {
+			if inner, ok := x[k].(map[string]any); ok {
+				// param: {xero: {xero-tenant-id: ...}} is xero.xero-tenant-id=...
+				for _, kv := range configValues(inner) {
+					out = append(out, k+"."+kv)
+				}
+				continue
+			}
 			out = append(out, k+"="+fmt.Sprint(x[k]))
 		}
 		return out

@@ -74,3 +74,25 @@ func parseAuth(s, where string) (map[string]providers.AuthConfig, error) {
 	}
 	return out, nil
 }
+
+// parseParams parses the param setting: NAME.PARAM=VALUE entries, by
+// provider then the API's parameter name; errors begin with where.
+func parseParams(entries []string, where string) (map[string]map[string]string, error) {
+	out := map[string]map[string]string{}
+	for _, e := range entries {
+		key, v, ok := strings.Cut(e, "=")
+		name, param, dot := strings.Cut(key, ".")
+		if !ok || !dot || name == "" || param == "" || v == "" {
+			return nil, fmt.Errorf("%s %q: expected NAME.PARAM=VALUE, e.g. --param xero.xero-tenant-id=VALUE (in the config file, param: {xero.xero-tenant-id: VALUE})", where, e)
+		}
+		if err := providers.CheckPresetName(param); err != nil {
+			return nil, fmt.Errorf("%s %q: %v", where, e, err)
+		}
+		name = strings.ToLower(name)
+		if out[name] == nil {
+			out[name] = map[string]string{}
+		}
+		out[name][param] = v
+	}
+	return out, nil
+}

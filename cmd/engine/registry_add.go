@@ -4,8 +4,10 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"net/url"
 	"os"
 	"path/filepath"
+	"strings"
 	"sync"
 	"time"
 
@@ -116,8 +118,39 @@ func summary(index []byte) string {
 	return s
 }
 
+// checkAddBaseURL validates registry add's --base-url: an absolute
+// http(s) URL without query or fragment, whose host is not a placeholder.
+func checkAddBaseURL(raw string) error {
+	u, err := url.Parse(raw)
+	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" || u.RawQuery != "" || u.Fragment != "" || u.User != nil {
+		return usageError("--base-url %q: give an absolute http(s) URL without credentials, query or fragment, e.g. https://acme.atlassian.net", result.SanitizeText(raw))
+	}
+	if ph := providers.PlaceholderHost(raw); ph != "" {
+		return usageError("--base-url %q: %q is a placeholder; give your own host", result.SanitizeText(raw), result.SanitizeText(ph))
+	}
+	return nil
+}
+
+// addBaseURL is the base URL registry add keeps for provider name: the
+// last --base-url given as a plain URL or as NAME=URL for this name
+// (the config file's base-url entries of other providers are not its).
+func addBaseURL(name string, given []string) string {
+	out := ""
+	for _, v := range given {
+		if n, u, ok := strings.Cut(v, "="); ok && registry.ValidName(n) && !strings.Contains(n, ":") {
+			if n == name {
+				out = u
+			}
+			continue
+		}
+		out = v
+	}
+	return out
+}
+
 func newRegistryAddCmd() *cobra.Command {
 	var profilePath string
+	var baseURLs []string
 	var timeout time.Duration
 	cmd := &cobra.Command{
 		Use:   "add NAME PATH|URL",
@@ -139,6 +172,12 @@ remove NAME" removes it.`,
 			for _, e := range registry.Embedded() {
 				if e.Name == name {
 					return usageError("%s is a built-in provider; refresh its description with: engine registry pull %s", name, name)
+				}
+			}
+			baseURL := addBaseURL(name, baseURLs)
+			if baseURL != "" {
+				if err := checkAddBaseURL(baseURL); err != nil {
+					return err
 				}
 			}
 			var profile []byte
@@ -163,7 +202,8 @@ remove NAME" removes it.`,
 				return err
 			}
 			_, existed, _ := store.Get(name)
-			st := registry.Stored{Name: name, Kind: registry.StoredAdded, Origin: origin, ProfileOrigin: profileOrigin, Fetched: time.Now().UTC()}
+			st := registry.Stored{Name: name, Kind: registry.StoredAdded, Origin: origin, ProfileOrigin: profileOrigin, Fetched: time.Now().UTC(),
+				BaseURL: strings.TrimRight(baseURL, "/")}
 			if err := storeCompiled(store, st, doc, profile, index); err != nil {
 				return usageError("provider %s not added: %v", name, err)
 			}
@@ -172,10 +212,16 @@ remove NAME" removes it.`,
 				verb = "replaced"
 			}
 			fmt.Fprintf(cmd.OutOrStdout(), "%s provider %s from %s: %s; sha256 %s\n", verb, name, result.Sanitize(origin), summary(index), registry.SHA256(doc)[:12])
+			if st.BaseURL != "" {
+				fmt.Fprintf(cmd.OutOrStdout(), "base URL %s\n", result.Sanitize(st.BaseURL))
+			} else if p, err := providers.Decode(index); err == nil && providers.PlaceholderHost(p.BaseURL) != "" {
+				fmt.Fprintf(cmd.OutOrStdout(), "note: the description's server URL %s is a placeholder; add it again with --base-url URL (or give --base-url %s=URL to each command)\n", result.Sanitize(p.BaseURL), name)
+			}
 			return nil
 		},
 	}
 	cmd.Flags().StringVar(&profilePath, "profile", "", "profile file for the document (absence rules, table names)")
+	cmd.Flags().StringArrayVar(&baseURLs, "base-url", nil, "the provider's base URL, kept with it (your own host where the description's servers name a placeholder such as your-domain.atlassian.net); --base-url NAME=URL on a command still wins")
 	cmd.Flags().DurationVar(&timeout, "timeout", registry.FetchTimeout, "bound of a download")
 	return cmd
 }

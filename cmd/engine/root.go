@@ -37,6 +37,7 @@ type globalFlags struct {
 
 	providers      []string
 	baseURLs       []string
+	params         []string
 	auth           string
 	maxPages       int
 	pageConc       int
@@ -108,6 +109,7 @@ variables, or --auth.`,
 	f := root.PersistentFlags()
 	f.StringArrayVar(&g.providers, "provider", nil, "add a provider from an OpenAPI 3 document, with an optional profile: NAME=PATH[,profile=FILE] (repeatable)")
 	f.StringArrayVar(&g.baseURLs, "base-url", nil, "override a provider's base URL: NAME=URL (repeatable; env ENGINE_BASE_URL_<NAME>)")
+	f.StringArrayVar(&g.params, "param", nil, "set a header or query parameter once for every method of a provider that takes it, instead of in every WHERE: NAME.PARAM=VALUE, e.g. xero.xero-tenant-id=... (repeatable; config file: param: {xero.xero-tenant-id: ...})")
 	f.StringVar(&g.auth, "auth", "", `auth per provider, stackql style: '{"github":{"type":"bearer","credentialsenvvar":"GITHUB_TOKEN"}}', '{"github":{"type":"null_auth"}}' or a GitHub App '{"github":{"type":"app","app_id":123,"private_key_path":"app.pem"}}' (default for github: `+authEnvHelp+`)`)
 	f.IntVar(&g.maxPages, "max-pages", client.DefaultMaxPages, "most pages one request may follow; hitting it is an error, never a silent cut (-1: no bound)")
 	f.IntVar(&g.pageConc, "page-concurrency", 0, "page requests in flight or waiting to be loaded once a list's last page is known, all lists together (0: as many as --max-concurrency)")
@@ -240,6 +242,9 @@ func (g *globalFlags) engineOptions() (engine.Options, error) {
 	}
 	base := map[string]string{}
 	for _, src := range sources {
+		if src.Stored != nil && src.Stored.BaseURL != "" {
+			base[src.Name] = src.Stored.BaseURL // registry add --base-url
+		}
 		if v := g.io.Getenv("ENGINE_BASE_URL_" + strings.ToUpper(src.Name)); v != "" {
 			base[src.Name] = v
 		}
@@ -255,10 +260,15 @@ func (g *globalFlags) engineOptions() (engine.Options, error) {
 	if err != nil {
 		return engine.Options{}, err
 	}
+	params, err := parseParams(g.params, g.where("param"))
+	if err != nil {
+		return engine.Options{}, err
+	}
 	opts := engine.Options{
 		Sources:     sources,
 		BaseURLs:    base,
 		Auth:        auth,
+		Params:      params,
 		Getenv:      g.io.Getenv,
 		Concurrency: g.concurrency,
 		MaxRequests: g.maxRequests,

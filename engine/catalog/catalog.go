@@ -19,6 +19,12 @@ type Options struct {
 	Store *registry.Store
 	// Logf is the debug log (nil: none).
 	Logf func(format string, args ...any)
+	// Params are parameters set once per provider (the config's param
+	// setting), by provider then the API's parameter name; they win over
+	// the profile's params (providers.Header.PresetValues).
+	Params map[string]map[string]string
+	// Getenv reads the variables a profile's params name (nil: none read).
+	Getenv func(string) string
 }
 
 // Catalog holds the provider sources and loads each on first use. It is
@@ -30,6 +36,8 @@ type Catalog struct {
 	store   *registry.Store                  // compiled indexes (nil: none)
 	logf    func(format string, args ...any) // debug log (nil: none)
 	origins map[string]Origin                // how each loaded OpenAPI provider was obtained
+	params  map[string]map[string]string     // parameters set once (Options.Params)
+	getenv  func(string) string
 }
 
 // New makes a catalog of sources (nil: registry.Embedded()); a later
@@ -38,7 +46,8 @@ func New(sources []registry.Source, opts Options) *Catalog {
 	if sources == nil {
 		sources = registry.Embedded()
 	}
-	c := &Catalog{sources: map[string]registry.Source{}, loaded: map[string]*providers.Provider{}, store: opts.Store, logf: opts.Logf}
+	c := &Catalog{sources: map[string]registry.Source{}, loaded: map[string]*providers.Provider{}, store: opts.Store, logf: opts.Logf,
+		params: opts.Params, getenv: opts.Getenv}
 	for _, s := range sources {
 		c.sources[s.Name] = s // later sources (--provider) override earlier ones
 	}
@@ -104,6 +113,7 @@ func (c *Catalog) Provider(name string) (*providers.Provider, error) {
 	if why := trustCredentials(src, p); why != "" {
 		c.debugf("provider %s: no credentials from the environment (%s); give them in the auth setting for %s", name, why, name)
 	}
+	p.SetPresets(p.PresetValues(c.params[name], c.getenv))
 	c.loaded[name] = p
 	return p, nil
 }
@@ -187,6 +197,11 @@ func (c *Catalog) CheckEndpoints(baseURLs map[string]string, auth map[string]pro
 	for name := range auth {
 		if !c.IsProvider(name) {
 			return usageError("auth", "auth for %s: no such provider (known: %v)", name, c.Names())
+		}
+	}
+	for name := range c.params {
+		if !c.IsProvider(name) {
+			return usageError("param", "param for %s: no such provider (known: %v)", name, c.Names())
 		}
 	}
 	return nil

@@ -558,9 +558,6 @@ func (c *Client) appSecrets() []string {
 // scrubbing text that leaves the process: the configured secret, or every
 // GitHub App JWT signed and installation token received so far.
 func (c *Client) Secrets() []string {
-	var out []string
-	if s := c.opts.Credentials.Secret(); s != "" {
-		out = append(out, s)
-	}
+	out := c.opts.Credentials.Secrets()
 	return append(out, c.appSecrets()...)
 }

@@ -23,6 +23,11 @@
 //     yields one empty item {} on any 2xx.
 //   - A wrapped response whose item key is absent yields zero items only when
 //     the body says "total_count": 0; otherwise it is a decode error.
+//   - Credentials from the description's security schemes
+//     (providers/security.go) go where each method's requirement says (a
+//     header, the query, a cookie, Authorization); a method whose
+//     variables are unset fails before its request
+//     (providers.MissingCredentialsError).
 //   - Authorization is only sent to the base URL's origin (scheme, host and
 //     port). Redirects to any other origin are not followed (an error), and
 //     next-page URLs must stay on that origin and on the page's path.

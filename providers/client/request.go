@@ -54,6 +54,12 @@ func (c *Client) buildURL(call Call) (string, error) {
 			query.Set(p.Key(), call.Params[name]) // declared in both places
 		}
 	}
+	for _, p := range m.Params {
+		// set once for the provider (providers/presets.go), unless WHERE binds it
+		if _, bound := call.Params[p.Name]; !bound && p.Preset != "" && p.In == providers.InQuery {
+			query.Set(p.Key(), p.Preset)
+		}
+	}
 
 	// Substitute {name} placeholders, each value one escaped segment.
 	var path strings.Builder
@@ -128,7 +134,14 @@ func callHeaders(call Call) map[string]string {
 		return nil
 	}
 	for _, p := range call.Method.Params {
-		if v, ok := call.Params[p.Name]; ok && p.In == providers.InHeader {
+		if p.In != providers.InHeader {
+			continue
+		}
+		v, ok := call.Params[p.Name]
+		if !ok && p.Preset != "" {
+			v, ok = p.Preset, true // set once for the provider (providers/presets.go)
+		}
+		if ok {
 			if out == nil {
 				out = map[string]string{}
 			}
@@ -257,6 +270,11 @@ func (c *Client) send(ctx context.Context, call Call, rawURL string, stats *call
 		if err := c.authorize(ctx, req.Request); err != nil {
 			return nil, err
 		}
+		// The description's schemes (providers/security.go): a method
+		// whose variables are unset fails here, before anything is sent.
+		if err := c.opts.Credentials.ForMethod(req.Request, call.Method); err != nil {
+			return nil, err
+		}
 	}
 	if cached != nil {
 		if et := cached.Header.Get("Etag"); et != "" {
@@ -329,8 +347,8 @@ func (c *Client) newError(call Call, rawURL, kind, msg string) *providers.Provid
 // Authorization header, and the password part of user:password.
 func (c *Client) redact(s string) string {
 	secrets := c.appSecrets()
-	if sec := c.opts.Credentials.Secret(); sec != "" {
-		secrets = append(secrets, sec, base64.StdEncoding.EncodeToString([]byte(sec)))
+	for _, sec := range c.opts.Credentials.Secrets() {
+		secrets = append(secrets, sec, base64.StdEncoding.EncodeToString([]byte(sec)), url.QueryEscape(sec))
 		if _, pw, ok := strings.Cut(sec, ":"); ok {
 			secrets = append(secrets, pw)
 		}

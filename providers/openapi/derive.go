@@ -44,8 +44,10 @@ func DeriveTables(doc *openapi3.T, name string, tn *TableNames) (providers.Heade
 		h.Version = doc.Info.Version
 	}
 	if len(doc.Servers) > 0 && doc.Servers[0] != nil {
-		h.BaseURL = strings.TrimRight(doc.Servers[0].URL, "/")
+		h.BaseURL = serverURL(doc.Servers[0])
 	}
+	h.Security = deriveSecurity(doc) // security.go
+	declared := securityDeclared(doc)
 
 	if doc.Paths == nil || doc.Paths.Len() == 0 {
 		return h, nil, fmt.Errorf("provider %s: the document has no paths", name)
@@ -102,6 +104,8 @@ func DeriveTables(doc *openapi3.T, name string, tn *TableNames) (providers.Heade
 		if err != nil {
 			return h, nil, fmt.Errorf("provider %s: GET %s: %w", name, path, err)
 		}
+		m.Auth = methodAuth(doc, op, h.Security, declared)
+		dropKeyParams(m, h.Security)
 		if err := tn.applyRows(op, m); err != nil {
 			return h, nil, fmt.Errorf("provider %s: %w", name, err)
 		}

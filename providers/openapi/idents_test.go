@@ -17,7 +17,7 @@ func TestAssignSQLNames(t *testing.T) {
 	}
 	AssignSQLNames([]*providers.Resource{r})
 	m := r.Methods[0]
-	if got := fmt.Sprint(m.Params); got != "[{Id path false   false false [] } {id_3 query false  id false false [] } {owner query false   false false [] }]" {
+	if got := fmt.Sprint(m.Params); got != "[{Id path false   false false []  } {id_3 query false  id false false []  } {owner query false   false false []  }]" {
 		t.Errorf("params %s", got)
 	}
 	if got := fmt.Sprint(m.Columns); got != "[{ID_4  ID} {OrganizerKey  } {id_2  } {organizerKey_2  organizerKey} {owner  }]" {

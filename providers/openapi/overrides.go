@@ -75,6 +75,10 @@ type ProfileFile struct {
 	Pagination *PaginationProfile `json:"pagination,omitempty"`
 	RateLimit  *RateLimitProfile  `json:"rate_limit,omitempty"`
 	Errors     *ErrorsProfile     `json:"errors,omitempty"`
+	// Params are parameters set once for every method that takes them
+	// (Xero's xero-tenant-id header): a value, or the environment
+	// variable that holds it (security.go, providers/presets.go).
+	Params map[string]providers.ParamPreset `json:"params,omitempty"`
 }
 
 // RedirectOverride is the advice shown when an operation is answered with
@@ -433,6 +437,7 @@ func derive(doc *openapi3.T, name string, o *ProfileFile, trusted bool) (provide
 	if err := applyProfile(o, &h, resources, trusted); err != nil {
 		return h, nil, fmt.Errorf("provider %s: %w", name, err)
 	}
+	schemeAdvice(&h) // security.go
 	return h, resources, nil
 }
 

@@ -41,6 +41,10 @@ type AuthProfile struct {
 	TokenEnv    []string           `json:"token_env,omitempty"`
 	Credentials string             `json:"credentials,omitempty"`
 	App         *providers.AppAuth `json:"app,omitempty"`
+	// Schemes names, per security scheme of the description, the
+	// environment variable that holds its secret (security.go); never a
+	// secret itself.
+	Schemes map[string]SchemeProfile `json:"schemes,omitempty"`
 }
 
 // PaginationProfile declares paging where the document does not show it:
@@ -172,6 +176,9 @@ func applyProfile(o *ProfileFile, h *providers.Header, resources []*providers.Re
 	prof := h.Profile
 	if prof == nil {
 		prof = &providers.Profile{}
+	}
+	if err := applySecurityProfile(o, h); err != nil {
+		return err
 	}
 	if a := o.Auth; a != nil {
 		if trusted {

@@ -174,8 +174,8 @@ func runRowsAPI(t *testing.T, name, file, prism string, maxTables int) *apiRepor
 
 	// Discovery makes no request: pick the tables first, then serve only
 	// their paths.
-	env := testutil.Env(t, append(append([]string{}, testutil.FastRetry...),
-		"ENGINE_QUERY_TIMEOUT=45s", "ENGINE_REQUEST_TIMEOUT=20s", "ENGINE_MAX_PAGES=20")...)
+	env := testutil.Env(t, append(append(append([]string{}, testutil.FastRetry...),
+		"ENGINE_QUERY_TIMEOUT=45s", "ENGINE_REQUEST_TIMEOUT=20s", "ENGINE_MAX_PAGES=20"), schemeEnv(name, file, data)...)...)
 	args := []string{"--provider", name + "=" + file, "--base-url", name + "=" + proxy.URL}
 	s := &session{t: t, args: append([]string{"shell", "-o", "json"}, args...), env: env}
 	res, fails := s.run([]string{"SHOW RESOURCES IN " + name})

@@ -84,6 +84,7 @@ var settingAdvice = map[string]string{
 	"provider":        "providers are given with --provider NAME=PATH[,profile=FILE].",
 	"base-url":        "base URLs are given with --base-url NAME=URL (or ENGINE_BASE_URL_NAME).",
 	"auth":            "credentials are given with --auth (a JSON object keyed by provider name).",
+	"param":           "parameters set once are given with --param NAME.PARAM=VALUE.",
 	"cache-dir":       "the cache directory is --cache-dir (ENGINE_CACHE_DIR); --no-cache turns the cache off.",
 }
 
