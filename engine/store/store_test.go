@@ -29,8 +29,8 @@ func TestTempFileUnlinkedWhileInUse(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	pad := strings.Repeat("x", 500)
-	const n = 150_000 // ~75 MB of rows, past the 16 MiB page cache
+	pad := strings.Repeat("x", 4000)
+	const n = 20_000 // ~80 MB of rows, past the 16 MiB page cache (few rows: the cost is per row)
 	for i := 0; i < n; i++ {
 		if err := tb.Insert(ctx, map[string]any{"id": i, "body": pad}, nil); err != nil {
 			t.Fatal(err)
