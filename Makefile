@@ -23,9 +23,12 @@ build:
 # ENGINE_BIN, so the detector would only watch their own harness and
 # fakes. The engine itself runs under the detector in its package tests
 # and as a -race server under load in test/load (TestLoadHTTPRace).
+# The suites run four packages at a time (the default is one per core):
+# they spend most of their time waiting on their servers.
 NORACE_PKGS := ./cmd/indexgen ./providers/openapi
+SUITES_P    ?= 4
 test: lint
-	@$(MAKE) --no-print-directory -j2 --output-sync=line test-units test-suites
+	@$(MAKE) --no-print-directory -j2 test-units test-suites
 
 .PHONY: test-units test-suites
 test-units:
@@ -33,7 +36,7 @@ test-units:
 	$(GO) test -count=1 -timeout 15m $(NORACE_PKGS)
 
 test-suites: build testdeps
-	ENGINE_BIN=$(abspath $(BIN)) $(GO) test -count=1 -timeout 15m ./test/...
+	ENGINE_BIN=$(abspath $(BIN)) $(GO) test -count=1 -p $(SUITES_P) -timeout 15m ./test/...
 
 # What the tests need besides Go (redis-server, for the shared-state
 # tests), installed with apt-get when missing.
