@@ -42,7 +42,11 @@ func (c *Client) Do(ctx context.Context, call Call, emit func(items []json.RawMe
 		return Stats{}, err
 	}
 	p := &pager{c: c, call: call, emit: emit, stats: &stats, visited: map[string]bool{}, cursors: map[string]bool{}}
+	p.whole = call.Method != nil && call.Method.Shape == providers.ShapeObject
 	err = p.run(ctx, first)
+	if err == nil && p.held != nil {
+		err = p.emit([]json.RawMessage{p.held})
+	}
 	return stats.snapshot(), err
 }
 
@@ -56,6 +60,12 @@ type pager struct {
 	cursors map[string]bool // cursors received (body paging, pages_body.go)
 	pages   int             // pages emitted
 	items   int             // items emitted
+	// whole: the answer is one object (ShapeObject) that may still page
+	// (GitHub's commit, 300 files a page, each page the whole commit
+	// with its slice of files): its pages are one row, held until the
+	// last page, with the arrays the pages differ in joined (mergePage).
+	whole bool
+	held  json.RawMessage
 	// seen holds the keys of the results emitted by a split query
 	// (capsplit.go); nil otherwise.
 	seen map[string]struct{}
@@ -90,7 +100,7 @@ func (p *pager) follow(ctx context.Context, cur *response, items []json.RawMessa
 	fresh := true // cur is the first page of this run of pages
 	var err error
 	for {
-		if p.call.Limit > 0 && p.items >= p.call.Limit {
+		if p.call.Limit > 0 && p.items >= p.call.Limit && !p.whole {
 			return nil
 		}
 		links := ParseLink(strings.Join(cur.header.Values("Link"), ", "))
@@ -153,14 +163,64 @@ func (p *pager) emitPage(items []json.RawMessage) error {
 	if p.seen != nil {
 		items = p.unseen(items) // a split: each result once (capsplit.go)
 	}
-	p.items += len(items)
-	if err := p.emit(items); err != nil {
-		return err
+	if p.whole && len(items) == 1 {
+		if p.held == nil {
+			p.held, p.items = items[0], 1
+		} else if merged, err := mergePage(p.held, items[0]); err != nil {
+			return p.c.newError(p.call, "", "decode", "a later page of one object: "+err.Error())
+		} else {
+			p.held = merged
+		}
+	} else {
+		p.items += len(items)
+		if err := p.emit(items); err != nil {
+			return err
+		}
 	}
 	if p.call.OnPage != nil {
 		p.call.OnPage(p.pages)
 	}
 	return nil
+}
+
+// mergePage joins a later page of one object to the pages before it:
+// each array the page holds that differs from the one held (a commit's
+// files) is appended to it; arrays every page repeats (its parents) and
+// every other field are the first page's.
+func mergePage(held, page json.RawMessage) (json.RawMessage, error) {
+	var firstErr error
+	err := jsonparser.ObjectEach(page, func(key, value []byte, typ jsonparser.ValueType, _ int) error {
+		if typ != jsonparser.Array {
+			return nil
+		}
+		have, htyp, _, err := jsonparser.Get(held, string(key))
+		if err != nil || htyp != jsonparser.Array {
+			return nil // not an array on the first page: keep the first page's
+		}
+		if bytes.Equal(bytes.TrimSpace(have), bytes.TrimSpace(value)) {
+			return nil
+		}
+		inner := bytes.TrimSpace(value)
+		inner = bytes.TrimSpace(inner[1 : len(inner)-1])
+		if len(inner) == 0 {
+			return nil
+		}
+		joined := bytes.TrimSpace(have)
+		joined = append([]byte{}, joined[:len(joined)-1]...)
+		if len(bytes.TrimSpace(joined[1:])) > 0 {
+			joined = append(joined, ',')
+		}
+		joined = append(append(joined, inner...), ']')
+		held, err = jsonparser.Set(held, joined, string(key))
+		if err != nil && firstErr == nil {
+			firstErr = err
+		}
+		return nil
+	})
+	if err == nil {
+		err = firstErr
+	}
+	return held, err
 }
 
 // getPage fetches and decodes one page. absent reports a declared absent

@@ -89,3 +89,20 @@ func TestEventsWindowIsANotice(t *testing.T) {
 		t.Fatalf("exit %d, %d rows, want exit 0 and 4 without the notice\nstderr: %s", r.Code, len(rows), r.Stderr)
 	}
 }
+
+// Issue 32: a commit's files come in pages of 300, each page the whole
+// commit with its slice of files. The commit is one row with every file
+// (650 over three pages) and its parents once; before, each page was a
+// row of its own (three overlapping rows of one commit, exit 0).
+func TestPagedCommitIsOneRow(t *testing.T) {
+	sql := "SELECT sha, json_array_length(files) AS files, json_array_length(parents) AS parents, " +
+		"(SELECT count(DISTINCT json_extract(f.value, '$.filename')) FROM json_each(files) AS f) AS distinct_files " +
+		"FROM github.commits.commits WHERE owner = 'acme' AND repo = 'repo-001' AND ref = '" + fakegithub.PagedRef + "'"
+	for _, q := range []string{sql, sql + " LIMIT 1"} {
+		r := run(t, "-o", "csv", q)
+		want := "sha,files,parents,distinct_files\n" + fakegithub.PagedRef + ",650,1,650\n"
+		if r.Code != 0 || r.Stdout != want {
+			t.Fatalf("%s\nexit %d\n%s\nwant:\n%s\nstderr: %s", q, r.Code, r.Stdout, want, r.Stderr)
+		}
+	}
+}

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"net/http"
 	"strconv"
+	"strings"
 )
 
 // Where GitHub stops an answer at a count without a marker (issue 32), as
@@ -23,8 +24,11 @@ import (
 const (
 	CapBasehead = "main...huge"
 	CapRef      = "c4c4c4c4c4c4c4c4c4c4c4c4c4c4c4c4c4c4c4c4"
-	CapPull     = 3000
-	CapDir      = "generated"
+	// PagedRef is a commit of 650 files: three pages of its files
+	// under the cap, one row.
+	PagedRef = "a6a6a6a6a6a6a6a6a6a6a6a6a6a6a6a6a6a6a6a6"
+	CapPull  = 3000
+	CapDir   = "generated"
 )
 
 func init() {
@@ -74,8 +78,11 @@ func (s *Server) handleCompare(w http.ResponseWriter, r *http.Request, rp repo) 
 func (s *Server) handleCommit(w http.ResponseWriter, r *http.Request, rp repo) {
 	ref := r.PathValue("ref")
 	total := 2
-	if ref == CapRef {
+	switch ref {
+	case CapRef:
 		total = 3000
+	case PagedRef:
+		total = 650
 	}
 	per := 300
 	if p, err := strconv.Atoi(r.URL.Query().Get("per_page")); err == nil && p > 0 && p < 300 {
@@ -93,7 +100,7 @@ func (s *Server) handleCommit(w http.ResponseWriter, r *http.Request, rp repo) {
 		w.Header().Set("Link", l)
 	}
 	writeJSON(s, w, http.StatusOK, obj{"sha": ref, "url": apiBase + "/repos/" + rp.fullName() + "/commits/" + ref,
-		"commit": obj{"message": "change"}, "stats": obj{"total": 2 * total, "additions": total, "deletions": total}, "files": files})
+		"commit": obj{"message": "change"}, "parents": []obj{{"sha": strings.Repeat("b", 40)}}, "stats": obj{"total": 2 * total, "additions": total, "deletions": total}, "files": files})
 }
 
 func (s *Server) handlePullFiles(w http.ResponseWriter, r *http.Request, rp repo) {
