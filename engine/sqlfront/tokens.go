@@ -161,8 +161,8 @@ func checkDialect(text string, toks []token) error {
 	return nil
 }
 
-// splitStatements reports whether the tokens hold more than one statement;
-// trailing semicolons are allowed.
+// trimStatement drops the trailing semicolons and comments, and refuses
+// tokens that hold more than one statement.
 func trimStatement(toks []token) ([]token, error) {
 	// Drop trailing semicolons and comments.
 	end := len(toks)
@@ -175,6 +175,24 @@ func trimStatement(toks []token) ([]token, error) {
 		}
 	}
 	return toks[:end], nil
+}
+
+// statementCode is the code of one statement (its tokens without
+// comments): text tokenized, checked for what the dialect refuses, its
+// trailing semicolons and comments dropped, and refused when it holds a
+// second statement.
+func statementCode(text string) ([]token, error) {
+	all, err := tokenize(text)
+	if err != nil {
+		return nil, err
+	}
+	if err := checkDialect(text, all); err != nil {
+		return nil, err
+	}
+	if all, err = trimStatement(all); err != nil {
+		return nil, err
+	}
+	return code(all), nil
 }
 
 // code returns the tokens without comments.
