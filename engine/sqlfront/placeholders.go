@@ -43,8 +43,8 @@ func unplaceholder(text string) string {
 }
 
 // exprText is an expression as written, table placeholders back to names
-// and strings quoted as SQLite reads them ('a\b', 'it”s'; vitess would
-// print MySQL's 'a\\b', 'it\'s').
+// and strings quoted as SQLite reads them: a quote inside doubled, a
+// backslash as itself (vitess would print MySQL's backslash escapes).
 func exprText(e sqlparser.Expr) string {
 	buf := sqlparser.NewTrackedBuffer(func(buf *sqlparser.TrackedBuffer, node sqlparser.SQLNode) {
 		if v, ok := node.(*sqlparser.SQLVal); ok && v.Type == sqlparser.StrVal {
