@@ -241,8 +241,11 @@ func TestLoadErrors(t *testing.T) {
 		path, want string
 	}{
 		{filepath.Join(dir, "missing.yaml"), "does not exist"},
-		{write("swagger.json", `{"swagger": "2.0", "info": {"title": "x", "version": "1"}, "paths": {}}`), "Swagger 2.0"},
-		{write("swagger.yaml", "swagger: '2.0'\ninfo: {title: x, version: '1'}\npaths: {}\n"), "Swagger 2.0"},
+		// Swagger 2.0 is converted (swagger2.go); these have nothing to read
+		{write("swagger.json", `{"swagger": "2.0", "info": {"title": "x", "version": "1"}, "paths": {}}`), "no paths"},
+		{write("swagger.yaml", "swagger: '2.0'\ninfo: {title: x, version: '1'}\npaths: {}\n"), "no paths"},
+		{write("swagger12.json", `{"swagger": "1.2", "info": {"title": "x", "version": "1"}, "paths": {}}`), "swagger 1.2 is no version this reads"},
+		{write("badswagger.yaml", "swagger: '2.0'\npaths: [1, 2]\n"), "not a loadable Swagger 2.0 document"},
 		{write("other.json", `{"hello": "world"}`), "OpenAPI 3"},
 		{write("empty.yaml", ""), "empty"},
 		{write("nogets.yaml", "openapi: 3.0.3\ninfo: {title: x, version: '1'}\npaths:\n  /a:\n    post:\n      responses:\n        '201': {description: ok}\n"), "no GET operations"},
