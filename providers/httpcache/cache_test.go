@@ -12,10 +12,7 @@ import (
 )
 
 func TestPutGetFreshAndTouch(t *testing.T) {
-	c, err := Open(t.TempDir(), time.Minute, 0)
-	if err != nil {
-		t.Fatal(err)
-	}
+	c := openCache(t, t.TempDir(), time.Minute, 0)
 	now := time.Now()
 	c.nowFunc = func() time.Time { return now }
 	k := Key("GET", "https://api.github.com/orgs/acme/repos", "identity")
@@ -57,10 +54,7 @@ func TestKeyDependsOnEveryPart(t *testing.T) {
 }
 
 func TestBoundedSize(t *testing.T) {
-	c, err := Open(t.TempDir(), time.Minute, 10_000)
-	if err != nil {
-		t.Fatal(err)
-	}
+	c := openCache(t, t.TempDir(), time.Minute, 10_000)
 	body := make([]byte, 1000)
 	for i := 0; i < 50; i++ {
 		if err := c.Put(Key(fmt.Sprint(i)), &Entry{Header: http.Header{}, Body: body}); err != nil {
@@ -77,8 +71,7 @@ func TestBoundedSize(t *testing.T) {
 
 func TestConcurrentWritersNeverShowHalfEntries(t *testing.T) {
 	dir := t.TempDir()
-	a, _ := Open(dir, time.Minute, 0)
-	b, _ := Open(dir, time.Minute, 0)
+	a, b := openCache(t, dir, time.Minute, 0), openCache(t, dir, time.Minute, 0)
 	k := Key("same")
 	big := make([]byte, 1<<20)
 	for i := range big {
@@ -99,10 +92,7 @@ func TestConcurrentWritersNeverShowHalfEntries(t *testing.T) {
 }
 
 func TestZeroTTLIsNeverFresh(t *testing.T) {
-	c, err := Open(t.TempDir(), 0, 0)
-	if err != nil {
-		t.Fatal(err)
-	}
+	c := openCache(t, t.TempDir(), 0, 0)
 	k := Key("x")
 	c.Put(k, &Entry{Header: http.Header{}, Body: []byte("[]")})
 	e, ok := c.Get(k)
@@ -127,10 +117,7 @@ func TestEvictionTouchesOnlyOwnEntries(t *testing.T) {
 		os.WriteFile(p, make([]byte, 50_000), 0o600)
 		os.Chtimes(p, old, old)
 	}
-	c, err := Open(dir, time.Minute, 10_000)
-	if err != nil {
-		t.Fatal(err)
-	}
+	c := openCache(t, dir, time.Minute, 10_000)
 	// Files in the cache's own directory that are not entries.
 	odd := []string{
 		filepath.Join(c.Dir(), "notes.txt"),
@@ -200,4 +187,15 @@ func TestOpenRefusesUnsafeDirectories(t *testing.T) {
 			t.Fatalf("open %d: %v", i, err)
 		}
 	}
+}
+
+// openCache opens the cache in dir (Open's arguments); an error fails the
+// test.
+func openCache(t *testing.T, dir string, ttl time.Duration, maxBytes int64) *Cache {
+	t.Helper()
+	c, err := Open(dir, ttl, maxBytes)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return c
 }

@@ -11,10 +11,7 @@ import (
 // TestEntriesProveThemselves: an entry altered, truncated or moved to
 // another key, or read with another secret, is a miss, and dropped.
 func TestEntriesProveThemselves(t *testing.T) {
-	c, err := Open(t.TempDir(), time.Minute, 0)
-	if err != nil {
-		t.Fatal(err)
-	}
+	c := openCache(t, t.TempDir(), time.Minute, 0)
 	k1, k2 := Key("GET", "u1", "id"), Key("GET", "u2", "id")
 	e := &Entry{Header: http.Header{"Etag": {`"e"`}}, Body: []byte(`[{"n":1}]`)}
 	put := func(k string) {
