@@ -41,6 +41,14 @@ func Run(t *testing.T, newState func(t *testing.T) client.SharedState) {
 		}
 		return r
 	}
+	// holding admits under k a request that holds the one slot for ttl.
+	holding := func(t *testing.T, s client.SharedState, k string, ttl time.Duration) client.Admission {
+		t.Helper()
+		a := adm(100, time.Minute, 1)
+		a.SlotTTL = ttl
+		admitted(t, s, k, a, "the one slot")
+		return a
+	}
 	t.Run("window", func(t *testing.T) {
 		s, k := newState(t), key(t)
 		var held []client.Admission
@@ -76,18 +84,14 @@ func Run(t *testing.T, newState func(t *testing.T) client.SharedState) {
 	})
 	t.Run("slot expiry", func(t *testing.T) {
 		s, k := newState(t), key(t)
-		a := adm(100, time.Minute, 1)
-		a.SlotTTL = 150 * time.Millisecond
-		admitted(t, s, k, a, "admission")
+		holding(t, s, k, 150*time.Millisecond)
 		// Never released (a crashed process): the slot expires.
 		time.Sleep(250 * time.Millisecond)
 		admitted(t, s, k, adm(100, time.Minute, 1), "after the slot's expiry")
 	})
 	t.Run("lease renewed", func(t *testing.T) {
 		s, k := newState(t), key(t)
-		a := adm(100, time.Minute, 1)
-		a.SlotTTL = 300 * time.Millisecond
-		admitted(t, s, k, a, "admission")
+		a := holding(t, s, k, 300*time.Millisecond)
 		// A live process renews its lease: the slot outlives its first TTL.
 		for i := 0; i < 4; i++ {
 			time.Sleep(100 * time.Millisecond)
