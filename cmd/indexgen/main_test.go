@@ -25,10 +25,7 @@ const (
 // TestEmbeddedIndexIsCurrent fails when registry/embedded/github.idx is not
 // what the generator produces now (regenerate: cd registry && go generate).
 func TestEmbeddedIndexIsCurrent(t *testing.T) {
-	ov, err := loadOverrides("github", "")
-	if err != nil {
-		t.Fatal(err)
-	}
+	ov := githubOverrides(t)
 	// generate's steps, on the description parsed once for all tests
 	// (parsing it takes most of this package's time under -race).
 	want, err := openapi.BuildIndex(githubDoc(t), "github", ov)
@@ -49,10 +46,7 @@ func TestEmbeddedIndexIsCurrent(t *testing.T) {
 		t.Fatalf("%s is stale (%d lines, generator gives %d); run: cd registry && go generate", committedIndex, len(gl), len(wl))
 	}
 
-	p, err := providers.Decode(want)
-	if err != nil {
-		t.Fatal(err)
-	}
+	p, all := decodeIndex(t, want)
 	bp, err := p.Resource("branches", "branch_protection")
 	if err != nil || bp == nil {
 		t.Fatalf("branch_protection: %v", err)
@@ -62,10 +56,6 @@ func TestEmbeddedIndexIsCurrent(t *testing.T) {
 		t.Fatalf("get_branch_protection = %+v", m)
 	}
 	// Only overridden operations carry absent statuses.
-	all, err := p.AllResources()
-	if err != nil {
-		t.Fatal(err)
-	}
 	n := 0
 	for _, r := range all {
 		for _, m := range r.Methods {
@@ -126,10 +116,7 @@ const (
 // TestCheckDocAbsence fails when the list of answers that count as "no
 // rows" in docs/check.md differs from the overrides data.
 func TestCheckDocAbsence(t *testing.T) {
-	ov, err := loadOverrides("github", "")
-	if err != nil {
-		t.Fatal(err)
-	}
+	ov := githubOverrides(t)
 	want := absentBegin + "\n" + ov.AbsenceTable() + "\nReviewed and left without an absence rule (each of these 404s is an error):\n\n" + ov.NotAbsentTable() + "\n"
 	doc, err := os.ReadFile(checkDoc)
 	if err != nil {
@@ -181,15 +168,36 @@ func githubDoc(t *testing.T) *openapi3.T {
 	return parsed.doc
 }
 
+// githubOverrides are the built-in GitHub overrides.
+func githubOverrides(t *testing.T) *openapi.ProfileFile {
+	t.Helper()
+	ov, err := loadOverrides("github", "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return ov
+}
+
+// decodeIndex is the provider of an encoded index and its tables.
+func decodeIndex(t *testing.T, data []byte) (*providers.Provider, []*providers.Resource) {
+	t.Helper()
+	p, err := providers.Decode(data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	all, err := p.AllResources()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return p, all
+}
+
 // githubTables derives the built-in index's tables from the description
 // with the committed overrides.
 func githubTables(t *testing.T) (*openapi3.T, []*providers.Resource) {
 	t.Helper()
 	doc := githubDoc(t)
-	ov, err := loadOverrides("github", "")
-	if err != nil {
-		t.Fatal(err)
-	}
+	ov := githubOverrides(t)
 	_, rs, err := openapi.DeriveTables(doc, "github", ov.Tables)
 	if err != nil {
 		t.Fatal(err)
@@ -207,14 +215,7 @@ func TestNoTableMixesEntities(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	p, err := providers.Decode(data)
-	if err != nil {
-		t.Fatal(err)
-	}
-	all, err := p.AllResources()
-	if err != nil {
-		t.Fatal(err)
-	}
+	_, all := decodeIndex(t, data)
 	seen := map[string]bool{}
 	methods := 0
 	for _, r := range all {
