@@ -73,9 +73,7 @@ func TestEmbeddedIndexIsCurrent(t *testing.T) {
 }
 
 func TestOverridesFiles(t *testing.T) {
-	if ov, err := loadOverrides("github", ""); err != nil || ov == nil || len(ov.Absent) == 0 {
-		t.Fatalf("built-in github overrides: %v, %v", ov, err)
-	}
+	githubOverrides(t)
 	if ov, err := loadOverrides("petstore", ""); err != nil || ov != nil {
 		t.Errorf("no built-in overrides for petstore: %v, %v", ov, err)
 	}
@@ -118,23 +116,36 @@ const (
 func TestCheckDocAbsence(t *testing.T) {
 	ov := githubOverrides(t)
 	want := absentBegin + "\n" + ov.AbsenceTable() + "\nReviewed and left without an absence rule (each of these 404s is an error):\n\n" + ov.NotAbsentTable() + "\n"
-	doc, err := os.ReadFile(checkDoc)
-	if err != nil {
+	generatedSection(t, checkDoc, absentBegin, absentEnd, want, false,
+		"the absence section differs from registry/profiles/github.json; run: go test ./cmd/indexgen -run TestCheckDocAbsence -update")
+}
+
+// generatedSection compares the section of the file at path between the
+// lines begin and end with want; with -update it rewrites the section
+// instead (appending it to the file, or making the file, when create is
+// set and the file has none).
+func generatedSection(t *testing.T, path, begin, end, want string, create bool, differs string) {
+	t.Helper()
+	raw, err := os.ReadFile(path)
+	if err != nil && !(create && *update) {
 		t.Fatal(err)
 	}
-	s := string(doc)
-	i, j := strings.Index(s, absentBegin), strings.Index(s, absentEnd)
+	s := string(raw)
+	i, j := strings.Index(s, begin), strings.Index(s, end)
 	if i < 0 || j < i {
-		t.Fatalf("%s: no section between %q and %q", checkDoc, strings.TrimSpace(absentBegin), absentEnd)
+		if !create || !*update {
+			t.Fatalf("%s: no section between %q and %q", path, strings.TrimSpace(begin), end)
+		}
+		s, i, j = s+"\n"+begin+end+"\n", len(s)+1, len(s)+1+len(begin)
 	}
 	if got := s[i:j]; got != want {
 		if *update {
-			if err := os.WriteFile(checkDoc, []byte(s[:i]+want+s[j:]), 0o644); err != nil {
+			if err := os.WriteFile(path, []byte(s[:i]+want+s[j:]), 0o644); err != nil {
 				t.Fatal(err)
 			}
 			return
 		}
-		t.Fatalf("%s: the absence section differs from registry/profiles/github.json; run: go test ./cmd/indexgen -run TestCheckDocAbsence -update", checkDoc)
+		t.Fatalf("%s: %s", path, differs)
 	}
 }
 
@@ -172,8 +183,8 @@ func githubDoc(t *testing.T) *openapi3.T {
 func githubOverrides(t *testing.T) *openapi.ProfileFile {
 	t.Helper()
 	ov, err := loadOverrides("github", "")
-	if err != nil {
-		t.Fatal(err)
+	if err != nil || ov == nil || len(ov.Absent) == 0 {
+		t.Fatalf("built-in github overrides: %v, %v", ov, err)
 	}
 	return ov
 }
@@ -285,26 +296,6 @@ func TestNoTableMixesEntities(t *testing.T) {
 func TestTablesDoc(t *testing.T) {
 	doc, rs := githubTables(t)
 	want := tablesBegin + "\n" + tableList(doc, rs) + "\n"
-	raw, err := os.ReadFile(tablesDoc)
-	if err != nil && !*update {
-		t.Fatal(err)
-	}
-	s := string(raw)
-	i, j := strings.Index(s, tablesBegin), strings.Index(s, tablesEnd)
-	if i < 0 || j < i {
-		if *update {
-			s, i, j = s+"\n"+tablesBegin+tablesEnd+"\n", len(s)+1, len(s)+1+len(tablesBegin)
-		} else {
-			t.Fatalf("%s: no section between %q and %q", tablesDoc, strings.TrimSpace(tablesBegin), tablesEnd)
-		}
-	}
-	if got := s[i:j]; got != want {
-		if *update {
-			if err := os.WriteFile(tablesDoc, []byte(s[:i]+want+s[j:]), 0o644); err != nil {
-				t.Fatal(err)
-			}
-			return
-		}
-		t.Fatalf("%s differs from the index's tables; run: go test ./cmd/indexgen -run TestTablesDoc -update", tablesDoc)
-	}
+	generatedSection(t, tablesDoc, tablesBegin, tablesEnd, want, true,
+		"differs from the index's tables; run: go test ./cmd/indexgen -run TestTablesDoc -update")
 }
