@@ -253,35 +253,6 @@ func TestTokenSpans(t *testing.T) {
 	}
 }
 
-func TestColumnRefsOnlyWhatIsUnambiguous(t *testing.T) {
-	cases := map[string]string{
-		"SELECT stat, r.x, name AS n FROM github.repos.repos r WHERE org = 'a' ORDER BY n":         "stat,r.x,name,org",
-		"SELECT t.value, value FROM github.repos.repos r, json_each(r.topics) t WHERE r.org = 'a'": "r.topics,r.org",
-		// a CTE's body and a subquery in FROM do not see the FROM they are in
-		"WITH x AS (SELECT nm FROM github.repos.repos WHERE org = 'a') SELECT nm FROM x":     "nm,org",
-		"SELECT * FROM (SELECT id, network_count FROM github.repos.repos WHERE org = 'a') t": "id,network_count,org",
-		// ... but they see what it sees: nm may be m's (SQLite correlates it)
-		"SELECT (SELECT c FROM (SELECT nm AS c FROM github.repos.repos WHERE org = 'a') z) FROM github.orgs.members m WHERE m.org = 'a'": "m.org",
-		"SELECT name FROM github.repos.repos r WHERE EXISTS (SELECT 1 FROM github.orgs.members m WHERE r.nm = 1)":                        "name,r.nm",
-		"SELECT rowid, oid FROM github.repos.repos WHERE org = 'a'":                                                                      "org",
-		"SELECT name FROM github.repos.repos WHERE org = 'a' UNION SELECT login FROM github.orgs.members WHERE org = 'a'":                "name,org|login,org",
-	}
-	for q, want := range cases {
-		st := parsed(t, q)
-		var per []string
-		for _, tb := range st.Query.Tables {
-			var refs []string
-			for _, r := range tb.ColumnRefs {
-				refs = append(refs, r.Written)
-			}
-			per = append(per, strings.Join(refs, ","))
-		}
-		if got := strings.Trim(strings.Join(per, "|"), "|"); got != want {
-			t.Errorf("%s:\n got %q\nwant %q", q, got, want)
-		}
-	}
-}
-
 func TestRawLiterals(t *testing.T) {
 	st, err := Parse(`SELECT 1 FROM github.repos.repos WHERE org = "acme" AND x IN ('a', 1.5e3, TRUE, 007)`, isGH)
 	if err != nil {
@@ -296,20 +267,100 @@ func TestRawLiterals(t *testing.T) {
 	}
 }
 
-func TestUnorderedLimit(t *testing.T) {
-	for sql, want := range map[string]bool{
+// TestQueryFacts: what the analysis records of a query, each fact over
+// its statements. ColumnRefs are only the names that are unambiguous (a
+// CTE's body and a subquery in FROM do not see the FROM they are in);
+// ShortNames are the one- and two-part FROM names that are no WITH name
+// (table functions, derived tables and WITH names are not among them).
+func TestQueryFacts(t *testing.T) {
+	eachQuery(t, "column refs", columnRefs, map[string]string{
+		"SELECT stat, r.x, name AS n FROM github.repos.repos r WHERE org = 'a' ORDER BY n":         "stat,r.x,name,org",
+		"SELECT t.value, value FROM github.repos.repos r, json_each(r.topics) t WHERE r.org = 'a'": "r.topics,r.org",
+		// a CTE's body and a subquery in FROM do not see the FROM they are in
+		"WITH x AS (SELECT nm FROM github.repos.repos WHERE org = 'a') SELECT nm FROM x":     "nm,org",
+		"SELECT * FROM (SELECT id, network_count FROM github.repos.repos WHERE org = 'a') t": "id,network_count,org",
+		// ... but they see what it sees: nm may be m's (SQLite correlates it)
+		"SELECT (SELECT c FROM (SELECT nm AS c FROM github.repos.repos WHERE org = 'a') z) FROM github.orgs.members m WHERE m.org = 'a'": "m.org",
+		"SELECT name FROM github.repos.repos r WHERE EXISTS (SELECT 1 FROM github.orgs.members m WHERE r.nm = 1)":                        "name,r.nm",
+		"SELECT rowid, oid FROM github.repos.repos WHERE org = 'a'":                                                                      "org",
+		"SELECT name FROM github.repos.repos WHERE org = 'a' UNION SELECT login FROM github.orgs.members WHERE org = 'a'":                "name,org|login,org",
+	})
+	eachQuery(t, "UnorderedLimit", func(q *Query) bool { return q.UnorderedLimit }, map[string]bool{
 		"SELECT name FROM github.repos.repos WHERE org = 'a' LIMIT 5":               true,
 		"SELECT name FROM github.repos.repos WHERE org = 'a' LIMIT 5 OFFSET 5":      true,
 		"SELECT name FROM github.repos.repos WHERE org = 'a' ORDER BY name LIMIT 5": false,
 		"SELECT name FROM github.repos.repos WHERE org = 'a'":                       false,
 		"SELECT 1 LIMIT 1": false,
 		"SELECT n FROM (SELECT name AS n FROM github.repos.repos WHERE org = 'a') d LIMIT 2": true,
-	} {
-		st := parsed(t, sql)
-		if got := st.Query != nil && st.Query.UnorderedLimit; got != want {
-			t.Errorf("%s: UnorderedLimit %t, want %t", sql, got, want)
+	})
+	eachQuery(t, "short names", func(q *Query) string {
+		var got []string
+		for _, n := range q.ShortNames {
+			got = append(got, strings.Join(n, "."))
+		}
+		return strings.Join(got, ",")
+	}, map[string]string{
+		"SELECT * FROM repos":                               "repos",
+		"SELECT * FROM github.repos":                        "github.repos",
+		"SELECT * FROM GitHub.Repos r JOIN members m ON 1":  "github.repos,members",
+		"SELECT * FROM github.repos.repos WHERE org = 'a'":  "",
+		"WITH repos AS (SELECT 1 AS a) SELECT * FROM repos": "",
+		"WITH x AS (SELECT * FROM y) SELECT * FROM x":       "y",
+		"SELECT * FROM json_each('[1]')":                    "",
+		"SELECT * FROM (SELECT 1 AS a) AS t":                "",
+		"SELECT * FROM sqlite_schema":                       "sqlite_schema",
+		"WITH RECURSIVE r(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM r WHERE n < 3) SELECT * FROM r": "",
+		"SELECT a FROM t WHERE a IN (SELECT b FROM u)":                                                "t,u",
+	})
+	eachQuery(t, "SingleRow", func(q *Query) bool { return q.SingleRow }, map[string]bool{
+		"SELECT count(*) FROM github.orgs.members WHERE org = 'a'":                                                                  true,
+		"SELECT count(*) > 2 AS too_many FROM github.orgs.members WHERE org = 'a'":                                                  true,
+		"SELECT coalesce(max(login), '') FROM github.orgs.members WHERE org = 'a'":                                                  true,
+		"SELECT DISTINCT sum(id), total(id) FROM github.orgs.members WHERE org = 'a'":                                               true,
+		"SELECT group_concat(login) FROM github.orgs.members WHERE org = 'a'":                                                       true,
+		"SELECT json_group_array(login) FROM github.orgs.members WHERE org = 'a'":                                                   true,
+		"WITH m AS (SELECT login FROM github.orgs.members WHERE org = 'a') SELECT count(*) FROM m":                                  true,
+		"SELECT count(*) FROM github.orgs.members WHERE org = 'a' LIMIT 1":                                                          true,
+		"SELECT count(*) FROM github.orgs.members WHERE org = 'a' HAVING count(*) > 2":                                              false,
+		"SELECT type, count(*) FROM github.orgs.members WHERE org = 'a' GROUP BY type":                                              false,
+		"SELECT login, count(*) OVER () FROM github.orgs.members WHERE org = 'a'":                                                   false,
+		"SELECT login, (SELECT count(*) FROM github.orgs.members WHERE org = 'b') FROM github.orgs.members WHERE org = 'a'":         false,
+		"SELECT max(id, 3) FROM github.orgs.members WHERE org = 'a'":                                                                false,
+		"SELECT count(*) FROM github.orgs.members WHERE org = 'a' UNION ALL SELECT 1":                                               false,
+		"SELECT count(*) FROM github.orgs.members WHERE org = 'a' LIMIT 0":                                                          false,
+		"SELECT count(*) FROM github.orgs.members WHERE org = 'a' LIMIT 1 OFFSET 1":                                                 false,
+		"SELECT login FROM github.orgs.members WHERE org = 'a' AND id IN (SELECT max(id) FROM github.orgs.members WHERE org = 'a')": false,
+	})
+}
+
+// eachQuery compares fact of each statement's query with the statement's
+// value in cases.
+func eachQuery[V comparable](t *testing.T, fact string, of func(*Query) V, cases map[string]V) {
+	t.Helper()
+	for sql, want := range cases {
+		q := parsed(t, sql).Query
+		if q == nil {
+			t.Errorf("%s: no query", sql)
+			continue
+		}
+		if got := of(q); got != want {
+			t.Errorf("%s:\n %s %v\nwant %v", sql, fact, got, want)
 		}
 	}
+}
+
+// columnRefs are the column names each table of q is written with, a
+// table's joined by commas, the tables' by |.
+func columnRefs(q *Query) string {
+	var per []string
+	for _, tb := range q.Tables {
+		var refs []string
+		for _, r := range tb.ColumnRefs {
+			refs = append(refs, r.Written)
+		}
+		per = append(per, strings.Join(refs, ","))
+	}
+	return strings.Trim(strings.Join(per, "|"), "|")
 }
 
 // parsed is Parse's statement of sql, with github the one provider; a
@@ -346,33 +397,6 @@ func TestUnknownProviderIsATable(t *testing.T) {
 	// A statement that does not parse either way keeps vitess's error.
 	if _, err := Parse("SELECT * FROM gitlab.repos.repos WHERE", isGH); err == nil || !strings.Contains(err.Error(), "syntax error") {
 		t.Errorf("still broken: %v", err)
-	}
-}
-
-// ShortNames are the one- and two-part FROM names that are no WITH name;
-// table functions, derived tables and WITH names are not among them.
-func TestShortNames(t *testing.T) {
-	for sql, want := range map[string]string{
-		"SELECT * FROM repos":                               "repos",
-		"SELECT * FROM github.repos":                        "github.repos",
-		"SELECT * FROM GitHub.Repos r JOIN members m ON 1":  "github.repos,members",
-		"SELECT * FROM github.repos.repos WHERE org = 'a'":  "",
-		"WITH repos AS (SELECT 1 AS a) SELECT * FROM repos": "",
-		"WITH x AS (SELECT * FROM y) SELECT * FROM x":       "y",
-		"SELECT * FROM json_each('[1]')":                    "",
-		"SELECT * FROM (SELECT 1 AS a) AS t":                "",
-		"SELECT * FROM sqlite_schema":                       "sqlite_schema",
-		"WITH RECURSIVE r(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM r WHERE n < 3) SELECT * FROM r": "",
-		"SELECT a FROM t WHERE a IN (SELECT b FROM u)":                                                "t,u",
-	} {
-		st := parsed(t, sql)
-		var got []string
-		for _, n := range st.Query.ShortNames {
-			got = append(got, strings.Join(n, "."))
-		}
-		if strings.Join(got, ",") != want {
-			t.Errorf("%s: short names %v, want %q", sql, got, want)
-		}
 	}
 }
 
@@ -413,31 +437,5 @@ func TestNegativeLimit(t *testing.T) {
 	// A negative operand of another kind is still the parser's error.
 	if _, err := Parse("SELECT 1 LIMIT -x", isGH); err == nil {
 		t.Error("LIMIT -x parsed")
-	}
-}
-
-func TestSingleRow(t *testing.T) {
-	for sql, want := range map[string]bool{
-		"SELECT count(*) FROM github.orgs.members WHERE org = 'a'":                                                                  true,
-		"SELECT count(*) > 2 AS too_many FROM github.orgs.members WHERE org = 'a'":                                                  true,
-		"SELECT coalesce(max(login), '') FROM github.orgs.members WHERE org = 'a'":                                                  true,
-		"SELECT DISTINCT sum(id), total(id) FROM github.orgs.members WHERE org = 'a'":                                               true,
-		"SELECT group_concat(login) FROM github.orgs.members WHERE org = 'a'":                                                       true,
-		"SELECT json_group_array(login) FROM github.orgs.members WHERE org = 'a'":                                                   true,
-		"WITH m AS (SELECT login FROM github.orgs.members WHERE org = 'a') SELECT count(*) FROM m":                                  true,
-		"SELECT count(*) FROM github.orgs.members WHERE org = 'a' LIMIT 1":                                                          true,
-		"SELECT count(*) FROM github.orgs.members WHERE org = 'a' HAVING count(*) > 2":                                              false,
-		"SELECT type, count(*) FROM github.orgs.members WHERE org = 'a' GROUP BY type":                                              false,
-		"SELECT login, count(*) OVER () FROM github.orgs.members WHERE org = 'a'":                                                   false,
-		"SELECT login, (SELECT count(*) FROM github.orgs.members WHERE org = 'b') FROM github.orgs.members WHERE org = 'a'":         false,
-		"SELECT max(id, 3) FROM github.orgs.members WHERE org = 'a'":                                                                false,
-		"SELECT count(*) FROM github.orgs.members WHERE org = 'a' UNION ALL SELECT 1":                                               false,
-		"SELECT count(*) FROM github.orgs.members WHERE org = 'a' LIMIT 0":                                                          false,
-		"SELECT count(*) FROM github.orgs.members WHERE org = 'a' LIMIT 1 OFFSET 1":                                                 false,
-		"SELECT login FROM github.orgs.members WHERE org = 'a' AND id IN (SELECT max(id) FROM github.orgs.members WHERE org = 'a')": false,
-	} {
-		if got := parsed(t, sql).Query.SingleRow; got != want {
-			t.Errorf("%s: SingleRow %v, want %v", sql, got, want)
-		}
 	}
 }
