@@ -312,6 +312,26 @@ func TestQueryFacts(t *testing.T) {
 		"WITH RECURSIVE r(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM r WHERE n < 3) SELECT * FROM r": "",
 		"SELECT a FROM t WHERE a IN (SELECT b FROM u)":                                                "t,u",
 	})
+	// A key of a column read as a name part (p.user.login, or user.login
+	// where nothing is named user) is recorded for the planner, with the
+	// column and the key; names SQL resolves otherwise are not.
+	eachQuery(t, "path refs", func(q *Query) string {
+		var got []string
+		for _, tb := range q.Tables {
+			for _, r := range tb.PathRefs {
+				got = append(got, r.Name+" "+r.Path+" "+r.Written)
+			}
+		}
+		return strings.Join(got, "|")
+	}, map[string]string{
+		"SELECT p.user.login FROM github.pulls.pulls p WHERE owner = 'a'":                              "user login p.user.login",
+		"SELECT number FROM github.pulls.pulls p WHERE p.User.Login = 'x'":                             "user Login p.User.Login",
+		"SELECT user.login FROM github.pulls.pulls WHERE owner = 'a'":                                  "user login user.login",
+		"SELECT main.p.user FROM github.pulls.pulls p WHERE owner = 'a'":                               "", // schema main
+		"SELECT p.user FROM github.pulls.pulls p WHERE owner = 'a'":                                    "",
+		"SELECT user.login FROM github.pulls.pulls p, github.orgs.members m WHERE owner = 'a'":         "", // two tables: which?
+		"WITH user AS (SELECT 1 AS login) SELECT user.login FROM github.pulls.pulls, user WHERE 1 = 1": "",
+	})
 	eachQuery(t, "SingleRow", func(q *Query) bool { return q.SingleRow }, map[string]bool{
 		"SELECT count(*) FROM github.orgs.members WHERE org = 'a'":                                                                  true,
 		"SELECT count(*) > 2 AS too_many FROM github.orgs.members WHERE org = 'a'":                                                  true,
