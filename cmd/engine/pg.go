@@ -1,14 +1,11 @@
 package main
 
 import (
-	"context"
 	"crypto/tls"
 	"fmt"
 	"net"
 	"os"
-	"os/signal"
 	"strings"
-	"syscall"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -97,7 +94,7 @@ required to listen beyond loopback. See docs/pg.md.`,
 			if err != nil {
 				return usageError("%v", err)
 			}
-			ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+			ctx, stop := stopContext()
 			defer stop()
 			auth := "no password (loopback only)"
 			if password != "" {
