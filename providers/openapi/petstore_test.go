@@ -388,21 +388,3 @@ func TestOverrides(t *testing.T) {
 		t.Errorf("undocumented status: %v", err)
 	}
 }
-
-func TestSnakeCase(t *testing.T) {
-	for in, want := range map[string]string{
-		"branch-protection": "branch_protection",
-		"secret-scanning":   "secret_scanning",
-		"list-for-org":      "list_for_org",
-		"listPetsByID":      "list_pets_by_id",
-		"HTTPServerStatus":  "http_server_status",
-		"get_v2Thing":       "get_v2_thing",
-		"  Rate Limit ":     "rate_limit",
-		"a--b__c":           "a_b_c",
-		"usageItems":        "usage_items",
-	} {
-		if got := SnakeCase(in); got != want {
-			t.Errorf("SnakeCase(%q) = %q, want %q", in, got, want)
-		}
-	}
-}
