@@ -322,6 +322,18 @@ func TestRegistryAddBaseURL(t *testing.T) {
 	if r.Code != 0 || ids(t, r) != "7" {
 		t.Fatalf("exec after registry add --base-url: exit %d\nstdout: %s\nstderr: %s", r.Code, r.Stdout, r.Stderr)
 	}
+	// registry list says where the requests go: the stored base URL, and
+	// a --base-url given to the command over it
+	for _, c := range []struct{ flag, want string }{{"", f.URL}, {"jira=https://jira.acme-corp.dev", "https://jira.acme-corp.dev"}} {
+		args := []string{"registry", "list", "-o", "json"}
+		if c.flag != "" {
+			args = append(args, "--base-url", c.flag)
+		}
+		r = testutil.Run(t, env, "", args...)
+		if r.Code != 0 || !strings.Contains(r.Stdout, `"provider": "jira"`) || !strings.Contains(r.Stdout, `"base_url": "`+c.want+`"`) {
+			t.Errorf("registry list %s: exit %d, want jira's base_url %s\n%s%s", c.flag, r.Code, c.want, r.Stdout, r.Stderr)
+		}
+	}
 	if got := f.Headers()[0].Get("Authorization"); got != "Basic "+base64.StdEncoding.EncodeToString([]byte("ann:pw_0123456789")) {
 		t.Errorf("stored provider: basic credentials not sent from JIRA_BASIC_AUTH")
 	}
