@@ -48,7 +48,8 @@ func (q *Query) nullReads(scopes []*Scope) {
 				termColumns(term, false, &plain, &decided)
 				dec := map[*TableRef]map[string]bool{}
 				for _, c := range decided {
-					if t, name := resolveColumn(s, c); t != nil {
+					ts, name := readers(s, c)
+					for _, t := range ts {
 						if dec[t] == nil {
 							dec[t] = map[string]bool{}
 						}
@@ -57,10 +58,7 @@ func (q *Query) nullReads(scopes []*Scope) {
 				}
 				for _, r := range plain {
 					c := r.col
-					t, name := resolveColumn(s, c)
-					if t == nil || dec[t][name] || t.readsNull(name, r.path) {
-						continue
-					}
+					ts, name := readers(s, c)
 					written := c.Name.String()
 					if !c.Qualifier.Name.IsEmpty() {
 						written = c.Qualifier.Name.String() + "." + written
@@ -69,7 +67,11 @@ func (q *Query) nullReads(scopes []*Scope) {
 					if r.path != "" {
 						expr += " ->> " + QuoteString(r.path)
 					}
-					t.NullReads = append(t.NullReads, NullRead{Name: name, Written: written, Clause: clause.name, Path: r.path, Expr: expr})
+					for _, t := range ts {
+						if !dec[t][name] && !t.readsNull(name, r.path) {
+							t.NullReads = append(t.NullReads, NullRead{Name: name, Written: written, Clause: clause.name, Path: r.path, Expr: expr})
+						}
+					}
 				}
 			}
 		}
@@ -204,6 +206,27 @@ func (s *Scope) from(given string, body *Scope) {
 		s.froms = map[string]*Scope{}
 	}
 	s.froms[given] = body
+}
+
+// readers are the provider tables a column reference of scope s may
+// read, with the column's name: the one resolveColumn finds, else, for
+// an unqualified name in a FROM of provider tables only (no derived
+// table, no outer scope it could mean), each of them: only the one that
+// has the column keeps the read (the planner's NullChecks), and were
+// two to have it SQLite would refuse the name as ambiguous.
+func readers(s *Scope, c *sqlparser.ColName) ([]*TableRef, string) {
+	if t, name := resolveColumn(s, c); t != nil {
+		return []*TableRef{t}, name
+	}
+	name := colOf(c)
+	if qualOf(c) != "" || !c.Qualifier.DbQualifier.IsEmpty() || s.aliases[name] || len(s.Tables) < 2 || len(s.Names) != len(s.Tables) || correlatable(s) {
+		return nil, name
+	}
+	switch name {
+	case "rowid", "oid", "_rowid_":
+		return nil, name
+	}
+	return s.Tables, name
 }
 
 // resolveColumn is the provider table and column a column reference of

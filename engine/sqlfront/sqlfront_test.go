@@ -369,6 +369,10 @@ func TestQueryFacts(t *testing.T) {
 		"WITH o AS (SELECT o.login, o.is_verified FROM github.orgs.orgs o WHERE o.org = 'a') SELECT w.login FROM (SELECT * FROM o) w WHERE NOT w.is_verified":                                                    "is_verified WHERE,org WHERE",
 		"SELECT r.name FROM github.repos.repos r WHERE r.org = 'a' AND r.name IN (SELECT b.repo FROM github.branches.branches b WHERE b.protected)":                                                              "org WHERE,name WHERE;protected WHERE",
 		"SELECT r.name FROM github.repos.repos r LEFT JOIN github.branches.branches b ON b.repo = r.name AND b.protected WHERE r.org = 'a'":                                                                      "org WHERE;",
+		// unqualified in a FROM of provider tables only: each may own it
+		// (the planner keeps the one whose method has the column)
+		"SELECT o.login FROM github.orgs.orgs o JOIN github.repos.repos r ON 1 WHERE o.org = 'a' AND members_can_delete_issues AND coalesce(archived, 0) = 0": "org WHERE,members_can_delete_issues WHERE;members_can_delete_issues WHERE",
+		"SELECT o.login FROM github.orgs.orgs o, (SELECT 1 AS one) d WHERE o.org = 'a' AND members_can_delete_issues":                                         "org WHERE",
 	})
 	eachQuery(t, "SingleRow", func(q *Query) bool { return q.SingleRow }, map[string]bool{
 		"SELECT count(*) FROM github.orgs.members WHERE org = 'a'":                                                                  true,
