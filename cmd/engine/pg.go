@@ -72,6 +72,9 @@ required to listen beyond loopback. See docs/pg.md.`,
 			if maxConns <= 0 {
 				return usageError("--max-connections %d: give a positive number of connections served at once", maxConns)
 			}
+			// Clients read views; people create them (exec, shell): a
+			// client of the server must not redefine what other surfaces read.
+			g.readOnlyViews = true
 			eng, opts, err := g.newEngine()
 			if err != nil {
 				return err
