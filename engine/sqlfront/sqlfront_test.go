@@ -372,7 +372,15 @@ func TestQueryFacts(t *testing.T) {
 		// unqualified in a FROM of provider tables only: each may own it
 		// (the planner keeps the one whose method has the column)
 		"SELECT o.login FROM github.orgs.orgs o JOIN github.repos.repos r ON 1 WHERE o.org = 'a' AND members_can_delete_issues AND coalesce(archived, 0) = 0": "org WHERE,members_can_delete_issues WHERE;members_can_delete_issues WHERE",
-		"SELECT o.login FROM github.orgs.orgs o, (SELECT 1 AS one) d WHERE o.org = 'a' AND members_can_delete_issues":                                         "org WHERE",
+		// a select-list alias the term reads (SQLite lets WHERE and HAVING
+		// read one) is the column, or the JSON path, it names
+		"SELECT login, members_can_delete_issues AS m FROM github.orgs.orgs WHERE org = 'a' AND m":                                                        "org WHERE,members_can_delete_issues WHERE",
+		"SELECT login, members_can_delete_issues AS m FROM github.orgs.orgs WHERE org = 'a' GROUP BY login HAVING m":                                      "org WHERE,members_can_delete_issues HAVING",
+		"SELECT login, members_can_delete_issues AS m FROM github.orgs.orgs WHERE org = 'a' AND coalesce(m, 1) = 1":                                       "org WHERE",
+		"SELECT upper(login) AS m FROM github.orgs.orgs WHERE org = 'a' AND m = 'X'":                                                                      "org WHERE",
+		"SELECT r.name, r.security_and_analysis ->> '$.s' AS ss FROM github.repos.repos r WHERE r.org = 'a' AND ss <> 'enabled'":                          "org WHERE,security_and_analysis->>$.s WHERE",
+		"WITH t AS (SELECT name, security_and_analysis ->> '$.s' AS ss FROM github.repos.repos WHERE org = 'a') SELECT name FROM t WHERE ss <> 'enabled'": "security_and_analysis->>$.s WHERE,org WHERE",
+		"SELECT o.login FROM github.orgs.orgs o, (SELECT 1 AS one) d WHERE o.org = 'a' AND members_can_delete_issues":                                     "org WHERE",
 	})
 	eachQuery(t, "SingleRow", func(q *Query) bool { return q.SingleRow }, map[string]bool{
 		"SELECT count(*) FROM github.orgs.members WHERE org = 'a'":                                                                  true,
