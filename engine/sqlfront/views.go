@@ -203,7 +203,7 @@ func expandViews(text string, isProvider func(string) bool, view func(string) (s
 		b.WriteString(text[pos:r.Span[0]])
 		b.WriteString("(" + body + "\n)")
 		if r.Alias == "" {
-			b.WriteString(" AS " + name)
+			b.WriteString(" AS " + Ident(name))
 		}
 		pos = r.Span[1]
 	}

@@ -199,6 +199,21 @@ func TestViewOfAView(t *testing.T) {
 	}
 }
 
+// TestViewNamedWithAReservedWord: a view whose name is a reserved word
+// (created in backticks) reads back, alone and beside a table (before:
+// created, then every read was a syntax error at the name).
+func TestViewNamedWithAReservedWord(t *testing.T) {
+	s := fakegithub.ForTest(t)
+	env, _ := viewsEnv(t, s)
+	for _, q := range []string{"CREATE VIEW `order` AS SELECT org, name FROM github.repos.repos WHERE language = 'Go'",
+		"SELECT name FROM `order` WHERE org = 'tiny'", "SELECT o.name FROM `order` o WHERE o.org = 'tiny'"} {
+		r := runEnv(t, env, "-o", "csv", q)
+		if r.Code != 0 || (!strings.HasPrefix(q, "CREATE") && r.Stdout != "name\nalpha\n") {
+			t.Errorf("%s: exit %d\n%s%s", q, r.Code, r.Stdout, r.Stderr)
+		}
+	}
+}
+
 // TestScriptStopsAtTheFailingStatement: exec -f runs a script's
 // statements in order, a ';' inside a string or a comment splitting
 // nothing, each result after its header; an error in statement 2 stops
