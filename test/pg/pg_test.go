@@ -19,6 +19,7 @@ import (
 	"net"
 	"os"
 	"os/exec"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -372,7 +373,11 @@ func psql(t *testing.T) string {
 func runPSQL(t *testing.T, s *server, password string, args ...string) (string, string, int) {
 	t.Helper()
 	h, p := s.hostPort()
-	cmd := exec.Command(psql(t), append([]string{"-X", "-h", h, "-p", p, "-U", "alice", "-d", "github", "-v", "ON_ERROR_STOP=1"}, args...)...)
+	base := []string{"-X", "-h", h, "-p", p, "-U", "alice", "-v", "ON_ERROR_STOP=1"}
+	if !slices.Contains(args, "-l") {
+		base = append(base, "-d", "github") // psql -l connects to its own default, postgres
+	}
+	cmd := exec.Command(psql(t), append(base, args...)...)
 	cmd.Env = append(os.Environ(), "PGPASSWORD="+password, "PGCONNECT_TIMEOUT=60", "PGSSLMODE=disable")
 	var out, errb strings.Builder
 	cmd.Stdout, cmd.Stderr = &out, &errb
@@ -389,7 +394,8 @@ func runPSQL(t *testing.T, s *server, password string, args ...string) (string, 
 
 // TestPSQL: psql (the simple protocol) answers count(*), exits non-zero
 // naming the provider when it answers 500, lists tables with \dt,
-// describes one with \d, and is refused with a wrong password.
+// describes one with \d, lists the databases with -l, and is refused
+// with a wrong password.
 func TestPSQL(t *testing.T) {
 	psql(t)
 	fake := fakegithub.New()
@@ -411,6 +417,12 @@ func TestPSQL(t *testing.T) {
 	out, errs, code = runPSQL(t, s, "pw1", "-c", `\d repos.repos`)
 	if code != 0 || !strings.Contains(out, `Table "repos.repos"`) || !strings.Contains(out, "stargazers_count") || !strings.Contains(out, "bigint") {
 		t.Errorf(`\d repos.repos: exit %d, stderr %q, out:\n%.2000s`, code, errs, out)
+	}
+	// psql -l connects to the database postgres, which lists the
+	// providers (before: refused, "database postgres does not exist")
+	out, errs, code = runPSQL(t, s, "pw1", "-l")
+	if code != 0 || !strings.Contains(out, "List of databases") || !strings.Contains(out, " github ") {
+		t.Errorf(`psql -l: exit %d, stderr %q, out:\n%.2000s`, code, errs, out)
 	}
 	_, errs, code = runPSQL(t, s, "wrong", "-c", "SELECT 1")
 	if code == 0 || !strings.Contains(errs, "password authentication failed") {

@@ -213,7 +213,7 @@ func (s *Server) serveConn(ctx context.Context, nc net.Conn) {
 	if database == "" {
 		database = user
 	}
-	if !s.cfg.Engine.Catalog().IsProvider(database) {
+	if !s.cfg.Engine.Catalog().IsProvider(database) && database != maintenanceDB {
 		fatal(&pgError{code: stateNoDatabase, message: fmt.Sprintf("database %q does not exist: a database here is a provider; this server has %s", database, strings.Join(s.cfg.Engine.Catalog().Names(), ", ")),
 			hint: "connect with the provider as the database name (psql -d " + firstOr(s.cfg.Engine.Catalog().Names(), "github") + ")"})
 		return

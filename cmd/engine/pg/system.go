@@ -427,6 +427,11 @@ func (s *systemDBs) get(ctx context.Context, database string) (*systemDB, error)
 	return d, nil
 }
 
+// maintenanceDB is the database a client connects to when it names none
+// of its own (psql -l, tools' defaults): it holds no schemas, and its
+// pg_database lists the providers.
+const maintenanceDB = "postgres"
+
 func newSystemDB(ctx context.Context, cat *catalog.Catalog, database string) (*systemDB, error) {
 	db, err := sql.Open("sqlite", "file::memory:")
 	if err != nil {
@@ -510,11 +515,33 @@ func newSystemDB(ctx context.Context, cat *catalog.Catalog, database string) (*s
 	for _, t := range pgTypes {
 		exec(`INSERT INTO pg_catalog.pg_type VALUES (?, ?, ?, ?, 'b', 0, 'U', 0, 0, 0, 0, ',', -1, 0)`, t.oid, t.name, nsPgCatalog, t.size)
 	}
-	for i, name := range cat.Names() {
+	dbs := cat.Names()
+	if !cat.IsProvider(maintenanceDB) {
+		dbs = append(dbs, maintenanceDB)
+	}
+	for i, name := range dbs {
 		exec(`INSERT INTO pg_catalog.pg_database VALUES (?, ?, 10, 6, 'C', 'C', 1, 0, NULL, NULL, 'c')`, 16000+i, name)
 	}
 	exec(`INSERT INTO pg_catalog.pg_namespace VALUES (?, 'pg_catalog', 10, NULL), (?, 'information_schema', 10, NULL)`, nsPgCatalog, nsInfoSchema)
 	exec(`INSERT INTO information_schema.schemata VALUES (?, 'pg_catalog', 'engine'), (?, 'information_schema', 'engine')`, database, database)
+	finish := func() (*systemDB, error) {
+		if err != nil {
+			tx.Rollback()
+			return fail(err)
+		}
+		if err := tx.Commit(); err != nil {
+			return fail(err)
+		}
+		if _, err := conn.ExecContext(ctx, `PRAGMA query_only = 1`); err != nil {
+			return fail(err)
+		}
+		return &systemDB{db: db}, nil
+	}
+	if database == maintenanceDB && !cat.IsProvider(database) {
+		// psql's default database: no schemas of its own, the databases
+		// (pg_database, psql -l) and every provider's three-part names
+		return finish()
+	}
 	services, serr := cat.Services(database)
 	if serr != nil {
 		tx.Rollback()
@@ -552,17 +579,7 @@ func newSystemDB(ctx context.Context, cat *catalog.Catalog, database string) (*s
 				database, t.Service, t.Name, c.Name, j+1, pt.sqlName, pt.name)
 		}
 	}
-	if err != nil {
-		tx.Rollback()
-		return fail(err)
-	}
-	if err := tx.Commit(); err != nil {
-		return fail(err)
-	}
-	if _, err := conn.ExecContext(ctx, `PRAGMA query_only = 1`); err != nil {
-		return fail(err)
-	}
-	return &systemDB{db: db}, nil
+	return finish()
 }
 
 // query runs one rewritten system query and returns its columns, typed
