@@ -160,15 +160,16 @@ func newRegistryAddCmd() *cobra.Command {
 	var timeout time.Duration
 	cmd := &cobra.Command{
 		Use:   "add NAME PATH|URL",
-		Short: "Compile an OpenAPI 3 document into a provider kept in your data directory",
-		Long: `Compile an OpenAPI 3 document (JSON or YAML, optionally gzip; a file or an
+		Short: "Compile an OpenAPI 3 or Swagger 2.0 document into a provider kept in your data directory",
+		Long: `Compile an OpenAPI 3 or Swagger 2.0 document (JSON or YAML, optionally gzip; a file or an
 http(s) URL) into a provider named NAME, kept in the registry directory
 ($XDG_DATA_HOME/engine/registry-v1, else ~/.local/share/engine/registry-v1).
 The document is validated first (it parses, and at least one GET becomes a
 table); nothing is stored otherwise. The provider is then available in
-every command without --provider. Credentials come only from --auth NAME
-(never from GITHUB_TOKEN). Adding NAME again replaces it; "engine registry
-remove NAME" removes it.`,
+every command without --provider. Credentials come from --auth NAME, or
+from the variables its description's security schemes name (NAME_API_KEY,
+NAME_TOKEN, NAME_BASIC_AUTH: docs/providers.md), never from GITHUB_TOKEN.
+Adding NAME again replaces it; "engine registry remove NAME" removes it.`,
 		Args: cobra.ExactArgs(2),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			name, arg := args[0], args[1]

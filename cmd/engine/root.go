@@ -107,7 +107,7 @@ variables, or --auth.`,
 	root.SetOut(g.io.Out)
 	root.SetErr(g.io.Err)
 	f := root.PersistentFlags()
-	f.StringArrayVar(&g.providers, "provider", nil, "add a provider from an OpenAPI 3 document, with an optional profile: NAME=PATH[,profile=FILE] (repeatable)")
+	f.StringArrayVar(&g.providers, "provider", nil, "add a provider from an OpenAPI 3 or Swagger 2.0 document, with an optional profile: NAME=PATH[,profile=FILE] (repeatable)")
 	f.StringArrayVar(&g.baseURLs, "base-url", nil, "override a provider's base URL: NAME=URL (repeatable; env ENGINE_BASE_URL_<NAME>)")
 	f.StringArrayVar(&g.params, "param", nil, "set a header or query parameter once for every method of a provider that takes it, instead of in every WHERE: NAME.PARAM=VALUE, e.g. xero.xero-tenant-id=... (repeatable; config file: param: {xero.xero-tenant-id: ...})")
 	f.StringVar(&g.auth, "auth", "", `auth per provider, stackql style: '{"github":{"type":"bearer","credentialsenvvar":"GITHUB_TOKEN"}}', '{"github":{"type":"null_auth"}}' or a GitHub App '{"github":{"type":"app","app_id":123,"private_key_path":"app.pem"}}' (default for github: `+authEnvHelp+`)`)
