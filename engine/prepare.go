@@ -51,6 +51,10 @@ func (e *Engine) prepare(ctx context.Context, text string) (*Prepared, error) {
 	}
 	st, err := sqlfront.Parse(expanded, e.cat.IsProvider)
 	if err != nil {
+		if se, ok := err.(*sqlfront.Error); ok && e.opts.ReadOnlyViews && strings.Contains(se.Msg, sqlfront.ViewsNote) {
+			// this surface only reads views: do not offer to create one
+			err = &sqlfront.Error{Pos: se.Pos, Msg: strings.Replace(se.Msg, sqlfront.ViewsNote, "", 1)}
+		}
 		if expanded != text {
 			if se, ok := err.(*sqlfront.Error); ok {
 				// Its position is in the text with the views expanded.

@@ -69,6 +69,11 @@ type Statement struct {
 	View *ViewDef
 }
 
+// ViewsNote ends the refusal of a statement that is not read-only: the
+// two statements that change the engine's own views. A surface that
+// refuses them (mcp, pg) drops it from the message.
+const ViewsNote = " (and CREATE VIEW, DROP VIEW, which the engine keeps itself)"
+
 // Parse reads one statement. isProvider tells which first name parts are
 // provider names (so that dotted table names can be recognised).
 func Parse(text string, isProvider func(string) bool) (*Statement, error) {
@@ -122,9 +127,9 @@ func Parse(text string, isProvider func(string) bool) (*Statement, error) {
 		return st, nil
 	}
 	if w := nearWord(first, statementWords); w != "" {
-		return nil, &Error{Pos: toks[0].start, Msg: fmt.Sprintf("unknown statement %s: did you mean %s? Only read-only SELECT, SHOW, DESCRIBE and EXPLAIN run here (and CREATE VIEW, DROP VIEW)", strings.ToUpper(first), strings.ToUpper(w))}
+		return nil, &Error{Pos: toks[0].start, Msg: fmt.Sprintf("unknown statement %s: did you mean %s? Only read-only SELECT, SHOW, DESCRIBE and EXPLAIN run here"+ViewsNote, strings.ToUpper(first), strings.ToUpper(w))}
 	}
-	return nil, &Error{Pos: toks[0].start, Msg: fmt.Sprintf("%s statements are not allowed: only read-only SELECT, SHOW, DESCRIBE and EXPLAIN run here (and CREATE VIEW, DROP VIEW, which the engine keeps itself)", strings.ToUpper(first))}
+	return nil, &Error{Pos: toks[0].start, Msg: fmt.Sprintf("%s statements are not allowed: only read-only SELECT, SHOW, DESCRIBE and EXPLAIN run here"+ViewsNote, strings.ToUpper(first))}
 }
 
 // statementWords are the words a statement that runs here starts with.

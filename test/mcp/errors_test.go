@@ -40,6 +40,10 @@ func TestArgumentErrorsAreUsage(t *testing.T) {
 		if !r.IsError || r.Error == nil || r.Error.Kind != tc.kind || r.Error.Retryable {
 			t.Errorf("%s %v: want a %s error, got %+v", tc.tool, tc.args, tc.kind, r.Error)
 		}
+		// MCP refuses CREATE VIEW and DROP VIEW: its refusals do not offer them
+		if r.Error != nil && strings.Contains(r.Error.Message, "CREATE VIEW") {
+			t.Errorf("%s %v: the error offers CREATE VIEW, which this surface refuses: %s", tc.tool, tc.args, r.Error.Message)
+		}
 	}
 	if n := apiRequests(fake); n != 0 {
 		t.Fatalf("%d API requests for argument errors", n)
