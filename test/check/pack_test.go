@@ -314,6 +314,18 @@ func TestPackWaivers(t *testing.T) {
 		}
 	})
 
+	t.Run("match on a column the rows lack", func(t *testing.T) {
+		// a typo in match waives nothing (fail closed) and says why
+		w := writeWaivers(t, []string{"branch-protected"}, "2999-12-31", "{rpo: "+fakegithub.ComplianceUnprotectedRepo+"}")
+		r := runCheck(t, env, append(fail, "--waivers", w, "--only", "branch-protected", "-o", "json")...)
+		if r.Code != 1 || statuses(parseJSON(t, r))["branch-protected"] != "fail" {
+			t.Fatalf("exit %d\n%s", r.Code, r.Stdout)
+		}
+		if !strings.Contains(r.Stderr, "matches on column rpo, which the control's rows do not have") || !strings.Contains(r.Stderr, "repo") {
+			t.Errorf("no notice naming the unknown match column:\n%s", r.Stderr)
+		}
+	})
+
 	t.Run("expired", func(t *testing.T) {
 		w := writeWaivers(t, []string{"org-2fa-required"}, "2020-01-31", "")
 		r := runCheck(t, env, append(fail, "--waivers", w, "--only", "org-2fa-required", "-o", "json")...)

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
+	"maps"
 	"slices"
 	"strings"
 	"time"
@@ -191,6 +192,11 @@ func (w *Waivers) Apply(r *Report, now time.Time) []string {
 			if len(wv.Match) == 0 {
 				whole = wv.Reason
 				break
+			}
+			for _, col := range slices.Sorted(maps.Keys(wv.Match)) {
+				if !slices.ContainsFunc(cols, func(c string) bool { return strings.EqualFold(c, col) }) {
+					notices = append(notices, fmt.Sprintf("notice: the waiver of %s at %s:%d matches on column %s, which the control's rows do not have (%s), so it waives nothing: match on one of those", wv.Control, w.File, wv.Line, col, strings.Join(cols, ", ")))
+				}
 			}
 		}
 		if whole != "" {
