@@ -37,8 +37,12 @@ func (e *RequestLimitError) Error() string {
 	if e.Retry {
 		what = "a retry"
 	}
-	return fmt.Sprintf("the statement sent %d requests, its limit (max-requests), and %s (GET %s) was not sent; no rows are returned. The provider kept asking for more pages than the estimate: narrow the query (WHERE keys, LIMIT)",
-		e.Limit, what, e.URL)
+	sent := fmt.Sprintf("%d requests", e.Limit)
+	if e.Limit == 1 {
+		sent = "1 request"
+	}
+	return fmt.Sprintf("the statement sent %s, its limit (max-requests), and %s (GET %s) was not sent; no rows are returned. The provider kept asking for more pages than the estimate: narrow the query (WHERE keys, LIMIT)",
+		sent, what, e.URL)
 }
 
 // ErrorKind is "plan", as for a statement refused on its estimate.
