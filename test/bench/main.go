@@ -70,43 +70,18 @@ func main() {
 		add("embedded GitHub index", fmt.Sprintf("%d bytes", fi.Size()), "< 1 MB (1048576 bytes)")
 	}
 
-	if *only == "governor" {
-		b.governorRows(add)
-		printRows(rows)
-		return
+	groups := map[string]func(add func(name, value, target string)){
+		"governor": b.governorRows,
+		"latency":  b.latencyRows,
+		"stream":   b.streamRows,
+		"pg":       b.pgRows,
+		"compiled": func(add func(name, value, target string)) { b.compiledRows(root, add) },
+		"state":    b.stateRows,
+		"memory":   b.memory,
+		"check":    b.checkRows,
 	}
-	if *only == "latency" {
-		b.latencyRows(add)
-		printRows(rows)
-		return
-	}
-	if *only == "stream" {
-		b.streamRows(add)
-		printRows(rows)
-		return
-	}
-	if *only == "pg" {
-		b.pgRows(add)
-		printRows(rows)
-		return
-	}
-	if *only == "compiled" {
-		b.compiledRows(root, add)
-		printRows(rows)
-		return
-	}
-	if *only == "state" {
-		b.stateRows(add)
-		printRows(rows)
-		return
-	}
-	if *only == "memory" {
-		b.memory(add)
-		printRows(rows)
-		return
-	}
-	if *only == "check" {
-		b.checkRows(add)
+	if group, ok := groups[*only]; ok {
+		group(add)
 		printRows(rows)
 		return
 	}
