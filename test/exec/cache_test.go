@@ -94,7 +94,7 @@ func execStats(t *testing.T, env []string, q string, args ...string) ([]map[stri
 			counts[k] = n
 		}
 	}
-	return jsonRows(t, r), counts
+	return testutil.JSONRows(t, r), counts
 }
 
 // TestCacheCurrentByDefault: with default flags a repeated query is

@@ -142,7 +142,7 @@ func hookIDs(t *testing.T, nth ...int) []string {
 
 func TestOutputFormats(t *testing.T) {
 	q := `SELECT name, private, topics, license FROM github.repos.repos WHERE org = 'tiny' ORDER BY name LIMIT 2`
-	rows := jsonRows(t, run(t, "-o", "json", q))
+	rows := testutil.JSONRows(t, run(t, "-o", "json", q))
 	if len(rows) != 2 || rows[0]["name"] != "alpha" || rows[0]["private"] != false || rows[1]["private"] != true {
 		t.Fatalf("json rows: %v", rows)
 	}

@@ -45,7 +45,7 @@ const searchSQL = `SELECT full_name FROM github.search.repos WHERE q = 'org:tiny
 func TestSearchIncompleteIsError(t *testing.T) {
 	s := ownFake(t)
 	r, _ := execOn(t, s, searchSQL)
-	if r.Code != 0 || len(jsonRows(t, r)) != 3 {
+	if r.Code != 0 || len(testutil.JSONRows(t, r)) != 3 {
 		t.Fatalf("complete search: exit %d\n%s%s", r.Code, r.Stdout, r.Stderr)
 	}
 	s.Inject(fakegithub.Fault{Path: "^/search/repositories$", Kind: fakegithub.KindIncompleteResults})

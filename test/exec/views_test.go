@@ -132,7 +132,7 @@ func TestViewBindsThroughToTheAPI(t *testing.T) {
 	want := len(s.Requests())
 	s.ResetRequests()
 	r := runEnv(t, env, "-o", "json", "SELECT * FROM repo_langs WHERE org = 'acme'")
-	if r.Code != 0 || r.Stdout != direct.Stdout || len(jsonRows(t, r)) == 0 {
+	if r.Code != 0 || r.Stdout != direct.Stdout || len(testutil.JSONRows(t, r)) == 0 {
 		t.Fatalf("through the view: exit %d, %d bytes, want the direct query's %d\n%s", r.Code, len(r.Stdout), len(direct.Stdout), r.Stderr)
 	}
 	reqs := s.Requests()

@@ -34,9 +34,7 @@ func requestsTo(prefix string, n int) []string {
 func TestTwilioMetaNextPageURL(t *testing.T) {
 	n := len(fake.Queries())
 	r := run(t, env(t), "-o", "json", "--provider", twilioArg, "SELECT sid, friendly_name FROM twilio.services.services")
-	if got, want := column(jsonRows(t, r), "sid"), []string{"IS001", "IS002", "IS003", "IS004", "IS005"}; r.Code != 0 || !reflect.DeepEqual(got, want) {
-		t.Fatalf("exit %d sids %v, want %v\n%s", r.Code, got, want, r.Stderr)
-	}
+	wantColumn(t, "", r, "sid", "IS001", "IS002", "IS003", "IS004", "IS005")
 	qs := requestsTo("/twilio/v1/Services", n)
 	if len(qs) != 3 || !strings.Contains(qs[0], "PageSize=100") || !strings.Contains(qs[2], "PageToken=PT4") {
 		t.Fatalf("requests %v, want 3: PageSize=100 (the client's page size), then the URLs of meta.next_page_url", qs)
@@ -51,7 +49,7 @@ func TestTwilioMetaNextPageURL(t *testing.T) {
 func TestBoxOffsetEnvelope(t *testing.T) {
 	n := len(fake.Queries())
 	r := run(t, env(t), "-o", "json", "--provider", boxArg, "SELECT id, type, name FROM box.folders.items WHERE folder_id = '0'")
-	rows := jsonRows(t, r)
+	rows := testutil.JSONRows(t, r)
 	if got, want := column(rows, "id"), []string{"11", "12", "13", "14", "15"}; r.Code != 0 || !reflect.DeepEqual(got, want) {
 		t.Fatalf("exit %d ids %v, want %v\n%s", r.Code, got, want, r.Stderr)
 	}
@@ -75,9 +73,7 @@ func TestBoxOffsetEnvelope(t *testing.T) {
 func TestBoxIntegerMarker(t *testing.T) {
 	n := len(fake.Queries())
 	r := run(t, env(t), "-o", "json", "--provider", boxArg, "SELECT id FROM box.legal_hold_policies.legal_hold_policies")
-	if got, want := column(jsonRows(t, r), "id"), []string{"p1", "p2", "p3", "p4", "p5"}; r.Code != 0 || !reflect.DeepEqual(got, want) {
-		t.Fatalf("exit %d ids %v, want %v\n%s", r.Code, got, want, r.Stderr)
-	}
+	wantColumn(t, "", r, "id", "p1", "p2", "p3", "p4", "p5")
 	if qs := requestsTo("/box/2.0/legal_hold_policies", n); len(qs) != 3 || !strings.Contains(qs[1], "marker=2") || !strings.Contains(qs[2], "marker=4") {
 		t.Fatalf("requests %v, want 3, with marker=2 then marker=4", qs)
 	}
@@ -93,14 +89,12 @@ func TestBoxIntegerMarker(t *testing.T) {
 func TestMailchimpTotalItems(t *testing.T) {
 	n := len(fake.Queries())
 	r := run(t, env(t), "-o", "json", "--provider", mcArg, "SELECT id, name FROM mailchimp.lists.lists")
-	if got, want := column(jsonRows(t, r), "id"), []string{"l1", "l2", "l3", "l4", "l5"}; r.Code != 0 || !reflect.DeepEqual(got, want) {
-		t.Fatalf("exit %d ids %v, want %v\n%s", r.Code, got, want, r.Stderr)
-	}
+	wantColumn(t, "", r, "id", "l1", "l2", "l3", "l4", "l5")
 	if qs := requestsTo("/mailchimp/lists", n); len(qs) != 3 || !strings.Contains(qs[0], "count=") || !strings.Contains(qs[2], "offset=4") {
 		t.Fatalf("requests %v, want 3: count sent, offsets 2 and 4", qs)
 	}
 	r = run(t, env(t), "-o", "json", "--provider", mcArg, "SELECT id FROM mailchimp.automations.automations")
-	eb := jsonError(t, r)
+	eb := testutil.JSONError(t, r)
 	if r.Code != 2 || eb.Kind != "incomplete" || !strings.Contains(eb.Message, `"total_items" 5`) || strings.Contains(r.Stdout, "l1") {
 		t.Fatalf("exit %d error %+v, want 2, kind incomplete naming total_items, no rows\nstdout: %s", r.Code, eb, r.Stdout)
 	}
@@ -112,9 +106,7 @@ func TestMailchimpTotalItems(t *testing.T) {
 // the envelope).
 func TestMailchimpListBesideLinks(t *testing.T) {
 	r := run(t, env(t), "-o", "json", "--provider", mcArg, "SELECT id FROM mailchimp.conversations.messages WHERE conversation_id = 'c1'")
-	if got, want := column(jsonRows(t, r), "id"), []string{"m1", "m2", "m3"}; r.Code != 0 || !reflect.DeepEqual(got, want) {
-		t.Fatalf("exit %d ids %v, want %v\n%s", r.Code, got, want, r.Stderr)
-	}
+	wantColumn(t, "", r, "id", "m1", "m2", "m3")
 }
 
 // A server that ignores the offset answers every page with the first:
@@ -123,7 +115,7 @@ func TestMailchimpListBesideLinks(t *testing.T) {
 // items 3 times over, exit 0).
 func TestIgnoredOffsetIsALoop(t *testing.T) {
 	r := run(t, env(t), "-o", "json", "--provider", boxArg, "SELECT id FROM box.folders.items WHERE folder_id = 'stuck'")
-	eb := jsonError(t, r)
+	eb := testutil.JSONError(t, r)
 	if r.Code != 2 || eb.Kind != "incomplete" || !strings.Contains(eb.Message, "pagination loop") || !strings.Contains(eb.Message, "same as the page before") {
 		t.Fatalf("exit %d error %+v, want 2, kind incomplete, a pagination loop\nstdout: %s", r.Code, eb, r.Stdout)
 	}
@@ -137,15 +129,13 @@ func TestIgnoredOffsetIsALoop(t *testing.T) {
 func TestAsanaNextPageOffset(t *testing.T) {
 	n := len(fake.Queries())
 	r := run(t, env(t), "-o", "json", "--provider", asanaArg, "SELECT gid, name FROM asana.projects.projects")
-	if got, want := column(jsonRows(t, r), "gid"), []string{"101", "102", "103", "104", "105"}; r.Code != 0 || !reflect.DeepEqual(got, want) {
-		t.Fatalf("exit %d gids %v, want %v\n%s", r.Code, got, want, r.Stderr)
-	}
+	wantColumn(t, "", r, "gid", "101", "102", "103", "104", "105")
 	if qs := requestsTo("/asana/projects", n); len(qs) != 3 || !strings.Contains(qs[2], "offset=eyJ4") {
 		t.Fatalf("requests %v, want 3, the last with offset=eyJ4", qs)
 	}
 	// One tag is one row, not its followers.
 	r = run(t, env(t), "-o", "json", "--provider", asanaArg, "SELECT * FROM asana.tags.tags WHERE tag_gid = '7'")
-	if rows := jsonRows(t, r); r.Code != 0 || len(rows) != 1 {
+	if rows := testutil.JSONRows(t, r); r.Code != 0 || len(rows) != 1 {
 		t.Fatalf("exit %d rows %v, want one row (the tag)\n%s", r.Code, rows, r.Stderr)
 	}
 }
@@ -156,12 +146,12 @@ func TestAsanaNextPageOffset(t *testing.T) {
 // single column data) nor its nested list of followers.
 func TestAsanaWrappedEntityColumns(t *testing.T) {
 	r := run(t, env(t), "-o", "json", "--provider", asanaArg, "SELECT gid, name, color, json_array_length(followers) AS n FROM asana.tags.tags WHERE tag_gid = '7'")
-	rows := jsonRows(t, r)
+	rows := testutil.JSONRows(t, r)
 	if r.Code != 0 || len(rows) != 1 || rows[0]["gid"] != "7" || rows[0]["name"] != "urgent" || rows[0]["color"] != "dark-red" || rows[0]["n"] != float64(2) {
 		t.Fatalf("exit %d rows %v, want the one tag 7 (urgent, dark-red, 2 followers)\n%s", r.Code, rows, r.Stderr)
 	}
 	r = run(t, env(t), "-o", "json", "--provider", asanaArg, "DESCRIBE asana.tags.tags")
-	for _, row := range jsonRows(t, r) {
+	for _, row := range testutil.JSONRows(t, r) {
 		if row["name"] == "data" {
 			t.Fatalf("DESCRIBE lists a column data (the wrapper): %v", row)
 		}
@@ -176,7 +166,7 @@ func TestAsanaWrappedEntityColumns(t *testing.T) {
 // from the message, given as a profile, gets the 5 users.
 func TestUndeclaredMoreSignalIsIncomplete(t *testing.T) {
 	r := run(t, env(t), "-o", "json", "--provider", boxArg, "SELECT id FROM box.users.users")
-	eb := jsonError(t, r)
+	eb := testutil.JSONError(t, r)
 	if r.Code != 2 || eb.Kind != "incomplete" || eb.Provider != "box" || eb.Retryable || !strings.Contains(eb.Message, `"next_marker" is not empty`) {
 		t.Fatalf("exit %d error %+v, want 2, kind incomplete, not retryable, naming next_marker\nstdout: %s", r.Code, eb, r.Stdout)
 	}
@@ -199,9 +189,7 @@ func TestUndeclaredMoreSignalIsIncomplete(t *testing.T) {
 		t.Fatal(err)
 	}
 	r = run(t, env(t), "-o", "json", "--provider", boxArg+",profile="+profile, "SELECT id FROM box.users.users")
-	if got, want := column(jsonRows(t, r), "id"), []string{"u1", "u2", "u3", "u4", "u5"}; r.Code != 0 || !reflect.DeepEqual(got, want) {
-		t.Fatalf("with the profile of the message: exit %d ids %v, want %v\n%s", r.Code, got, want, r.Stderr)
-	}
+	wantColumn(t, "with the profile of the message: ", r, "id", "u1", "u2", "u3", "u4", "u5")
 
 	cl, _, stderr := mcptest.Stdio(t, env(t, testutil.FastRetry...), "mcp", "--provider", boxArg)
 	res := cl.Query(t, "SELECT id FROM box.users.users")
