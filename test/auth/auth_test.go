@@ -13,7 +13,6 @@ package auth_test
 
 import (
 	"encoding/base64"
-	"encoding/json"
 	"fmt"
 	"net/http"
 	"net/http/httptest"
@@ -50,10 +49,7 @@ func keyedArgs(f *fakeapis.Fixed, extra ...string) []string {
 
 func ids(t *testing.T, r testutil.Result) string {
 	t.Helper()
-	var rows []map[string]any
-	if err := json.Unmarshal([]byte(r.Stdout), &rows); err != nil {
-		t.Fatalf("exit %d: stdout is not JSON rows: %v\n%s\nstderr: %s", r.Code, err, r.Stdout, r.Stderr)
-	}
+	rows := testutil.JSONRows(t, r)
 	var out []string
 	for _, row := range rows {
 		out = append(out, fmt.Sprint(row["id"]))

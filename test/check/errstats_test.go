@@ -1,7 +1,6 @@
 package check
 
 import (
-	"encoding/json"
 	"strings"
 	"testing"
 
@@ -47,9 +46,7 @@ func TestCheckFanOutErrorNamesEveryKey(t *testing.T) {
 			HTTPRequests int `json:"http_requests"`
 		} `json:"stats"`
 	}
-	if err := json.Unmarshal([]byte(r.Stdout), &rep); err != nil {
-		t.Fatal(err)
-	}
+	testutil.StdoutJSON(t, r, &rep)
 	c := rep.Controls[0]
 	if c.Status != "error" || c.Error == nil || c.Error.HTTPStatus != 403 {
 		t.Fatalf("control %+v", c)

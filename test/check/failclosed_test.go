@@ -21,11 +21,7 @@ func TestRateLimitOnPage2IsError(t *testing.T) {
 	s := fakegithub.ForTest(t)
 	s.Inject(fakegithub.Fault{Path: "^/orgs/acme/repos$", Page: 2, Kind: fakegithub.KindRateLimit, RetryAfter: 30})
 	env := testutil.FakeEnv(t, s.URL())
-	file := testutil.TempFile(t, "c.yaml", ghostControl)
-	r := runCheck(t, env, file, "-o", "json")
-	if r.Code != 2 {
-		t.Fatalf("exit %d, want 2\n%s\n%s", r.Code, r.Stdout, r.Stderr)
-	}
+	file, r := checkControls(t, env, "c.yaml", ghostControl, 2, "-o", "json")
 	rep := parseJSON(t, r)
 	c := rep.Controls[0]
 	if c.Status != "error" || c.Error == nil {

@@ -19,10 +19,7 @@ func runExec(t *testing.T, fake *fakegithub.Server) outcome {
 	o := outcome{raw: r.Stdout + r.Stderr}
 	switch r.Code {
 	case 0:
-		var rows []map[string]any
-		if err := json.Unmarshal([]byte(r.Stdout), &rows); err != nil {
-			t.Fatalf("exit 0 but stdout is not a JSON array: %v\n%s", err, o.raw)
-		}
+		rows := testutil.JSONRows(t, r)
 		o.ok, o.rows = true, len(rows)
 	case 2:
 		if strings.TrimSpace(r.Stdout) != "" {

@@ -148,9 +148,7 @@ func TestRegistryListVerbose(t *testing.T) {
 		Providers []listRow
 		Skipped   []struct{ Provider, Operation, Path, Reason string }
 	}
-	if err := json.Unmarshal([]byte(r.Stdout), &out); err != nil {
-		t.Fatalf("%v\n%s", err, r.Stdout)
-	}
+	testutil.StdoutJSON(t, r, &out)
 	if len(out.Providers) != 1 || len(out.Skipped) != 9 || out.Skipped[0].Provider != "github" || !strings.Contains(out.Skipped[0].Reason, "download") {
 		t.Fatalf("list --verbose -o json = %+v", out)
 	}

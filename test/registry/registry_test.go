@@ -10,7 +10,6 @@ import (
 	"compress/gzip"
 	"crypto/sha256"
 	"encoding/hex"
-	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -96,9 +95,7 @@ func list(t *testing.T, env []string) map[string]listRow {
 	t.Helper()
 	r := mustRun(t, env, "registry", "list", "-o", "json")
 	var rows []listRow
-	if err := json.Unmarshal([]byte(r.Stdout), &rows); err != nil {
-		t.Fatalf("registry list -o json: %v\n%s", err, r.Stdout)
-	}
+	testutil.StdoutJSON(t, r, &rows)
 	out := map[string]listRow{}
 	for _, row := range rows {
 		out[row.Provider] = row
