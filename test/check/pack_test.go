@@ -3,8 +3,6 @@ package check
 import (
 	"encoding/json"
 	"fmt"
-	"os"
-	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
@@ -258,10 +256,7 @@ func writeWaivers(t *testing.T, ids []string, expires string, match string) stri
 			fmt.Fprintf(&b, "    match: %s\n", match)
 		}
 	}
-	path := filepath.Join(t.TempDir(), "waivers.yaml")
-	if err := os.WriteFile(path, []byte(b.String()), 0o600); err != nil {
-		t.Fatal(err)
-	}
+	path := testutil.TempFile(t, "waivers.yaml", b.String())
 	return path
 }
 

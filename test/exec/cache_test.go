@@ -178,8 +178,7 @@ func TestCacheNoCacheResponses(t *testing.T) {
 // the cache with one warning; every command still works.
 func TestCacheDirUnusable(t *testing.T) {
 	gh := fakegithub.ForTest(t)
-	file := filepath.Join(t.TempDir(), "not-a-dir")
-	os.WriteFile(file, []byte("user data\n"), 0o600)
+	file := testutil.TempFile(t, "not-a-dir", "user data\n")
 	shared := filepath.Join(t.TempDir(), "shared")
 	os.Mkdir(shared, 0o777)
 	os.Chmod(shared, 0o777)

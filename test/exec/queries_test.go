@@ -2,8 +2,6 @@ package exec_test
 
 import (
 	"fmt"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 
@@ -176,8 +174,7 @@ func TestOutputFormats(t *testing.T) {
 }
 
 func TestStatementFromFile(t *testing.T) {
-	f := filepath.Join(t.TempDir(), "q.sql")
-	os.WriteFile(f, []byte("-- repos of tiny\nSELECT name\nFROM github.repos.repos\nWHERE org = 'tiny'\nORDER BY name;\n"), 0o644)
+	f := testutil.TempFile(t, "q.sql", "-- repos of tiny\nSELECT name\nFROM github.repos.repos\nWHERE org = 'tiny'\nORDER BY name;\n")
 	r := run(t, "-o", "csv", "-f", f)
 	if r.Code != 0 || r.Stdout != csvLines("name", "alpha", "beta", "gamma") {
 		t.Fatalf("exit %d: %s %s", r.Code, r.Stdout, r.Stderr)

@@ -2,8 +2,6 @@ package profiles_test
 
 import (
 	"encoding/json"
-	"os"
-	"path/filepath"
 	"reflect"
 	"regexp"
 	"strings"
@@ -176,10 +174,7 @@ func TestUndeclaredMoreSignalIsIncomplete(t *testing.T) {
 	if !strings.Contains(m[1], `"get_users": {"style": "cursor", "param": "marker", "next": "next_marker"}`) {
 		t.Fatalf("profile line %s, want the cursor style sending next_marker back as marker", m[1])
 	}
-	profile := filepath.Join(t.TempDir(), "box-profile.json")
-	if err := os.WriteFile(profile, []byte(m[1]), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	profile := testutil.TempFile(t, "box-profile.json", m[1])
 	r = run(t, env(t), "-o", "json", "--provider", boxArg+",profile="+profile, "SELECT id FROM box.users.users")
 	wantColumn(t, "with the profile of the message: ", r, "id", "u1", "u2", "u3", "u4", "u5")
 

@@ -130,11 +130,8 @@ func TestUnknownPaginationSaysMore(t *testing.T) {
 		t.Fatalf("exit %d error %+v", r.Code, eb)
 	}
 
-	profile := filepath.Join(t.TempDir(), "stripe-profile.json")
-	if err := os.WriteFile(profile, []byte(`{"pagination": {"operations": {"GetCharges":
-		{"style": "cursor", "param": "starting_after", "has_more": "has_more", "last_item": "id", "size": "limit", "size_max": 100}}}}`), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	profile := testutil.TempFile(t, "stripe-profile.json", `{"pagination": {"operations": {"GetCharges":
+		{"style": "cursor", "param": "starting_after", "has_more": "has_more", "last_item": "id", "size": "limit", "size_max": 100}}}}`)
 	r = run(t, env(t), "-o", "json", "--provider", stripeArg+",profile="+profile, "SELECT id FROM "+tbl)
 	wantColumn(t, "with the profile: ", r, "id", "ch_3", "ch_2", "ch_1")
 }

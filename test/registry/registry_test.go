@@ -7,7 +7,6 @@ package registry_test
 
 import (
 	"bytes"
-	"compress/gzip"
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
@@ -155,14 +154,11 @@ func TestRegistryAddFileThenQuery(t *testing.T) {
 // must be refused before anything is stored.
 func TestRegistryAddURL(t *testing.T) {
 	api := newThingsAPI(t)
-	var gz bytes.Buffer
-	zw := gzip.NewWriter(&gz)
-	zw.Write(thingsDoc(api.URL, "things"))
-	zw.Close()
+	gz := gzipBytes(thingsDoc(api.URL, "things"))
 	noTables := []byte(`{"openapi": "3.0.3", "info": {"title": "x", "version": "1"}, "paths": {"/x": {"post": {"responses": {"200": {"description": "ok"}}}}}}`)
 	docs := docServer(t, map[string]served{
-		"/things.json.gz": {gz.Bytes(), map[string]string{"Content-Type": "application/gzip"}},
-		"/plain.json.gz":  {gz.Bytes(), map[string]string{"Content-Encoding": "gzip"}}, // answered decompressed in transit
+		"/things.json.gz": {gz, map[string]string{"Content-Type": "application/gzip"}},
+		"/plain.json.gz":  {gz, map[string]string{"Content-Encoding": "gzip"}}, // answered decompressed in transit
 		"/notes.txt":      {body: []byte("this is not an OpenAPI document")},
 		"/posts.json":     {body: noTables},
 	})
@@ -178,7 +174,7 @@ func TestRegistryAddURL(t *testing.T) {
 		t.Fatalf("rows: %s%s", r.Stdout, r.Stderr)
 	}
 	row := list(t, e)["things"]
-	if row.Source != docs+"/things.json.gz?…" || row.Via != "registry add" || row.SHA256 != sha(gz.Bytes())[:12] {
+	if row.Source != docs+"/things.json.gz?…" || row.Via != "registry add" || row.SHA256 != sha(gz)[:12] {
 		t.Fatalf("registry list row = %+v", row)
 	}
 
