@@ -17,7 +17,6 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"path/filepath"
-	"runtime"
 	"strings"
 	"sync"
 	"testing"
@@ -29,8 +28,7 @@ import (
 
 // doc is the path of a description in test/testdata/auth.
 func doc(name string) string {
-	_, file, _, _ := runtime.Caller(0)
-	return filepath.Join(filepath.Dir(file), "..", "testdata", "auth", name)
+	return filepath.Join(testutil.RepoRoot(), "test", "testdata", "auth", name)
 }
 
 const things = `[{"id": "t1", "name": "one"}, {"id": "t2", "name": "two"}]`

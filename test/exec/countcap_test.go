@@ -6,7 +6,6 @@ import (
 	"testing"
 
 	"github.com/enginehq/engine/test/fakegithub"
-	"github.com/enginehq/engine/test/mcp/mcptest"
 	"github.com/enginehq/engine/test/testutil"
 )
 
@@ -63,15 +62,7 @@ func TestCountCapsAreIncomplete(t *testing.T) {
     title: No pull request touches vendor/
     sql: "`+sql+` AND filename LIKE 'vendor/%'"
 `)
-		r := testutil.Run(t, execEnv(t), "", "check", controls, "-o", "json")
-		if r.Code != 2 || !strings.Contains(r.Stdout, `"status": "error"`) || !strings.Contains(r.Stdout, `"kind": "incomplete"`) {
-			t.Fatalf("check: exit %d, want 2 with the control in error (kind incomplete)\nstdout: %.2000s\nstderr: %s", r.Code, r.Stdout, r.Stderr)
-		}
-		cl, _, stderr := mcptest.Stdio(t, execEnv(t), "mcp")
-		res := cl.Query(t, sql)
-		if !res.IsError || res.Error == nil || res.Error.Kind != "incomplete" || len(res.Rows) != 0 {
-			t.Fatalf("MCP: result %+v error %+v, want isError with kind incomplete and no rows\nstderr: %s", res, res.Error, stderr)
-		}
+		incompleteInCheckAndMCP(t, controls, sql)
 	})
 }
 

@@ -48,18 +48,26 @@ func TestGitTreeTruncatedIsIncomplete(t *testing.T) {
 		t.Fatalf("subtree: exit %d paths %v\n%s", r.Code, got, r.Stderr)
 	}
 
-	// check: the control is an error, never a pass.
+	// check: the control is an error, never a pass; MCP: isError, kind
+	// incomplete, no rows.
 	controls := testutil.TempFile(t, "c.yaml", `controls:
   - id: no-binaries
     title: No binary artifacts in the tree
     sql: "`+sql+` AND path LIKE '%.bin'"
 `)
-	r = testutil.Run(t, execEnv(t), "", "check", controls, "-o", "json")
-	if r.Code != 2 || !strings.Contains(r.Stdout, `"status": "error"`) || !strings.Contains(r.Stdout, `"kind": "incomplete"`) {
-		t.Fatalf("check: exit %d, want 2 with the control in error (kind incomplete)\nstdout: %s\nstderr: %s", r.Code, r.Stdout, r.Stderr)
-	}
+	incompleteInCheckAndMCP(t, controls, sql)
+}
 
-	// MCP: isError, kind incomplete, no rows.
+// incompleteInCheckAndMCP fails the test unless check of the controls
+// file exits 2 with a control in error of kind incomplete, and sql over
+// MCP is an error result of kind incomplete without rows: an incomplete
+// answer is never a pass nor a partial result on those surfaces either.
+func incompleteInCheckAndMCP(t *testing.T, controls, sql string) {
+	t.Helper()
+	r := testutil.Run(t, execEnv(t), "", "check", controls, "-o", "json")
+	if r.Code != 2 || !strings.Contains(r.Stdout, `"status": "error"`) || !strings.Contains(r.Stdout, `"kind": "incomplete"`) {
+		t.Fatalf("check: exit %d, want 2 with the control in error (kind incomplete)\nstdout: %.2000s\nstderr: %s", r.Code, r.Stdout, r.Stderr)
+	}
 	cl, _, stderr := mcptest.Stdio(t, execEnv(t), "mcp")
 	res := cl.Query(t, sql)
 	if !res.IsError || res.Error == nil || res.Error.Kind != "incomplete" || len(res.Rows) != 0 {

@@ -39,12 +39,5 @@ func runExec(t *testing.T, fake *fakegithub.Server) outcome {
 func TestExecFaultMatrix(t *testing.T) {
 	t.Parallel()
 	fake := fakegithub.ForTest(t)
-	for _, c := range matrix() {
-		t.Run(c.name, func(t *testing.T) {
-			inject(fake, c)
-			checkFault(t, c, runExec(t, fake))
-		})
-	}
-	fake.ClearFaults()
-	checkHealthy(t, runExec(t, fake))
+	runMatrix(t, fake, false, func(t *testing.T) outcome { return runExec(t, fake) })
 }
