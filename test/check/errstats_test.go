@@ -67,8 +67,7 @@ func TestCheckFanOutErrorNamesEveryKey(t *testing.T) {
 // problem of the file reported before any request, like SQL that does
 // not parse (issue 33 item 4: it was found after the control's requests).
 func TestCheckSQLiteErrorsBeforeAnyRequest(t *testing.T) {
-	gh := fakegithub.ForTest(t)
-	env := testutil.FakeEnv(t, gh.URL())
+	gh, env := serverEnv(t)
 	controls := testutil.TempFile(t, "controls.yaml", `controls:
   - id: fine
     sql: SELECT name FROM github.repos.repos WHERE org = 'acme' AND private
