@@ -299,14 +299,10 @@ func TestRegistryAddBaseURL(t *testing.T) {
 	}
 	testutil.Contains(t, "registry add without a base URL", r.Stdout, "is a placeholder", "--base-url")
 	r = testutil.Run(t, env, "", "exec", "SELECT id FROM jira.project.project")
-	if r.Code != 1 || !strings.Contains(r.Stderr, "placeholder host") {
-		t.Fatalf("stored placeholder: exit %d\n%s", r.Code, r.Stderr)
-	}
+	testutil.WantRun(t, "stored placeholder", r, 1, "", "placeholder host")
 
 	r = testutil.Run(t, env, "", "registry", "add", "jira", d, "--base-url", "https://your-company.atlassian.net")
-	if r.Code != 1 || !strings.Contains(r.Stderr, "placeholder") {
-		t.Fatalf("registry add with a placeholder base URL: exit %d\n%s", r.Code, r.Stderr)
-	}
+	testutil.WantRun(t, "registry add with a placeholder base URL", r, 1, "", "placeholder")
 
 	r = testutil.Run(t, env, "", "registry", "add", "jira", d, "--base-url", f.URL)
 	if r.Code != 0 {
@@ -344,9 +340,7 @@ func TestHeaderParamSetOnce(t *testing.T) {
 	sel := "SELECT Name FROM xero.accounting.accounts"
 
 	r := testutil.Run(t, env, "", append(append([]string{"exec"}, base...), sel)...)
-	if r.Code != 1 || !strings.Contains(r.Stderr, "xero-tenant-id") {
-		t.Fatalf("without the tenant: exit %d, want 1 naming xero-tenant-id\n%s", r.Code, r.Stderr)
-	}
+	testutil.WantRun(t, "without the tenant", r, 1, "", "xero-tenant-id")
 	tenants := func(from int) []string {
 		var out []string
 		for _, h := range f.Headers()[from:] {

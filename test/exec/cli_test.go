@@ -50,9 +50,7 @@ func TestHelpNamesTheEnvironment(t *testing.T) {
 		}
 	}
 	r = testutil.Run(t, execEnv(t), "", "check", "--help")
-	if r.Code != 0 || !strings.Contains(r.Stdout, "(env ENGINE_ALLOW_FILE_CREDENTIALS)") {
-		t.Fatalf("check --help: exit %d\n%s", r.Code, r.Stdout)
-	}
+	testutil.WantRun(t, "check --help", r, 0, "(env ENGINE_ALLOW_FILE_CREDENTIALS)", "")
 }
 
 // TestStopSignals: SIGTERM (what CI runners and container stops send)

@@ -88,7 +88,5 @@ func TestConfigAuthMapping(t *testing.T) {
 
 	// On the command line the flag is named, as before.
 	r := testutil.Run(t, env, "", "exec", "--auth", `{"github":{"type":"bearer"}}`, q)
-	if r.Code != 1 || !strings.Contains(r.Stderr, `--auth github: type "bearer" needs credentialsenvvar`) {
-		t.Fatalf("exit %d:\n%s", r.Code, r.Stderr)
-	}
+	testutil.WantRun(t, "exec", r, 1, "", `--auth github: type "bearer" needs credentialsenvvar`)
 }

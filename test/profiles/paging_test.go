@@ -199,9 +199,7 @@ func TestProfileReadsNoTokenVariables(t *testing.T) {
 	tbl := table(t, slackArg, "conversations")
 	e := env(t, "SLACK_TOKEN="+fakeapis.GoodSlackToken, "GITHUB_TOKEN="+fakeapis.GoodSlackToken)
 	r := run(t, e, "--provider", slackArg, "SELECT id FROM "+tbl)
-	if r.Code != 2 || !strings.Contains(r.Stderr, "not_authed") {
-		t.Fatalf("exit %d, want 2 with not_authed\n%s", r.Code, r.Stderr)
-	}
+	testutil.WantRun(t, "exec", r, 2, "", "not_authed")
 }
 
 // The error advice names the provider's own way to give credentials,
@@ -209,9 +207,7 @@ func TestProfileReadsNoTokenVariables(t *testing.T) {
 func TestAdviceIsTheProvidersOwn(t *testing.T) {
 	tbl := table(t, stripeArg, "customers")
 	r := run(t, env(t), "--provider", stripeArg, "SELECT id FROM "+tbl+" WHERE customer = 'cus_404'")
-	if r.Code != 2 || !strings.Contains(r.Stderr, "No such customer: 'cus_404'") {
-		t.Fatalf("exit %d, want 2 with Stripe's error.message\n%s", r.Code, r.Stderr)
-	}
+	testutil.WantRun(t, "exec", r, 2, "", "No such customer: 'cus_404'")
 	if strings.Contains(r.Stderr, "GITHUB_TOKEN") || !strings.Contains(r.Stderr, `--auth '{"stripe":`) {
 		t.Fatalf("advice is not Stripe's own:\n%s", r.Stderr)
 	}

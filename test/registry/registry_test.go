@@ -138,16 +138,12 @@ func TestRegistryAddFileThenQuery(t *testing.T) {
 
 	mustRun(t, e, "registry", "remove", "things")
 	r = run(t, e, "exec", "SELECT name FROM things.things.things")
-	if r.Code != 1 || !strings.Contains(r.Stderr, "things") {
-		t.Fatalf("after remove: exit %d %s", r.Code, r.Stderr)
-	}
+	testutil.WantRun(t, "after remove", r, 1, "", "things")
 	if _, ok := list(t, e)["things"]; ok {
 		t.Fatal("registry list still shows things after remove")
 	}
 	r = run(t, e, "registry", "remove", "things")
-	if r.Code != 1 || !strings.Contains(r.Stderr, "no provider things") {
-		t.Fatalf("second remove: exit %d %s", r.Code, r.Stderr)
-	}
+	testutil.WantRun(t, "second remove", r, 1, "", "no provider things")
 }
 
 // registry add from a loopback URL (gzip-served), and the documents that

@@ -50,3 +50,13 @@ func JSONError(t testing.TB, r Result) ErrorObject {
 	t.Fatalf("no JSON error object (exit %d)\nstdout: %s\nstderr: %s", r.Code, r.Stdout, r.Stderr)
 	return ErrorObject{}
 }
+
+// WantRun fails the test unless the run exited code with stdout holding
+// inStdout and stderr holding inStderr ("": anything); what names the
+// step in the message.
+func WantRun(t testing.TB, what string, r Result, code int, inStdout, inStderr string) {
+	t.Helper()
+	if r.Code != code || !strings.Contains(r.Stdout, inStdout) || !strings.Contains(r.Stderr, inStderr) {
+		t.Fatalf("%s: exit %d, want %d with %q in stdout and %q in stderr\nstdout:\n%.4000s\nstderr:\n%.4000s", what, r.Code, code, inStdout, inStderr, r.Stdout, r.Stderr)
+	}
+}
