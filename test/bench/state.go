@@ -19,7 +19,7 @@ import (
 // (--query-timeout 2 min). The window serves about 1,800 of their 2,000
 // requests before the limit: the statements admitted must complete and
 // the rest be refused early, spending nothing but their first page.
-func (b *bench) stateRows(add func(name, value, target string)) {
+func (b *bench) stateRows(add addRow) {
 	redis, err := testutil.LaunchRedis()
 	if err != nil {
 		add("20 processes, --state: 100-page statement", "skipped: "+err.Error(), "")
