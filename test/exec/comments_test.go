@@ -27,9 +27,7 @@ func TestPullsToCommentsJoin(t *testing.T) {
 		t.Run(name, func(t *testing.T) {
 			fake.ResetRequests()
 			q := `SELECT r.name, p.number, json_extract(c.user, '$.login') AS author, c.body
-FROM github.repos.repos r
-JOIN github.pulls.pulls p ON p.owner = json_extract(r.owner, '$.login') AND p.repo = r.name
-JOIN github.issues.comments c ON ` + on + `
+` + reposToPulls + `JOIN github.issues.comments c ON ` + on + `
 WHERE r.org = 'tiny' ORDER BY c.id`
 			r := run(t, "-o", "csv", q)
 			want := csvLines("name,number,author,body",
