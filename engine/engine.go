@@ -140,6 +140,20 @@ func (e *Engine) Provider(name string) (*providers.Provider, error) {
 	return p, nil
 }
 
+// BaseURL is where provider name's requests go: the base URL given for
+// it (--base-url, the config, registry add --base-url), else its
+// description's.
+func (e *Engine) BaseURL(name string) (string, error) {
+	if u := e.opts.BaseURLs[name]; u != "" {
+		return u, nil
+	}
+	p, err := e.Provider(name)
+	if err != nil {
+		return "", err
+	}
+	return p.BaseURL, nil
+}
+
 // Origin tells how the index of an OpenAPI provider was obtained
 // (catalog.Origin).
 type Origin = catalog.Origin
@@ -188,7 +202,7 @@ func (e *Engine) Client(name string) (*client.Client, error) {
 	if err != nil {
 		return nil, Errorf(KindUsage, "provider %s: %w", name, err)
 	}
-	e.secrets = append(e.secrets, creds.Secrets()...)
+	e.secrets = append(e.secrets, providers.SecretForms(creds.Secrets())...)
 	if w := creds.Warning(); w != "" && e.opts.Warnf != nil {
 		if _, dup := warned.LoadOrStore(w, true); !dup {
 			e.opts.Warnf("%s", w)

@@ -4,7 +4,8 @@ import (
 	"bufio"
 	"encoding/json"
 	"strconv"
-	"unicode/utf8"
+
+	"github.com/enginehq/engine/engine/result"
 )
 
 // writeRow writes row as a JSON array (the spool's line format, read back
@@ -28,7 +29,7 @@ func writeRow(w *bufio.Writer, row []any) (int, error) {
 		case int64:
 			n += writeRaw(w, strconv.FormatInt(x, 10))
 		case string:
-			n += writeJSONString(w, x)
+			n += result.WriteJSONString(w, x)
 		default:
 			b, err := json.Marshal(x) // floats (json's shortest exact form)
 			if err != nil {
@@ -45,61 +46,4 @@ func writeRow(w *bufio.Writer, row []any) (int, error) {
 func writeRaw(w *bufio.Writer, s string) int {
 	m, _ := w.WriteString(s)
 	return m
-}
-
-const hexDigits = "0123456789abcdef"
-
-// writeJSONString writes s as a JSON string: '"' and '\\' escaped,
-// control characters as \n, \r, \t or \u00XX, U+2028 and U+2029 as
-// \u2028 and \u2029, invalid UTF-8 as U+FFFD (as encoding/json does).
-// It returns the bytes written.
-func writeJSONString(w *bufio.Writer, s string) int {
-	n := 0
-	put := func(t string) { m, _ := w.WriteString(t); n += m }
-	put(`"`)
-	start := 0
-	for i := 0; i < len(s); {
-		c := s[i]
-		if c >= 0x20 && c != '"' && c != '\\' && c < utf8.RuneSelf {
-			i++
-			continue
-		}
-		if c < utf8.RuneSelf {
-			put(s[start:i])
-			switch c {
-			case '"':
-				put(`\"`)
-			case '\\':
-				put(`\\`)
-			case '\n':
-				put(`\n`)
-			case '\r':
-				put(`\r`)
-			case '\t':
-				put(`\t`)
-			default:
-				put(`\u00` + string(hexDigits[c>>4]) + string(hexDigits[c&0xf]))
-			}
-			i++
-			start = i
-			continue
-		}
-		r, size := utf8.DecodeRuneInString(s[i:])
-		switch {
-		case r == utf8.RuneError && size == 1:
-			put(s[start:i])
-			put(`\ufffd`)
-		case r == '\u2028' || r == '\u2029':
-			put(s[start:i])
-			put(`\u202` + string(hexDigits[r&0xf]))
-		default:
-			i += size
-			continue
-		}
-		i += size
-		start = i
-	}
-	put(s[start:])
-	put(`"`)
-	return n
 }

@@ -6,7 +6,9 @@ import (
 	"encoding/hex"
 	"fmt"
 	"net/http"
+	"net/url"
 	"os"
+	"slices"
 	"sort"
 	"strings"
 )
@@ -191,6 +193,22 @@ func Redact(s string, secrets ...string) string {
 		}
 	}
 	return s
+}
+
+// SecretForms are the forms in which secrets may come back in an answer
+// or an error: each as it is, base64 (an HTTP Basic Authorization header
+// carries user:password so), query-escaped, and the password part of
+// user:password. Scrubbing text of a credential scrubs all of them.
+func SecretForms(secrets []string) []string {
+	out := make([]string, 0, 4*len(secrets))
+	for _, sec := range secrets {
+		out = append(out, sec, base64.StdEncoding.EncodeToString([]byte(sec)), url.QueryEscape(sec))
+		if _, pw, ok := strings.Cut(sec, ":"); ok {
+			out = append(out, pw)
+		}
+	}
+	sort.Strings(out)
+	return slices.Compact(out)
 }
 
 // AuthType is the kind of credentials of an --auth entry.

@@ -18,13 +18,16 @@ const (
 	TypeJSON    = "JSON"
 )
 
-// Parameter locations.
+// Where a parameter, or an apiKey (SecurityScheme.In), goes: OpenAPI's "in".
 const (
 	InPath  = "path"
 	InQuery = "query"
 	// InHeader: a request header the method declares (X-Api-Version);
 	// bound from WHERE like a query parameter.
 	InHeader = "header"
+	// InCookie: only where an apiKey goes (SecurityScheme.In), as
+	// OpenAPI's "in" has it; no parameter is bound to a cookie.
+	InCookie = "cookie"
 )
 
 // Column is one top-level property of a method's items.

@@ -39,21 +39,14 @@ const (
 	SchemeBasic SchemeType = "basic"
 )
 
-// Where an apiKey is sent.
-const (
-	KeyInHeader = "header"
-	KeyInQuery  = "query"
-	KeyInCookie = "cookie"
-)
-
 // SecurityScheme is one scheme of the description that the engine can
 // send.
 type SecurityScheme struct {
 	// Name is the scheme's key in components.securitySchemes.
 	Name string     `json:"name"`
 	Type SchemeType `json:"type"`
-	// In and Param say where an apiKey goes: header, query or cookie,
-	// and the header, parameter or cookie name.
+	// In and Param say where an apiKey goes (InHeader, InQuery or
+	// InCookie) and the header, parameter or cookie name.
 	In    string `json:"in,omitempty"`
 	Param string `json:"param,omitempty"`
 	// Env is the environment variable the profile names for the secret
@@ -65,7 +58,7 @@ type SecurityScheme struct {
 func (s SecurityScheme) Where() string {
 	switch s.Type {
 	case SchemeAPIKey:
-		if s.In == KeyInHeader && strings.EqualFold(s.Param, "Authorization") {
+		if s.In == InHeader && strings.EqualFold(s.Param, "Authorization") {
 			return "the raw Authorization header"
 		}
 		return fmt.Sprintf("%s %s", s.In, s.Param)
@@ -317,13 +310,13 @@ func (c Credentials) applyScheme(req *http.Request, s *SecurityScheme, secret st
 		req.SetBasicAuth(user, pw)
 	case SchemeAPIKey:
 		switch s.In {
-		case KeyInHeader:
+		case InHeader:
 			req.Header.Set(s.Param, secret)
-		case KeyInQuery:
+		case InQuery:
 			q := req.URL.Query()
 			q.Set(s.Param, secret)
 			req.URL.RawQuery = q.Encode()
-		case KeyInCookie:
+		case InCookie:
 			req.AddCookie(&http.Cookie{Name: s.Param, Value: secret})
 		}
 	}

@@ -39,7 +39,7 @@ func TestPlaceholderHost(t *testing.T) {
 
 func TestSchemeCredentialsPerMethod(t *testing.T) {
 	h := &Header{Provider: "acme-api", Security: &Security{Schemes: []SecurityScheme{
-		{Name: "k", Type: SchemeAPIKey, In: KeyInQuery, Param: "api_key"},
+		{Name: "k", Type: SchemeAPIKey, In: InQuery, Param: "api_key"},
 		{Name: "b", Type: SchemeBearer},
 	}}}
 	env := map[string]string{"ACME_API_API_KEY": "key-123456"}

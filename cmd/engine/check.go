@@ -8,7 +8,6 @@ import (
 	"io/fs"
 	"maps"
 	"os"
-	"os/signal"
 	"slices"
 	"strings"
 	"time"
@@ -235,7 +234,7 @@ func runCheck(cmd *cobra.Command, g *globalFlags, cf *checkFlags, paths []string
 	if err != nil {
 		return checkExit(check.ExitError, "%v", err)
 	}
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	ctx, stop := stopContext()
 	defer stop()
 	problems = append(problems, check.Validate(ctx, eng, file)...)
 	if len(problems) > 0 {

@@ -7,9 +7,7 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"os/signal"
 	"strings"
-	"syscall"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -42,7 +40,7 @@ func newExecCmd(g *globalFlags) *cobra.Command {
 			if csvSafe && format.Name != "csv" && format.Name != "tsv" {
 				return usageError("--csv-safe applies to -o csv and -o tsv, not %s", format.Name)
 			}
-			ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+			ctx, stop := stopContext()
 			defer stop()
 			width := 0
 			if format.Name == "table" {

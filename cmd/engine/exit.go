@@ -1,11 +1,15 @@
 package main
 
 import (
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
+	"os"
+	"os/signal"
 	"strings"
+	"syscall"
 
 	"github.com/spf13/cobra"
 
@@ -140,4 +144,12 @@ func asJSONError(err error) error {
 	msg = providers.ElideMiddle(result.SanitizeText(strings.TrimPrefix(msg, "error: ")), engine.MaxMessageBytes)
 	b, _ := json.Marshal(map[string]any{"error": engine.ErrorBody{Message: msg, Kind: kind}})
 	return &exitError{code: code, msg: string(b)}
+}
+
+// stopContext is cancelled by SIGINT (Ctrl-C) or SIGTERM (a cancelled CI
+// job, a service manager): exec, check, mcp and pg then end their work
+// as cancelled and say so (check: the unfinished controls are errors in
+// its report, exit 2), rather than dying without a word.
+func stopContext() (context.Context, context.CancelFunc) {
+	return signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 }

@@ -7,9 +7,7 @@ import (
 	"io"
 	"net"
 	"os"
-	"os/signal"
 	"strings"
-	"syscall"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -52,7 +50,7 @@ Logs go to stderr only. See docs/mcp.md for client configuration.`,
 				return usageError("%v", err)
 			}
 			defer srv.Close()
-			ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+			ctx, stop := stopContext()
 			defer stop()
 			authGiven := authOpts.Issuer != "" || authOpts.TokensFile != "" || authOpts.JWKSURL != "" || authOpts.Resource != "" || len(authOpts.Scopes) > 0
 			switch transport {

@@ -1,14 +1,11 @@
 package main
 
 import (
-	"context"
 	"crypto/tls"
 	"fmt"
 	"net"
 	"os"
-	"os/signal"
 	"strings"
-	"syscall"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -75,6 +72,9 @@ required to listen beyond loopback. See docs/pg.md.`,
 			if maxConns <= 0 {
 				return usageError("--max-connections %d: give a positive number of connections served at once", maxConns)
 			}
+			// Clients read views; people create them (exec, shell): a
+			// client of the server must not redefine what other surfaces read.
+			g.readOnlyViews = true
 			eng, opts, err := g.newEngine()
 			if err != nil {
 				return err
@@ -97,7 +97,7 @@ required to listen beyond loopback. See docs/pg.md.`,
 			if err != nil {
 				return usageError("%v", err)
 			}
-			ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+			ctx, stop := stopContext()
 			defer stop()
 			auth := "no password (loopback only)"
 			if password != "" {

@@ -33,6 +33,7 @@ func newRegistryCmd(g *globalFlags) *cobra.Command {
 				{Name: "fetched", Type: result.TypeText}, {Name: "compiled", Type: result.TypeText},
 				{Name: "sha256", Type: result.TypeText}, {Name: "services", Type: result.TypeInteger},
 				{Name: "resources", Type: result.TypeInteger}, {Name: "methods", Type: result.TypeInteger},
+				{Name: "base_url", Type: result.TypeText},
 			}}
 			skipped := skippedResult()
 			for _, name := range eng.ProviderNames() {
@@ -41,7 +42,8 @@ func newRegistryCmd(g *globalFlags) *cobra.Command {
 					return usageError("%v", err)
 				}
 				o := sourceOf(eng, opts.Sources, name)
-				res.Rows = append(res.Rows, []any{name, p.Version, o.source, o.via, o.fetched, o.compiled, o.hash, int64(len(p.Services())), int64(len(p.Resources)), int64(p.Methods())})
+				base, _ := eng.BaseURL(name)
+				res.Rows = append(res.Rows, []any{name, p.Version, o.source, o.via, o.fetched, o.compiled, o.hash, int64(len(p.Services())), int64(len(p.Resources)), int64(p.Methods()), base})
 				addSkipped(skipped, p)
 			}
 			if err := writeList(cmd.OutOrStdout(), res, skipped, output, verbose); err != nil {

@@ -118,15 +118,21 @@ func summary(index []byte) string {
 	return s
 }
 
-// checkAddBaseURL validates registry add's --base-url: an absolute
-// http(s) URL without query or fragment, whose host is not a placeholder.
-func checkAddBaseURL(raw string) error {
+// checkBaseURL validates a base URL given for a provider (where names
+// the setting: --base-url, its variable or the config's key): an
+// absolute http(s) URL without credentials, query or fragment, whose host
+// is not a placeholder. The URL itself is shown without its credentials.
+func checkBaseURL(where, raw string) error {
 	u, err := url.Parse(raw)
-	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" || u.RawQuery != "" || u.Fragment != "" || u.User != nil {
-		return usageError("--base-url %q: give an absolute http(s) URL without credentials, query or fragment, e.g. https://acme.atlassian.net", result.SanitizeText(raw))
+	if err == nil && u.User != nil {
+		u.User = nil
+		return fmt.Errorf("%s %q: a base URL carries no credentials (user:password@); give them with --auth or the provider's variables (README \"Configuration\")", where, result.SanitizeText(u.String()))
+	}
+	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" || u.RawQuery != "" || u.Fragment != "" {
+		return fmt.Errorf("%s %q: give an absolute http(s) URL without credentials, query or fragment, e.g. https://acme.atlassian.net", where, result.SanitizeText(raw))
 	}
 	if ph := providers.PlaceholderHost(raw); ph != "" {
-		return usageError("--base-url %q: %q is a placeholder; give your own host", result.SanitizeText(raw), result.SanitizeText(ph))
+		return fmt.Errorf("%s %q: %q is a placeholder; give your own host", where, result.SanitizeText(raw), result.SanitizeText(ph))
 	}
 	return nil
 }
@@ -176,8 +182,8 @@ remove NAME" removes it.`,
 			}
 			baseURL := addBaseURL(name, baseURLs)
 			if baseURL != "" {
-				if err := checkAddBaseURL(baseURL); err != nil {
-					return err
+				if err := checkBaseURL("--base-url", baseURL); err != nil {
+					return usageError("%v", err)
 				}
 			}
 			var profile []byte

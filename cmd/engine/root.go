@@ -245,14 +245,21 @@ func (g *globalFlags) engineOptions() (engine.Options, error) {
 		if src.Stored != nil && src.Stored.BaseURL != "" {
 			base[src.Name] = src.Stored.BaseURL // registry add --base-url
 		}
-		if v := g.io.Getenv("ENGINE_BASE_URL_" + strings.ToUpper(src.Name)); v != "" {
+		env := "ENGINE_BASE_URL_" + strings.ToUpper(src.Name)
+		if v := g.io.Getenv(env); v != "" {
+			if err := checkBaseURL(env, v); err != nil {
+				return engine.Options{}, err
+			}
 			base[src.Name] = v
 		}
 	}
 	for _, b := range g.baseURLs {
 		name, u, ok := strings.Cut(b, "=")
 		if !ok || name == "" || u == "" {
-			return engine.Options{}, fmt.Errorf("%s %q: expected NAME=URL, e.g. --base-url github=https://ghe.example.com/api/v3 (in the config file, base-url: {github: https://ghe.example.com/api/v3})", g.where("base-url"), b)
+			return engine.Options{}, fmt.Errorf("%s %q: expected NAME=URL, e.g. --base-url github=https://ghe.acme-corp.dev/api/v3 (in the config file, base-url: {github: https://ghe.acme-corp.dev/api/v3})", g.where("base-url"), result.SanitizeText(b))
+		}
+		if err := checkBaseURL(g.where("base-url"), u); err != nil {
+			return engine.Options{}, err
 		}
 		base[strings.ToLower(name)] = u
 	}

@@ -25,10 +25,7 @@ const (
 // TestEmbeddedIndexIsCurrent fails when registry/embedded/github.idx is not
 // what the generator produces now (regenerate: cd registry && go generate).
 func TestEmbeddedIndexIsCurrent(t *testing.T) {
-	ov, err := loadOverrides("github", "")
-	if err != nil {
-		t.Fatal(err)
-	}
+	ov := githubOverrides(t)
 	// generate's steps, on the description parsed once for all tests
 	// (parsing it takes most of this package's time under -race).
 	want, err := openapi.BuildIndex(githubDoc(t), "github", ov)
@@ -49,10 +46,7 @@ func TestEmbeddedIndexIsCurrent(t *testing.T) {
 		t.Fatalf("%s is stale (%d lines, generator gives %d); run: cd registry && go generate", committedIndex, len(gl), len(wl))
 	}
 
-	p, err := providers.Decode(want)
-	if err != nil {
-		t.Fatal(err)
-	}
+	p, all := decodeIndex(t, want)
 	bp, err := p.Resource("branches", "branch_protection")
 	if err != nil || bp == nil {
 		t.Fatalf("branch_protection: %v", err)
@@ -62,10 +56,6 @@ func TestEmbeddedIndexIsCurrent(t *testing.T) {
 		t.Fatalf("get_branch_protection = %+v", m)
 	}
 	// Only overridden operations carry absent statuses.
-	all, err := p.AllResources()
-	if err != nil {
-		t.Fatal(err)
-	}
 	n := 0
 	for _, r := range all {
 		for _, m := range r.Methods {
@@ -83,9 +73,7 @@ func TestEmbeddedIndexIsCurrent(t *testing.T) {
 }
 
 func TestOverridesFiles(t *testing.T) {
-	if ov, err := loadOverrides("github", ""); err != nil || ov == nil || len(ov.Absent) == 0 {
-		t.Fatalf("built-in github overrides: %v, %v", ov, err)
-	}
+	githubOverrides(t)
 	if ov, err := loadOverrides("petstore", ""); err != nil || ov != nil {
 		t.Errorf("no built-in overrides for petstore: %v, %v", ov, err)
 	}
@@ -126,28 +114,38 @@ const (
 // TestCheckDocAbsence fails when the list of answers that count as "no
 // rows" in docs/check.md differs from the overrides data.
 func TestCheckDocAbsence(t *testing.T) {
-	ov, err := loadOverrides("github", "")
-	if err != nil {
-		t.Fatal(err)
-	}
+	ov := githubOverrides(t)
 	want := absentBegin + "\n" + ov.AbsenceTable() + "\nReviewed and left without an absence rule (each of these 404s is an error):\n\n" + ov.NotAbsentTable() + "\n"
-	doc, err := os.ReadFile(checkDoc)
-	if err != nil {
+	generatedSection(t, checkDoc, absentBegin, absentEnd, want, false,
+		"the absence section differs from registry/profiles/github.json; run: go test ./cmd/indexgen -run TestCheckDocAbsence -update")
+}
+
+// generatedSection compares the section of the file at path between the
+// lines begin and end with want; with -update it rewrites the section
+// instead (appending it to the file, or making the file, when create is
+// set and the file has none).
+func generatedSection(t *testing.T, path, begin, end, want string, create bool, differs string) {
+	t.Helper()
+	raw, err := os.ReadFile(path)
+	if err != nil && !(create && *update) {
 		t.Fatal(err)
 	}
-	s := string(doc)
-	i, j := strings.Index(s, absentBegin), strings.Index(s, absentEnd)
+	s := string(raw)
+	i, j := strings.Index(s, begin), strings.Index(s, end)
 	if i < 0 || j < i {
-		t.Fatalf("%s: no section between %q and %q", checkDoc, strings.TrimSpace(absentBegin), absentEnd)
+		if !create || !*update {
+			t.Fatalf("%s: no section between %q and %q", path, strings.TrimSpace(begin), end)
+		}
+		s, i, j = s+"\n"+begin+end+"\n", len(s)+1, len(s)+1+len(begin)
 	}
 	if got := s[i:j]; got != want {
 		if *update {
-			if err := os.WriteFile(checkDoc, []byte(s[:i]+want+s[j:]), 0o644); err != nil {
+			if err := os.WriteFile(path, []byte(s[:i]+want+s[j:]), 0o644); err != nil {
 				t.Fatal(err)
 			}
 			return
 		}
-		t.Fatalf("%s: the absence section differs from registry/profiles/github.json; run: go test ./cmd/indexgen -run TestCheckDocAbsence -update", checkDoc)
+		t.Fatalf("%s: %s", path, differs)
 	}
 }
 
@@ -181,15 +179,36 @@ func githubDoc(t *testing.T) *openapi3.T {
 	return parsed.doc
 }
 
+// githubOverrides are the built-in GitHub overrides.
+func githubOverrides(t *testing.T) *openapi.ProfileFile {
+	t.Helper()
+	ov, err := loadOverrides("github", "")
+	if err != nil || ov == nil || len(ov.Absent) == 0 {
+		t.Fatalf("built-in github overrides: %v, %v", ov, err)
+	}
+	return ov
+}
+
+// decodeIndex is the provider of an encoded index and its tables.
+func decodeIndex(t *testing.T, data []byte) (*providers.Provider, []*providers.Resource) {
+	t.Helper()
+	p, err := providers.Decode(data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	all, err := p.AllResources()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return p, all
+}
+
 // githubTables derives the built-in index's tables from the description
 // with the committed overrides.
 func githubTables(t *testing.T) (*openapi3.T, []*providers.Resource) {
 	t.Helper()
 	doc := githubDoc(t)
-	ov, err := loadOverrides("github", "")
-	if err != nil {
-		t.Fatal(err)
-	}
+	ov := githubOverrides(t)
 	_, rs, err := openapi.DeriveTables(doc, "github", ov.Tables)
 	if err != nil {
 		t.Fatal(err)
@@ -207,14 +226,7 @@ func TestNoTableMixesEntities(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	p, err := providers.Decode(data)
-	if err != nil {
-		t.Fatal(err)
-	}
-	all, err := p.AllResources()
-	if err != nil {
-		t.Fatal(err)
-	}
+	_, all := decodeIndex(t, data)
 	seen := map[string]bool{}
 	methods := 0
 	for _, r := range all {
@@ -284,26 +296,6 @@ func TestNoTableMixesEntities(t *testing.T) {
 func TestTablesDoc(t *testing.T) {
 	doc, rs := githubTables(t)
 	want := tablesBegin + "\n" + tableList(doc, rs) + "\n"
-	raw, err := os.ReadFile(tablesDoc)
-	if err != nil && !*update {
-		t.Fatal(err)
-	}
-	s := string(raw)
-	i, j := strings.Index(s, tablesBegin), strings.Index(s, tablesEnd)
-	if i < 0 || j < i {
-		if *update {
-			s, i, j = s+"\n"+tablesBegin+tablesEnd+"\n", len(s)+1, len(s)+1+len(tablesBegin)
-		} else {
-			t.Fatalf("%s: no section between %q and %q", tablesDoc, strings.TrimSpace(tablesBegin), tablesEnd)
-		}
-	}
-	if got := s[i:j]; got != want {
-		if *update {
-			if err := os.WriteFile(tablesDoc, []byte(s[:i]+want+s[j:]), 0o644); err != nil {
-				t.Fatal(err)
-			}
-			return
-		}
-		t.Fatalf("%s differs from the index's tables; run: go test ./cmd/indexgen -run TestTablesDoc -update", tablesDoc)
-	}
+	generatedSection(t, tablesDoc, tablesBegin, tablesEnd, want, true,
+		"differs from the index's tables; run: go test ./cmd/indexgen -run TestTablesDoc -update")
 }

@@ -52,10 +52,7 @@ func TestDefaultNotice(t *testing.T) {
 		{"SELECT visibility FROM github.repos.repos WHERE org = 'a'", ""},
 		{"SELECT state FROM github.issues.issues WHERE owner = 'a' AND repo = 'b' LIMIT 0", ""},
 	} {
-		p, err := build(t, cat, c.q)
-		if err != nil {
-			t.Fatalf("%s: %v", c.q, err)
-		}
+		p := planned(t, cat, c.q)
 		if got := p.Notice(); (c.want == "") != (got == "") || !strings.Contains(got, c.want) {
 			t.Errorf("%s: notice %q, want %q", c.q, got, c.want)
 		}

@@ -48,6 +48,16 @@ func build(t *testing.T, cat testCatalog, q string) (*Plan, error) {
 	return Build(context.Background(), st.Query, cat, Options{MaxRequests: 1000, Prover: store.Prover{}})
 }
 
+// planned is build's plan of q; an error fails the test.
+func planned(t *testing.T, cat testCatalog, q string) *Plan {
+	t.Helper()
+	p, err := build(t, cat, q)
+	if err != nil {
+		t.Fatalf("%s: %v", q, err)
+	}
+	return p
+}
+
 func TestMethodChoice(t *testing.T) {
 	cat := github(t)
 	cases := []struct{ q, method, sql string }{
@@ -62,10 +72,7 @@ func TestMethodChoice(t *testing.T) {
 		{"SELECT * FROM github.actions.workflow_runs WHERE owner = 'a' AND repo = 'b'", "list_workflow_runs_for_repo", ""},
 	}
 	for _, c := range cases {
-		p, err := build(t, cat, c.q)
-		if err != nil {
-			t.Fatalf("%s: %v", c.q, err)
-		}
+		p := planned(t, cat, c.q)
 		if got := p.Scans[0].Method.Name; got != c.method {
 			t.Errorf("%s: method %s, want %s", c.q, got, c.method)
 		}
@@ -102,10 +109,7 @@ func TestMissingRequiredParametersNamed(t *testing.T) {
 
 func TestFanOutAndLimit(t *testing.T) {
 	cat := github(t)
-	p, err := build(t, cat, "SELECT * FROM github.issues.issues WHERE owner = 'acme' AND repo IN ('a', 'b', 'c', 'a') AND state = 'all' LIMIT 3")
-	if err != nil {
-		t.Fatal(err)
-	}
+	p := planned(t, cat, "SELECT * FROM github.issues.issues WHERE owner = 'acme' AND repo IN ('a', 'b', 'c', 'a') AND state = 'all' LIMIT 3")
 	s := p.Scans[0]
 	calls := s.Calls()
 	if len(calls) != 3 {
@@ -120,10 +124,7 @@ func TestFanOutAndLimit(t *testing.T) {
 	if s.Limit != 0 {
 		t.Errorf("limit %d pushed down past an IN list SQLite does not run as a plain scan", s.Limit)
 	}
-	p, err = build(t, cat, "SELECT * FROM github.issues.issues WHERE owner = 'acme' AND repo = 'a' AND state = 'all' LIMIT 3")
-	if err != nil {
-		t.Fatal(err)
-	}
+	p = planned(t, cat, "SELECT * FROM github.issues.issues WHERE owner = 'acme' AND repo = 'a' AND state = 'all' LIMIT 3")
 	if p.Scans[0].Limit != 3 {
 		t.Errorf("limit %d, want 3 (every WHERE term is an API parameter, a plain scan)", p.Scans[0].Limit)
 	}
@@ -154,10 +155,7 @@ func TestFanOutAndLimit(t *testing.T) {
 
 func TestExplainIsStable(t *testing.T) {
 	cat := github(t)
-	p, err := build(t, cat, "SELECT name FROM github.repos.repos WHERE org IN ('a','b') LIMIT 5")
-	if err != nil {
-		t.Fatal(err)
-	}
+	p := planned(t, cat, "SELECT name FROM github.repos.repos WHERE org IN ('a','b') LIMIT 5")
 	want := `1. scan github.repos.repos via list_for_org (GET /orgs/{org}/repos) with org='a'|'b'; 2 request(s) (+ further pages); stops after 5 rows
 estimated requests: 2 (first pages)
 sqlite: SELECT name FROM "t0_github_repos_repos" AS "repos" WHERE org IN ('a','b') LIMIT 5
@@ -206,10 +204,7 @@ func TestFirstPages(t *testing.T) {
 		{"SELECT r.name FROM github.repos.repos r, github.repos.repos s WHERE r.org = 'a' AND s.org IN ('b', 'c')", 3, true},
 		{"SELECT b.name FROM github.repos.repos r JOIN github.branches.branches b ON b.owner = json_extract(r.owner, '$.login') AND b.repo = r.name WHERE r.org = 'a'", 0, false},
 	} {
-		p, err := build(t, cat, c.q)
-		if err != nil {
-			t.Fatalf("%s: %v", c.q, err)
-		}
+		p := planned(t, cat, c.q)
 		if n, known := p.FirstPages(); n != c.n || known != c.known {
 			t.Errorf("%s: FirstPages %d, %t; want %d, %t", c.q, n, known, c.n, c.known)
 		}

@@ -18,10 +18,7 @@ func TestScopeNotice(t *testing.T) {
 		"SELECT name FROM github.repos.repos WHERE org = 'a' AND org = 'b'": "",
 		"SELECT * FROM github.rate_limit.rate_limit":                        "",
 	} {
-		p, err := build(t, cat, q)
-		if err != nil {
-			t.Fatalf("%s: %v", q, err)
-		}
+		p := planned(t, cat, q)
 		if got := p.Scans[0].ScopeNotice(); got != want {
 			t.Errorf("%s:\n got %s\nwant %s", q, got, want)
 		}

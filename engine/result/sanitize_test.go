@@ -7,8 +7,15 @@ import (
 	"unicode/utf8"
 )
 
-func TestSanitize(t *testing.T) {
-	for in, want := range map[string]string{
+// TestInertText: what data text becomes in output. Sanitize shows
+// terminal escapes, other controls, bidi marks and bad UTF-8 as escapes;
+// SanitizeText keeps line breaks and tabs; MarkdownText makes HTML, links,
+// images, mentions and issue references inert, and the text still reads
+// the same; SpreadsheetSafe quotes OWASP's leading characters.
+func TestInertText(t *testing.T) {
+	inert(t, "SanitizeText", SanitizeText, map[string]string{"line 1\n\tline 2\r\x1b[2J": "line 1\n\tline 2\\r\\x1b[2J"})
+	inert(t, "SpreadsheetSafe", SpreadsheetSafe, map[string]string{"=1+1": "'=1+1", "+1": "'+1", "-1": "'-1", "@x": "'@x", "\tx": "'\tx", "\rx": "'\rx", "a=b": "a=b", "": ""})
+	inert(t, "Sanitize", Sanitize, map[string]string{
 		"plain text, é ✓":             "plain text, é ✓",
 		"a\nb\r\tc":                   `a\nb\r\tc`,
 		"\x1b]0;T\x07\x1b[2J":         `\x1b]0;T\x07\x1b[2J`,
@@ -16,13 +23,26 @@ func TestSanitize(t *testing.T) {
 		"bidi \u202eevil\u2066":       `bidi \u202eevil\u2066`,
 		"bad \xff\xfe utf8":           `bad \xff\xfe utf8`,
 		`back\slash \x1b stays as is`: `back\slash \x1b stays as is`,
-	} {
-		if got := Sanitize(in); got != want {
-			t.Errorf("Sanitize(%q) = %q, want %q", in, got, want)
+	})
+	inert(t, "MarkdownText", MarkdownText, map[string]string{
+		`<img src="x">`:           `&lt;img src="x"&gt;`,
+		`![a](http://b)`:          `![a\](http://b)`,
+		`[a][r]`:                  `[a\][r\]`,
+		`@team and a@b.c`:         `@&#8203;team and a@&#8203;b.c`,
+		`fix #12, not #x`:         `fix #&#8203;12, not #x`,
+		"<!-- x\n|y\\":            `&lt;!-- x\n\|y\\`,
+		`&#64;`:                   `&amp;#&#8203;64;`,
+		"plain text, 100% *bold*": "plain text, 100% *bold*",
+	})
+}
+
+// inert compares f, named name, of each input in cases with its value.
+func inert(t *testing.T, name string, f func(string) string, cases map[string]string) {
+	t.Helper()
+	for in, want := range cases {
+		if got := f(in); got != want {
+			t.Errorf("%s(%q) = %q, want %q", name, in, got, want)
 		}
-	}
-	if got := SanitizeText("line 1\n\tline 2\r\x1b[2J"); got != "line 1\n\tline 2\\r\\x1b[2J" {
-		t.Errorf("SanitizeText: %q", got)
 	}
 }
 

@@ -14,8 +14,9 @@
 // them. Regenerating SQL from the vitess AST would
 // silently change SQLite semantics (`||`, double-quoted identifiers), so it
 // is never done. Constructs on which the two dialects disagree about
-// statement boundaries (backslash escapes in strings, `#` comments, `/*!`
-// comments) are refused.
+// statement boundaries (`#` comments, `/*!` comments) are refused; a
+// backslash in a string, an escape to MySQL's grammar and itself to
+// SQLite, is read as SQLite reads it (backslash.go).
 //
 // Table names have three parts, provider.service.resource, optionally a
 // fourth naming a method (github.repos.repos.list_for_user). The stock

@@ -48,7 +48,8 @@ func (q *Query) nullReads(scopes []*Scope) {
 				termColumns(term, false, &plain, &decided)
 				dec := map[*TableRef]map[string]bool{}
 				for _, c := range decided {
-					if t, name := resolveColumn(s, c); t != nil {
+					ts, name, _ := aliasedReaders(s, c)
+					for _, t := range ts {
 						if dec[t] == nil {
 							dec[t] = map[string]bool{}
 						}
@@ -57,19 +58,25 @@ func (q *Query) nullReads(scopes []*Scope) {
 				}
 				for _, r := range plain {
 					c := r.col
-					t, name := resolveColumn(s, c)
-					if t == nil || dec[t][name] || t.readsNull(name, r.path) {
-						continue
-					}
+					ts, name, aliasPath := aliasedReaders(s, c)
 					written := c.Name.String()
 					if !c.Qualifier.Name.IsEmpty() {
 						written = c.Qualifier.Name.String() + "." + written
 					}
-					expr := written
-					if r.path != "" {
-						expr += " ->> " + QuoteString(r.path)
+					expr, path := written, r.path
+					switch {
+					case aliasPath != "" && path != "":
+						continue // a path of a path: not followed
+					case aliasPath != "":
+						path = aliasPath // the alias is the read; the term writes it
+					case path != "":
+						expr += " ->> " + QuoteString(path)
 					}
-					t.NullReads = append(t.NullReads, NullRead{Name: name, Written: written, Clause: clause.name, Path: r.path, Expr: expr})
+					for _, t := range ts {
+						if !dec[t][name] && !t.readsNull(name, path) {
+							t.NullReads = append(t.NullReads, NullRead{Name: name, Written: written, Clause: clause.name, Path: path, Expr: expr})
+						}
+					}
 				}
 			}
 		}
@@ -206,12 +213,61 @@ func (s *Scope) from(given string, body *Scope) {
 	s.froms[given] = body
 }
 
+// aliasedReaders is readers, also for a select-list alias of the scope
+// that the term reads (SQLite lets WHERE and HAVING read one) when the
+// alias is a column or one JSON path of one (x AS m, c ->> '$.a' AS m):
+// then the column it names, with that path.
+func aliasedReaders(s *Scope, c *sqlparser.ColName) ([]*TableRef, string, string) {
+	name := colOf(c)
+	if qualOf(c) != "" || !s.aliases[name] || s.sel == nil {
+		return readers(s, c)
+	}
+	for _, se := range s.sel.SelectExprs {
+		ae, ok := se.(*sqlparser.AliasedExpr)
+		if !ok || strings.ToLower(ae.As.String()) != name {
+			continue
+		}
+		e := unparen(ae.Expr)
+		if inner, ok := e.(*sqlparser.ColName); ok {
+			return readers(s, inner)
+		}
+		if inner, path, ok := jsonPathRead(e); ok {
+			if ts, name, innerPath := readers(s, inner); innerPath == "" {
+				return ts, name, path
+			}
+		}
+		break // an expression decides its own NULLs
+	}
+	return nil, name, ""
+}
+
+// readers are the provider tables a column reference of scope s may
+// read, with the column's name: the one resolveColumn finds, else, for
+// an unqualified name in a FROM of provider tables only (no derived
+// table, no outer scope it could mean), each of them: only the one that
+// has the column keeps the read (the planner's NullChecks), and were
+// two to have it SQLite would refuse the name as ambiguous.
+func readers(s *Scope, c *sqlparser.ColName) ([]*TableRef, string, string) {
+	if t, name, path := resolveColumn(s, c); t != nil {
+		return []*TableRef{t}, name, path
+	}
+	name := colOf(c)
+	if qualOf(c) != "" || !c.Qualifier.DbQualifier.IsEmpty() || s.aliases[name] || len(s.Tables) < 2 || len(s.Names) != len(s.Tables) || correlatable(s) {
+		return nil, name, ""
+	}
+	switch name {
+	case "rowid", "oid", "_rowid_":
+		return nil, name, ""
+	}
+	return s.Tables, name, ""
+}
+
 // resolveColumn is the provider table and column a column reference of
 // scope s reads: its own (columnOwner), or the one a derived table in
 // FROM passes through unchanged (passThrough); nil when neither.
-func resolveColumn(s *Scope, c *sqlparser.ColName) (*TableRef, string) {
+func resolveColumn(s *Scope, c *sqlparser.ColName) (*TableRef, string, string) {
 	if t := columnOwner(s, c); t != nil {
-		return t, colOf(c)
+		return t, colOf(c), ""
 	}
 	return passThrough(s, c, 0)
 }
@@ -219,11 +275,12 @@ func resolveColumn(s *Scope, c *sqlparser.ColName) (*TableRef, string) {
 // passThrough follows a reference to a derived table's column (v.x, or x
 // in a SELECT whose one FROM item is v) into its SELECT: when the column
 // is a bare column of a provider table there (x, t.x, or y AS x; or any
-// name under SELECT * over one table), that table's column, through
-// nested derived tables; else nil (an expression decides its own NULLs).
-func passThrough(s *Scope, c *sqlparser.ColName, depth int) (*TableRef, string) {
+// name under SELECT * over one table), or one JSON path of one (c ->>
+// '$.a' AS x), that table's column (and the path), through nested
+// derived tables; else nil (an expression decides its own NULLs).
+func passThrough(s *Scope, c *sqlparser.ColName, depth int) (*TableRef, string, string) {
 	if depth > 8 || !c.Qualifier.DbQualifier.IsEmpty() {
-		return nil, ""
+		return nil, "", ""
 	}
 	name := colOf(c)
 	var body *Scope
@@ -233,7 +290,7 @@ func passThrough(s *Scope, c *sqlparser.ColName, depth int) (*TableRef, string) 
 		body = s.froms[s.Names[0]]
 	}
 	if body == nil || body.sel == nil {
-		return nil, ""
+		return nil, "", ""
 	}
 	for _, se := range body.sel.SelectExprs {
 		switch e := se.(type) {
@@ -246,27 +303,32 @@ func passThrough(s *Scope, c *sqlparser.ColName, depth int) (*TableRef, string) 
 			if out != name {
 				continue
 			}
-			if !ok {
-				return nil, ""
+			if ok {
+				return resolveInner(body, inner, depth)
 			}
-			return resolveInner(body, inner, depth)
+			if inner, path, ok := jsonPathRead(unparen(e.Expr)); ok {
+				if t, col, innerPath := resolveInner(body, inner, depth); t != nil && innerPath == "" {
+					return t, col, path
+				}
+			}
+			return nil, "", ""
 		case *sqlparser.StarExpr:
 			if len(body.Names) != 1 {
 				continue
 			}
 			if len(body.Tables) == 1 {
-				return body.Tables[0], name
+				return body.Tables[0], name, ""
 			}
 			inner := &sqlparser.ColName{Name: sqlparser.NewColIdent(name)}
 			return passThrough(body, inner, depth+1)
 		}
 	}
-	return nil, ""
+	return nil, "", ""
 }
 
-func resolveInner(body *Scope, c *sqlparser.ColName, depth int) (*TableRef, string) {
+func resolveInner(body *Scope, c *sqlparser.ColName, depth int) (*TableRef, string, string) {
 	if t := columnOwner(body, c); t != nil {
-		return t, colOf(c)
+		return t, colOf(c), ""
 	}
 	return passThrough(body, c, depth+1)
 }

@@ -42,8 +42,20 @@ func unplaceholder(text string) string {
 	return placeholderRe.ReplaceAllString(text, "$1")
 }
 
-// exprText is an expression as written, table placeholders back to names.
-func exprText(e sqlparser.Expr) string { return unplaceholder(sqlparser.String(e)) }
+// exprText is an expression as written, table placeholders back to names
+// and strings quoted as SQLite reads them: a quote inside doubled, a
+// backslash as itself (vitess would print MySQL's backslash escapes).
+func exprText(e sqlparser.Expr) string {
+	buf := sqlparser.NewTrackedBuffer(func(buf *sqlparser.TrackedBuffer, node sqlparser.SQLNode) {
+		if v, ok := node.(*sqlparser.SQLVal); ok && v.Type == sqlparser.StrVal {
+			buf.WriteString("'" + strings.ReplaceAll(string(v.Val), "'", "''") + "'")
+			return
+		}
+		node.Format(buf)
+	})
+	buf.Myprintf("%v", e)
+	return unplaceholder(buf.String())
+}
 
 // qualName is how a qualifier or table identifier names a table in scope:
 // the resource name of a placeholder, else the identifier, lower-cased.

@@ -177,5 +177,9 @@ func parseSQL(text string) (st sqlparser.Statement, err error) {
 			st, err = nil, fmt.Errorf("the SQL parser failed on this statement (%v); try writing it differently, e.g. with spaces around quoted strings", p)
 		}
 	}()
-	return sqlparser.Parse(text)
+	st, err = sqlparser.Parse(maskBackslashes(text))
+	if err == nil {
+		unmaskLiterals(st)
+	}
+	return st, err
 }

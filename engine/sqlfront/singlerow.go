@@ -36,23 +36,31 @@ func singleRow(s sqlparser.SelectStatement) bool {
 			return false
 		}
 	}
-	agg := false
+	agg, _ := selectCalls(sel)
+	return agg
+}
+
+// selectCalls reports whether the SELECT's own expressions (not inside
+// a subquery) call an aggregate function other than as a window, and
+// whether they call a window function.
+func selectCalls(sel *sqlparser.Select) (aggregate, window bool) {
 	_ = sqlparser.Walk(func(node sqlparser.SQLNode) (bool, error) {
 		switch n := node.(type) {
 		case *sqlparser.Subquery:
-			return false, nil // its aggregates are its own
+			return false, nil // its calls are its own
 		case *sqlparser.FuncExpr:
 			if n.Over != nil {
-				return false, nil // a window function: one value per row
+				window = true
+				return false, nil // one value per row
 			}
 			name := n.Name.Lowered()
 			if n.Qualifier.IsEmpty() && sqliteAggregates[name] && ((name != "min" && name != "max") || len(n.Exprs) == 1) {
-				agg = true
+				aggregate = true
 			}
 		case *sqlparser.GroupConcatExpr:
-			agg = true
+			aggregate = true
 		}
-		return !agg, nil
+		return true, nil
 	}, sel.SelectExprs)
-	return agg
+	return aggregate, window
 }

@@ -81,18 +81,10 @@ func Parse(text string, isProvider func(string) bool) (*Statement, error) {
 	if !validUTF8(text) {
 		return nil, &Error{Pos: -1, Msg: "statement is not valid UTF-8"}
 	}
-	all, err := tokenize(text)
+	toks, err := statementCode(text)
 	if err != nil {
 		return nil, err
 	}
-	if err := checkDialect(text, all); err != nil {
-		return nil, err
-	}
-	all, err = trimStatement(all)
-	if err != nil {
-		return nil, err
-	}
-	toks := code(all)
 	if len(toks) == 0 {
 		return nil, &Error{Pos: -1, Msg: "empty statement"}
 	}

@@ -11,6 +11,9 @@ type token struct {
 	typ        int
 	val        string
 	start, end int
+	// escape: a string whose text, as vitess reads it, still holds a
+	// backslash (see maskBackslashes); checkDialect refuses it.
+	escape bool
 }
 
 func (t token) raw(text string) string { return text[t.start:t.end] }
@@ -39,7 +42,8 @@ func isSpace(c byte) bool {
 
 // tokenize scans the whole text, comments included.
 func tokenize(text string) ([]token, error) {
-	tkn := sqlparser.NewStringTokenizer(text)
+	masked := maskBackslashes(text)
+	tkn := sqlparser.NewStringTokenizer(masked)
 	tkn.AllowComments = true
 	var out []token
 	prevEnd := 0
@@ -91,7 +95,12 @@ func tokenize(text string) ([]token, error) {
 			e = s + len(val)
 		}
 		prevEnd = e
-		out = append(out, token{typ: typ, val: string(val), start: s, end: e})
+		t := token{typ: typ, val: string(val), start: s, end: e}
+		if typ == sqlparser.STRING {
+			t.val = unmask(t.val)
+			t.escape = strings.Contains(masked[s:e], `\`)
+		}
+		out = append(out, t)
 	}
 }
 
@@ -154,15 +163,15 @@ func checkDialect(text string, toks []token) error {
 			return &Error{Pos: t.start, Msg: "'#' comments are not supported; use -- or /* */"}
 		case t.typ == sqlparser.COMMENT && strings.HasPrefix(raw, "/*!"):
 			return &Error{Pos: t.start, Msg: "'/*!' version comments are not supported"}
-		case t.typ == sqlparser.STRING && strings.Contains(raw, `\`):
+		case t.escape:
 			return &Error{Pos: t.start, Msg: "backslash escapes in strings are not supported (SQLite reads them literally); write a quote inside a string as ''"}
 		}
 	}
 	return nil
 }
 
-// splitStatements reports whether the tokens hold more than one statement;
-// trailing semicolons are allowed.
+// trimStatement drops the trailing semicolons and comments, and refuses
+// tokens that hold more than one statement.
 func trimStatement(toks []token) ([]token, error) {
 	// Drop trailing semicolons and comments.
 	end := len(toks)
@@ -175,6 +184,24 @@ func trimStatement(toks []token) ([]token, error) {
 		}
 	}
 	return toks[:end], nil
+}
+
+// statementCode is the code of one statement (its tokens without
+// comments): text tokenized, checked for what the dialect refuses, its
+// trailing semicolons and comments dropped, and refused when it holds a
+// second statement.
+func statementCode(text string) ([]token, error) {
+	all, err := tokenize(text)
+	if err != nil {
+		return nil, err
+	}
+	if err := checkDialect(text, all); err != nil {
+		return nil, err
+	}
+	if all, err = trimStatement(all); err != nil {
+		return nil, err
+	}
+	return code(all), nil
 }
 
 // code returns the tokens without comments.

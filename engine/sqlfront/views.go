@@ -159,17 +159,9 @@ func ExpandViews(text string, isProvider func(string) bool, view func(name strin
 }
 
 func expandViews(text string, isProvider func(string) bool, view func(string) (string, bool), stack []string, used *[]string) (string, error) {
-	all, err := tokenize(text)
-	if err != nil {
-		return text, nil
-	}
-	all, err = trimStatement(all)
-	if err != nil {
-		return text, nil
-	}
-	toks := code(all)
-	if len(toks) == 0 {
-		return text, nil
+	toks, err := statementCode(text)
+	if err != nil || len(toks) == 0 {
+		return text, nil // Parse says what is wrong with it
 	}
 	switch strings.ToLower(toks[0].raw(text)) {
 	case "explain":
@@ -430,21 +422,8 @@ func pushDown(body string, isProvider func(string) bool, conds []pushed) string 
 // aggregates reports whether the SELECT's own expressions call an
 // aggregate or a window function (not inside a subquery).
 func aggregates(sel *sqlparser.Select) bool {
-	found := false
-	_ = sqlparser.Walk(func(node sqlparser.SQLNode) (bool, error) {
-		switch n := node.(type) {
-		case *sqlparser.Subquery:
-			return false, nil
-		case *sqlparser.FuncExpr:
-			if n.Over != nil || (n.Qualifier.IsEmpty() && sqliteAggregates[n.Name.Lowered()]) {
-				found = true
-			}
-		case *sqlparser.GroupConcatExpr:
-			found = true
-		}
-		return !found, nil
-	}, sel.SelectExprs)
-	return found
+	agg, window := selectCalls(sel)
+	return agg || window
 }
 
 // backquote writes a name as an identifier both grammars read alike

@@ -5,8 +5,6 @@ import (
 	"testing"
 )
 
-func isGitHub(s string) bool { return s == "github" }
-
 func TestExpandViews(t *testing.T) {
 	views := map[string]string{
 		"langs":  "SELECT org, name, language FROM github.repos.repos WHERE language IS NOT NULL ORDER BY name",
@@ -35,7 +33,7 @@ func TestExpandViews(t *testing.T) {
 		{"SELECT * FROM self", "", "reads itself"},
 	}
 	for _, c := range cases {
-		got, _, err := ExpandViews(c.in, isGitHub, view)
+		got, _, err := ExpandViews(c.in, isGH, view)
 		switch {
 		case c.err != "":
 			if err == nil || !strings.Contains(err.Error(), c.err) {

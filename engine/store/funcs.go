@@ -217,29 +217,36 @@ func compile(fn, pattern, flags string) (*regexp.Regexp, error) {
 	return re, nil
 }
 
-func regexpLike(args []driver.Value) (driver.Value, error) {
-	const fn = "regexp_like"
-	flags := ""
-	if len(args) == 3 {
-		flags = text(args[2])
+// regexpFunc is a SQL function over a pattern: it compiles argument at
+// (with the flags of argument flagsAt when that is given, -1 for none)
+// and calls do with it, so every function names a bad pattern alike.
+func regexpFunc(fn string, at, flagsAt int, do func(fn string, re *regexp.Regexp, args []driver.Value) (driver.Value, error)) func([]driver.Value) (driver.Value, error) {
+	return func(args []driver.Value) (driver.Value, error) {
+		flags := ""
+		if flagsAt >= 0 && len(args) > flagsAt {
+			flags = text(args[flagsAt])
+		}
+		re, err := compile(fn, text(args[at]), flags)
+		if err != nil {
+			return nil, err
+		}
+		return do(fn, re, args)
 	}
-	re, err := compile(fn, text(args[1]), flags)
-	if err != nil {
-		return nil, err
-	}
-	return boolInt(re.MatchString(text(args[0]))), nil
 }
 
-// regexpOperator is SQLite's REGEXP operator: X REGEXP Y calls
-// regexp(Y, X).
-func regexpOperator(args []driver.Value) (driver.Value, error) {
-	const fn = "REGEXP"
-	re, err := compile(fn, text(args[0]), "")
-	if err != nil {
-		return nil, err
-	}
-	return boolInt(re.MatchString(text(args[1]))), nil
-}
+var (
+	regexpLike = regexpFunc("regexp_like", 1, 2, func(_ string, re *regexp.Regexp, args []driver.Value) (driver.Value, error) {
+		return boolInt(re.MatchString(text(args[0]))), nil
+	})
+	// regexpOperator is SQLite's REGEXP operator: X REGEXP Y calls
+	// regexp(Y, X).
+	regexpOperator = regexpFunc("REGEXP", 0, -1, func(_ string, re *regexp.Regexp, args []driver.Value) (driver.Value, error) {
+		return boolInt(re.MatchString(text(args[1]))), nil
+	})
+	regexpSubstr  = regexpFunc("regexp_substr", 1, -1, regexpSubstrOf)
+	regexpCount   = regexpFunc("regexp_count", 1, -1, regexpCountOf)
+	regexpReplace = regexpFunc("regexp_replace", 1, -1, regexpReplaceOf)
+)
 
 func boolInt(b bool) int64 {
 	if b {
@@ -248,14 +255,10 @@ func boolInt(b bool) int64 {
 	return 0
 }
 
-func regexpSubstr(args []driver.Value) (driver.Value, error) {
-	const fn = "regexp_substr"
-	re, err := compile(fn, text(args[1]), "")
-	if err != nil {
-		return nil, err
-	}
+func regexpSubstrOf(fn string, re *regexp.Regexp, args []driver.Value) (driver.Value, error) {
 	group := int64(0)
 	if len(args) == 3 {
+		var err error
 		if group, err = integer(fn, "the group", args[2]); err != nil {
 			return nil, err
 		}
@@ -271,12 +274,7 @@ func regexpSubstr(args []driver.Value) (driver.Value, error) {
 	return s[m[2*group]:m[2*group+1]], nil
 }
 
-func regexpCount(args []driver.Value) (driver.Value, error) {
-	const fn = "regexp_count"
-	re, err := compile(fn, text(args[1]), "")
-	if err != nil {
-		return nil, err
-	}
+func regexpCountOf(_ string, re *regexp.Regexp, args []driver.Value) (driver.Value, error) {
 	n := int64(0)
 	re.ReplaceAllStringFunc(text(args[0]), func(string) string { n++; return "" })
 	return n, nil
@@ -286,12 +284,7 @@ func regexpCount(args []driver.Value) (driver.Value, error) {
 // when its replacement refers to groups (each costs a small slice).
 const maxIndexedMatches = 1 << 18
 
-func regexpReplace(args []driver.Value) (driver.Value, error) {
-	const fn = "regexp_replace"
-	re, err := compile(fn, text(args[1]), "")
-	if err != nil {
-		return nil, err
-	}
+func regexpReplaceOf(fn string, re *regexp.Regexp, args []driver.Value) (driver.Value, error) {
 	s, repl := text(args[0]), text(args[2])
 	limit := funcLimit.Load()
 	// First the size of the result, without making it: the matches'

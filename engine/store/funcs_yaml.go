@@ -9,9 +9,10 @@ import (
 	"math"
 	"strconv"
 	"strings"
-	"unicode/utf8"
 
 	"go.yaml.in/yaml/v3"
+
+	"github.com/enginehq/engine/engine/result"
 )
 
 // yaml_to_json reads YAML with go.yaml.in/yaml/v3, the YAML
@@ -151,7 +152,7 @@ func (w *jsonWriter) node(n *yaml.Node, depth int) error {
 			if i > 0 {
 				w.b.WriteByte(',')
 			}
-			writeJSONString(&w.b, p.key)
+			result.WriteJSONString(&w.b, p.key)
 			w.b.WriteByte(':')
 			if err := w.node(p.value, depth+1); err != nil {
 				return err
@@ -295,48 +296,5 @@ func (w *jsonWriter) scalar(n *yaml.Node) {
 			return
 		}
 	}
-	writeJSONString(&w.b, n.Value)
-}
-
-// writeJSONString writes s as a JSON string: quotes, backslashes and
-// control characters escaped, invalid UTF-8 as U+FFFD, everything else
-// as it is (no HTML escaping).
-func writeJSONString(b *bytes.Buffer, s string) {
-	const hex = "0123456789abcdef"
-	b.WriteByte('"')
-	for i := 0; i < len(s); {
-		c := s[i]
-		if c < utf8.RuneSelf {
-			switch {
-			case c == '"' || c == '\\':
-				b.WriteByte('\\')
-				b.WriteByte(c)
-			case c == '\n':
-				b.WriteString(`\n`)
-			case c == '\r':
-				b.WriteString(`\r`)
-			case c == '\t':
-				b.WriteString(`\t`)
-			case c < 0x20 || c == 0x7f:
-				b.WriteString(`\u00`)
-				b.WriteByte(hex[c>>4])
-				b.WriteByte(hex[c&0xf])
-			default:
-				b.WriteByte(c)
-			}
-			i++
-			continue
-		}
-		r, size := utf8.DecodeRuneInString(s[i:])
-		switch {
-		case r == utf8.RuneError && size == 1:
-			b.WriteString(`\ufffd`)
-		case r == '\u2028' || r == '\u2029':
-			fmt.Fprintf(b, `\u%04x`, r)
-		default:
-			b.WriteString(s[i : i+size])
-		}
-		i += size
-	}
-	b.WriteByte('"')
+	result.WriteJSONString(&w.b, n.Value)
 }

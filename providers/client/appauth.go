@@ -558,6 +558,5 @@ func (c *Client) appSecrets() []string {
 // scrubbing text that leaves the process: the configured secret, or every
 // GitHub App JWT signed and installation token received so far.
 func (c *Client) Secrets() []string {
-	out := c.opts.Credentials.Secrets()
-	return append(out, c.appSecrets()...)
+	return providers.SecretForms(append(c.opts.Credentials.Secrets(), c.appSecrets()...))
 }

@@ -3,7 +3,6 @@ package client
 import (
 	"io/fs"
 	"net/http"
-	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"strings"
@@ -44,8 +43,7 @@ func cachedCall() Call {
 func runCached(t *testing.T, h http.Header, ttl time.Duration, runs int, mod func(int, *Options)) (*cacheServer, []Stats) {
 	t.Helper()
 	cs := &cacheServer{header: h}
-	srv := httptest.NewServer(cs)
-	defer srv.Close()
+	srv := serve(t, cs)
 	cache, err := httpcache.Open(t.TempDir(), ttl, 0)
 	if err != nil {
 		t.Fatal(err)
@@ -134,8 +132,7 @@ func TestCacheVary(t *testing.T) {
 // fingerprint is of the credentials' identity, never the token.
 func TestCacheEntriesHoldNoSecret(t *testing.T) {
 	cs := &cacheServer{header: http.Header{"Etag": {`W/"1"`}, "Vary": {"Accept, Authorization, Cookie"}}}
-	srv := httptest.NewServer(cs)
-	defer srv.Close()
+	srv := serve(t, cs)
 	dir := t.TempDir()
 	cache, err := httpcache.Open(dir, 0, 0)
 	if err != nil {

@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"net"
 	"net/http"
-	"net/http/httptest"
 	"runtime"
 	"strconv"
 	"strings"
@@ -24,7 +23,7 @@ func TestRateLimit403OnPage2(t *testing.T) {
 	ok := pagedHandler(3, 1, false, &hits)
 	reset := time.Now().Add(time.Hour).Unix()
 	var page2 atomic.Int32
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+	srv := serve(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if r.URL.Query().Get("page") == "2" {
 			page2.Add(1)
 			w.Header().Set("X-Ratelimit-Remaining", "0")
@@ -35,7 +34,6 @@ func TestRateLimit403OnPage2(t *testing.T) {
 		}
 		ok(w, r)
 	}))
-	defer srv.Close()
 	c := newTestClient(t, srv, nil) // budget 5s < 1h: surface at once
 	start := time.Now()
 	_, _, err := collect(t, c, orgCall())
@@ -55,11 +53,10 @@ func TestRateLimit403OnPage2(t *testing.T) {
 }
 
 func TestSecondaryRateLimitBody(t *testing.T) {
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+	srv := serve(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		w.WriteHeader(403)
 		fmt.Fprint(w, `{"message":"You have exceeded a secondary rate limit. Please wait a few minutes before you try again."}`)
 	}))
-	defer srv.Close()
 	c := newTestClient(t, srv, nil)
 	_, _, err := collect(t, c, orgCall())
 	pe := asProviderError(t, err)
@@ -72,13 +69,12 @@ func TestNonRetryableStatuses(t *testing.T) {
 	for _, status := range []int{400, 401, 403, 404, 409, 422} {
 		t.Run(strconv.Itoa(status), func(t *testing.T) {
 			var hits atomic.Int32
-			srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			srv := serve(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 				hits.Add(1)
 				w.Header().Set("X-Ratelimit-Remaining", "4999")
 				w.WriteHeader(status)
 				fmt.Fprintf(w, `{"message":"failure %d"}`, status)
 			}))
-			defer srv.Close()
 			c := newTestClient(t, srv, nil)
 			_, st, err := collect(t, c, orgCall())
 			pe := asProviderError(t, err)
@@ -97,11 +93,10 @@ func TestNonRetryableStatuses(t *testing.T) {
 }
 
 func TestStatusTextWhenNoJSONMessage(t *testing.T) {
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+	srv := serve(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		w.WriteHeader(404)
 		fmt.Fprint(w, "<html>nope</html>")
 	}))
-	defer srv.Close()
 	_, _, err := collect(t, newTestClient(t, srv, nil), orgCall())
 	if pe := asProviderError(t, err); pe.Message != "Not Found" || pe.Body != "<html>nope</html>" {
 		t.Fatalf("%+v", pe)
@@ -110,7 +105,7 @@ func TestStatusTextWhenNoJSONMessage(t *testing.T) {
 
 func Test429RetryAfterThenSuccess(t *testing.T) {
 	var hits atomic.Int32
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+	srv := serve(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if hits.Add(1) == 1 {
 			w.Header().Set("Retry-After", "1")
 			w.WriteHeader(429)
@@ -119,7 +114,6 @@ func Test429RetryAfterThenSuccess(t *testing.T) {
 		}
 		fmt.Fprint(w, `[{"ok":true}]`)
 	}))
-	defer srv.Close()
 	c := newTestClient(t, srv, nil)
 	start := time.Now()
 	items, st, err := collect(t, c, orgCall())
@@ -136,11 +130,10 @@ func Test429RetryAfterThenSuccess(t *testing.T) {
 
 func Test503AlwaysExhaustsRetries(t *testing.T) {
 	var hits atomic.Int32
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+	srv := serve(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		hits.Add(1)
 		http.Error(w, "unavailable", http.StatusServiceUnavailable)
 	}))
-	defer srv.Close()
 	c := newTestClient(t, srv, func(o *Options) { o.RetryMax = 3 })
 	_, st, err := collect(t, c, orgCall())
 	pe := asProviderError(t, err)
@@ -151,12 +144,11 @@ func Test503AlwaysExhaustsRetries(t *testing.T) {
 
 func TestRetryAfterBeyondBudgetSurfacesAtOnce(t *testing.T) {
 	var hits atomic.Int32
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+	srv := serve(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		hits.Add(1)
 		w.Header().Set("Retry-After", "120")
 		w.WriteHeader(503)
 	}))
-	defer srv.Close()
 	c := newTestClient(t, srv, func(o *Options) { o.MaxRetryWait = 2 * time.Second })
 	start := time.Now()
 	_, _, err := collect(t, c, orgCall())
@@ -227,11 +219,10 @@ func hijackClose(w http.ResponseWriter) {
 
 func TestConnectionReset(t *testing.T) {
 	var hits atomic.Int32
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+	srv := serve(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		hits.Add(1)
 		hijackClose(w)
 	}))
-	defer srv.Close()
 	c := newTestClient(t, srv, func(o *Options) { o.RetryMax = 2 })
 	_, st, err := collect(t, c, orgCall())
 	pe := asProviderError(t, err)
@@ -245,14 +236,13 @@ func TestConnectionReset(t *testing.T) {
 
 func TestConnectionResetThenSuccess(t *testing.T) {
 	var hits atomic.Int32
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+	srv := serve(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if hits.Add(1) == 1 {
 			hijackClose(w)
 			return
 		}
 		fmt.Fprint(w, `[1]`)
 	}))
-	defer srv.Close()
 	items, st, err := collect(t, newTestClient(t, srv, nil), orgCall())
 	if err != nil || len(items) != 1 || st.Requests != 2 {
 		t.Fatalf("items %d stats %+v err %v", len(items), st, err)
@@ -261,12 +251,11 @@ func TestConnectionResetThenSuccess(t *testing.T) {
 
 func TestTruncatedBodyIsRetryableTransportError(t *testing.T) {
 	var hits atomic.Int32
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+	srv := serve(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		hits.Add(1)
 		w.Header().Set("Content-Length", "100")
 		fmt.Fprint(w, `[{"a":1},`)
 	}))
-	defer srv.Close()
 	c := newTestClient(t, srv, func(o *Options) { o.RetryMax = 1 })
 	_, _, err := collect(t, c, orgCall())
 	pe := asProviderError(t, err)
@@ -276,11 +265,10 @@ func TestTruncatedBodyIsRetryableTransportError(t *testing.T) {
 }
 
 func TestHugeErrorBodyKeepsStatus(t *testing.T) {
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+	srv := serve(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		w.WriteHeader(404)
 		fmt.Fprint(w, strings.Repeat("x", 5000))
 	}))
-	defer srv.Close()
 	c := newTestClient(t, srv, func(o *Options) { o.MaxBodyBytes = 1024 })
 	_, _, err := collect(t, c, orgCall())
 	if pe := asProviderError(t, err); pe.Kind != "http" || pe.Status != 404 || len(pe.Body) != 300 {
@@ -289,13 +277,12 @@ func TestHugeErrorBodyKeepsStatus(t *testing.T) {
 }
 
 func TestRequestTimeout(t *testing.T) {
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+	srv := serve(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		select {
 		case <-r.Context().Done():
 		case <-time.After(2 * time.Second):
 		}
 	}))
-	defer srv.Close()
 	c := newTestClient(t, srv, func(o *Options) { o.RequestTimeout = 50 * time.Millisecond; o.RetryMax = 1 })
 	_, st, err := collect(t, c, orgCall())
 	pe := asProviderError(t, err)
@@ -308,7 +295,7 @@ func TestBodyTooLarge(t *testing.T) {
 	for _, chunked := range []bool{false, true} {
 		t.Run(fmt.Sprint("chunked=", chunked), func(t *testing.T) {
 			var hits atomic.Int32
-			srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			srv := serve(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 				hits.Add(1)
 				body := "[" + strings.Repeat(`"xxxxxxxx",`, 400) + "1]"
 				if chunked {
@@ -319,7 +306,6 @@ func TestBodyTooLarge(t *testing.T) {
 				}
 				fmt.Fprint(w, body)
 			}))
-			defer srv.Close()
 			c := newTestClient(t, srv, func(o *Options) { o.MaxBodyBytes = 1024 })
 			_, _, err := collect(t, c, orgCall())
 			pe := asProviderError(t, err)
@@ -332,11 +318,10 @@ func TestBodyTooLarge(t *testing.T) {
 
 func TestPathEscaping(t *testing.T) {
 	var uri atomic.Value
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+	srv := serve(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		uri.Store(r.RequestURI)
 		fmt.Fprint(w, `[]`)
 	}))
-	defer srv.Close()
 	c := newTestClient(t, srv, nil)
 	call := orgCall()
 	call.Params["org"] = "../../admin"
@@ -364,12 +349,11 @@ func TestPathEscaping(t *testing.T) {
 
 func TestAuthorizationNotForwardedAcrossHosts(t *testing.T) {
 	var otherAuth, sameAuth atomic.Value
-	other := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+	other := serve(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		otherAuth.Store(r.Header.Get("Authorization") + "|" + r.Header.Get("X-GitHub-Api-Version"))
 		fmt.Fprint(w, `[{"from":"other"}]`)
 	}))
-	defer other.Close()
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+	srv := serve(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		switch r.URL.Path {
 		case "/orgs/elsewhere/repos":
 			// Same IP, different port: Go's own rule would keep the header.
@@ -381,7 +365,6 @@ func TestAuthorizationNotForwardedAcrossHosts(t *testing.T) {
 			fmt.Fprint(w, `[{"from":"same"}]`)
 		}
 	}))
-	defer srv.Close()
 	c := newTestClient(t, srv, nil)
 	// A redirect to another origin is not followed: an error, and the
 	// other host never sees the request (nor the token).
@@ -410,7 +393,7 @@ func TestTokenNeverInErrors(t *testing.T) {
 	}
 	for name, creds := range map[string]providers.Credentials{"bearer": bearer(t, testToken), "basic": basic} {
 		t.Run(name, func(t *testing.T) {
-			srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			srv := serve(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 				auth := r.Header.Get("Authorization")
 				if r.URL.Query().Get("page") == "2" {
 					w.WriteHeader(200)
@@ -425,7 +408,6 @@ func TestTokenNeverInErrors(t *testing.T) {
 				w.WriteHeader(401)
 				fmt.Fprintf(w, `{"message":"Bad credentials: %s","token":%q}`, auth, testToken)
 			}))
-			defer srv.Close()
 			c := newTestClient(t, srv, func(o *Options) {
 				o.Credentials = creds
 				o.Logf = func(format string, args ...any) {
@@ -453,7 +435,7 @@ func TestTokenNeverInErrors(t *testing.T) {
 
 func TestContextCancelStopsPromptly(t *testing.T) {
 	release := make(chan struct{})
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+	srv := serve(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if r.URL.Query().Get("page") == "" {
 			q := r.URL.Query()
 			q.Set("page", "2")
@@ -468,7 +450,6 @@ func TestContextCancelStopsPromptly(t *testing.T) {
 		case <-release:
 		}
 	}))
-	defer srv.Close()
 	defer close(release)
 
 	c := newTestClient(t, srv, nil)
@@ -512,11 +493,10 @@ func TestContextCancelStopsPromptly(t *testing.T) {
 }
 
 func TestContextCancelDuringBackoff(t *testing.T) {
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+	srv := serve(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Retry-After", "30")
 		w.WriteHeader(429)
 	}))
-	defer srv.Close()
 	c := newTestClient(t, srv, func(o *Options) { o.MaxRetryWait = time.Minute })
 	ctx, cancel := context.WithTimeout(context.Background(), 100*time.Millisecond)
 	defer cancel()
@@ -529,8 +509,7 @@ func TestContextCancelDuringBackoff(t *testing.T) {
 
 func TestConcurrentDoTotals(t *testing.T) {
 	var hits atomic.Int32
-	srv := httptest.NewServer(pagedHandler(3, 1, false, &hits))
-	defer srv.Close()
+	srv := serve(t, pagedHandler(3, 1, false, &hits))
 	c := newTestClient(t, srv, nil)
 	errs := make(chan error, 8)
 	for range 8 {
@@ -572,14 +551,13 @@ func TestPaginationConcurrentInOrder(t *testing.T) {
 	var hits atomic.Int32
 	var seen sync.Map
 	h := pagedHandler(3, 2, false, &hits)
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+	srv := serve(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		seen.Store(r.URL.Query().Get("page"), r.Header.Clone())
 		if got := r.URL.Query().Get("type"); got != "public" {
 			t.Errorf("type query = %q", got)
 		}
 		h(w, r)
 	}))
-	defer srv.Close()
 	c := newTestClient(t, srv, nil)
 	var progress []int
 	call := orgCall()
@@ -616,8 +594,7 @@ func TestPaginationConcurrentInOrder(t *testing.T) {
 
 func TestPaginationSequentialNextOnly(t *testing.T) {
 	var hits atomic.Int32
-	srv := httptest.NewServer(pagedHandler(4, 3, true, &hits))
-	defer srv.Close()
+	srv := serve(t, pagedHandler(4, 3, true, &hits))
 	c := newTestClient(t, srv, nil)
 	items, st, err := collect(t, c, orgCall())
 	if err != nil {
@@ -634,13 +611,12 @@ func TestPaginationSequentialNextOnly(t *testing.T) {
 }
 
 func TestPerPageSent(t *testing.T) {
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+	srv := serve(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if r.URL.RawQuery != "per_page=7" {
 			t.Errorf("query %q", r.URL.RawQuery)
 		}
 		fmt.Fprint(w, "[]")
 	}))
-	defer srv.Close()
 	c := newTestClient(t, srv, func(o *Options) { o.PerPage = 7 })
 	if _, _, err := collect(t, c, orgCall()); err != nil {
 		t.Fatal(err)
@@ -649,8 +625,7 @@ func TestPerPageSent(t *testing.T) {
 
 func TestLimitStopsEarly(t *testing.T) {
 	var hits atomic.Int32
-	srv := httptest.NewServer(pagedHandler(5, 2, false, &hits))
-	defer srv.Close()
+	srv := serve(t, pagedHandler(5, 2, false, &hits))
 	c := newTestClient(t, srv, nil)
 	call := orgCall()
 	call.Limit = 3
@@ -667,8 +642,7 @@ func TestMaxPages(t *testing.T) {
 	for _, noLast := range []bool{false, true} {
 		t.Run(fmt.Sprint("noLast=", noLast), func(t *testing.T) {
 			var hits atomic.Int32
-			srv := httptest.NewServer(pagedHandler(5, 1, noLast, &hits))
-			defer srv.Close()
+			srv := serve(t, pagedHandler(5, 1, noLast, &hits))
 			c := newTestClient(t, srv, func(o *Options) { o.MaxPages = 3 })
 			_, _, err := collect(t, c, orgCall())
 			var le *PageLimitError
@@ -690,8 +664,7 @@ func TestMaxPages(t *testing.T) {
 	}
 	// Exactly MaxPages pages is fine.
 	var hits atomic.Int32
-	srv := httptest.NewServer(pagedHandler(3, 1, false, &hits))
-	defer srv.Close()
+	srv := serve(t, pagedHandler(3, 1, false, &hits))
 	c := newTestClient(t, srv, func(o *Options) { o.MaxPages = 3 })
 	if _, _, err := collect(t, c, orgCall()); err != nil {
 		t.Fatal(err)
@@ -699,7 +672,7 @@ func TestMaxPages(t *testing.T) {
 }
 
 func TestLinkLoop(t *testing.T) {
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+	srv := serve(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		base := "http://" + r.Host + r.URL.Path
 		if r.URL.Query().Get("page") == "2" {
 			// Back to page 1, parameters in another order.
@@ -709,7 +682,6 @@ func TestLinkLoop(t *testing.T) {
 		}
 		fmt.Fprint(w, `[{"a":1}]`)
 	}))
-	defer srv.Close()
 	c := newTestClient(t, srv, nil)
 	_, st, err := collect(t, c, orgCall())
 	pe := asProviderError(t, err)
@@ -720,16 +692,14 @@ func TestLinkLoop(t *testing.T) {
 
 func TestNextOnOtherHostRefused(t *testing.T) {
 	var otherHits atomic.Int32
-	other := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+	other := serve(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		otherHits.Add(1)
 		fmt.Fprint(w, `[]`)
 	}))
-	defer other.Close()
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+	srv := serve(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Link", fmt.Sprintf(`<%s/orgs/acme/repos?page=2>; rel="next"`, other.URL))
 		fmt.Fprint(w, `[]`)
 	}))
-	defer srv.Close()
 	c := newTestClient(t, srv, nil)
 	_, _, err := collect(t, c, orgCall())
 	pe := asProviderError(t, err)
@@ -739,13 +709,12 @@ func TestNextOnOtherHostRefused(t *testing.T) {
 }
 
 func TestRelativeNextLink(t *testing.T) {
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+	srv := serve(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if r.URL.Query().Get("page") == "" {
 			w.Header().Set("Link", `</orgs/acme/repos?page=2>; rel="next"`)
 		}
 		fmt.Fprint(w, `[{"a":1}]`)
 	}))
-	defer srv.Close()
 	c := newTestClient(t, srv, nil)
 	items, _, err := collect(t, c, orgCall())
 	if err != nil || len(items) != 2 {
@@ -755,8 +724,7 @@ func TestRelativeNextLink(t *testing.T) {
 
 func TestEmitErrorStops(t *testing.T) {
 	var hits atomic.Int32
-	srv := httptest.NewServer(pagedHandler(6, 1, false, &hits))
-	defer srv.Close()
+	srv := serve(t, pagedHandler(6, 1, false, &hits))
 	c := newTestClient(t, srv, func(o *Options) { o.PageConcurrency = 2 })
 	stop := errors.New("stop")
 	n := 0
@@ -803,11 +771,10 @@ func TestShapes(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			srv := serve(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 				w.WriteHeader(tt.status)
 				fmt.Fprint(w, tt.body)
 			}))
-			defer srv.Close()
 			c := newTestClient(t, srv, nil)
 			m := tt.m
 			m.OperationID, m.Path = "repos/list-for-org", "/x"
@@ -835,7 +802,7 @@ func TestShapes(t *testing.T) {
 
 func TestAbsentStatus(t *testing.T) {
 	var hits atomic.Int32
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+	srv := serve(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		hits.Add(1)
 		if r.URL.Query().Get("page") == "2" {
 			http.Error(w, `{"message":"Not Found"}`, 404)
@@ -848,7 +815,6 @@ func TestAbsentStatus(t *testing.T) {
 		w.Header().Set("Link", `</p?page=2>; rel="next"`)
 		fmt.Fprint(w, `[{"a":1}]`)
 	}))
-	defer srv.Close()
 	c := newTestClient(t, srv, nil)
 	m := &providers.Method{OperationID: "repos/get-branch-protection", Path: "/repos/acme/x/branches/main/protection", Shape: providers.ShapeObject, Absent: []providers.AbsentRule{{Status: 404, Message: "Branch not protected"}}}
 	items, st, err := collect(t, c, Call{Method: m})
@@ -869,7 +835,7 @@ func TestAbsentStatus(t *testing.T) {
 // the call that meets it fails with a RequestLimitError of kind plan.
 func TestRequestLimitHoldsAcrossCalls(t *testing.T) {
 	var sent atomic.Int64
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+	srv := serve(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		sent.Add(1)
 		page := r.URL.Query().Get("page")
 		if page == "" {
@@ -881,7 +847,6 @@ func TestRequestLimitHoldsAcrossCalls(t *testing.T) {
 		}
 		w.Write([]byte(`[{"id":1}]`)) //nolint:errcheck
 	}))
-	defer srv.Close()
 	c := newTestClient(t, srv, func(o *Options) { o.PageConcurrency = 8 })
 	ctx := WithRequestLimit(context.Background(), 20)
 	var wg sync.WaitGroup
@@ -915,7 +880,7 @@ func TestRequestLimitHoldsAcrossCalls(t *testing.T) {
 // port) is not retried; a DNS "no such host" is not; a DNS failure the
 // resolver calls temporary is.
 func TestUnreachableHost(t *testing.T) {
-	srv := httptest.NewServer(http.NotFoundHandler())
+	srv := serve(t, http.NotFoundHandler())
 	srv.Close()
 	c := newTestClient(t, srv, nil)
 	_, err := c.Do(context.Background(), orgCall(), func([]json.RawMessage) error { return nil })

@@ -19,12 +19,11 @@ import (
 func bodyServer(t *testing.T, h func(r *http.Request) string) (*httptest.Server, *int) {
 	t.Helper()
 	n := 0
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+	srv := serve(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		n++
 		w.Header().Set("Content-Type", "application/json")
 		fmt.Fprint(w, h(r))
 	}))
-	t.Cleanup(srv.Close)
 	return srv, &n
 }
 

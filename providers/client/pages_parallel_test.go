@@ -2,7 +2,6 @@ package client
 
 import (
 	"net/http"
-	"net/http/httptest"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -17,7 +16,7 @@ func TestPageBudgetSharedAndReleased(t *testing.T) {
 	var hits, inflight, most atomic.Int32
 	var failPage5 atomic.Bool
 	h := pagedHandler(12, 2, false, &hits)
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+	srv := serve(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if r.URL.Query().Get("page") == "" {
 			h(w, r)
 			return
@@ -37,7 +36,6 @@ func TestPageBudgetSharedAndReleased(t *testing.T) {
 		}
 		h(w, r)
 	}))
-	defer srv.Close()
 	c := newTestClient(t, srv, func(o *Options) { o.PageConcurrency = 3 })
 
 	var wg sync.WaitGroup

@@ -2,7 +2,6 @@ package client
 
 import (
 	"context"
-	"encoding/base64"
 	"errors"
 	"fmt"
 	"net/http"
@@ -343,16 +342,10 @@ func (c *Client) newError(call Call, rawURL, kind, msg string) *providers.Provid
 	}
 }
 
-// redact removes the credentials' secret from s: raw, as sent in a Basic
-// Authorization header, and the password part of user:password.
+// redact removes the credentials' secrets from s, in every form
+// (Secrets).
 func (c *Client) redact(s string) string {
-	secrets := c.appSecrets()
-	for _, sec := range c.opts.Credentials.Secrets() {
-		secrets = append(secrets, sec, base64.StdEncoding.EncodeToString([]byte(sec)), url.QueryEscape(sec))
-		if _, pw, ok := strings.Cut(sec, ":"); ok {
-			secrets = append(secrets, pw)
-		}
-	}
+	secrets := c.Secrets()
 	if len(secrets) == 0 {
 		return s
 	}

@@ -46,6 +46,22 @@ func gateHandler(hits *atomic.Int32, arrived chan<- struct{}, release <-chan str
 	}
 }
 
+// gatedClient is a test client of a server of gateHandler, and the
+// server's count of requests.
+func gatedClient(t *testing.T, arrived chan<- struct{}, release <-chan struct{}, status int) (*Client, *atomic.Int32) {
+	t.Helper()
+	hits := new(atomic.Int32)
+	return newTestClient(t, serve(t, gateHandler(hits, arrived, release, status)), nil), hits
+}
+
+// callAsync makes orgCall on c in a goroutine; its error comes on the
+// channel.
+func callAsync(ctx context.Context, c *Client) <-chan error {
+	done := make(chan error, 1)
+	go func() { _, _, err := doCall(ctx, c, orgCall()); done <- err }()
+	return done
+}
+
 func doCall(ctx context.Context, c *Client, call Call) (int, Stats, error) {
 	n := 0
 	st, err := c.Do(ctx, call, func(items []json.RawMessage) error { n += len(items); return nil })
@@ -55,10 +71,8 @@ func doCall(ctx context.Context, c *Client, call Call) (int, Stats, error) {
 // Concurrent identical GETs are sent once; the others read its answer
 // and count it as shared.
 func TestShareInFlight(t *testing.T) {
-	var hits atomic.Int32
 	arrived, release := make(chan struct{}, 1), make(chan struct{})
-	srv := serve(t, gateHandler(&hits, arrived, release, http.StatusOK))
-	c := newTestClient(t, srv, nil)
+	c, hits := gatedClient(t, arrived, release, http.StatusOK)
 	const n = 5
 	var wg sync.WaitGroup
 	var shared, items atomic.Int32
@@ -97,9 +111,7 @@ func TestShareInFlight(t *testing.T) {
 // Within a run an answer is kept: a later identical GET sends nothing;
 // outside the run (or after it closes) it is sent again.
 func TestShareWithinRun(t *testing.T) {
-	var hits atomic.Int32
-	srv := serve(t, gateHandler(&hits, nil, nil, http.StatusOK))
-	c := newTestClient(t, srv, nil)
+	c, hits := gatedClient(t, nil, nil, http.StatusOK)
 	ctx, end := OpenRun(context.Background())
 	for i := 0; i < 3; i++ {
 		if _, _, err := doCall(ctx, c, orgCall()); err != nil {
@@ -129,9 +141,7 @@ func TestShareWithinRun(t *testing.T) {
 
 // An error answer is shared as the same error.
 func TestShareErrorWithinRun(t *testing.T) {
-	var hits atomic.Int32
-	srv := serve(t, gateHandler(&hits, nil, nil, http.StatusNotFound))
-	c := newTestClient(t, srv, nil)
+	c, hits := gatedClient(t, nil, nil, http.StatusNotFound)
 	ctx, end := OpenRun(context.Background())
 	defer end()
 	_, _, err1 := doCall(ctx, c, orgCall())
@@ -167,8 +177,7 @@ func TestShareLeaderCancelled(t *testing.T) {
 	run, end := OpenRun(context.Background())
 	defer end()
 	leadCtx, cancel := context.WithCancel(run)
-	leadErr := make(chan error, 1)
-	go func() { _, _, err := doCall(leadCtx, c, orgCall()); leadErr <- err }()
+	leadErr := callAsync(leadCtx, c)
 	<-arrived
 	waitErr := make(chan error, 1)
 	var got int
@@ -192,17 +201,13 @@ func TestShareLeaderCancelled(t *testing.T) {
 
 // A request in flight since before the run opened is not joined by it.
 func TestShareRunNotOlderThanItself(t *testing.T) {
-	var hits atomic.Int32
 	arrived, release := make(chan struct{}, 2), make(chan struct{})
-	srv := serve(t, gateHandler(&hits, arrived, release, http.StatusOK))
-	c := newTestClient(t, srv, nil)
-	first := make(chan error, 1)
-	go func() { _, _, err := doCall(context.Background(), c, orgCall()); first <- err }()
+	c, hits := gatedClient(t, arrived, release, http.StatusOK)
+	first := callAsync(context.Background(), c)
 	<-arrived
 	ctx, end := OpenRun(context.Background())
 	defer end()
-	second := make(chan error, 1)
-	go func() { _, _, err := doCall(ctx, c, orgCall()); second <- err }()
+	second := callAsync(ctx, c)
 	<-arrived // sent, not joined
 	close(release)
 	if err := <-first; err != nil {

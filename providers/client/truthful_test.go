@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"math"
 	"net/http"
-	"net/http/httptest"
 	"net/url"
 	"strconv"
 	"strings"
@@ -100,7 +99,7 @@ func TestSamePagePath(t *testing.T) {
 // renamed repository's 301) is an error, not "no rows"; the same answer
 // without a redirect is "no rows"; a 302 is not followed.
 func TestAbsenceNeverAfterRedirect(t *testing.T) {
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+	srv := serve(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		switch r.URL.Path {
 		case "/repos/old/x/branches/main/protection":
 			http.Redirect(w, r, "/repos/acme/x/branches/main/protection", http.StatusMovedPermanently)
@@ -111,7 +110,6 @@ func TestAbsenceNeverAfterRedirect(t *testing.T) {
 			fmt.Fprint(w, `{"message":"Branch not protected"}`)
 		}
 	}))
-	defer srv.Close()
 	c := newTestClient(t, srv, nil)
 	m := &providers.Method{OperationID: "repos/get-branch-protection", Path: "/repos/{owner}/x/branches/main/protection",
 		Params: []providers.Param{{Name: "owner", In: providers.InPath, Required: true}}, Shape: providers.ShapeObject,
@@ -133,10 +131,9 @@ func TestAbsenceNeverAfterRedirect(t *testing.T) {
 
 // The partial-answer flag makes any page an "incomplete" error.
 func TestIncompleteFlag(t *testing.T) {
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+	srv := serve(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		fmt.Fprintf(w, `{"total_count":1,"incomplete_results":%v,"items":[{"a":1}]}`, r.URL.Query().Get("q") == "slow")
 	}))
-	defer srv.Close()
 	c := newTestClient(t, srv, nil)
 	m := &providers.Method{OperationID: "search/repos", Path: "/search/repositories", Shape: providers.ShapeWrapped, ItemKey: "items",
 		Params: []providers.Param{{Name: "q", In: providers.InQuery, Required: true}}, IncompleteFlag: "incomplete_results"}
@@ -155,13 +152,12 @@ func TestIncompleteFlag(t *testing.T) {
 // serve a stored answer unasked.
 func TestIncompleteNotCached(t *testing.T) {
 	var requests atomic.Int32
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+	srv := serve(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		n := requests.Add(1)
 		w.Header().Set("Etag", fmt.Sprintf(`"v%d"`, n))
 		w.Header().Set("Cache-Control", "private, max-age=60")
 		fmt.Fprintf(w, `{"total_count":1,"incomplete_results":%v,"items":[{"a":1}]}`, n == 1)
 	}))
-	defer srv.Close()
 	cache, err := httpcache.Open(t.TempDir(), time.Hour, 0)
 	if err != nil {
 		t.Fatal(err)

@@ -1,6 +1,7 @@
 package httpcache
 
 import (
+	"bytes"
 	"fmt"
 	"net/http"
 	"os"
@@ -12,10 +13,7 @@ import (
 )
 
 func TestPutGetFreshAndTouch(t *testing.T) {
-	c, err := Open(t.TempDir(), time.Minute, 0)
-	if err != nil {
-		t.Fatal(err)
-	}
+	c := openCache(t, t.TempDir(), time.Minute, 0)
 	now := time.Now()
 	c.nowFunc = func() time.Time { return now }
 	k := Key("GET", "https://api.github.com/orgs/acme/repos", "identity")
@@ -57,10 +55,7 @@ func TestKeyDependsOnEveryPart(t *testing.T) {
 }
 
 func TestBoundedSize(t *testing.T) {
-	c, err := Open(t.TempDir(), time.Minute, 10_000)
-	if err != nil {
-		t.Fatal(err)
-	}
+	c := openCache(t, t.TempDir(), time.Minute, 10_000)
 	body := make([]byte, 1000)
 	for i := 0; i < 50; i++ {
 		if err := c.Put(Key(fmt.Sprint(i)), &Entry{Header: http.Header{}, Body: body}); err != nil {
@@ -77,8 +72,7 @@ func TestBoundedSize(t *testing.T) {
 
 func TestConcurrentWritersNeverShowHalfEntries(t *testing.T) {
 	dir := t.TempDir()
-	a, _ := Open(dir, time.Minute, 0)
-	b, _ := Open(dir, time.Minute, 0)
+	a, b := openCache(t, dir, time.Minute, 0), openCache(t, dir, time.Minute, 0)
 	k := Key("same")
 	big := make([]byte, 1<<20)
 	for i := range big {
@@ -99,10 +93,7 @@ func TestConcurrentWritersNeverShowHalfEntries(t *testing.T) {
 }
 
 func TestZeroTTLIsNeverFresh(t *testing.T) {
-	c, err := Open(t.TempDir(), 0, 0)
-	if err != nil {
-		t.Fatal(err)
-	}
+	c := openCache(t, t.TempDir(), 0, 0)
 	k := Key("x")
 	c.Put(k, &Entry{Header: http.Header{}, Body: []byte("[]")})
 	e, ok := c.Get(k)
@@ -127,10 +118,7 @@ func TestEvictionTouchesOnlyOwnEntries(t *testing.T) {
 		os.WriteFile(p, make([]byte, 50_000), 0o600)
 		os.Chtimes(p, old, old)
 	}
-	c, err := Open(dir, time.Minute, 10_000)
-	if err != nil {
-		t.Fatal(err)
-	}
+	c := openCache(t, dir, time.Minute, 10_000)
 	// Files in the cache's own directory that are not entries.
 	odd := []string{
 		filepath.Join(c.Dir(), "notes.txt"),
@@ -200,4 +188,63 @@ func TestOpenRefusesUnsafeDirectories(t *testing.T) {
 			t.Fatalf("open %d: %v", i, err)
 		}
 	}
+}
+
+// TestEntriesProveThemselves: an entry altered, truncated or moved to
+// another key, or read with another secret, is a miss, and dropped.
+func TestEntriesProveThemselves(t *testing.T) {
+	c := openCache(t, t.TempDir(), time.Minute, 0)
+	k1, k2 := Key("GET", "u1", "id"), Key("GET", "u2", "id")
+	e := &Entry{Header: http.Header{"Etag": {`"e"`}}, Body: []byte(`[{"n":1}]`)}
+	put := func(k string) {
+		if err := c.Put(k, e); err != nil {
+			t.Fatal(err)
+		}
+	}
+	damage := []struct {
+		name string
+		f    func(k string)
+	}{
+		{"altered", func(k string) {
+			b, _ := os.ReadFile(c.path(k))
+			os.WriteFile(c.path(k), bytes.Replace(b, []byte(`"n":1`), []byte(`"n":2`), 1), 0o600)
+		}},
+		{"truncated", func(k string) {
+			b, _ := os.ReadFile(c.path(k))
+			os.WriteFile(c.path(k), b[:len(b)-3], 0o600)
+		}},
+		{"moved", func(k string) {
+			put(k2)
+			os.Rename(c.path(k2), c.path(k))
+		}},
+		{"another secret", func(string) { c.SetSecret([]byte("s")) }},
+	}
+	for i, d := range damage {
+		c.SetSecret(nil)
+		put(k1)
+		if _, ok := c.Get(k1); !ok {
+			t.Fatalf("%s: the intact entry is a miss", d.name)
+		}
+		d.f(k1)
+		if _, ok := c.Get(k1); ok {
+			t.Fatalf("%s: served", d.name)
+		}
+		if _, err := os.Stat(c.path(k1)); err == nil {
+			t.Fatalf("%s: not dropped", d.name)
+		}
+		if c.Dropped() != int64(i+1) {
+			t.Fatalf("%s: Dropped %d", d.name, c.Dropped())
+		}
+	}
+}
+
+// openCache opens the cache in dir (Open's arguments); an error fails the
+// test.
+func openCache(t *testing.T, dir string, ttl time.Duration, maxBytes int64) *Cache {
+	t.Helper()
+	c, err := Open(dir, ttl, maxBytes)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return c
 }

@@ -16,14 +16,8 @@ func TestSharedEntries(t *testing.T) {
 	sh := testutil.NewMapBlobs()
 	var warned []string
 	warnf := func(f string, a ...any) { warned = append(warned, fmt.Sprintf(f, a...)) }
-	c1, err := Open(t.TempDir(), 0, 0)
-	if err != nil {
-		t.Fatal(err)
-	}
-	c2, err := Open(t.TempDir(), 0, 0)
-	if err != nil {
-		t.Fatal(err)
-	}
+	c1 := openCache(t, t.TempDir(), 0, 0)
+	c2 := openCache(t, t.TempDir(), 0, 0)
 	c1.SetShared(sh, warnf)
 	c2.SetShared(sh, warnf)
 	key := Key("GET", "https://api.example/x")

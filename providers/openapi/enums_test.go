@@ -57,16 +57,8 @@ func TestTableSummaryIsTheEntity(t *testing.T) {
 	  "/usage": {"get": {"operationId": "usage/get-usage", "summary": "Get the cache usage", "responses": {"200": {"description": "ok", "content": {"application/json": {"schema": {"$ref": "#/components/schemas/actions-cache-usage"}}}}}}}},
 	  "components": {"schemas": {"repository": {"title": "Repository", "type": "object", "properties": {"id": {"type": "integer"}}},
 	    "actions-cache-usage": {"type": "object", "properties": {"size": {"type": "integer"}}}}}}`
-	p, err := LoadData("t", "t.json", []byte(doc))
-	if err != nil {
-		t.Fatal(err)
-	}
-	rs, err := p.AllResources()
-	if err != nil {
-		t.Fatal(err)
-	}
 	got := map[string]string{}
-	for _, r := range rs {
+	for _, r := range tablesOf(t, "t", "t.json", []byte(doc)) {
 		got[r.Service+"."+r.Name] = r.Summary
 		for _, m := range r.Methods {
 			got[m.Name] = m.Summary

@@ -21,8 +21,9 @@ func readErr(path string, err error) error {
 var swaggerKey = regexp.MustCompile(`(?m)^\s*\{?\s*"?swagger"?\s*:\s*["']?([0-9.]+)`)
 
 // ParseDocument decompresses (if gzip) and parses an OpenAPI 3 document
-// with external references disabled, and checks it lightly: an openapi
-// 3.x version field and at least one path.
+// (a Swagger 2.0 one is converted first, swagger2.go) with external
+// references disabled, and checks it lightly: an openapi 3.x version
+// field and at least one path.
 func ParseDocument(path string, data []byte) (*openapi3.T, error) {
 	if strings.HasSuffix(path, ".gz") || isGzip(data) {
 		var err error
@@ -38,7 +39,10 @@ func ParseDocument(path string, data []byte) (*openapi3.T, error) {
 		head = head[:4096]
 	}
 	if m := swaggerKey.FindSubmatch(head); m != nil {
-		return nil, fmt.Errorf("%s: this is a Swagger %s (OpenAPI 2) document; only OpenAPI 3 is supported (convert it, e.g. with swagger2openapi)", path, m[1])
+		var err error
+		if data, err = fromSwagger2(path, string(m[1]), data); err != nil {
+			return nil, err
+		}
 	}
 	loader := openapi3.NewLoader()
 	loader.IsExternalRefsAllowed = false

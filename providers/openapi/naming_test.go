@@ -1,42 +1,68 @@
 package openapi
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/getkin/kin-openapi/openapi3"
 )
 
-func TestSnakeCaseAcronyms(t *testing.T) {
-	for in, want := range map[string]string{
-		"floatingIPs": "floating_ips", "VPCs": "vpcs", "listVPCs": "list_vpcs", "listPetsByID": "list_pets_by_id",
-		"IPsAndVPCs": "ips_and_vpcs", "HTTPServer": "http_server", "getURLs": "get_urls", "branch-protection": "branch_protection",
-		"Grünstrom-Index": "grunstrom_index", "日本 API": "api",
+// TestNames runs each function that maps a name or a text to another
+// (entity names, plurals, descriptions, SQL names, path words) over its
+// cases.
+func TestNames(t *testing.T) {
+	for name, c := range map[string]struct {
+		f     func(string) string
+		cases map[string]string
+	}{
+		"NormalizeEntity": {NormalizeEntity, map[string]string{
+			"minimal-repository": "repository", "full-repository": "repository", "nullable-repository": "repository",
+			"simple-user": "user", "public-user": "user", "private-user": "user", "nullable-simple-user": "user",
+			"team-simple": "team", "team-full": "team", "organization-full": "organization", "organization-simple": "organization",
+			"organization-invitation": "invitation", "short-branch": "branch", "branch-with-protection": "branch",
+			"dependabot-alert-with-repository": "dependabot-alert", "contributor": "contributor", "full": "full",
+		}},
+		"Plural": {Plural, map[string]string{
+			"repo": "repos", "code": "code", "repository": "repositories", "branch": "branches", "status": "status",
+			"key": "keys", "address": "addresses", "metadata": "metadata",
+		}},
+		"FirstSentence": {FirstSentence, map[string]string{
+			"Whether the repository is archived.":                         "Whether the repository is archived.",
+			"The id. See [the docs](https://x/y) for more.\n\nMore text.": "The id.",
+			"Use e.g. the name. Then more":                                "Use e.g. the name.",
+			"  spaced\n  out  ":                                           "spaced out",
+			strings.Repeat("word ", 40):                                   strings.TrimSpace(strings.Repeat("word ", 23)) + "...",
+		}},
+		"SnakeCase": {SnakeCase, map[string]string{
+			"branch-protection": "branch_protection",
+			"secret-scanning":   "secret_scanning",
+			"list-for-org":      "list_for_org",
+			"listPetsByID":      "list_pets_by_id",
+			"HTTPServerStatus":  "http_server_status",
+			"get_v2Thing":       "get_v2_thing",
+			"  Rate Limit ":     "rate_limit",
+			"a--b__c":           "a_b_c",
+			"usageItems":        "usage_items",
+			// acronyms
+			"floatingIPs": "floating_ips", "VPCs": "vpcs", "listVPCs": "list_vpcs",
+			"IPsAndVPCs": "ips_and_vpcs", "HTTPServer": "http_server", "getURLs": "get_urls",
+			"Grünstrom-Index": "grunstrom_index", "日本 API": "api",
+		}},
+		// pathSegments skips version segments
+		"pathSegments": {func(p string) string { return strings.Join(pathSegments(p), " ") }, map[string]string{
+			"/rest/api/3/issue/{issueIdOrKey}":             "issue",
+			"/2010-04-01/Accounts/{AccountSid}/Calls.json": "accounts calls",
+			"/v2_1/things":                  "things",
+			"/2/tweets":                     "tweets",
+			"/v1beta1/namespaces/{ns}/pods": "namespaces pods",
+			"/api/v1/nodes":                 "nodes",
+			"/projects/rest/x":              "projects rest x",
+		}},
 	} {
-		if got := SnakeCase(in); got != want {
-			t.Errorf("SnakeCase(%q) = %q, want %q", in, got, want)
-		}
-	}
-}
-
-func TestPathSegmentsSkipVersions(t *testing.T) {
-	for in, want := range map[string]string{
-		"/rest/api/3/issue/{issueIdOrKey}":             "issue",
-		"/2010-04-01/Accounts/{AccountSid}/Calls.json": "accounts calls",
-		"/v2_1/things":                  "things",
-		"/2/tweets":                     "tweets",
-		"/v1beta1/namespaces/{ns}/pods": "namespaces pods",
-		"/api/v1/nodes":                 "nodes",
-		"/projects/rest/x":              "projects rest x",
-	} {
-		got := ""
-		for i, s := range pathSegments(in) {
-			if i > 0 {
-				got += " "
+		for in, want := range c.cases {
+			if got := c.f(in); got != want {
+				t.Errorf("%s(%q) = %q, want %q", name, in, got, want)
 			}
-			got += s
-		}
-		if got != want {
-			t.Errorf("pathSegments(%q) = %q, want %q", in, got, want)
 		}
 	}
 }

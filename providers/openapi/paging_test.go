@@ -8,6 +8,21 @@ import (
 	"github.com/enginehq/engine/providers"
 )
 
+// tablesOf is the tables LoadData derives from data; an error fails the
+// test.
+func tablesOf(t *testing.T, name, path string, data []byte) []*providers.Resource {
+	t.Helper()
+	p, err := LoadData(name, path, data)
+	if err != nil {
+		t.Fatalf("%s: %v", name, err)
+	}
+	rs, err := p.AllResources()
+	if err != nil {
+		t.Fatalf("%s: %v", name, err)
+	}
+	return rs
+}
+
 // The test descriptions of test/fakeapis, in the shapes the real APIs
 // document.
 func loadFake(t *testing.T, name string) map[string]*providers.Method {
@@ -17,16 +32,8 @@ func loadFake(t *testing.T, name string) map[string]*providers.Method {
 	if err != nil {
 		t.Fatal(err)
 	}
-	p, err := LoadData(name, path, data)
-	if err != nil {
-		t.Fatal(err)
-	}
-	rs, err := p.AllResources()
-	if err != nil {
-		t.Fatal(err)
-	}
 	byOp := map[string]*providers.Method{}
-	for _, r := range rs {
+	for _, r := range tablesOf(t, name, path, data) {
 		for _, m := range r.Methods {
 			byOp[m.OperationID] = m
 		}
@@ -137,12 +144,7 @@ func TestInferPagingOtherAPIs(t *testing.T) {
 			items+`, "_links": {"type": "object", "properties": {"self": {"type": "object", "properties": {"href": {"type": "string"}}}, "next": {"type": "object", "properties": {"href": {"type": "string"}}}}}`),
 			providers.Paging{Style: "next_url", Next: "_links.next.href", Size: "per_page"}},
 	} {
-		p, err := LoadData(name, name, c.data)
-		if err != nil {
-			t.Fatalf("%s: %v", name, err)
-		}
-		rs, _ := p.AllResources()
-		m := rs[0].Methods[0]
+		m := tablesOf(t, name, name, c.data)[0].Methods[0]
 		if m.Paging == nil || *m.Paging != c.want || m.Shape != providers.ShapeWrapped {
 			t.Errorf("%s: paging %+v shape %s, want %+v wrapped", name, m.Paging, m.Shape, c.want)
 		}

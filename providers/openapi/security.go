@@ -43,7 +43,7 @@ func deriveSecurity(doc *openapi3.T) *providers.Security {
 		switch strings.ToLower(s.Type) {
 		case "apikey":
 			in := strings.ToLower(s.In)
-			if s.Name == "" || (in != providers.KeyInHeader && in != providers.KeyInQuery && in != providers.KeyInCookie) {
+			if s.Name == "" || (in != providers.InHeader && in != providers.InQuery && in != providers.InCookie) {
 				continue
 			}
 			out.Type, out.In, out.Param = providers.SchemeAPIKey, in, s.Name
@@ -276,14 +276,14 @@ func applySecurityProfile(o *ProfileFile, h *providers.Header) error {
 	}
 	keyHeader := func(name string) *providers.SecurityScheme {
 		for _, s := range h.Security.SchemesOrNil() {
-			if s.Type == providers.SchemeAPIKey && (s.In == providers.KeyInHeader && strings.EqualFold(s.Param, name) || s.In == providers.KeyInQuery && s.Param == name) {
+			if s.Type == providers.SchemeAPIKey && (s.In == providers.InHeader && strings.EqualFold(s.Param, name) || s.In == providers.InQuery && s.Param == name) {
 				return &s
 			}
 		}
 		return nil
 	}
 	for k := range o.Headers {
-		if s := keyHeader(k); s != nil && s.In == providers.KeyInHeader {
+		if s := keyHeader(k); s != nil && s.In == providers.InHeader {
 			return fmt.Errorf("overrides: headers: %s is the description's apiKey scheme %q: a profile never holds a secret; the engine sends it from %s", k, s.Name, h.SchemeEnv(*s))
 		}
 	}

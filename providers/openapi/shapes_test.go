@@ -15,13 +15,9 @@ func methodOf(t *testing.T, path, params, schema string) *providers.Method {
 	  "parameters": [%s], "responses": {"200": {"description": "ok", "content": {"application/json": {"schema": %s}}}}}}},
 	  "components": {"schemas": {"conv": {"items": {"anyOf": [{"type": "object", "properties": {"id": {"type": "string"}}}, {"type": "object", "properties": {"user": {"type": "string"}}}]}},
 	    "strings": {"items": {"type": "string"}}}}}`, path, params, schema)
-	p, err := LoadData("t", "t.json", []byte(doc))
-	if err != nil {
-		t.Fatal(err)
-	}
-	rs, err := p.AllResources()
-	if err != nil || len(rs) != 1 || len(rs[0].Methods) != 1 {
-		t.Fatalf("resources %v %v", rs, err)
+	rs := tablesOf(t, "t", "t.json", []byte(doc))
+	if len(rs) != 1 || len(rs[0].Methods) != 1 {
+		t.Fatalf("resources %v", rs)
 	}
 	return rs[0].Methods[0]
 }

@@ -10,6 +10,7 @@ import (
 	"context"
 	"fmt"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/enginehq/engine/providers"
@@ -94,21 +95,16 @@ func Observe(d time.Duration) {
 // state left it (a call failed while it was up) and rejoined it. Each
 // Health says its first leave and first return; the later ones are only
 // counted, and said once at the end (Summary).
-var churn struct {
-	mu      sync.Mutex
-	leaves  int
-	rejoins int
-}
+var churn struct{ leaves, rejoins atomic.Int64 }
 
 // Summary says how often the process left the shared state and rejoined
 // it, when it left more than once ("" otherwise: the warnings said it).
 func Summary() string {
-	churn.mu.Lock()
-	defer churn.mu.Unlock()
-	if churn.leaves <= 1 {
+	leaves := churn.leaves.Load()
+	if leaves <= 1 {
 		return ""
 	}
-	return fmt.Sprintf("this process left the shared state %d times (a call failed or passed its bound, now %s) and rejoined it %d times; a busy server may need a larger --state-timeout", churn.leaves, Bound().Round(time.Millisecond), churn.rejoins)
+	return fmt.Sprintf("this process left the shared state %d times (a call failed or passed its bound, now %s) and rejoined it %d times; a busy server may need a larger --state-timeout", leaves, Bound().Round(time.Millisecond), churn.rejoins.Load())
 }
 
 // Health tracks whether the shared state answers. Its first failure is
@@ -157,9 +153,7 @@ func (h *Health) Failed(err error) {
 	h.down, h.failAt = true, time.Now()
 	if first {
 		h.leaves++
-		churn.mu.Lock()
-		churn.leaves++
-		churn.mu.Unlock()
+		churn.leaves.Add(1)
 	}
 	say := first && h.leaves == 1
 	h.mu.Unlock()
@@ -176,9 +170,7 @@ func (h *Health) OK(start time.Time) {
 	if back {
 		h.down = false
 		h.rejoins++
-		churn.mu.Lock()
-		churn.rejoins++
-		churn.mu.Unlock()
+		churn.rejoins.Add(1)
 	}
 	say := back && h.rejoins == 1
 	h.mu.Unlock()

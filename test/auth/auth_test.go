@@ -312,6 +312,18 @@ func TestRegistryAddBaseURL(t *testing.T) {
 	if r.Code != 0 || ids(t, r) != "7" {
 		t.Fatalf("exec after registry add --base-url: exit %d\nstdout: %s\nstderr: %s", r.Code, r.Stdout, r.Stderr)
 	}
+	// registry list says where the requests go: the stored base URL, and
+	// a --base-url given to the command over it
+	for _, c := range []struct{ flag, want string }{{"", f.URL}, {"jira=https://jira.acme-corp.dev", "https://jira.acme-corp.dev"}} {
+		args := []string{"registry", "list", "-o", "json"}
+		if c.flag != "" {
+			args = append(args, "--base-url", c.flag)
+		}
+		r = testutil.Run(t, env, "", args...)
+		if r.Code != 0 || !strings.Contains(r.Stdout, `"provider": "jira"`) || !strings.Contains(r.Stdout, `"base_url": "`+c.want+`"`) {
+			t.Errorf("registry list %s: exit %d, want jira's base_url %s\n%s%s", c.flag, r.Code, c.want, r.Stdout, r.Stderr)
+		}
+	}
 	if got := f.Headers()[0].Get("Authorization"); got != "Basic "+base64.StdEncoding.EncodeToString([]byte("ann:pw_0123456789")) {
 		t.Errorf("stored provider: basic credentials not sent from JIRA_BASIC_AUTH")
 	}
@@ -400,5 +412,41 @@ func TestMCPSaysWhatToSet(t *testing.T) {
 	}
 	if n := len(f.Requests()); n != 1 {
 		t.Errorf("the mock received %d requests, want only the open method's: %v", n, f.Requests())
+	}
+}
+
+// A Swagger 2.0 description (YAML) is read as its OpenAPI 3 conversion
+// (kin-openapi's openapi2conv): registry add takes it, its
+// securityDefinitions drive the credentials as securitySchemes do (an
+// apiKey in a header and in the query, http basic), its basePath stays
+// under the base URL, and its definitions give the columns. Before: it
+// was refused ("only OpenAPI 3 is supported").
+func TestSwagger2Description(t *testing.T) {
+	const headerKey, queryKey, basic = "hk_sw2_1f2e3d4c5b6a", "qk_sw2_6a5b4c3d2e1f", "ann:pw_sw2_0123"
+	f := fakeapis.NewFixed(t, map[string]string{"/v1/header/things": things, "/v1/query/things": things, "/v1/basic/things": things})
+	env := testutil.FastEnv(t, "K2_X_API_KEY="+headerKey, "K2_API_KEY="+queryKey, "K2_BASIC_AUTH="+basic)
+	r := testutil.Run(t, env, "", "registry", "add", "k2", doc("keyed-swagger.yaml"), "--base-url", f.URL+"/v1")
+	if r.Code != 0 {
+		t.Fatalf("registry add of a Swagger 2.0 description: exit %d\n%s%s", r.Code, r.Stdout, r.Stderr)
+	}
+	for _, table := range []string{"k2.header.things", "k2.query.things", "k2.basic.things"} {
+		r = testutil.Run(t, env, "", "exec", "-o", "json", "SELECT id, name FROM "+table+" ORDER BY id")
+		if r.Code != 0 || ids(t, r) != "t1,t2" || !strings.Contains(r.Stdout, `"name": "two"`) {
+			t.Fatalf("%s: exit %d, want rows t1,t2 with their names\nstdout: %s\nstderr: %s", table, r.Code, r.Stdout, r.Stderr)
+		}
+		never(t, table+" output", r.Stdout+r.Stderr, headerKey, queryKey, basic)
+	}
+	h, uris := f.Headers(), f.Requests()
+	if len(h) != 3 {
+		t.Fatalf("%d requests, want 3: %v", len(h), uris)
+	}
+	if h[0].Get("X-Api-Key") != headerKey || h[0].Get("Authorization") != "" {
+		t.Errorf("header scheme: X-API-Key %q, Authorization %q", h[0].Get("X-Api-Key"), h[0].Get("Authorization"))
+	}
+	if !strings.Contains(uris[1], "api_key="+queryKey) || h[1].Get("X-Api-Key") != "" {
+		t.Errorf("query scheme: request %s, X-API-Key %q", uris[1], h[1].Get("X-Api-Key"))
+	}
+	if h[2].Get("Authorization") != "Basic "+base64.StdEncoding.EncodeToString([]byte(basic)) {
+		t.Errorf("basic scheme: Authorization %q is not K2_BASIC_AUTH's user:password", h[2].Get("Authorization"))
 	}
 }

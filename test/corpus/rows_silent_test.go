@@ -48,14 +48,19 @@ func nameSet(names ...string) map[string]bool {
 	return m
 }
 
+// normName is a key compared by its ASCII letters and digits, case
+// folded ("next_page_url", "nextPageURL": "nextpageurl"). Written apart
+// from the engine's own (this file is the oracle).
 func normName(k string) string {
-	var b strings.Builder
-	for _, r := range strings.ToLower(k) {
-		if (r >= 'a' && r <= 'z') || (r >= '0' && r <= '9') {
-			b.WriteRune(r)
+	return strings.Map(func(r rune) rune {
+		switch {
+		case 'A' <= r && r <= 'Z':
+			return r - 'A' + 'a'
+		case 'a' <= r && r <= 'z', '0' <= r && r <= '9':
+			return r
 		}
-	}
-	return b.String()
+		return -1
+	}, k)
 }
 
 // silentMore returns the field of one recorded answer that says there is

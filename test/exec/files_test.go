@@ -23,6 +23,9 @@ func TestFileFunctions(t *testing.T) {
 		{`SELECT regexp_substr('actions/setup-go@v5', '@(.+)$', 1) AS v`, `[{"v":"v5"}]`},
 		{`SELECT regexp_replace('a-b', '(a)-(b)', '$2-$1') AS v`, `[{"v":"b-a"}]`},
 		{`SELECT regexp_count('', 'x') AS v`, `[{"v":0}]`},
+		// a backslash is itself, as SQLite reads it (before: refused)
+		{`SELECT regexp_like('v1.22', '^v\d+\.\d+$') AS a, regexp_like('v1x22', '^v\d+\.\d+$') AS b, '\' AS c`, `[{"a":1,"b":0,"c":"\\"}]`},
+		{`SELECT count(*) AS v FROM github.repos.repos WHERE org = 'tiny' AND name REGEXP '^\w+$' AND name NOT REGEXP '\d'`, `[{"v":3}]`},
 		{`SELECT base64_decode('4pyTIMOg
 IGxhIG1vZGU=') AS v`, `[{"v":"✓ à la mode"}]`},
 		{`SELECT base64_decode('') AS v`, `[{"v":""}]`},

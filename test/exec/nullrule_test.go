@@ -30,7 +30,22 @@ func TestNullColumnNotice(t *testing.T) {
 	if r.Code != 0 || json.Unmarshal([]byte(line), &notice) != nil || !strings.Contains(notice.Notice, "members_can_delete_issues is NULL in every row read") {
 		t.Errorf("-o json: exit %d, stderr %s", r.Code, r.Stderr)
 	}
+	// the column unqualified in a FROM of two provider tables: the one
+	// table that has it is judged (before: not checked, exit 0 silently)
+	const joined = `SELECT o.login, r.name FROM github.orgs.orgs o JOIN github.repos.repos r ON 1 WHERE o.org = 'comply-member' AND r.org = 'comply-member' AND members_can_delete_issues`
+	// through a select-list alias (SQLite lets WHERE read one), of the
+	// column or of one JSON path of it (before: not checked)
+	for _, sql := range []string{joined,
+		`SELECT login, members_can_delete_issues AS m FROM github.orgs.orgs WHERE org = 'comply-member' AND m`,
+		`WITH o AS (SELECT login, members_can_delete_issues AS m FROM github.orgs.orgs WHERE org = 'comply-member') SELECT login FROM o WHERE m`,
+	} {
+		r = run(t, "-o", "csv", sql)
+		if r.Code != 0 || strings.Count(r.Stdout, "\n") != 1 || !strings.Contains(r.Stderr, want) {
+			t.Errorf("%s: exit %d, stdout %q, stderr %s", sql, r.Code, r.Stdout, r.Stderr)
+		}
+	}
 	for _, sql := range []string{
+		strings.ReplaceAll(joined, "comply-member", "comply-fail") + " LIMIT 1",
 		`SELECT login FROM github.orgs.orgs WHERE org = 'comply-fail' AND members_can_delete_issues`,
 		`SELECT login FROM github.orgs.orgs WHERE org = 'comply-member' AND coalesce(members_can_delete_issues, 1) = 1`,
 	} {

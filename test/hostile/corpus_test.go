@@ -134,7 +134,10 @@ func corpus(dir string) []hostile {
 		// Comment and escape tricks.
 		sql("hash comment", tiny+" # AND private"),
 		sql("version comment", tiny+" /*!50000 UNION SELECT sql FROM sqlite_master */"),
-		sql("backslash quote escape", `SELECT name FROM github.repos.repos WHERE org = 'ti\' OR 1=1 -- '`),
+		// A backslash is itself, as SQLite reads it: 'ti\' ends at its
+		// quote, so the OR is an OR to the front end too, and an OR binds
+		// no key (before: refused as a backslash escape).
+		plan("backslash quote escape", `SELECT name FROM github.repos.repos WHERE org = 'ti\' OR 1=1 -- '`),
 		script(sql("union into attach", tiny+" UNION SELECT 1; ATTACH "+f("u.db")+" AS u")),
 		// Refused at plan time, before any request: a column the method
 		// does not return, and literals SQLite reads differently.

@@ -230,6 +230,11 @@ func TestPGXErrors(t *testing.T) {
 		{"SELECT * FROM repos.nope WHERE org = 'acme'", "42P01"},
 		{"SELECT nme FROM repos.repos WHERE org = 'acme'", "42703"},
 		{"DELETE FROM repos.repos", "25006"},
+		// views are read here, never changed (a client must not redefine
+		// what exec, the shell and MCP read)
+		{"CREATE VIEW v AS SELECT 1 AS one", "25006"},
+		{"CREATE OR REPLACE VIEW v AS SELECT 2 AS one", "25006"},
+		{"DROP VIEW v", "25006"},
 	} {
 		_, err := c.Exec(ctx, tc.sql)
 		if got := pgCode(err); got != tc.code {

@@ -68,6 +68,24 @@ func TestExecNeverPrintsToken(t *testing.T) {
 	}
 	out.run("registry list", testutil.Run(t, e, "", "registry", "list"))
 	out.run("registry list debug", testutil.Run(t, e, "", "--debug", "registry", "list"))
+	// A base URL carrying the token as its password, by the flag or the
+	// variable, is refused before anything is sent, without showing it
+	// (registry list used to print it in its base_url column).
+	withUser := strings.Replace(fake.URL(), "://", "://x-access-token:"+token+"@", 1)
+	for _, c := range []struct {
+		env  []string
+		args []string
+	}{
+		{nil, []string{"--base-url", "github=" + withUser, "registry", "list"}},
+		{nil, []string{"--base-url", "github=" + withUser, "exec", okSQL}},
+		{[]string{"ENGINE_BASE_URL_GITHUB=" + withUser}, []string{"registry", "list", "-o", "json"}},
+	} {
+		label := "base URL with credentials: " + strings.Join(c.args, " ")
+		r := out.run(label, testutil.Run(t, env(t, fake, c.env...), "", c.args...))
+		if r.Code != 1 || !strings.Contains(r.Stderr, "carries no credentials") {
+			t.Errorf("%s: exit %d, want 1 and a refusal\n%s%s", label, r.Code, r.Stdout, r.Stderr)
+		}
+	}
 	assertSent(t, fake)
 	out.assertClean(t, 100_000)
 }

@@ -72,6 +72,13 @@ func TestScriptExitQuitHelp(t *testing.T) {
 	if r.Code != 0 || r.Stdout != "quit\n1\n" {
 		t.Errorf("quit as a column name: exit %d\nstdout %q\nstderr %s", r.Code, r.Stdout, r.Stderr)
 	}
+	// a backslash is itself, as SQLite reads it: 'x\' ends at its quote
+	// and the ';' after it ends the statement (it used to open an escape
+	// and wait for more input)
+	r = testutil.Run(t, testutil.Env(t), "SELECT 'x\\' AS v;\nSELECT regexp_like('v1.2', '^v\\d+[.]\\d+$') AS ok;\n", "shell", "-o", "csv")
+	if r.Code != 0 || r.Stdout != "v\nx\\\nok\n1\n" {
+		t.Errorf("backslashes: exit %d\nstdout %q\nstderr %s", r.Code, r.Stdout, r.Stderr)
+	}
 }
 
 // TestScriptLineModeShowsNull: .mode line (and \x) show NULL as NULL, as

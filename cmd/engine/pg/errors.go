@@ -97,6 +97,9 @@ func fromEngine(err error) *pgError {
 		}
 	case engine.KindUsage:
 		out.code = stateInvalidParam
+		if strings.Contains(msg, "views are created and dropped with") {
+			out.code = stateReadOnly // CREATE VIEW, DROP VIEW: a write, refused as one
+		}
 	case engine.KindProvider:
 		out.code = stateProvider
 	case engine.KindIncomplete:

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+
+	"github.com/enginehq/engine/engine/result"
 )
 
 // The statement text a Postgres client sends is read here by a small
@@ -244,10 +246,8 @@ func literal(v param, number bool) string {
 	switch v := v.(type) {
 	case nil:
 		return "NULL"
-	case int64:
-		return strconv.FormatInt(v, 10)
-	case float64:
-		return strconv.FormatFloat(v, 'g', -1, 64)
+	case int64, float64:
+		return result.Text(v)
 	case bool:
 		if v {
 			return "TRUE"

@@ -3,9 +3,9 @@ package shell
 import "strings"
 
 // splitter cuts input lines into statements at ';' outside quotes and
-// comments. Quoted text follows the MySQL rules the engine's parser (the
-// vitess tokenizer) uses: '...', "..." and `...`, doubled quotes, and
-// backslash escapes inside ' and ". Comments (-- to the end of the line,
+// comments. Quoted text follows the rules the engine's front end reads
+// statements by, SQLite's: '...', "..." and `...`, doubled quotes, and a
+// backslash as itself, never an escape. Comments (-- to the end of the line,
 // /* ... */) are dropped from the statement text.
 //
 // '#' is no comment in the engine's SQL (the engine refuses it: "'#'
@@ -34,11 +34,8 @@ func (s *splitter) Feed(line string) []string {
 		switch {
 		case s.quote != 0:
 			s.buf.WriteByte(c)
-			if c == '\\' && s.quote != '`' && next != 0 {
-				s.buf.WriteByte(next)
-				i++
-			} else if c == s.quote {
-				s.quote = 0
+			if c == s.quote {
+				s.quote = 0 // a doubled quote closes and opens again
 			}
 		case s.block:
 			if c == '*' && next == '/' {

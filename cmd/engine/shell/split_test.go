@@ -14,7 +14,7 @@ func TestSplitStatements(t *testing.T) {
 	}{
 		{"SELECT 1; SELECT 2;", []string{"SELECT 1", "SELECT 2"}, ""},
 		{"SELECT 'a;b', \"c;d\", `e;f`;", []string{"SELECT 'a;b', \"c;d\", `e;f`"}, ""},
-		{"SELECT 'it''s;'; SELECT 'x\\';y';", []string{"SELECT 'it''s;'", "SELECT 'x\\';y'"}, ""},
+		{"SELECT 'it''s;'; SELECT 'x\\';y';", []string{"SELECT 'it''s;'", "SELECT 'x\\'"}, "y';"}, // a backslash is itself
 		{"SELECT 1 -- no end here;\n, 2;", []string{"SELECT 1 \n, 2"}, ""},
 		{"SELECT /* ; */ 1;", []string{"SELECT   1"}, ""},
 		{"SELECT /* multi\nline ; */ 1;", []string{"SELECT \n  1"}, ""},

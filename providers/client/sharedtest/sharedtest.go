@@ -23,89 +23,87 @@ func Run(t *testing.T, newState func(t *testing.T) client.SharedState) {
 		return client.Admission{ID: fmt.Sprint(time.Now().UnixNano(), "-", seq.Add(1)), Bucket: "core",
 			Windows: []client.SharedWindow{{Name: "points", N: n, Length: length}}, MaxInFlight: inflight, SlotTTL: time.Minute}
 	}
+	// admitted asks s to admit a under k; an error or a refusal fails the
+	// test, saying what was asked.
+	admitted := func(t *testing.T, s client.SharedState, k string, a client.Admission, what string) {
+		t.Helper()
+		if r, err := s.Admit(ctx, k, a); err != nil || !r.OK {
+			t.Fatalf("%s: %+v, %v", what, r, err)
+		}
+	}
+	// refused asks s to admit a under k and returns the answer; an error,
+	// an admission or another reason than want fails the test.
+	refused := func(t *testing.T, s client.SharedState, k string, a client.Admission, want, what string) client.Admit {
+		t.Helper()
+		r, err := s.Admit(ctx, k, a)
+		if err != nil || r.OK || r.Reason != want {
+			t.Fatalf("%s: %+v, %v; want a %s refusal", what, r, err, want)
+		}
+		return r
+	}
+	// holding admits under k a request that holds the one slot for ttl.
+	holding := func(t *testing.T, s client.SharedState, k string, ttl time.Duration) client.Admission {
+		t.Helper()
+		a := adm(100, time.Minute, 1)
+		a.SlotTTL = ttl
+		admitted(t, s, k, a, "the one slot")
+		return a
+	}
 	t.Run("window", func(t *testing.T) {
 		s, k := newState(t), key(t)
 		var held []client.Admission
 		for i := 0; i < 3; i++ {
 			a := adm(3, 400*time.Millisecond, 0)
-			r, err := s.Admit(ctx, k, a)
-			if err != nil || !r.OK {
-				t.Fatalf("admission %d: %+v, %v", i, r, err)
-			}
+			admitted(t, s, k, a, fmt.Sprint("admission ", i))
 			held = append(held, a)
 		}
-		r, err := s.Admit(ctx, k, adm(3, 400*time.Millisecond, 0))
-		if err != nil || r.OK || r.Reason != "window" || r.Wait != 0 {
-			t.Fatalf("a 4th request while 3 are in flight: %+v, %v; want a window refusal with no known wait", r, err)
+		if r := refused(t, s, k, adm(3, 400*time.Millisecond, 0), "window", "a 4th request while 3 are in flight"); r.Wait != 0 {
+			t.Fatalf("a 4th request while 3 are in flight: %+v; want no known wait", r)
 		}
 		if err := s.Release(ctx, k, held[0]); err != nil {
 			t.Fatal(err)
 		}
-		r, err = s.Admit(ctx, k, adm(3, 400*time.Millisecond, 0))
-		if err != nil || r.OK || r.Reason != "window" || r.Wait <= 0 || r.Wait > 400*time.Millisecond {
-			t.Fatalf("a 4th request after one answer: %+v, %v; want a wait of at most the window's length", r, err)
+		r := refused(t, s, k, adm(3, 400*time.Millisecond, 0), "window", "a 4th request after one answer")
+		if r.Wait <= 0 || r.Wait > 400*time.Millisecond {
+			t.Fatalf("a 4th request after one answer: %+v; want a wait of at most the window's length", r)
 		}
 		time.Sleep(r.Wait + 30*time.Millisecond)
-		if r, err = s.Admit(ctx, k, adm(3, 400*time.Millisecond, 0)); err != nil || !r.OK {
-			t.Fatalf("once the answer left the window: %+v, %v", r, err)
-		}
+		admitted(t, s, k, adm(3, 400*time.Millisecond, 0), "once the answer left the window")
 	})
 	t.Run("slots", func(t *testing.T) {
 		s, k := newState(t), key(t)
 		a1, a2 := adm(100, time.Minute, 2), adm(100, time.Minute, 2)
 		for _, a := range []client.Admission{a1, a2} {
-			if r, err := s.Admit(ctx, k, a); err != nil || !r.OK {
-				t.Fatalf("%+v, %v", r, err)
-			}
+			admitted(t, s, k, a, "admission")
 		}
-		if r, err := s.Admit(ctx, k, adm(100, time.Minute, 2)); err != nil || r.OK || r.Reason != "slots" {
-			t.Fatalf("a 3rd request in flight of 2: %+v, %v", r, err)
-		}
+		refused(t, s, k, adm(100, time.Minute, 2), "slots", "a 3rd request in flight of 2")
 		if err := s.Release(ctx, k, a1); err != nil {
 			t.Fatal(err)
 		}
-		if r, err := s.Admit(ctx, k, adm(100, time.Minute, 2)); err != nil || !r.OK {
-			t.Fatalf("after a release: %+v, %v", r, err)
-		}
+		admitted(t, s, k, adm(100, time.Minute, 2), "after a release")
 	})
 	t.Run("slot expiry", func(t *testing.T) {
 		s, k := newState(t), key(t)
-		a := adm(100, time.Minute, 1)
-		a.SlotTTL = 150 * time.Millisecond
-		if r, err := s.Admit(ctx, k, a); err != nil || !r.OK {
-			t.Fatalf("%+v, %v", r, err)
-		}
+		holding(t, s, k, 150*time.Millisecond)
 		// Never released (a crashed process): the slot expires.
 		time.Sleep(250 * time.Millisecond)
-		if r, err := s.Admit(ctx, k, adm(100, time.Minute, 1)); err != nil || !r.OK {
-			t.Fatalf("after the slot's expiry: %+v, %v", r, err)
-		}
+		admitted(t, s, k, adm(100, time.Minute, 1), "after the slot's expiry")
 	})
 	t.Run("lease renewed", func(t *testing.T) {
 		s, k := newState(t), key(t)
-		a := adm(100, time.Minute, 1)
-		a.SlotTTL = 300 * time.Millisecond
-		if r, err := s.Admit(ctx, k, a); err != nil || !r.OK {
-			t.Fatalf("%+v, %v", r, err)
-		}
+		a := holding(t, s, k, 300*time.Millisecond)
 		// A live process renews its lease: the slot outlives its first TTL.
 		for i := 0; i < 4; i++ {
 			time.Sleep(100 * time.Millisecond)
 			must(t, s.Renew(ctx, k, []client.Admission{a}))
 		}
-		if r, err := s.Admit(ctx, k, adm(100, time.Minute, 1)); err != nil || r.OK || r.Reason != "slots" {
-			t.Fatalf("a slot renewed past its first lease was taken: %+v, %v", r, err)
-		}
+		refused(t, s, k, adm(100, time.Minute, 1), "slots", "a slot renewed past its first lease")
 		// Its process dies: no more renewals, the slot lapses.
 		time.Sleep(400 * time.Millisecond)
-		if r, err := s.Admit(ctx, k, adm(100, time.Minute, 1)); err != nil || !r.OK {
-			t.Fatalf("after the lease lapsed: %+v, %v", r, err)
-		}
+		admitted(t, s, k, adm(100, time.Minute, 1), "after the lease lapsed")
 		// Renewing a released admission takes nothing back.
 		b := adm(100, time.Minute, 0)
-		if r, err := s.Admit(ctx, k, b); err != nil || !r.OK {
-			t.Fatalf("%+v, %v", r, err)
-		}
+		admitted(t, s, k, b, "admission")
 		must(t, s.Release(ctx, k, b))
 		must(t, s.Renew(ctx, k, []client.Admission{b}))
 	})
@@ -133,9 +131,7 @@ func Run(t *testing.T, newState func(t *testing.T) client.SharedState) {
 		// An admission takes one request off its statement's reservation.
 		a := adm(10, time.Minute, 0)
 		a.Stmt = "a"
-		if r, err := s.Admit(ctx, k, a); err != nil || !r.OK {
-			t.Fatalf("%+v, %v", r, err)
-		}
+		admitted(t, s, k, a, "admission")
 		must(t, s.Unreserve(ctx, k, "a"))
 		must(t, s.Unreserve(ctx, k, "c"))
 		if r := res("b", 8); !r.OK {
@@ -152,9 +148,8 @@ func Run(t *testing.T, newState func(t *testing.T) client.SharedState) {
 		if err != nil || d <= client.MaxSharedPause-time.Minute || d > client.MaxSharedPause {
 			t.Fatalf("a pause of 30 days: %s, %v; want it bounded by %s", d, err, client.MaxSharedPause)
 		}
-		r, err := s.Admit(ctx, k, adm(100, time.Minute, 0))
-		if err != nil || r.OK || r.Reason != "paused" || r.Wait > client.MaxSharedPause {
-			t.Fatalf("during a long pause: %+v, %v", r, err)
+		if r := refused(t, s, k, adm(100, time.Minute, 0), "paused", "during a long pause"); r.Wait > client.MaxSharedPause {
+			t.Fatalf("during a long pause: %+v; want a wait of at most %s", r, client.MaxSharedPause)
 		}
 	})
 	t.Run("pause", func(t *testing.T) {
@@ -165,14 +160,12 @@ func Run(t *testing.T, newState func(t *testing.T) client.SharedState) {
 		if err := s.Pause(ctx, k, 10*time.Millisecond); err != nil { // a shorter one keeps the longer
 			t.Fatal(err)
 		}
-		r, err := s.Admit(ctx, k, adm(100, time.Minute, 0))
-		if err != nil || r.OK || r.Reason != "paused" || r.Wait < 150*time.Millisecond || r.Wait > 300*time.Millisecond {
-			t.Fatalf("during a pause: %+v, %v", r, err)
+		r := refused(t, s, k, adm(100, time.Minute, 0), "paused", "during a pause")
+		if r.Wait < 150*time.Millisecond || r.Wait > 300*time.Millisecond {
+			t.Fatalf("during a pause: %+v; want a wait of 150 to 300 ms", r)
 		}
 		time.Sleep(r.Wait + 20*time.Millisecond)
-		if r, err := s.Admit(ctx, k, adm(100, time.Minute, 0)); err != nil || !r.OK {
-			t.Fatalf("after the pause: %+v, %v", r, err)
-		}
+		admitted(t, s, k, adm(100, time.Minute, 0), "after the pause")
 	})
 	t.Run("buckets", func(t *testing.T) {
 		s, k := newState(t), key(t)
@@ -189,13 +182,10 @@ func Run(t *testing.T, newState func(t *testing.T) client.SharedState) {
 		must(t, s.RecordBucket(ctx, k, client.Bucket{Name: "search", Limit: 30, Remaining: 0, Reset: time.Now().Add(300 * time.Millisecond)}))
 		a := adm(100, time.Minute, 0)
 		a.Bucket = "search"
-		r, err := s.Admit(ctx, k, a)
-		if err != nil || r.OK || r.Reason != "spent" || r.Wait <= 0 {
-			t.Fatalf("a spent bucket: %+v, %v", r, err)
+		if r := refused(t, s, k, a, "spent", "a spent bucket"); r.Wait <= 0 {
+			t.Fatalf("a spent bucket: %+v; want a wait", r)
 		}
-		if r, err := s.Admit(ctx, k, adm(100, time.Minute, 0)); err != nil || !r.OK {
-			t.Fatalf("another bucket is not held: %+v, %v", r, err)
-		}
+		admitted(t, s, k, adm(100, time.Minute, 0), "another bucket is not held")
 		must(t, s.RecordBucket(ctx, k, client.Bucket{Name: "old", Limit: 30, Remaining: 3, Reset: time.Now().Add(-time.Second)}))
 		if _, ok, err := s.Bucket(ctx, k, "old"); err != nil || ok {
 			t.Fatalf("a bucket past its reset: ok %v, %v", ok, err)
@@ -205,9 +195,7 @@ func Run(t *testing.T, newState func(t *testing.T) client.SharedState) {
 		s := newState(t)
 		k1, k2 := client.SharedKey(t.Name()+"1"), client.SharedKey(t.Name()+"2")
 		must(t, s.Pause(ctx, k1, time.Minute))
-		if r, err := s.Admit(ctx, k2, adm(1, time.Minute, 1)); err != nil || !r.OK {
-			t.Fatalf("another credential: %+v, %v", r, err)
-		}
+		admitted(t, s, k2, adm(1, time.Minute, 1), "another credential")
 	})
 	t.Run("atomic", func(t *testing.T) {
 		s, k := newState(t), key(t)
