@@ -20,7 +20,7 @@ func TestCheckStopSignals(t *testing.T) {
 		t.Run(sig.String(), func(t *testing.T) {
 			s := fakegithub.ForTest(t)
 			s.Inject(fakegithub.Fault{Path: "/orgs/acme/repos", Kind: fakegithub.KindSlow, Delay: time.Minute})
-			file := testutil.TempFile(t, "c.yaml", ghostControl)
+			file := testutil.TempFile(t, "c.yaml", testutil.GhostControl)
 			p := testutil.Start(t, 50*time.Second, testutil.FakeEnv(t, s.URL()), "check", file, "-o", "json")
 			for s.Arrived() == 0 {
 				time.Sleep(10 * time.Millisecond) // until the listing is in flight
