@@ -13,12 +13,10 @@ package auth_test
 
 import (
 	"encoding/base64"
-	"encoding/json"
 	"fmt"
 	"net/http"
 	"net/http/httptest"
 	"path/filepath"
-	"runtime"
 	"strings"
 	"sync"
 	"testing"
@@ -30,8 +28,7 @@ import (
 
 // doc is the path of a description in test/testdata/auth.
 func doc(name string) string {
-	_, file, _, _ := runtime.Caller(0)
-	return filepath.Join(filepath.Dir(file), "..", "testdata", "auth", name)
+	return filepath.Join(testutil.RepoRoot(), "test", "testdata", "auth", name)
 }
 
 const things = `[{"id": "t1", "name": "one"}, {"id": "t2", "name": "two"}]`
@@ -50,10 +47,7 @@ func keyedArgs(f *fakeapis.Fixed, extra ...string) []string {
 
 func ids(t *testing.T, r testutil.Result) string {
 	t.Helper()
-	var rows []map[string]any
-	if err := json.Unmarshal([]byte(r.Stdout), &rows); err != nil {
-		t.Fatalf("exit %d: stdout is not JSON rows: %v\n%s\nstderr: %s", r.Code, err, r.Stdout, r.Stderr)
-	}
+	rows := testutil.JSONRows(t, r)
 	var out []string
 	for _, row := range rows {
 		out = append(out, fmt.Sprint(row["id"]))
@@ -305,14 +299,10 @@ func TestRegistryAddBaseURL(t *testing.T) {
 	}
 	testutil.Contains(t, "registry add without a base URL", r.Stdout, "is a placeholder", "--base-url")
 	r = testutil.Run(t, env, "", "exec", "SELECT id FROM jira.project.project")
-	if r.Code != 1 || !strings.Contains(r.Stderr, "placeholder host") {
-		t.Fatalf("stored placeholder: exit %d\n%s", r.Code, r.Stderr)
-	}
+	testutil.WantRun(t, "stored placeholder", r, 1, "", "placeholder host")
 
 	r = testutil.Run(t, env, "", "registry", "add", "jira", d, "--base-url", "https://your-company.atlassian.net")
-	if r.Code != 1 || !strings.Contains(r.Stderr, "placeholder") {
-		t.Fatalf("registry add with a placeholder base URL: exit %d\n%s", r.Code, r.Stderr)
-	}
+	testutil.WantRun(t, "registry add with a placeholder base URL", r, 1, "", "placeholder")
 
 	r = testutil.Run(t, env, "", "registry", "add", "jira", d, "--base-url", f.URL)
 	if r.Code != 0 {
@@ -362,9 +352,7 @@ func TestHeaderParamSetOnce(t *testing.T) {
 	sel := "SELECT Name FROM xero.accounting.accounts"
 
 	r := testutil.Run(t, env, "", append(append([]string{"exec"}, base...), sel)...)
-	if r.Code != 1 || !strings.Contains(r.Stderr, "xero-tenant-id") {
-		t.Fatalf("without the tenant: exit %d, want 1 naming xero-tenant-id\n%s", r.Code, r.Stderr)
-	}
+	testutil.WantRun(t, "without the tenant", r, 1, "", "xero-tenant-id")
 	tenants := func(from int) []string {
 		var out []string
 		for _, h := range f.Headers()[from:] {

@@ -21,7 +21,7 @@ import (
 // over one window (the 901st request starts a minute after the first).
 // Before the run shared its answers, it sent 10,100 requests: over 11
 // minutes at 900 a minute.
-func (b *bench) checkRows(add func(name, value, target string)) {
+func (b *bench) checkRows(add addRow) {
 	const repos, points, window = 1000, 900, time.Minute
 	fake := fakegithub.New(fakegithub.WithRepos("cis", repos), fakegithub.WithLatency(50*time.Millisecond),
 		fakegithub.WithLimits(fakegithub.Limits{Points: points, Window: window, Buckets: map[string]fakegithub.BucketLimit{

@@ -17,7 +17,7 @@ import (
 // hashed), and, for contrast, without a compiled index (the document is
 // parsed and derived on that start, as every start did before), and the
 // same statement on the embedded GitHub index, which is the floor.
-func (b *bench) compiledRows(root string, add func(name, value, target string)) {
+func (b *bench) compiledRows(root string, add addRow) {
 	gz, err := os.ReadFile(filepath.Join(root, "test", "bench", "testdata", "ghes-3.2.json.gz"))
 	if err != nil {
 		fail("bench document: %v", err)

@@ -27,7 +27,7 @@ LEFT JOIN github.repos.contributors c ON c.owner = '%s' AND c.repo = r.name WHER
 // contributors) and the 100-page list, each beside its minimum at 16 in
 // flight, measured in the same run by a Go client that knows the
 // requests in advance.
-func (b *bench) latencyRows(add func(name, value, target string)) {
+func (b *bench) latencyRows(add addRow) {
 	const latency = 100 * time.Millisecond
 	const conc = client.DefaultMaxConcurrency
 	fake := fakegithub.New(fakegithub.WithRepos("fan", 237), fakegithub.WithLatency(latency))
@@ -54,10 +54,10 @@ func (b *bench) latencyRows(add func(name, value, target string)) {
 	// The 100-page list: page 1, then 99 pages 16 at a time.
 	var pages []string
 	for p := 2; p <= 100; p++ {
-		pages = append(pages, page("scale-10000", p))
+		pages = append(pages, page(org10k, p))
 	}
 	minList := bestOf(3, func() {
-		getAll(1, page("scale-10000", 1))
+		getAll(1, page(org10k, 1))
 		getAll(conc, pages...)
 	})
 	fake.ResetRequests()
@@ -71,7 +71,7 @@ func (b *bench) latencyRows(add func(name, value, target string)) {
 // secondary-limit 403 (Retry-After 1 s), and GitHub's 900 requests a
 // minute with a 2,000-request fan-out (about two minutes: the limit
 // allows 900 a minute).
-func (b *bench) governorRows(add func(name, value, target string)) {
+func (b *bench) governorRows(add addRow) {
 	fake := fakegithub.New(fakegithub.WithRepos("fan", 237), fakegithub.WithLatency(50*time.Millisecond),
 		fakegithub.WithLimits(fakegithub.Limits{MaxConcurrent: 3, RetryAfter: 1}))
 	d, _ := b.run(b.env("ENGINE_BASE_URL_GITHUB="+fake.URL()), fanJoin("fan"))

@@ -20,8 +20,7 @@ import (
 // decoded into Go values: that is the client's cost), against the same
 // statement through exec -o csv, best of 3 rounds each, and the server's
 // peak RSS after the large result (rows streamed, not held).
-func (b *bench) pgRows(add func(name, value, target string)) {
-	const org = "scale-10000"
+func (b *bench) pgRows(add addRow) {
 	const n = 10000
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
@@ -61,7 +60,7 @@ func (b *bench) pgRows(add func(name, value, target string)) {
 		fail("pg: connect: %v", err)
 	}
 	defer conn.Close(ctx)
-	sql := fmt.Sprintf("SELECT * FROM github.repos.repos WHERE org = '%s'", org)
+	sql := fmt.Sprintf("SELECT * FROM github.repos.repos WHERE org = '%s'", org10k)
 	wire := func() time.Duration {
 		start := time.Now()
 		rows, err := conn.Query(ctx, sql)

@@ -13,8 +13,7 @@ import (
 // the in-process fake: count(*) and SELECT * -o json of 10k rows against
 // the sequential fetch floor measured in the same run, a 100k-row
 // SELECT * -o json and a fan-out over 4 large orgs by peak RSS.
-func (b *bench) streamRows(add func(name, value, target string)) {
-	const org = "scale-10000"
+func (b *bench) streamRows(add addRow) {
 	// The floor and the two statements take turns, 5 rounds, best of
 	// each: on a shared machine a burst of load then hits all three.
 	var floor, count, all time.Duration
@@ -26,10 +25,10 @@ func (b *bench) streamRows(add func(name, value, target string)) {
 	}
 	for range 5 {
 		var f time.Duration
-		f, how = b.sequentialFloor(org, 100)
+		f, how = b.sequentialFloor(org10k, 100)
 		least(&floor, f)
-		least(&count, b.best(1, "csv", fmt.Sprintf("SELECT count(*) FROM github.repos.repos WHERE org = '%s'", org)))
-		least(&all, b.best(1, "json", fmt.Sprintf("SELECT * FROM github.repos.repos WHERE org = '%s'", org)))
+		least(&count, b.best(1, "csv", fmt.Sprintf("SELECT count(*) FROM github.repos.repos WHERE org = '%s'", org10k)))
+		least(&all, b.best(1, "json", fmt.Sprintf("SELECT * FROM github.repos.repos WHERE org = '%s'", org10k)))
 	}
 	add("10k rows: sequential fetch floor ("+how+", 100 pages)", ms(floor), "")
 	add("10k rows: count(*) / floor", fmt.Sprintf("%s, %.2fx", ms(count), float64(count)/float64(floor)), "<= 1.2x")

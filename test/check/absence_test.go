@@ -32,11 +32,7 @@ func TestBranchProtectionGeneric404IsError(t *testing.T) {
 	// it into "unprotected".
 	s.Inject(fakegithub.Fault{Path: "^/repos/acme/repo-004/branches/main/protection$", Kind: fakegithub.KindStatus, Status: 404})
 	env := testutil.FakeEnv(t, s.URL())
-	file := testutil.TempFile(t, "c.yaml", protectedControl)
-	r := runCheck(t, env, file, "-o", "json")
-	if r.Code != 2 {
-		t.Fatalf("exit %d, want 2 (a generic 404 is an error)\n%s\n%s", r.Code, r.Stdout, r.Stderr)
-	}
+	file, r := checkControls(t, env, "c.yaml", protectedControl, 2, "-o", "json")
 	c := parseJSON(t, r).Controls[0]
 	if c.Status != "error" || c.Error == nil || c.Error.HTTPStatus != 404 || c.Error.Retryable || !strings.Contains(c.Error.Message, "Not Found") {
 		t.Fatalf("control = %s %+v, want error with the 404", c.Status, c.Error)
@@ -53,11 +49,7 @@ func TestBranchProtectionGeneric404IsError(t *testing.T) {
 // exit 1, with exactly those repositories as rows.
 func TestBranchNotProtectedIsFail(t *testing.T) {
 	_, env := serverEnv(t, fakegithub.WithRepos("acme", 8))
-	file := testutil.TempFile(t, "c.yaml", protectedControl)
-	r := runCheck(t, env, file, "-o", "json")
-	if r.Code != 1 {
-		t.Fatalf("exit %d, want 1\n%s\n%s", r.Code, r.Stdout, r.Stderr)
-	}
+	_, r := checkControls(t, env, "c.yaml", protectedControl, 1, "-o", "json")
 	c := parseJSON(t, r).Controls[0]
 	if c.Status != "fail" || c.RowCount == nil || *c.RowCount != 6 {
 		t.Fatalf("control = %s rows %v, want fail with 6 unprotected repos (1,2,3,5,6,7)", c.Status, c.RowCount)

@@ -13,15 +13,7 @@ import (
 // twoFanOuts are two controls that each read one answer per repository of
 // org big: n repositories make 2n distinct URLs, and the pages of the
 // list, which the controls share.
-const twoFanOuts = `controls:
-  - id: protected
-    title: every default branch is protected
-    sql: |
-      SELECT r.name FROM github.repos.repos r
-      LEFT JOIN github.branches.branch_protection bp
-        ON bp.owner = 'big' AND bp.repo = r.name AND bp.branch = r.default_branch
-      WHERE r.org = 'big' AND bp.url IS NULL
-  - id: collaborators
+var twoFanOuts = "controls:\n" + branchProtectedControl("protected", "big") + `  - id: collaborators
     title: no repository has a collaborator named mallory
     sql: |
       SELECT r.name FROM github.repos.repos r

@@ -1,7 +1,6 @@
 package check
 
 import (
-	"encoding/json"
 	"testing"
 
 	"github.com/enginehq/engine/test/fakegithub"
@@ -42,9 +41,7 @@ func TestCheckAlwaysRevalidates(t *testing.T) {
 		var rep struct {
 			Stats stats `json:"stats"`
 		}
-		if err := json.Unmarshal([]byte(r.Stdout), &rep); err != nil {
-			t.Fatal(err)
-		}
+		testutil.StdoutJSON(t, r, &rep)
 		return rep.Stats
 	}
 	// 2 requests: the repos, and the protection of alpha (200); r.name =

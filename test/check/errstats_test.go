@@ -1,7 +1,6 @@
 package check
 
 import (
-	"encoding/json"
 	"strings"
 	"testing"
 
@@ -47,9 +46,7 @@ func TestCheckFanOutErrorNamesEveryKey(t *testing.T) {
 			HTTPRequests int `json:"http_requests"`
 		} `json:"stats"`
 	}
-	if err := json.Unmarshal([]byte(r.Stdout), &rep); err != nil {
-		t.Fatal(err)
-	}
+	testutil.StdoutJSON(t, r, &rep)
 	c := rep.Controls[0]
 	if c.Status != "error" || c.Error == nil || c.Error.HTTPStatus != 403 {
 		t.Fatalf("control %+v", c)
@@ -70,8 +67,7 @@ func TestCheckFanOutErrorNamesEveryKey(t *testing.T) {
 // problem of the file reported before any request, like SQL that does
 // not parse (issue 33 item 4: it was found after the control's requests).
 func TestCheckSQLiteErrorsBeforeAnyRequest(t *testing.T) {
-	gh := fakegithub.ForTest(t)
-	env := testutil.FakeEnv(t, gh.URL())
+	gh, env := serverEnv(t)
 	controls := testutil.TempFile(t, "controls.yaml", `controls:
   - id: fine
     sql: SELECT name FROM github.repos.repos WHERE org = 'acme' AND private

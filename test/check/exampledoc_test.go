@@ -1,7 +1,6 @@
 package check
 
 import (
-	"encoding/json"
 	"path/filepath"
 	"regexp"
 	"strconv"
@@ -46,9 +45,7 @@ func TestExampleFiguresInDocs(t *testing.T) {
 			HTTPRequests int `json:"http_requests"`
 		} `json:"stats"`
 	}
-	if err := json.Unmarshal([]byte(r.Stdout), &rep); err != nil {
-		t.Fatalf("exit %d, not a JSON report: %v\n%s", r.Code, err, r.Stderr)
-	}
+	testutil.StdoutJSON(t, r, &rep)
 	rows := map[string]int{}
 	for _, c := range rep.Controls {
 		if c.RowCount != nil {

@@ -9,23 +9,14 @@ import (
 )
 
 // The bug this command exists for: no repository is named "ghost", so the
-// control passes on a complete listing. When page 2 of the listing is
-// rate limited, the control is an error — never a pass on pages 1 and 3.
-const ghostControl = `controls:
-  - id: no-ghost
-    title: No repository named ghost
-    sql: SELECT name FROM github.repos.repos WHERE org = 'acme' AND name = 'ghost'
-`
-
+// control (testutil.GhostControl) passes on a complete listing. When page
+// 2 of the listing is rate limited, the control is an error — never a
+// pass on pages 1 and 3.
 func TestRateLimitOnPage2IsError(t *testing.T) {
 	s := fakegithub.ForTest(t)
 	s.Inject(fakegithub.Fault{Path: "^/orgs/acme/repos$", Page: 2, Kind: fakegithub.KindRateLimit, RetryAfter: 30})
 	env := testutil.FakeEnv(t, s.URL())
-	file := testutil.TempFile(t, "c.yaml", ghostControl)
-	r := runCheck(t, env, file, "-o", "json")
-	if r.Code != 2 {
-		t.Fatalf("exit %d, want 2\n%s\n%s", r.Code, r.Stdout, r.Stderr)
-	}
+	file, r := checkControls(t, env, "c.yaml", testutil.GhostControl, 2, "-o", "json")
 	rep := parseJSON(t, r)
 	c := rep.Controls[0]
 	if c.Status != "error" || c.Error == nil {
@@ -60,10 +51,8 @@ func TestRetryableErrorRetriedFirst(t *testing.T) {
 	// Deliberately not FastRetry: the test is that the retry budget absorbs
 	// the injected rate limit (two retries within 5s).
 	env := testutil.FakeEnv(t, s.URL(), "ENGINE_RETRY_MAX=2", "ENGINE_MAX_RETRY_WAIT=5s")
-	r := runCheck(t, env, testutil.TempFile(t, "c.yaml", ghostControl))
-	if r.Code != 0 || !strings.Contains(r.Stdout, "PASS  no-ghost") {
-		t.Fatalf("exit %d\n%s%s", r.Code, r.Stdout, r.Stderr)
-	}
+	r := runCheck(t, env, testutil.TempFile(t, "c.yaml", testutil.GhostControl))
+	testutil.WantRun(t, "check", r, 0, "PASS  no-ghost", "")
 }
 
 // Secrets never appear in reports, even in provider errors.
@@ -71,7 +60,7 @@ func TestTokenNeverPrinted(t *testing.T) {
 	const token = "ghp_testtoken_0123456789abcdef"
 	s := fakegithub.ForTest(t, fakegithub.WithToken("another-token"))
 	env := testutil.FakeEnv(t, s.URL(), "GITHUB_TOKEN="+token)
-	file := testutil.TempFile(t, "c.yaml", ghostControl)
+	file := testutil.TempFile(t, "c.yaml", testutil.GhostControl)
 	for _, format := range []string{"text", "json", "junit", "github"} {
 		r := runCheck(t, env, file, "-o", format)
 		if r.Code != 2 {

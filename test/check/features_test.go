@@ -12,11 +12,7 @@ import (
 // --only runs the named controls and requests nothing for the others.
 func TestOnly(t *testing.T) {
 	s, env := serverEnv(t)
-	file := testutil.TempFile(t, "org.yaml", mixedControls)
-	r := runCheck(t, env, file, "--only", "members-2fa", "--only", "tiny-hooks-insecure", "-o", "json")
-	if r.Code != 1 {
-		t.Fatalf("exit %d\n%s%s", r.Code, r.Stdout, r.Stderr)
-	}
+	_, r := checkControls(t, env, "org.yaml", mixedControls, 1, "--only", "members-2fa", "--only", "tiny-hooks-insecure", "-o", "json")
 	got := statuses(parseJSON(t, r))
 	if len(got) != 2 || got["members-2fa"] != "fail" || got["tiny-hooks-insecure"] != "pass" {
 		t.Fatalf("statuses %v", got)

@@ -4,8 +4,6 @@ import (
 	"fmt"
 	"strings"
 	"testing"
-
-	"github.com/enginehq/engine/test/testutil"
 )
 
 // workflowControls are the supply-chain controls of docs/check.md
@@ -53,11 +51,7 @@ controls:
 // against the fake and return exactly the seeded repositories.
 func TestWorkflowControls(t *testing.T) {
 	s, env := serverEnv(t)
-	file := testutil.TempFile(t, "workflows.yaml", workflowControls)
-	r := runCheck(t, env, file, "-o", "json")
-	if r.Code != 1 {
-		t.Fatalf("exit %d, want 1 (both fail)\n%s%s", r.Code, r.Stdout, r.Stderr)
-	}
+	_, r := checkControls(t, env, "workflows.yaml", workflowControls, 1, "-o", "json")
 	rep := parseJSON(t, r)
 	want := map[string]string{
 		"workflow-pull-request-target": "[[beta .github/workflows/pr.yml]]",

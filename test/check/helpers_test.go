@@ -1,7 +1,7 @@
 package check
 
 import (
-	"encoding/json"
+	"strings"
 	"testing"
 
 	"github.com/enginehq/engine/test/fakegithub"
@@ -19,6 +19,34 @@ func serverEnv(t *testing.T, opts ...fakegithub.Option) (*fakegithub.Server, []s
 func runCheck(t *testing.T, env []string, args ...string) testutil.Result {
 	t.Helper()
 	return testutil.Run(t, env, "", append([]string{"check"}, args...)...)
+}
+
+// branchProtectedControl is the control entry (of a controls: list) id,
+// "every default branch is protected", over the repositories of org: the
+// CIS branch control, which reads one protection answer per repository.
+func branchProtectedControl(id, org string) string {
+	return strings.NewReplacer("ID", id, "ORG", org).Replace(`  - id: ID
+    title: every default branch is protected
+    sql: |
+      SELECT r.name FROM github.repos.repos r
+      LEFT JOIN github.branches.branch_protection bp
+        ON bp.owner = 'ORG' AND bp.repo = r.name AND bp.branch = r.default_branch
+      WHERE r.org = 'ORG' AND bp.url IS NULL
+`)
+}
+
+// checkControls writes controls to a file named name, runs check on it with the
+// further args and fails the test unless it exits want (docs/check.md:
+// 0 all pass, 1 a control failed, 2 an error); it returns the file and
+// the run.
+func checkControls(t *testing.T, env []string, name, controls string, want int, args ...string) (string, testutil.Result) {
+	t.Helper()
+	file := testutil.TempFile(t, name, controls)
+	r := runCheck(t, env, append([]string{file}, args...)...)
+	if r.Code != want {
+		t.Fatalf("exit %d, want %d\n%s\n%s", r.Code, want, r.Stdout, r.Stderr)
+	}
+	return file, r
 }
 
 // jsonReport is the part of `check -o json` the tests read.
@@ -51,9 +79,7 @@ type jsonReport struct {
 func parseJSON(t *testing.T, r testutil.Result) jsonReport {
 	t.Helper()
 	var rep jsonReport
-	if err := json.Unmarshal([]byte(r.Stdout), &rep); err != nil {
-		t.Fatalf("check -o json: %v\nstdout:\n%s\nstderr:\n%s", err, r.Stdout, r.Stderr)
-	}
+	testutil.StdoutJSON(t, r, &rep)
 	return rep
 }
 

@@ -27,28 +27,25 @@ const mixedControls = `controls:
     sql: SELECT id FROM github.orgs.webhooks WHERE org = 'tiny' AND json_extract(config, '$.insecure_ssl') = '1'
 `
 
-// The acme hooks endpoint answers 403 (not a rate limit): the control
-// that reads it is an error, never a pass, whatever the format.
-func mixedSetup(t *testing.T) (env []string, file string) {
+// mixedServer is a fake whose acme hooks endpoint answers 403 (not a
+// rate limit): the control that reads it is an error, never a pass,
+// whatever the format. It returns the engine's environment.
+func mixedServer(t *testing.T) []string {
 	s, env := serverEnv(t)
 	s.Inject(fakegithub.Fault{Path: "^/orgs/acme/hooks$", Kind: fakegithub.KindStatus, Status: 403, Message: "Resource not accessible by integration"})
-	return env, testutil.TempFile(t, "org.yaml", mixedControls)
+	return env
 }
 
 // runMixed runs check on the mixed controls with the further args and
-// fails unless it exits 2 (an error outranks a failure).
-func runMixed(t *testing.T, args ...string) testutil.Result {
+// fails unless it exits 2 (an error outranks a failure); it returns the
+// control file and the run.
+func runMixed(t *testing.T, args ...string) (string, testutil.Result) {
 	t.Helper()
-	env, file := mixedSetup(t)
-	r := runCheck(t, env, append([]string{file}, args...)...)
-	if r.Code != 2 {
-		t.Fatalf("exit %d, want 2 (error outranks fail)\n%s\n%s", r.Code, r.Stdout, r.Stderr)
-	}
-	return r
+	return checkControls(t, mixedServer(t), "org.yaml", mixedControls, 2, args...)
 }
 
 func TestMixedOutcomesJSON(t *testing.T) {
-	r := runMixed(t, "-o", "json")
+	_, r := runMixed(t, "-o", "json")
 	rep := parseJSON(t, r)
 	want := map[string]string{"owners-limit": "pass", "members-2fa": "fail", "hooks-insecure": "error", "tiny-hooks-insecure": "pass"}
 	if got := statuses(rep); len(got) != 4 || got["owners-limit"] != want["owners-limit"] || got["members-2fa"] != "fail" || got["hooks-insecure"] != "error" || got["tiny-hooks-insecure"] != "pass" {
@@ -71,7 +68,7 @@ func TestMixedOutcomesJSON(t *testing.T) {
 }
 
 func TestMixedOutcomesText(t *testing.T) {
-	r := runMixed(t)
+	_, r := runMixed(t)
 	testutil.Contains(t, "text report", r.Stdout,
 		"PASS  owners-limit: At most 3 owners\n",
 		"FAIL  members-2fa [critical]: No member without 2FA\n      5 rows; expected empty\n",
@@ -83,7 +80,7 @@ func TestMixedOutcomesText(t *testing.T) {
 }
 
 func TestMixedOutcomesJUnit(t *testing.T) {
-	r := runMixed(t, "-o", "junit")
+	_, r := runMixed(t, "-o", "junit")
 	s := testutil.JUnitSuiteOf(t, r.Stdout, "org", testutil.JUnitCounts{Tests: 4, Failures: 1, Errors: 1})
 	if c := s.Cases[1]; c.Failure == nil || c.Error != nil || !strings.Contains(c.Failure.Text, "acme-dev-16") {
 		t.Errorf("members-2fa: %+v", c)
@@ -97,11 +94,7 @@ func TestMixedOutcomesJUnit(t *testing.T) {
 }
 
 func TestMixedOutcomesGitHub(t *testing.T) {
-	env, file := mixedSetup(t)
-	r := runCheck(t, env, file, "-o", "github")
-	if r.Code != 2 {
-		t.Fatalf("exit %d, want 2 (error outranks fail)\n%s\n%s", r.Code, r.Stdout, r.Stderr)
-	}
+	file, r := runMixed(t, "-o", "github")
 	testutil.Contains(t, "github output", r.Stdout,
 		"::error file="+file+",line=6,title=FAIL members-2fa%3A No member without 2FA::5 rows; expected empty%0Alogin%0Aacme-dev-08%0A",
 		"::error file="+file+",line=10,title=ERROR hooks-insecure%3A No insecure webhook::provider error, HTTP 403, provider github, not retryable:",
@@ -114,7 +107,7 @@ func TestMixedOutcomesGitHub(t *testing.T) {
 
 // Exit codes: error outranks fail; fail alone is 1; all pass is 0.
 func TestExitCodes(t *testing.T) {
-	env, file := mixedSetup(t)
+	env, file := mixedServer(t), testutil.TempFile(t, "org.yaml", mixedControls)
 	for _, c := range []struct {
 		only string
 		code int
@@ -135,9 +128,7 @@ func TestExitCodes(t *testing.T) {
 // the control file, as the file's problems are, so a pull request shows
 // it on the control; a control without a title is titled by its id once.
 func TestGitHubAnnotationsAtTheControl(t *testing.T) {
-	s, env := serverEnv(t)
-	s.Inject(fakegithub.Fault{Path: "^/orgs/acme/hooks$", Kind: fakegithub.KindStatus, Status: 403, Message: "Resource not accessible by integration"})
-	file := testutil.TempFile(t, "annotated.yaml", `controls:
+	file, r := checkControls(t, mixedServer(t), "annotated.yaml", `controls:
   - id: fine
     sql: SELECT login FROM github.orgs.members WHERE org = 'tiny' AND filter = '2fa_disabled'
   - id: no-2fa-disabled
@@ -145,11 +136,7 @@ func TestGitHubAnnotationsAtTheControl(t *testing.T) {
   - id: hooks
     title: No insecure webhook
     sql: SELECT id FROM github.orgs.webhooks WHERE org = 'acme'
-`)
-	r := runCheck(t, env, file, "-o", "github")
-	if r.Code != 2 {
-		t.Fatalf("exit %d\n%s%s", r.Code, r.Stdout, r.Stderr)
-	}
+`, 2, "-o", "github")
 	testutil.Contains(t, "github output", r.Stdout,
 		"::error file="+file+",line=4,title=FAIL no-2fa-disabled::5 rows; expected empty",
 		"::error file="+file+",line=6,title=ERROR hooks%3A No insecure webhook::provider error, HTTP 403",

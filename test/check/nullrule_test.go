@@ -1,12 +1,11 @@
 package check
 
 import (
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/enginehq/engine/test/fakegithub"
+	"github.com/enginehq/engine/test/testutil"
 )
 
 // nullControls are controls over settings a member who is not an owner
@@ -44,14 +43,7 @@ controls:
 // file fails on the settings as usual, without an error.
 func TestNullRuleControlIsAnError(t *testing.T) {
 	_, env := serverEnv(t)
-	file := filepath.Join(t.TempDir(), "nulls.yaml")
-	if err := os.WriteFile(file, []byte(nullControls), 0o600); err != nil {
-		t.Fatal(err)
-	}
-	r := runCheck(t, env, file, "--var", "org="+fakegithub.ComplianceMemberOrg, "-o", "json")
-	if r.Code != 2 {
-		t.Fatalf("exit %d, want 2\nstdout:\n%s\nstderr:\n%s", r.Code, r.Stdout, r.Stderr)
-	}
+	file, r := checkControls(t, env, "nulls.yaml", nullControls, 2, "--var", "org="+fakegithub.ComplianceMemberOrg, "-o", "json")
 	rep := parseJSON(t, r)
 	got := statuses(rep)
 	for id, want := range map[string]string{"bare-bool": "error", "via-view": "error", "status-not-enabled": "error", "coalesced": "fail", "is-null": "fail"} {
@@ -100,15 +92,12 @@ func TestNullRuleControlIsAnError(t *testing.T) {
 	// A key the answer leaves out of a JSON column that has values is
 	// NULL too: comply-fail's repositories have security_and_analysis
 	// without advanced_security (no GitHub Advanced Security).
-	ghas := filepath.Join(t.TempDir(), "ghas.yaml")
-	if err := os.WriteFile(ghas, []byte(`controls:
+	ghas := testutil.TempFile(t, "ghas.yaml", `controls:
   - id: ghas-enabled
     sql: |
       SELECT name FROM github.repos.repos r
       WHERE r.org = 'comply-fail' AND r.security_and_analysis ->> '$.advanced_security.status' <> 'enabled'
-`), 0o600); err != nil {
-		t.Fatal(err)
-	}
+`)
 	r = runCheck(t, env, ghas, "-o", "json")
 	if rep := parseJSON(t, r); r.Code != 2 || len(rep.Controls) != 1 || rep.Controls[0].Error == nil ||
 		!strings.Contains(rep.Controls[0].Error.Message, "github.repos.repos.security_and_analysis ->> '$.advanced_security.status' is NULL in every row read (2 rows)") {

@@ -3,8 +3,6 @@ package check
 import (
 	"encoding/json"
 	"fmt"
-	"os"
-	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
@@ -44,9 +42,7 @@ func rowsText(t *testing.T, r testutil.Result) map[string]string {
 			} `json:"waived"`
 		} `json:"controls"`
 	}
-	if err := json.Unmarshal([]byte(r.Stdout), &rep); err != nil {
-		t.Fatal(err)
-	}
+	testutil.StdoutJSON(t, r, &rep)
 	out := map[string]string{}
 	for _, c := range rep.Controls {
 		b, _ := json.Marshal(c.Rows)
@@ -166,9 +162,7 @@ type sarifLog struct {
 func parseSARIF(t *testing.T, r testutil.Result) sarifLog {
 	t.Helper()
 	var l sarifLog
-	if err := json.Unmarshal([]byte(r.Stdout), &l); err != nil {
-		t.Fatalf("-o sarif is not JSON: %v\n%s\nstderr:\n%s", err, r.Stdout, r.Stderr)
-	}
+	testutil.StdoutJSON(t, r, &l)
 	if l.Version != "2.1.0" || len(l.Runs) != 1 {
 		t.Fatalf("sarif version %q, %d runs", l.Version, len(l.Runs))
 	}
@@ -262,10 +256,7 @@ func writeWaivers(t *testing.T, ids []string, expires string, match string) stri
 			fmt.Fprintf(&b, "    match: %s\n", match)
 		}
 	}
-	path := filepath.Join(t.TempDir(), "waivers.yaml")
-	if err := os.WriteFile(path, []byte(b.String()), 0o600); err != nil {
-		t.Fatal(err)
-	}
+	path := testutil.TempFile(t, "waivers.yaml", b.String())
 	return path
 }
 

@@ -98,7 +98,7 @@ func TestMistakesReportedBeforeAnythingRuns(t *testing.T) {
 
 func TestUsageMistakesExit2(t *testing.T) {
 	env := testutil.Env(t)
-	file := testutil.TempFile(t, "c.yaml", ghostControl)
+	file := testutil.TempFile(t, "c.yaml", testutil.GhostControl)
 	for _, args := range [][]string{
 		{file, "-o", "xml"},
 		{file, "--parallel", "0"},

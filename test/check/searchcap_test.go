@@ -2,8 +2,6 @@ package check
 
 import (
 	"testing"
-
-	"github.com/enginehq/engine/test/testutil"
 )
 
 // A control over a search that matches more than the 1,000 results
@@ -22,11 +20,7 @@ const searchCapControls = `controls:
 
 func TestSearchOverCapControls(t *testing.T) {
 	_, env := serverEnv(t)
-	file := testutil.TempFile(t, "c.yaml", searchCapControls)
-	r := runCheck(t, env, file, "-o", "json")
-	if r.Code != 2 {
-		t.Fatalf("exit %d, want 2 (an error)\n%s\n%s", r.Code, r.Stdout, r.Stderr)
-	}
+	_, r := checkControls(t, env, "c.yaml", searchCapControls, 2, "-o", "json")
 	rep := parseJSON(t, r)
 	st := statuses(rep)
 	if st["no-recent-repos"] != "fail" || st["no-readme-ghost"] != "error" {

@@ -1,7 +1,6 @@
 package check
 
 import (
-	"encoding/json"
 	"testing"
 	"time"
 
@@ -12,15 +11,7 @@ import (
 // threeBranchControls read the same branch data (the org's repositories,
 // then each default branch's protection) three ways, as the CIS branch
 // controls do.
-const threeBranchControls = `controls:
-  - id: default-branch-protected
-    title: every default branch is protected
-    sql: |
-      SELECT r.name FROM github.repos.repos r
-      LEFT JOIN github.branches.branch_protection bp
-        ON bp.owner = 'scale' AND bp.repo = r.name AND bp.branch = r.default_branch
-      WHERE r.org = 'scale' AND bp.url IS NULL
-  - id: admins-enforced
+var threeBranchControls = "controls:\n" + branchProtectedControl("default-branch-protected", "scale") + `  - id: admins-enforced
     title: protection applies to admins
     sql: |
       SELECT r.name FROM github.repos.repos r
@@ -59,9 +50,7 @@ func TestCheckSendsEachURLOncePerRun(t *testing.T) {
 			Shared       int `json:"shared"`
 		} `json:"stats"`
 	}
-	if err := json.Unmarshal([]byte(r.Stdout), &stats); err != nil {
-		t.Fatal(err)
-	}
+	testutil.StdoutJSON(t, r, &stats)
 	distinct := map[string]bool{}
 	reqs := gh.Requests()
 	for _, q := range reqs {

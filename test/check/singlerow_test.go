@@ -42,11 +42,7 @@ const singleRowControls = `controls:
 // window, a scalar subquery and a UNION are not one constant row, and run.
 func TestSingleRowAggregateIsAProblem(t *testing.T) {
 	s, env := serverEnv(t)
-	file := testutil.TempFile(t, "single.yaml", singleRowControls)
-	r := runCheck(t, env, file)
-	if r.Code != 2 {
-		t.Fatalf("exit %d, want 2\n%s%s", r.Code, r.Stdout, r.Stderr)
-	}
+	file, r := checkControls(t, env, "single.yaml", singleRowControls, 2)
 	lines := strings.Split(strings.TrimSpace(r.Stderr), "\n")
 	want := []struct {
 		line      int

@@ -1,9 +1,7 @@
 package check
 
 import (
-	"os"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
 
@@ -16,19 +14,15 @@ import (
 // cancelled) and exits 2, as exec does: before, SIGTERM killed it with
 // no report (exit 143), and a job reading the report found none.
 func TestCheckStopSignals(t *testing.T) {
-	for _, sig := range []os.Signal{syscall.SIGTERM, os.Interrupt} {
+	for _, sig := range testutil.StopSignals {
 		t.Run(sig.String(), func(t *testing.T) {
 			s := fakegithub.ForTest(t)
 			s.Inject(fakegithub.Fault{Path: "/orgs/acme/repos", Kind: fakegithub.KindSlow, Delay: time.Minute})
-			file := testutil.TempFile(t, "c.yaml", ghostControl)
-			p := testutil.Start(t, 50*time.Second, testutil.FakeEnv(t, s.URL()), "check", file, "-o", "json")
-			for s.Arrived() == 0 {
-				time.Sleep(10 * time.Millisecond) // until the listing is in flight
-			}
-			p.Signal(sig)
-			r, hung := p.Wait()
-			if hung || r.Code != 2 {
-				t.Fatalf("%s: exit %d hung %t\nstdout %q\nstderr %q", sig, r.Code, hung, r.Stdout, r.Stderr)
+			file := testutil.TempFile(t, "c.yaml", testutil.GhostControl)
+			// Stopped while the listing is in flight.
+			r := testutil.SignalInFlight(t, sig, testutil.FakeEnv(t, s.URL()), func() bool { return s.Arrived() > 0 }, "check", file, "-o", "json")
+			if r.Code != 2 {
+				t.Fatalf("%s: exit %d\nstdout %q\nstderr %q", sig, r.Code, r.Stdout, r.Stderr)
 			}
 			rep := parseJSON(t, r)
 			if len(rep.Controls) != 1 || rep.Controls[0].Status != "error" || rep.Controls[0].Error == nil || !strings.Contains(rep.Controls[0].Error.Message, "cancel") {

@@ -1,7 +1,6 @@
 package check
 
 import (
-	"encoding/json"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -24,9 +23,7 @@ func TestUnreadableControlFile(t *testing.T) {
 			File, Message string
 		} `json:"problems"`
 	}
-	if err := json.Unmarshal([]byte(r.Stdout), &rep); err != nil {
-		t.Fatalf("stdout is not the problems report: %v\n%s\nstderr %s", err, r.Stdout, r.Stderr)
-	}
+	testutil.StdoutJSON(t, r, &rep)
 	if r.Code != 2 || rep.ExitCode != 2 || rep.File != missing || len(rep.Problems) != 1 ||
 		!strings.Contains(rep.Problems[0].Message, "cannot be read: no such file or directory") {
 		t.Fatalf("exit %d, report %+v", r.Code, rep)

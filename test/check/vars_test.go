@@ -27,9 +27,7 @@ func TestVarCannotChangeStatementStructure(t *testing.T) {
 			file := testutil.TempFile(t, "v.yaml", "vars:\n  org:\ncontrols:\n  - id: inject\n    title: no private repos\n    sql: |\n      "+c.sql+"\n")
 			for _, v := range []string{hostile, "acme"} {
 				r := runCheck(t, env, file, "--var", "org="+v)
-				if r.Code != 2 || !strings.Contains(r.Stderr, "{{org}} must stand where a value goes") {
-					t.Fatalf("--var org=%q: exit %d, want 2 and a problem\nstdout %s\nstderr %s", v, r.Code, r.Stdout, r.Stderr)
-				}
+				testutil.WantRun(t, "--var org=%q", r, 2, "", "{{org}} must stand where a value goes")
 				if strings.Contains(r.Stdout, "42") || strings.Contains(r.Stdout, "PASS") {
 					t.Fatalf("the control ran:\n%s", r.Stdout)
 				}

@@ -39,7 +39,5 @@ func TestControlFileViews(t *testing.T) {
 	}
 	bad := testutil.TempFile(t, "bad.yaml", strings.Replace(viewsControls, "langs:", "Bad-Name:", 1))
 	r = runCheck(t, env, bad, "-o", "json")
-	if r.Code != 2 || !strings.Contains(r.Stdout, `view name \"Bad-Name\"`) {
-		t.Fatalf("a bad view name: exit %d\n%s%s", r.Code, r.Stdout, r.Stderr)
-	}
+	testutil.WantRun(t, "a bad view name", r, 2, `view name \"Bad-Name\"`, "")
 }

@@ -94,7 +94,7 @@ func execStats(t *testing.T, env []string, q string, args ...string) ([]map[stri
 			counts[k] = n
 		}
 	}
-	return jsonRows(t, r), counts
+	return testutil.JSONRows(t, r), counts
 }
 
 // TestCacheCurrentByDefault: with default flags a repeated query is
@@ -178,8 +178,7 @@ func TestCacheNoCacheResponses(t *testing.T) {
 // the cache with one warning; every command still works.
 func TestCacheDirUnusable(t *testing.T) {
 	gh := fakegithub.ForTest(t)
-	file := filepath.Join(t.TempDir(), "not-a-dir")
-	os.WriteFile(file, []byte("user data\n"), 0o600)
+	file := testutil.TempFile(t, "not-a-dir", "user data\n")
 	shared := filepath.Join(t.TempDir(), "shared")
 	os.Mkdir(shared, 0o777)
 	os.Chmod(shared, 0o777)
@@ -189,9 +188,7 @@ func TestCacheDirUnusable(t *testing.T) {
 	for _, dir := range []string{file, shared, foreign} {
 		env := cacheEnv(t, gh, dir)
 		r := testutil.Run(t, env, "", "exec", "-o", "csv", "SHOW PROVIDERS")
-		if r.Code != 0 || !strings.Contains(r.Stdout, "github") {
-			t.Fatalf("%s: SHOW PROVIDERS failed: exit %d %s", dir, r.Code, r.Stderr)
-		}
+		testutil.WantRun(t, dir+": SHOW PROVIDERS", r, 0, "github", "")
 		r = testutil.Run(t, env, "", "exec", "-o", "csv", `SELECT count(*) AS n FROM github.repos.repos WHERE org = 'acme'`)
 		if r.Code != 0 || r.Stdout != "n\n250\n" {
 			t.Fatalf("%s: query failed: exit %d %s %s", dir, r.Code, r.Stdout, r.Stderr)

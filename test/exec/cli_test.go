@@ -1,9 +1,7 @@
 package exec_test
 
 import (
-	"os"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
 
@@ -50,27 +48,21 @@ func TestHelpNamesTheEnvironment(t *testing.T) {
 		}
 	}
 	r = testutil.Run(t, execEnv(t), "", "check", "--help")
-	if r.Code != 0 || !strings.Contains(r.Stdout, "(env ENGINE_ALLOW_FILE_CREDENTIALS)") {
-		t.Fatalf("check --help: exit %d\n%s", r.Code, r.Stdout)
-	}
+	testutil.WantRun(t, "check --help", r, 0, "(env ENGINE_ALLOW_FILE_CREDENTIALS)", "")
 }
 
 // TestStopSignals: SIGTERM (what CI runners and container stops send)
 // cancels a running statement as SIGINT does: "query cancelled" on
 // stderr, exit 2 (docs/architecture.md, "Exit codes").
 func TestStopSignals(t *testing.T) {
-	for _, sig := range []os.Signal{syscall.SIGTERM, os.Interrupt} {
+	for _, sig := range testutil.StopSignals {
 		t.Run(sig.String(), func(t *testing.T) {
 			s := fakegithub.ForTest(t)
 			s.Inject(fakegithub.Fault{Path: "/orgs/tiny/repos", Kind: fakegithub.KindSlow, Delay: time.Minute})
-			p := testutil.Start(t, 50*time.Second, execEnvOn(t, s), "exec", "SELECT name FROM github.repos.repos WHERE org = 'tiny'")
-			for s.Arrived() == 0 {
-				time.Sleep(10 * time.Millisecond) // until the request is in flight
-			}
-			p.Signal(sig)
-			r, hung := p.Wait()
-			if hung || r.Code != 2 || strings.TrimSpace(r.Stderr) != "query cancelled" || r.Stdout != "" {
-				t.Fatalf("%s: exit %d hung %t\nstdout %q\nstderr %q", sig, r.Code, hung, r.Stdout, r.Stderr)
+			// Stopped while the request is in flight.
+			r := testutil.SignalInFlight(t, sig, execEnvOn(t, s), func() bool { return s.Arrived() > 0 }, "exec", "SELECT name FROM github.repos.repos WHERE org = 'tiny'")
+			if r.Code != 2 || strings.TrimSpace(r.Stderr) != "query cancelled" || r.Stdout != "" {
+				t.Fatalf("%s: exit %d\nstdout %q\nstderr %q", sig, r.Code, r.Stdout, r.Stderr)
 			}
 		})
 	}

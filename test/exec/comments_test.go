@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/enginehq/engine/test/fakegithub"
+	"github.com/enginehq/engine/test/testutil"
 )
 
 // Three tables, each bound from the one before: tiny's repositories, the
@@ -26,9 +27,7 @@ func TestPullsToCommentsJoin(t *testing.T) {
 		t.Run(name, func(t *testing.T) {
 			fake.ResetRequests()
 			q := `SELECT r.name, p.number, json_extract(c.user, '$.login') AS author, c.body
-FROM github.repos.repos r
-JOIN github.pulls.pulls p ON p.owner = json_extract(r.owner, '$.login') AND p.repo = r.name
-JOIN github.issues.comments c ON ` + on + `
+` + reposToPulls + `JOIN github.issues.comments c ON ` + on + `
 WHERE r.org = 'tiny' ORDER BY c.id`
 			r := run(t, "-o", "csv", q)
 			want := csvLines("name,number,author,body",
@@ -75,7 +74,7 @@ func TestMetaAndPublicRepositories(t *testing.T) {
 
 	fake.ResetRequests()
 	r = run(t, "-o", "json", "SELECT full_name, network_count FROM github.repos.repos WHERE since = 500000240 ORDER BY id")
-	rows := jsonRows(t, r)
+	rows := testutil.JSONRows(t, r)
 	// acme/repo-243, -246, -249, tiny/alpha, then sprawl's 834 public.
 	if r.Code != 0 || len(rows) != 3+1+834 || rows[0]["full_name"] != "acme/repo-243" || rows[3]["full_name"] != "tiny/alpha" || rows[len(rows)-1]["full_name"] != "sprawl/repo-2499" {
 		t.Fatalf("exit %d, %d rows\n%.300s%s", r.Code, len(rows), r.Stdout, r.Stderr)

@@ -1,7 +1,6 @@
 package exec_test
 
 import (
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -13,8 +12,7 @@ import (
 // TestConfigFile: settings come from the config file unless the
 // environment or the command line gives them (flag > env > file).
 func TestConfigFile(t *testing.T) {
-	cfg := filepath.Join(t.TempDir(), "config.yaml")
-	os.WriteFile(cfg, []byte("max-requests: 5\nmcp_max_rows: 3\n"), 0o600)
+	cfg := testutil.TempFile(t, "config.yaml", "max-requests: 5\nmcp_max_rows: 3\n")
 	q := `EXPLAIN SELECT name FROM github.repos.repos WHERE org IN ('a','b','c','d','e','f')`
 
 	r := testutil.Run(t, execEnv(t, "ENGINE_CONFIG="+cfg), "", "exec", q)
@@ -29,8 +27,7 @@ func TestConfigFile(t *testing.T) {
 	if r.Code != 0 {
 		t.Fatalf("the flag should win over the config file: %d %s", r.Code, r.Stderr)
 	}
-	bad := filepath.Join(t.TempDir(), "bad.yaml")
-	os.WriteFile(bad, []byte("max-reqests: 5\n"), 0o600)
+	bad := testutil.TempFile(t, "bad.yaml", "max-reqests: 5\n")
 	r = testutil.Run(t, execEnv(t), "", "--config", bad, "exec", q)
 	if r.Code != 1 || !strings.Contains(r.Stderr, "unknown settings max-reqests") {
 		t.Fatalf("a misspelt setting must be an error: %d %s", r.Code, r.Stderr)
@@ -91,7 +88,5 @@ func TestConfigAuthMapping(t *testing.T) {
 
 	// On the command line the flag is named, as before.
 	r := testutil.Run(t, env, "", "exec", "--auth", `{"github":{"type":"bearer"}}`, q)
-	if r.Code != 1 || !strings.Contains(r.Stderr, `--auth github: type "bearer" needs credentialsenvvar`) {
-		t.Fatalf("exit %d:\n%s", r.Code, r.Stderr)
-	}
+	testutil.WantRun(t, "exec", r, 1, "", `--auth github: type "bearer" needs credentialsenvvar`)
 }

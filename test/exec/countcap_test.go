@@ -6,7 +6,6 @@ import (
 	"testing"
 
 	"github.com/enginehq/engine/test/fakegithub"
-	"github.com/enginehq/engine/test/mcp/mcptest"
 	"github.com/enginehq/engine/test/testutil"
 )
 
@@ -41,7 +40,7 @@ func TestCountCapsAreIncomplete(t *testing.T) {
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			r := run(t, "-o", "json", c.cut)
-			eb := jsonErr(t, r)
+			eb := testutil.JSONError(t, r)
 			if r.Code != 2 || eb.Kind != "incomplete" || eb.Retryable {
 				t.Fatalf("exit %d error %+v, want exit 2, kind incomplete, not retryable\nstderr: %s", r.Code, eb, r.Stderr)
 			}
@@ -50,7 +49,7 @@ func TestCountCapsAreIncomplete(t *testing.T) {
 				t.Fatalf("rows of the cut answer were printed:\n%.300s", r.Stdout)
 			}
 			r = run(t, "-o", "json", c.whole)
-			if rows := jsonRows(t, r); r.Code != 0 || len(rows) != c.rows {
+			if rows := testutil.JSONRows(t, r); r.Code != 0 || len(rows) != c.rows {
 				t.Fatalf("under the cap: exit %d, %d rows, want exit 0 and %d\nstderr: %s", r.Code, len(rows), c.rows, r.Stderr)
 			}
 		})
@@ -63,15 +62,7 @@ func TestCountCapsAreIncomplete(t *testing.T) {
     title: No pull request touches vendor/
     sql: "`+sql+` AND filename LIKE 'vendor/%'"
 `)
-		r := testutil.Run(t, execEnv(t), "", "check", controls, "-o", "json")
-		if r.Code != 2 || !strings.Contains(r.Stdout, `"status": "error"`) || !strings.Contains(r.Stdout, `"kind": "incomplete"`) {
-			t.Fatalf("check: exit %d, want 2 with the control in error (kind incomplete)\nstdout: %.2000s\nstderr: %s", r.Code, r.Stdout, r.Stderr)
-		}
-		cl, _, stderr := mcptest.Stdio(t, execEnv(t), "mcp")
-		res := cl.Query(t, sql)
-		if !res.IsError || res.Error == nil || res.Error.Kind != "incomplete" || len(res.Rows) != 0 {
-			t.Fatalf("MCP: result %+v error %+v, want isError with kind incomplete and no rows\nstderr: %s", res, res.Error, stderr)
-		}
+		incompleteInCheckAndMCP(t, controls, sql)
 	})
 }
 
@@ -80,12 +71,12 @@ func TestCountCapsAreIncomplete(t *testing.T) {
 // with a notice on stderr saying so; 4 events, no notice.
 func TestEventsWindowIsANotice(t *testing.T) {
 	r := run(t, "-o", "json", "SELECT id FROM github.activity.events WHERE owner = 'acme' AND repo = 'repo-001'")
-	if rows := jsonRows(t, r); r.Code != 0 || len(rows) != 300 {
+	if rows := testutil.JSONRows(t, r); r.Code != 0 || len(rows) != 300 {
 		t.Fatalf("exit %d, %d rows, want exit 0 and 300\nstderr: %s", r.Code, len(rows), r.Stderr)
 	}
 	testutil.Contains(t, "stderr", r.Stderr, "300 events of the past 90 days", "documented window")
 	r = run(t, "-o", "json", "SELECT id FROM github.activity.events WHERE owner = 'tiny' AND repo = 'alpha'")
-	if rows := jsonRows(t, r); r.Code != 0 || len(rows) != 4 || strings.Contains(r.Stderr, "90 days") {
+	if rows := testutil.JSONRows(t, r); r.Code != 0 || len(rows) != 4 || strings.Contains(r.Stderr, "90 days") {
 		t.Fatalf("exit %d, %d rows, want exit 0 and 4 without the notice\nstderr: %s", r.Code, len(rows), r.Stderr)
 	}
 }

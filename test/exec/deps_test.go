@@ -13,10 +13,14 @@ import (
 // Dependent parameter binding (docs/architecture.md, "Data path"): a required parameter bound from
 // another table of the same query.
 
-const joinPulls = `SELECT r.name, count(p.number) AS pulls
-FROM github.repos.repos r
+// reposToPulls is the FROM of the statements that bind each repository's
+// pull requests from its row: the dependent fan-out of these tests.
+const reposToPulls = `FROM github.repos.repos r
 JOIN github.pulls.pulls p ON p.owner = json_extract(r.owner, '$.login') AND p.repo = r.name
-WHERE r.org = 'tiny' GROUP BY r.name ORDER BY r.name`
+`
+
+const joinPulls = `SELECT r.name, count(p.number) AS pulls
+` + reposToPulls + `WHERE r.org = 'tiny' GROUP BY r.name ORDER BY r.name`
 
 func TestJoinBindsRequiredParameters(t *testing.T) {
 	fake.ResetRequests()

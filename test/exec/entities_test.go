@@ -114,13 +114,9 @@ func TestMethodChosenByColumns(t *testing.T) {
 	// network_count is a column of GET /repositories (minimal-repository)
 	// and not of GET /user/repos, the shorter path with no key either.
 	r := run(t, "-o", "csv", `EXPLAIN SELECT name, network_count FROM github.repos.repos`)
-	if r.Code != 0 || !strings.Contains(r.Stdout, "via list_public (GET /repositories)") {
-		t.Fatalf("exit %d\n%s%s", r.Code, r.Stdout, r.Stderr)
-	}
+	testutil.WantRun(t, "exec", r, 0, "via list_public (GET /repositories)", "")
 	r = run(t, "-o", "csv", `EXPLAIN SELECT name FROM github.repos.repos`)
-	if r.Code != 0 || !strings.Contains(r.Stdout, "via list_for_authenticated_user (GET /user/repos)") {
-		t.Fatalf("exit %d\n%s%s", r.Code, r.Stdout, r.Stderr)
-	}
+	testutil.WantRun(t, "exec", r, 0, "via list_for_authenticated_user (GET /user/repos)", "")
 	if n := len(fake.Requests()); n != 0 {
 		t.Fatalf("EXPLAIN sent %d requests", n)
 	}
@@ -152,9 +148,7 @@ func TestMethodChosenByColumns(t *testing.T) {
 		t.Fatalf("stats methods = %v", st.Stats.Methods)
 	}
 	r = run(t, "-o", "csv", "--stats", `SELECT count(*) FROM github.repos.repos WHERE org = 'tiny'`)
-	if r.Code != 0 || !strings.Contains(r.Stderr, "read github.repos.repos: GET /orgs/{org}/repos") {
-		t.Fatalf("exit %d\n%s", r.Code, r.Stderr)
-	}
+	testutil.WantRun(t, "exec", r, 0, "", "read github.repos.repos: GET /orgs/{org}/repos")
 }
 
 // DESCRIBE shows the table's one-line summary and each column's

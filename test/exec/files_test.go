@@ -39,7 +39,7 @@ b: *x'), '$.b[1]') AS v`, `[{"v":2}]`},
 	}
 	for _, c := range cases {
 		r := run(t, "-o", "json", c.sql)
-		got, _ := json.Marshal(jsonRows(t, r))
+		got, _ := json.Marshal(testutil.JSONRows(t, r))
 		if r.Code != 0 || string(got) != c.want {
 			t.Errorf("%s: exit %d\n got %s\nwant %s\n%s", c.sql, r.Code, got, c.want, r.Stderr)
 		}
@@ -84,7 +84,7 @@ func TestContentsPathSlashes(t *testing.T) {
 	s := fakegithub.ForTest(t)
 	env := execEnvOn(t, s)
 	r := testutil.Run(t, env, "", "exec", "-o", "json", `SELECT path, encoding, base64_decode(content) AS text FROM github.repos.contents WHERE owner = 'tiny' AND repo = 'alpha' AND path = '.github/workflows/ci.yml'`)
-	rows := jsonRows(t, r)
+	rows := testutil.JSONRows(t, r)
 	if r.Code != 0 || len(rows) != 1 || rows[0]["text"] != fakegithub.WorkflowSafe || rows[0]["encoding"] != "base64" {
 		t.Fatalf("exit %d: %v\n%s", r.Code, rows, r.Stderr)
 	}

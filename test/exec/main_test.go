@@ -3,7 +3,6 @@
 package exec_test
 
 import (
-	"encoding/json"
 	"strings"
 	"testing"
 
@@ -36,13 +35,4 @@ func run(t *testing.T, args ...string) testutil.Result {
 		t.Fatalf("token leaked in output of %v", args)
 	}
 	return r
-}
-
-func jsonRows(t *testing.T, r testutil.Result) []map[string]any {
-	t.Helper()
-	var rows []map[string]any
-	if err := json.Unmarshal([]byte(r.Stdout), &rows); err != nil {
-		t.Fatalf("stdout is not a JSON array: %v\n%s\nstderr: %s", err, r.Stdout, r.Stderr)
-	}
-	return rows
 }

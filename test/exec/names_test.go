@@ -119,7 +119,7 @@ func TestDerivedTableAndNegativeLimit(t *testing.T) {
 	if r.Code != 1 || !strings.Contains(r.Stderr, "every subquery in FROM or JOIN needs a name: write (SELECT ...) AS t") {
 		t.Errorf("derived table: exit %d, stderr %q", r.Code, r.Stderr)
 	}
-	all := jsonRows(t, run(t, "-o", "json", `SELECT name FROM github.repos.repos WHERE org = 'acme' ORDER BY name`))
+	all := testutil.JSONRows(t, run(t, "-o", "json", `SELECT name FROM github.repos.repos WHERE org = 'acme' ORDER BY name`))
 	if len(all) < 100 {
 		t.Fatalf("acme has %d repos; the test wants several pages", len(all))
 	}
@@ -133,7 +133,7 @@ func TestDerivedTableAndNegativeLimit(t *testing.T) {
 		{`SELECT name FROM github.repos.repos WHERE org = 'acme' ORDER BY name LIMIT 3 OFFSET -5`, 3, 0},
 		{`SELECT n AS name FROM (SELECT name AS n FROM github.repos.repos WHERE org = 'acme' LIMIT -1) AS d`, len(all), -1},
 	} {
-		rows := jsonRows(t, run(t, "-o", "json", c.sql))
+		rows := testutil.JSONRows(t, run(t, "-o", "json", c.sql))
 		if len(rows) != c.rows {
 			t.Errorf("%s: %d rows, want %d", c.sql, len(rows), c.rows)
 			continue

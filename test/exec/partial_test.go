@@ -1,7 +1,6 @@
 package exec_test
 
 import (
-	"encoding/json"
 	"net/url"
 	"reflect"
 	"strings"
@@ -24,7 +23,7 @@ func TestGitTreeTruncatedIsIncomplete(t *testing.T) {
 	const where = "owner = 'acme' AND repo = 'repo-001' AND tree_sha = '" + fakegithub.BigTreeSHA + "'"
 	sql := "SELECT path FROM github.git.trees WHERE " + where + " AND `recursive` = '1'"
 	r := run(t, "-o", "json", sql)
-	eb := jsonErr(t, r)
+	eb := testutil.JSONError(t, r)
 	if r.Code != 2 || eb.Kind != "incomplete" || eb.Retryable || eb.HTTPStatus != 200 {
 		t.Fatalf("exit %d error %+v, want exit 2, kind incomplete, not retryable, http_status 200\nstdout: %s", r.Code, eb, r.Stdout)
 	}
@@ -40,54 +39,40 @@ func TestGitTreeTruncatedIsIncomplete(t *testing.T) {
 
 	// The non-recursive way is complete: the top level, then the subtree.
 	r = run(t, "-o", "json", "SELECT path, type, sha FROM github.git.trees WHERE "+where)
-	rows := jsonRows(t, r)
+	rows := testutil.JSONRows(t, r)
 	if got := column(rows, "path"); r.Code != 0 || !reflect.DeepEqual(got, []string{"README.md", "main.go", "vendor"}) {
 		t.Fatalf("top level: exit %d paths %v\n%s", r.Code, got, r.Stderr)
 	}
 	r = run(t, "-o", "json", "SELECT path FROM github.git.trees WHERE owner = 'acme' AND repo = 'repo-001' AND tree_sha = '"+fakegithub.SubTreeSHA+"'")
-	if got := column(jsonRows(t, r), "path"); r.Code != 0 || !reflect.DeepEqual(got, []string{"a.go", "app.bin"}) {
+	if got := column(testutil.JSONRows(t, r), "path"); r.Code != 0 || !reflect.DeepEqual(got, []string{"a.go", "app.bin"}) {
 		t.Fatalf("subtree: exit %d paths %v\n%s", r.Code, got, r.Stderr)
 	}
 
-	// check: the control is an error, never a pass.
+	// check: the control is an error, never a pass; MCP: isError, kind
+	// incomplete, no rows.
 	controls := testutil.TempFile(t, "c.yaml", `controls:
   - id: no-binaries
     title: No binary artifacts in the tree
     sql: "`+sql+` AND path LIKE '%.bin'"
 `)
-	r = testutil.Run(t, execEnv(t), "", "check", controls, "-o", "json")
-	if r.Code != 2 || !strings.Contains(r.Stdout, `"status": "error"`) || !strings.Contains(r.Stdout, `"kind": "incomplete"`) {
-		t.Fatalf("check: exit %d, want 2 with the control in error (kind incomplete)\nstdout: %s\nstderr: %s", r.Code, r.Stdout, r.Stderr)
-	}
+	incompleteInCheckAndMCP(t, controls, sql)
+}
 
-	// MCP: isError, kind incomplete, no rows.
+// incompleteInCheckAndMCP fails the test unless check of the controls
+// file exits 2 with a control in error of kind incomplete, and sql over
+// MCP is an error result of kind incomplete without rows: an incomplete
+// answer is never a pass nor a partial result on those surfaces either.
+func incompleteInCheckAndMCP(t *testing.T, controls, sql string) {
+	t.Helper()
+	r := testutil.Run(t, execEnv(t), "", "check", controls, "-o", "json")
+	if r.Code != 2 || !strings.Contains(r.Stdout, `"status": "error"`) || !strings.Contains(r.Stdout, `"kind": "incomplete"`) {
+		t.Fatalf("check: exit %d, want 2 with the control in error (kind incomplete)\nstdout: %.2000s\nstderr: %s", r.Code, r.Stdout, r.Stderr)
+	}
 	cl, _, stderr := mcptest.Stdio(t, execEnv(t), "mcp")
 	res := cl.Query(t, sql)
 	if !res.IsError || res.Error == nil || res.Error.Kind != "incomplete" || len(res.Rows) != 0 {
 		t.Fatalf("MCP: result %+v error %+v, want isError with kind incomplete and no rows\nstderr: %s", res, res.Error, stderr)
 	}
-}
-
-// partialErr is exec -o json's error object (on stderr).
-type partialErr struct {
-	Message    string `json:"message"`
-	Kind       string `json:"kind"`
-	HTTPStatus int    `json:"http_status"`
-	Retryable  bool   `json:"retryable"`
-}
-
-func jsonErr(t *testing.T, r testutil.Result) partialErr {
-	t.Helper()
-	var eb struct {
-		Error *partialErr `json:"error"`
-	}
-	for _, l := range strings.Split(r.Stdout+"\n"+r.Stderr, "\n") {
-		if strings.HasPrefix(strings.TrimSpace(l), `{"error"`) && json.Unmarshal([]byte(l), &eb) == nil && eb.Error != nil {
-			return *eb.Error
-		}
-	}
-	t.Fatalf("no JSON error object (exit %d)\nstdout: %s\nstderr: %s", r.Code, r.Stdout, r.Stderr)
-	return partialErr{}
 }
 
 func column(rows []map[string]any, name string) []string {
@@ -115,7 +100,7 @@ func TestSearchSplitSeparatorsAndEpoch(t *testing.T) {
 	}
 	before := len(s.Requests())
 	r, _ := execOn(t, s, "SELECT count(*) AS n FROM github.search.repos WHERE q = 'org:sprawl'")
-	if rows := jsonRows(t, r); r.Code != 0 || len(rows) != 1 || rows[0]["n"] != float64(2500) {
+	if rows := testutil.JSONRows(t, r); r.Code != 0 || len(rows) != 1 || rows[0]["n"] != float64(2500) {
 		t.Fatalf("split: exit %d rows %v\n%s", r.Code, rows, r.Stderr)
 	}
 	// Where the matches begin is read from the first page's created_at, so

@@ -2,8 +2,6 @@ package exec_test
 
 import (
 	"fmt"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 
@@ -142,7 +140,7 @@ func hookIDs(t *testing.T, nth ...int) []string {
 
 func TestOutputFormats(t *testing.T) {
 	q := `SELECT name, private, topics, license FROM github.repos.repos WHERE org = 'tiny' ORDER BY name LIMIT 2`
-	rows := jsonRows(t, run(t, "-o", "json", q))
+	rows := testutil.JSONRows(t, run(t, "-o", "json", q))
 	if len(rows) != 2 || rows[0]["name"] != "alpha" || rows[0]["private"] != false || rows[1]["private"] != true {
 		t.Fatalf("json rows: %v", rows)
 	}
@@ -176,8 +174,7 @@ func TestOutputFormats(t *testing.T) {
 }
 
 func TestStatementFromFile(t *testing.T) {
-	f := filepath.Join(t.TempDir(), "q.sql")
-	os.WriteFile(f, []byte("-- repos of tiny\nSELECT name\nFROM github.repos.repos\nWHERE org = 'tiny'\nORDER BY name;\n"), 0o644)
+	f := testutil.TempFile(t, "q.sql", "-- repos of tiny\nSELECT name\nFROM github.repos.repos\nWHERE org = 'tiny'\nORDER BY name;\n")
 	r := run(t, "-o", "csv", "-f", f)
 	if r.Code != 0 || r.Stdout != csvLines("name", "alpha", "beta", "gamma") {
 		t.Fatalf("exit %d: %s %s", r.Code, r.Stdout, r.Stderr)

@@ -154,7 +154,7 @@ func TestHintsForCommonSlips(t *testing.T) {
 				return
 			}
 			r = testutil.Run(t, env, "", "exec", "-o", "json", c.fixed)
-			if r.Code != 0 || len(jsonRows(t, r)) == 0 {
+			if r.Code != 0 || len(testutil.JSONRows(t, r)) == 0 {
 				t.Fatalf("the form suggested: exit %d, stdout %s\nstderr %s", r.Code, r.Stdout, r.Stderr)
 			}
 		})

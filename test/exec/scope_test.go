@@ -3,6 +3,8 @@ package exec_test
 import (
 	"strings"
 	"testing"
+
+	"github.com/enginehq/engine/test/testutil"
 )
 
 // scopeNotice is what exec says when github.repos.repos is read without a
@@ -25,9 +27,7 @@ func TestUnkeyedMethodNotice(t *testing.T) {
 		t.Fatalf("rows of GET /user/repos expected:\n%s", r.Stdout)
 	}
 	r = run(t, "-o", "csv", `SELECT login FROM github.users.users`)
-	if r.Code != 0 || !strings.Contains(r.Stderr, "notice: github.users.users read with get_authenticated (GET /user), which needs no key: the rows are the credentials' user's; bind account_id (get_by_id) or username (get_by_username)") {
-		t.Fatalf("exit %d\n%s", r.Code, r.Stderr)
-	}
+	testutil.WantRun(t, "exec", r, 0, "", "notice: github.users.users read with get_authenticated (GET /user), which needs no key: the rows are the credentials' user's; bind account_id (get_by_id) or username (get_by_username)")
 	for _, q := range []string{
 		`SELECT name FROM github.repos.repos WHERE org = 'acme'`,
 		`SELECT name FROM github.repos.repos.list_for_authenticated_user`,

@@ -83,9 +83,7 @@ func TestBoundsOneRule(t *testing.T) {
 	// -1 lifts each liftable bound; 0 is a choice where the help says so.
 	fake.ResetRequests()
 	r = testutil.Run(t, execEnv(t), "", "exec", "-o", "csv", "--max-requests", "-1", "--max-pages", "-1", "--max-concurrency", "-1", "--concurrency", "0", "--retry-max", "0", q)
-	if r.Code != 0 || !strings.Contains(r.Stdout, "name\n") {
-		t.Fatalf("-1 bounds: exit %d\n%s%s", r.Code, r.Stdout, r.Stderr)
-	}
+	testutil.WantRun(t, "-1 bounds", r, 0, "name\n", "")
 
 	// check's --max-rows: the same rule.
 	controls := testutil.TempFile(t, "c.yaml", "controls:\n  - id: c1\n    title: t\n    sql: SELECT name FROM github.repos.repos WHERE org = 'tiny'\n")

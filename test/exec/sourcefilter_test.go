@@ -12,9 +12,7 @@ import (
 // plan, fewer requests, and EXPLAIN shows the narrowed estimate.
 
 const pythonPulls = `SELECT r.name, count(p.number) AS open_pulls
-FROM github.repos.repos r
-JOIN github.pulls.pulls p ON p.owner = json_extract(r.owner, '$.login') AND p.repo = r.name
-WHERE r.org = 'acme' AND NOT r.archived AND r.language = %s
+` + reposToPulls + `WHERE r.org = 'acme' AND NOT r.archived AND r.language = %s
 GROUP BY r.name ORDER BY r.name`
 
 func pullRequests() int {

@@ -45,7 +45,7 @@ const searchSQL = `SELECT full_name FROM github.search.repos WHERE q = 'org:tiny
 func TestSearchIncompleteIsError(t *testing.T) {
 	s := ownFake(t)
 	r, _ := execOn(t, s, searchSQL)
-	if r.Code != 0 || len(jsonRows(t, r)) != 3 {
+	if r.Code != 0 || len(testutil.JSONRows(t, r)) != 3 {
 		t.Fatalf("complete search: exit %d\n%s%s", r.Code, r.Stdout, r.Stderr)
 	}
 	s.Inject(fakegithub.Fault{Path: "^/search/repositories$", Kind: fakegithub.KindIncompleteResults})
@@ -192,9 +192,7 @@ func TestProviderFileGetsNoGitHubToken(t *testing.T) {
 	q := `SELECT name FROM evil.things.things`
 	env := testutil.Env(t, "GITHUB_TOKEN="+token, "GH_TOKEN="+token, "MY_TOKEN=evil-provider-token")
 	r := testutil.Run(t, env, "", "exec", "-o", "csv", "--provider", "evil="+file, q)
-	if r.Code != 0 || !strings.Contains(r.Stdout, "one") {
-		t.Fatalf("exit %d\n%s%s", r.Code, r.Stdout, r.Stderr)
-	}
+	testutil.WantRun(t, "exec", r, 0, "one", "")
 	if got := last(); got != "" {
 		t.Fatalf("--provider evil got Authorization %q (GitHub's token must not be sent)", got)
 	}

@@ -57,9 +57,7 @@ func TestViewsPersistAcrossProcesses(t *testing.T) {
 	}
 
 	r = runEnv(t, env, "-o", "csv", "SHOW VIEWS")
-	if r.Code != 0 || !strings.Contains(r.Stdout, `repo_langs,"SELECT org, name, language FROM github.repos.repos WHERE language IS NOT NULL",data directory`) {
-		t.Fatalf("SHOW VIEWS in a second process: exit %d\n%s%s", r.Code, r.Stdout, r.Stderr)
-	}
+	testutil.WantRun(t, "SHOW VIEWS in a second process", r, 0, `repo_langs,"SELECT org, name, language FROM github.repos.repos WHERE language IS NOT NULL",data directory`, "")
 	r = runEnv(t, env, "-o", "csv", "DESCRIBE repo_langs")
 	if r.Code != 0 || !strings.Contains(r.Stdout, "repo_langs,,view,") || !strings.Contains(r.Stdout, "org,TEXT,key,,binds github.repos.repos's parameter org") ||
 		!strings.Contains(r.Stdout, "language,TEXT,column,,from github.repos.repos.language") {
@@ -83,30 +81,21 @@ func TestViewsPersistAcrossProcesses(t *testing.T) {
 		t.Fatalf("the replaced view: exit %d\n%s%s", r.Code, r.Stdout, r.Stderr)
 	}
 
-	if r = runEnv(t, env, "DROP VIEW repo_langs"); r.Code != 0 {
-		t.Fatalf("DROP VIEW: exit %d\n%s", r.Code, r.Stderr)
-	}
-	r = runEnv(t, env, "SELECT name FROM repo_langs WHERE org = 'tiny'")
-	if r.Code != 1 || !strings.Contains(r.Stderr, "no such table: repo_langs") {
-		t.Fatalf("a dropped view: exit %d\n%s%s", r.Code, r.Stdout, r.Stderr)
-	}
-	r = runEnv(t, env, "DROP VIEW repo_langs")
-	if r.Code != 1 || !strings.Contains(r.Stderr, "no view repo_langs") {
-		t.Fatalf("DROP VIEW of none: exit %d\n%s", r.Code, r.Stderr)
-	}
-	if r = runEnv(t, env, "DROP VIEW IF EXISTS repo_langs"); r.Code != 0 {
-		t.Fatalf("DROP VIEW IF EXISTS of none: exit %d\n%s", r.Code, r.Stderr)
-	}
-	// Other DDL stays refused, and nothing else is written.
-	r = runEnv(t, env, "CREATE TABLE t (a)")
-	if r.Code != 1 || !strings.Contains(r.Stderr, "not allowed") {
-		t.Fatalf("CREATE TABLE: exit %d\n%s", r.Code, r.Stderr)
-	}
-	if r = runEnv(t, env, "CREATE VIEW bad AS SELECT * FROM github.nope.nope"); r.Code != 1 || !strings.Contains(r.Stderr, "unknown table") {
-		t.Fatalf("a view of an unknown table: exit %d\n%s", r.Code, r.Stderr)
-	}
-	if r = runEnv(t, env, "CREATE VIEW selfish AS SELECT * FROM selfish"); r.Code != 1 || !strings.Contains(r.Stderr, "reads itself") {
-		t.Fatalf("a view of itself: exit %d\n%s", r.Code, r.Stderr)
+	for _, st := range []struct {
+		what, sql string
+		code      int
+		stderr    string // "": anything
+	}{
+		{"DROP VIEW", "DROP VIEW repo_langs", 0, ""},
+		{"a dropped view", "SELECT name FROM repo_langs WHERE org = 'tiny'", 1, "no such table: repo_langs"},
+		{"DROP VIEW of none", "DROP VIEW repo_langs", 1, "no view repo_langs"},
+		{"DROP VIEW IF EXISTS of none", "DROP VIEW IF EXISTS repo_langs", 0, ""},
+		// Other DDL stays refused, and nothing else is written.
+		{"CREATE TABLE", "CREATE TABLE t (a)", 1, "not allowed"},
+		{"a view of an unknown table", "CREATE VIEW bad AS SELECT * FROM github.nope.nope", 1, "unknown table"},
+		{"a view of itself", "CREATE VIEW selfish AS SELECT * FROM selfish", 1, "reads itself"},
+	} {
+		testutil.WantRun(t, st.what, runEnv(t, env, st.sql), st.code, "", st.stderr)
 	}
 	for _, m := range s.Requests() {
 		if m.Method != "GET" {
@@ -132,7 +121,7 @@ func TestViewBindsThroughToTheAPI(t *testing.T) {
 	want := len(s.Requests())
 	s.ResetRequests()
 	r := runEnv(t, env, "-o", "json", "SELECT * FROM repo_langs WHERE org = 'acme'")
-	if r.Code != 0 || r.Stdout != direct.Stdout || len(jsonRows(t, r)) == 0 {
+	if r.Code != 0 || r.Stdout != direct.Stdout || len(testutil.JSONRows(t, r)) == 0 {
 		t.Fatalf("through the view: exit %d, %d bytes, want the direct query's %d\n%s", r.Code, len(r.Stdout), len(direct.Stdout), r.Stderr)
 	}
 	reqs := s.Requests()
@@ -241,9 +230,7 @@ func TestScriptStopsAtTheFailingStatement(t *testing.T) {
 	if err := dec.Decode(&first); err != nil || len(first) != 1 || first[0]["x"] != "a;b" || dec.More() {
 		t.Fatalf("-o json script: %v\n%s", err, r.Stdout)
 	}
-	if r.Code != 1 || !strings.Contains(r.Stderr, `"message":"statement 2 of 3: `) {
-		t.Fatalf("-o json script error: exit %d\n%s", r.Code, r.Stderr)
-	}
+	testutil.WantRun(t, "-o json script error", r, 1, "", `"message":"statement 2 of 3: `)
 
 	// A script of views: created, read and dropped in one run.
 	script = testutil.TempFile(t, "views.sql", repoLangs+";\nSELECT name FROM repo_langs WHERE org = 'tiny' ORDER BY name;\nDROP VIEW repo_langs;\n")
@@ -274,7 +261,5 @@ func TestScriptRefusesAStatementOfItsOwn(t *testing.T) {
 		t.Fatalf("a DROP TABLE in a script: exit %d\n%s", r.Code, r.Stderr)
 	}
 	r = runEnv(t, env, "SELECT 1; SELECT 2")
-	if r.Code != 1 || !strings.Contains(r.Stderr, "one statement") {
-		t.Fatalf("two statements in an argument: exit %d\n%s", r.Code, r.Stderr)
-	}
+	testutil.WantRun(t, "two statements in an argument", r, 1, "", "one statement")
 }

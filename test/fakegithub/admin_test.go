@@ -22,8 +22,7 @@ func adminDo(t *testing.T, method, url, body string) (int, []byte) {
 }
 
 func TestAdminEndpoints(t *testing.T) {
-	s := New()
-	defer s.Close()
+	s := ForTest(t)
 	st, b := adminDo(t, "POST", s.URL()+"/_fake/faults", `{"path":"^/orgs/acme/repos$","page":2,"kind":"status","status":500,"times":1}`)
 	if st != 201 {
 		t.Fatalf("POST fault: %d %s", st, b)

@@ -22,8 +22,7 @@ func noRedirect(t *testing.T, url, token string) *http.Response {
 }
 
 func TestMembershipChecks(t *testing.T) {
-	s := New()
-	defer s.Close()
+	s := ForTest(t)
 	for _, c := range []struct {
 		path, token string
 		status      int
@@ -46,8 +45,7 @@ func TestMembershipChecks(t *testing.T) {
 }
 
 func TestSearchAndTruthFaults(t *testing.T) {
-	s := New()
-	defer s.Close()
+	s := ForTest(t)
 	var page struct {
 		Total      int              `json:"total_count"`
 		Incomplete bool             `json:"incomplete_results"`

@@ -10,8 +10,7 @@ import (
 // ascending id with GitHub's issue-comment fields, page like every list,
 // and since keeps those updated at or after it.
 func TestIssueComments(t *testing.T) {
-	s := New()
-	defer s.Close()
+	s := ForTest(t)
 	base := s.URL() + "/repos/tiny/gamma/issues"
 	var issues []map[string]any
 	getJSON(t, base+"?state=all", &issues)
@@ -70,8 +69,7 @@ func TestIssueComments(t *testing.T) {
 
 // acme's items carry the 1930 comments doc.go counts.
 func TestAcmeCommentCount(t *testing.T) {
-	s := New()
-	defer s.Close()
+	s := ForTest(t)
 	total := 0
 	for i := range AcmeRepos {
 		var items []map[string]any

@@ -6,8 +6,7 @@ import (
 
 // TestAcmeDataset pins the numbers documented in doc.go.
 func TestAcmeDataset(t *testing.T) {
-	s := New()
-	defer s.Close()
+	s := ForTest(t)
 	repos, _ := fetchAll(t, s.URL()+"/orgs/acme/repos?per_page=100")
 	is := func(k string, v any) func(map[string]any) bool {
 		return func(m map[string]any) bool { return m[k] == v }
@@ -57,8 +56,7 @@ func TestAcmeDataset(t *testing.T) {
 }
 
 func TestOrgResources(t *testing.T) {
-	s := New()
-	defer s.Close()
+	s := ForTest(t)
 	for path, want := range map[string]int{
 		"/orgs/acme/members":                                        40,
 		"/orgs/acme/members?filter=2fa_disabled":                    5,

@@ -9,7 +9,8 @@ import (
 	"strings"
 )
 
-// bufWriter captures a whole response in memory.
+// bufWriter captures a whole response in memory (the ETag wrapper and the
+// faults that rewrite a response read it whole before sending).
 type bufWriter struct {
 	header http.Header
 	status int

@@ -13,8 +13,7 @@ import (
 )
 
 func TestFaultStatus(t *testing.T) {
-	s := New()
-	defer s.Close()
+	s := ForTest(t)
 	for st, msg := range map[int]string{401: "Bad credentials", 403: "Resource not accessible by integration", 404: "Not Found", 422: "Validation Failed", 500: "Server Error", 502: "Server Error", 503: "Service Unavailable"} {
 		s.ClearFaults()
 		s.Inject(Fault{Path: "^/orgs/acme/repos$", Kind: KindStatus, Status: st})
@@ -37,8 +36,7 @@ func TestFaultStatus(t *testing.T) {
 }
 
 func TestFaultRateLimits(t *testing.T) {
-	s := New()
-	defer s.Close()
+	s := ForTest(t)
 	s.Inject(Fault{Path: "^/orgs/acme/repos$", Kind: KindRateLimit, RetryAfter: 120, Times: 1})
 	var e map[string]any
 	resp := getJSON(t, s.URL()+"/orgs/acme/repos", &e)
@@ -66,8 +64,7 @@ func TestFaultRateLimits(t *testing.T) {
 }
 
 func TestFaultPageAndTimes(t *testing.T) {
-	s := New()
-	defer s.Close()
+	s := ForTest(t)
 	s.Inject(Fault{Path: "^/orgs/acme/repos$", Page: 2, Times: 2, Kind: KindStatus, Status: 502})
 	want := []int{200, 502, 200, 502, 200}
 	pages := []int{1, 2, 3, 2, 2}
@@ -84,8 +81,7 @@ func TestFaultPageAndTimes(t *testing.T) {
 }
 
 func TestFaultReset(t *testing.T) {
-	s := New()
-	defer s.Close()
+	s := ForTest(t)
 	s.Inject(Fault{Path: "^/user$", Kind: KindReset})
 	_, err := http.Get(s.URL() + "/user")
 	if err == nil {
@@ -97,8 +93,7 @@ func TestFaultReset(t *testing.T) {
 }
 
 func TestFaultSlow(t *testing.T) {
-	s := New()
-	defer s.Close()
+	s := ForTest(t)
 	s.Inject(Fault{Path: "^/user$", Kind: KindSlow, Delay: 300 * time.Millisecond})
 	start := time.Now()
 	if resp, _ := get(t, s.URL()+"/user"); resp.StatusCode != 200 || time.Since(start) < 300*time.Millisecond {
@@ -111,8 +106,7 @@ func TestFaultSlow(t *testing.T) {
 }
 
 func TestFaultMalformedAndTruncated(t *testing.T) {
-	s := New()
-	defer s.Close()
+	s := ForTest(t)
 	s.Inject(Fault{Path: "^/orgs/acme/repos$", Kind: KindMalformed, Times: 1})
 	resp, b := get(t, s.URL()+"/orgs/acme/repos")
 	var v any
@@ -138,8 +132,7 @@ func TestFaultMalformedAndTruncated(t *testing.T) {
 }
 
 func TestFaultOversized(t *testing.T) {
-	s := New()
-	defer s.Close()
+	s := ForTest(t)
 	s.Inject(Fault{Path: "^/orgs/acme/repos$", Kind: KindOversized, Size: 8 << 20})
 	r, err := http.Get(s.URL() + "/orgs/acme/repos")
 	if err != nil {
@@ -180,8 +173,7 @@ func (c *countingReader) Read(p []byte) (int, error) {
 }
 
 func TestFaultLinkLoop(t *testing.T) {
-	s := New()
-	defer s.Close()
+	s := ForTest(t)
 	s.Inject(Fault{Path: "^/orgs/acme/repos$", Page: 2, Kind: KindLinkLoop})
 	resp, _ := get(t, s.URL()+"/orgs/acme/repos?per_page=100&page=2")
 	if l := links(resp.Header.Get("Link")); l["next"] != s.URL()+"/orgs/acme/repos?per_page=100&page=2" {
@@ -190,8 +182,7 @@ func TestFaultLinkLoop(t *testing.T) {
 }
 
 func TestAuthAndLog(t *testing.T) {
-	s := New(WithToken("sekret"))
-	defer s.Close()
+	s := ForTest(t, WithToken("sekret"))
 	do := func(auth string) (int, map[string]any) {
 		req, _ := http.NewRequest("GET", s.URL()+"/user", nil)
 		if auth != "" {
@@ -229,8 +220,7 @@ func TestAuthAndLog(t *testing.T) {
 }
 
 func TestConcurrent(t *testing.T) {
-	s := New()
-	defer s.Close()
+	s := ForTest(t)
 	s.Inject(Fault{Path: "^/orgs/acme/repos$", Page: 3, Times: 5, Kind: KindStatus, Status: 503})
 	var wg sync.WaitGroup
 	var mu sync.Mutex
@@ -257,8 +247,7 @@ func TestConcurrent(t *testing.T) {
 }
 
 func TestFaultBody(t *testing.T) {
-	s := New()
-	defer s.Close()
+	s := ForTest(t)
 	s.Inject(Fault{Path: "^/orgs/evil/repos$", Kind: KindBody, Body: `[{"id":1,"name":"x\u001b[2J"}]`})
 	var items []map[string]any
 	resp := getJSON(t, s.URL()+"/orgs/evil/repos", &items)

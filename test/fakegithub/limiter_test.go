@@ -9,8 +9,7 @@ import (
 )
 
 func TestLimiterPointsPerWindow(t *testing.T) {
-	s := New(WithLimits(Limits{Points: 3, Window: time.Hour, RetryAfter: 7}))
-	defer s.Close()
+	s := ForTest(t, WithLimits(Limits{Points: 3, Window: time.Hour, RetryAfter: 7}))
 	for i := 0; i < 3; i++ {
 		if resp, _ := get(t, s.URL()+"/orgs/acme"); resp.StatusCode != 200 {
 			t.Fatalf("request %d: %d", i+1, resp.StatusCode)
@@ -33,8 +32,7 @@ func TestLimiterPointsPerWindow(t *testing.T) {
 }
 
 func TestLimiterConcurrency(t *testing.T) {
-	s := New(WithLatency(300*time.Millisecond), WithLimits(Limits{TripConcurrent: 3}))
-	defer s.Close()
+	s := ForTest(t, WithLatency(300*time.Millisecond), WithLimits(Limits{TripConcurrent: 3}))
 	var wg sync.WaitGroup
 	codes := make(chan int, 3)
 	for i := 0; i < 3; i++ {
@@ -63,8 +61,7 @@ func TestLimiterConcurrency(t *testing.T) {
 // MaxConcurrent answers only the requests beyond it, at once, and
 // starts no penalty: the next request is served.
 func TestLimiterMaxConcurrent(t *testing.T) {
-	s := New(WithLatency(300*time.Millisecond), WithLimits(Limits{MaxConcurrent: 2}))
-	defer s.Close()
+	s := ForTest(t, WithLatency(300*time.Millisecond), WithLimits(Limits{MaxConcurrent: 2}))
 	var wg sync.WaitGroup
 	type answer struct {
 		code int
@@ -101,11 +98,10 @@ func TestLimiterMaxConcurrent(t *testing.T) {
 
 func TestLimiterPrimaryBuckets(t *testing.T) {
 	one := 1
-	s := New(WithLimits(Limits{Buckets: map[string]BucketLimit{
+	s := ForTest(t, WithLimits(Limits{Buckets: map[string]BucketLimit{
 		"core":   {Limit: 5000, Remaining: &one},
 		"search": {Limit: 2, Window: time.Minute},
 	}}))
-	defer s.Close()
 	resp, _ := get(t, s.URL()+"/orgs/acme")
 	if resp.StatusCode != 200 || resp.Header.Get("X-RateLimit-Remaining") != "0" || resp.Header.Get("X-RateLimit-Resource") != "core" {
 		t.Fatalf("core: %d %v", resp.StatusCode, resp.Header)

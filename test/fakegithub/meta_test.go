@@ -11,8 +11,7 @@ import (
 
 // GET /zen answers one saying as text/plain, another on the next request.
 func TestZen(t *testing.T) {
-	s := New()
-	defer s.Close()
+	s := ForTest(t)
 	var seen []string
 	for range 2 {
 		resp, b := get(t, s.URL()+"/zen")
@@ -31,8 +30,7 @@ func TestZen(t *testing.T) {
 
 // GET /versions is a JSON array of date strings.
 func TestVersions(t *testing.T) {
-	s := New()
-	defer s.Close()
+	s := ForTest(t)
 	var v []string
 	resp := getJSON(t, s.URL()+"/versions", &v)
 	if resp.StatusCode != 200 || !slices.Equal(v, APIVersions) || len(v) == 0 || len(v[0]) != len("2022-11-28") {
@@ -44,8 +42,7 @@ func TestVersions(t *testing.T) {
 // of PublicReposPage, paginated by since alone: Link has only rel="next",
 // and per_page changes nothing.
 func TestPublicRepositories(t *testing.T) {
-	s := New()
-	defer s.Close()
+	s := ForTest(t)
 	repos, pages := fetchAll(t, s.URL()+"/repositories")
 	// octocat's hello-world and notes, acme's 84, tiny's alpha, sprawl's 834.
 	if len(repos) != 2+84+1+834 || pages != 10 {

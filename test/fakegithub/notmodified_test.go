@@ -13,11 +13,10 @@ import (
 func TestNotModifiedIsFreeWithCredentials(t *testing.T) {
 	left := 100
 	for name, s := range map[string]*Server{
-		"default": New(),
-		"limits":  New(WithLimits(Limits{Buckets: map[string]BucketLimit{"core": {Limit: 100, Remaining: &left, Window: time.Hour}}})),
+		"default": ForTest(t),
+		"limits":  ForTest(t, WithLimits(Limits{Buckets: map[string]BucketLimit{"core": {Limit: 100, Remaining: &left, Window: time.Hour}}})),
 	} {
 		t.Run(name, func(t *testing.T) {
-			defer s.Close()
 			do := func(auth, etag string) *http.Response {
 				t.Helper()
 				req, _ := http.NewRequest(http.MethodGet, s.URL()+"/orgs/acme", nil)

@@ -10,8 +10,7 @@ import (
 )
 
 func TestPaginationFollowNext(t *testing.T) {
-	s := New()
-	defer s.Close()
+	s := ForTest(t)
 	for _, tc := range []struct {
 		perPage, pages int
 	}{{0, 9}, {100, 3}, {7, 36}, {250, 3}} {
@@ -38,8 +37,7 @@ func TestPaginationFollowNext(t *testing.T) {
 }
 
 func TestLinkHeader(t *testing.T) {
-	s := New()
-	defer s.Close()
+	s := ForTest(t)
 	resp, _ := get(t, s.URL()+"/orgs/acme/repos?per_page=100")
 	l := resp.Header.Get("Link")
 	want := fmt.Sprintf(`<%[1]s/orgs/acme/repos?per_page=100&page=2>; rel="next", <%[1]s/orgs/acme/repos?per_page=100&page=3>; rel="last"`, s.URL())
@@ -74,8 +72,7 @@ func TestLinkHeader(t *testing.T) {
 }
 
 func TestPerPageCapAndBeyondLast(t *testing.T) {
-	s := New()
-	defer s.Close()
+	s := ForTest(t)
 	for _, c := range []struct {
 		query string
 		want  int
@@ -95,8 +92,7 @@ func TestPerPageCapAndBeyondLast(t *testing.T) {
 
 // The search cap and created: ranges, as GitHub documents them.
 func TestSearchCapAndCreated(t *testing.T) {
-	s := New()
-	defer s.Close()
+	s := ForTest(t)
 	type page struct {
 		Total int              `json:"total_count"`
 		Items []map[string]any `json:"items"`
@@ -144,8 +140,7 @@ func TestSearchCapAndCreated(t *testing.T) {
 }
 
 func TestScaleOrgs(t *testing.T) {
-	s := New(WithRepos("custom", 42))
-	defer s.Close()
+	s := ForTest(t, WithRepos("custom", 42))
 	items, pages := fetchAll(t, s.URL()+"/orgs/scale-1000/repos?per_page=100")
 	if len(items) != 1000 || pages != 10 {
 		t.Errorf("scale-1000: %d items, %d pages", len(items), pages)
@@ -184,8 +179,7 @@ func TestScaleOrgs(t *testing.T) {
 
 // BenchmarkOrgReposPage measures serving one page of 100 repositories.
 func BenchmarkOrgReposPage(b *testing.B) {
-	s := New()
-	defer s.Close()
+	s := ForTest(b)
 	url := s.URL() + "/orgs/scale-100000/repos?per_page=100&page=500"
 	for b.Loop() {
 		resp, err := http.Get(url)

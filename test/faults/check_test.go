@@ -54,12 +54,5 @@ func TestCheckFaultMatrix(t *testing.T) {
 	t.Parallel()
 	fake := fakegithub.ForTest(t)
 	file := testutil.TempFile(t, "controls.yaml", control)
-	for _, c := range matrix() {
-		t.Run(c.name, func(t *testing.T) {
-			inject(fake, c)
-			checkFault(t, c, runCheck(t, fake, file))
-		})
-	}
-	fake.ClearFaults()
-	checkHealthy(t, runCheck(t, fake, file))
+	runMatrix(t, fake, false, func(t *testing.T) outcome { return runCheck(t, fake, file) })
 }

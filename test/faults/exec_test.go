@@ -19,10 +19,7 @@ func runExec(t *testing.T, fake *fakegithub.Server) outcome {
 	o := outcome{raw: r.Stdout + r.Stderr}
 	switch r.Code {
 	case 0:
-		var rows []map[string]any
-		if err := json.Unmarshal([]byte(r.Stdout), &rows); err != nil {
-			t.Fatalf("exit 0 but stdout is not a JSON array: %v\n%s", err, o.raw)
-		}
+		rows := testutil.JSONRows(t, r)
 		o.ok, o.rows = true, len(rows)
 	case 2:
 		if strings.TrimSpace(r.Stdout) != "" {
@@ -42,12 +39,5 @@ func runExec(t *testing.T, fake *fakegithub.Server) outcome {
 func TestExecFaultMatrix(t *testing.T) {
 	t.Parallel()
 	fake := fakegithub.ForTest(t)
-	for _, c := range matrix() {
-		t.Run(c.name, func(t *testing.T) {
-			inject(fake, c)
-			checkFault(t, c, runExec(t, fake))
-		})
-	}
-	fake.ClearFaults()
-	checkHealthy(t, runExec(t, fake))
+	runMatrix(t, fake, false, func(t *testing.T) outcome { return runExec(t, fake) })
 }

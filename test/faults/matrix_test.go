@@ -124,6 +124,29 @@ func checkHealthy(t *testing.T, o outcome) {
 	}
 }
 
+// runMatrix drives one surface through the whole matrix: under each
+// case's fault, run must report it (checkFault); with the faults cleared
+// it must report a complete success (checkHealthy): after every case
+// when each (one long-lived process must recover from every fault), else
+// once at the end.
+func runMatrix(t *testing.T, fake *fakegithub.Server, each bool, run func(t *testing.T) outcome) {
+	t.Helper()
+	for _, c := range matrix() {
+		t.Run(c.name, func(t *testing.T) {
+			inject(fake, c)
+			checkFault(t, c, run(t))
+			if each {
+				fake.ClearFaults()
+				checkHealthy(t, run(t))
+			}
+		})
+	}
+	if !each {
+		fake.ClearFaults()
+		checkHealthy(t, run(t))
+	}
+}
+
 // inject clears the server's faults and installs the case's.
 func inject(fake *fakegithub.Server, c faultCase) {
 	fake.ClearFaults()

@@ -35,14 +35,7 @@ func TestMCPStdioFaultMatrix(t *testing.T) {
 	c, cs, stderr := mcptest.StartStdio(t, cmd)
 	pid := cmd.Process.Pid
 
-	for _, fc := range matrix() {
-		t.Run(fc.name, func(t *testing.T) {
-			inject(fake, fc)
-			checkFault(t, fc, callMCP(t, c))
-			fake.ClearFaults()
-			checkHealthy(t, callMCP(t, c))
-		})
-	}
+	runMatrix(t, fake, true, func(t *testing.T) outcome { return callMCP(t, c) })
 	if cmd.ProcessState != nil || cmd.Process.Pid != pid {
 		t.Fatalf("the server process did not survive the matrix: %v", cmd.ProcessState)
 	}

@@ -127,13 +127,12 @@ func TestEngineNeverTouchesUserFiles(t *testing.T) {
 	if r.Code != 0 {
 		t.Fatalf("shell script: exit %d %s", r.Code, r.Stderr)
 	}
-	controls := filepath.Join(t.TempDir(), "controls.yaml")
-	os.WriteFile(controls, []byte(`controls:
+	controls := testutil.TempFile(t, "controls.yaml", `controls:
   - id: no-2fa-disabled
     sql: SELECT login FROM github.orgs.members WHERE org = 'tiny' AND filter = '2fa_disabled'
   - id: repos
     sql: SELECT name FROM github.repos.repos WHERE org = 'acme' AND name = 'nope'
-`), 0o600)
+`)
 	r = testutil.Run(t, env, "", "check", "-o", "json", controls)
 	if r.Code != 0 {
 		t.Fatalf("check: exit %d %s %s", r.Code, r.Stdout, r.Stderr)

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"os"
 	"os/exec"
-	"path/filepath"
 	"strings"
 	"syscall"
 	"testing"
@@ -21,10 +20,9 @@ func TestSIGTERMLeavesNoTempFiles(t *testing.T) {
 	gh := fakegithub.ForTest(t)
 	gh.Inject(fakegithub.Fault{Path: "^/orgs/acme/repos$", Kind: fakegithub.KindSlow, Delay: time.Minute})
 	q := `SELECT count(*) FROM github.repos.repos WHERE org = 'acme'`
-	controls := filepath.Join(t.TempDir(), "controls.yaml")
 	// A control selects the rows (an aggregate without GROUP BY is one
 	// row whatever the data: a problem of the file, docs/check.md).
-	os.WriteFile(controls, []byte("controls:\n  - id: slow\n    sql: SELECT name FROM github.repos.repos WHERE org = 'acme'\n"), 0o600)
+	controls := testutil.TempFile(t, "controls.yaml", "controls:\n  - id: slow\n    sql: SELECT name FROM github.repos.repos WHERE org = 'acme'\n")
 	mcpInput := `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}
 {"jsonrpc":"2.0","method":"notifications/initialized"}
 {"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"run_select_query","arguments":{"sql":"` + q + `"}}}

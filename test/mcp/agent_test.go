@@ -43,8 +43,7 @@ const descriptionBudget = 160
 // API method a bare SELECT was read with; the instructions of a server
 // without a row cap read right.
 func TestToolDescriptionsSelfSufficient(t *testing.T) {
-	fake := fakegithub.ForTest(t)
-	c, _ := stdioClient(t, fake, nil)
+	fake, c := fakeClient(t)
 	lt := c.ListTools(t)
 	var desc string
 	for _, tool := range lt.Tools {
@@ -87,8 +86,7 @@ func TestToolDescriptionsSelfSufficient(t *testing.T) {
 // string is refused before any request, with the form to write; the form
 // runs; booleans show as true/false and describe says how SQL reads them.
 func TestBooleanColumnComparedWithString(t *testing.T) {
-	fake := fakegithub.ForTest(t)
-	c, _ := stdioClient(t, fake, nil)
+	fake, c := fakeClient(t)
 	for _, q := range []string{
 		"SELECT name FROM github.repos.repos WHERE org = 'acme' AND private = 'true'",
 		"SELECT name FROM github.repos.repos r WHERE org = 'acme' AND r.private IN ('false')",
@@ -126,8 +124,7 @@ func TestBooleanColumnComparedWithString(t *testing.T) {
 // suggests fewer columns; LIMIT/OFFSET without ORDER BY says the order is
 // not guaranteed (with ORDER BY it does not).
 func TestNoticesNameTheirCause(t *testing.T) {
-	fake := fakegithub.ForTest(t)
-	c, _ := stdioClient(t, fake, nil)
+	_, c := fakeClient(t)
 	r := c.QueryBounded(t, "SELECT * FROM github.repos.repos WHERE org = 'acme' ORDER BY name")
 	if r.IsError || !r.Truncated || r.ReturnedRows >= 100 {
 		t.Fatalf("SELECT *: %d of %d rows, truncated %t", r.ReturnedRows, r.RowCount, r.Truncated)
@@ -183,8 +180,7 @@ func TestPageLimitZeroAndServiceLists(t *testing.T) {
 // over all its rows (not only those shown), which match what SQL
 // computes, and a truncated result's text block has them in one line.
 func TestColumnStatistics(t *testing.T) {
-	fake := fakegithub.ForTest(t)
-	c, _ := stdioClient(t, fake, nil)
+	_, c := fakeClient(t)
 	r := c.QueryBounded(t, "SELECT name, stargazers_count, created_at, license, private, description FROM github.repos.repos WHERE org = 'acme'")
 	if r.IsError || r.RowCount != fakegithub.AcmeRepos || !r.Truncated {
 		t.Fatalf("rows %d truncated %t: %s", r.RowCount, r.Truncated, r.Text)
@@ -367,8 +363,7 @@ func TestResultTokenFigures(t *testing.T) {
 // admit no value give no row and say why in notice and in the text's
 // summary line (README, "Answers known to be empty").
 func TestKnownEmptyOverMCP(t *testing.T) {
-	fake := fakegithub.ForTest(t)
-	c, _ := stdioClient(t, fake, nil)
+	fake, c := fakeClient(t)
 	fake.ResetRequests()
 	r := c.Query(t, "SELECT name, id FROM github.repos.repos WHERE org = 'acme' LIMIT 0")
 	if r.IsError || r.RowCount != 0 || len(r.Columns) != 2 || r.Stats.HTTPRequests != 0 {
@@ -391,8 +386,7 @@ func TestKnownEmptyOverMCP(t *testing.T) {
 // figures: the line, the text block and the whole result in o200k
 // tokens).
 func TestWideResultStatsLineIsCapped(t *testing.T) {
-	fake := fakegithub.ForTest(t)
-	c, _ := stdioClient(t, fake, nil)
+	_, c := fakeClient(t)
 	whole, text, bytes, res := hostTokens(t, c, "run_select_query", map[string]any{"sql": "SELECT * FROM github.repos.repos WHERE org = 'acme'"})
 	r := c.Check(t, "run_select_query", res)
 	line := mcptest.StatsLine(r.Text)

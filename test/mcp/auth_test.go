@@ -476,8 +476,7 @@ func TestHTTPResultsPerPrincipal(t *testing.T) {
 // TestHTTPAuthSettings: --allow-remote needs authorization; bad
 // authorization settings are usage errors (exit 1) that say what to do.
 func TestHTTPAuthSettings(t *testing.T) {
-	fake := fakegithub.ForTest(t)
-	env := testutil.FakeEnv(t, fake.URL())
+	fake, env := fakeEnv(t)
 	short := testutil.TempFile(t, "tokens", "alice short\n")
 	for _, c := range []struct {
 		args []string

@@ -4,7 +4,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/enginehq/engine/test/fakegithub"
 	"github.com/enginehq/engine/test/testutil"
 )
 
@@ -35,8 +34,7 @@ func column(lines []string, i int) []string {
 // "Discovery is the catalog's"): the same default provider when none is
 // named, the same services and counts, tables and columns.
 func TestDiscoveryIsOneCatalog(t *testing.T) {
-	fake := fakegithub.ForTest(t)
-	c, _ := stdioClient(t, fake, nil)
+	fake, c := fakeClient(t)
 	env := testutil.FakeEnv(t, fake.URL())
 	sql := func(q string) []string {
 		t.Helper()

@@ -8,7 +8,6 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/tiktoken-go/tokenizer"
 
-	"github.com/enginehq/engine/test/fakegithub"
 	"github.com/enginehq/engine/test/testutil"
 )
 
@@ -33,8 +32,7 @@ func toolText(t *testing.T, cs *mcp.ClientSession, tool string, args map[string]
 // every table fits a small token budget (o200k tokens, printed with -v and
 // in docs/mcp.md), and one service's list carries each table's summary.
 func TestDiscoveryDescriptionsAndBudget(t *testing.T) {
-	fake := fakegithub.ForTest(t)
-	c, _ := stdioClient(t, fake, nil)
+	_, c := fakeClient(t)
 	enc, err := tokenizer.Get(tokenizer.O200kBase)
 	if err != nil {
 		t.Fatal(err)
@@ -76,8 +74,7 @@ func TestDiscoveryDescriptionsAndBudget(t *testing.T) {
 // an isError result of kind plan before any request; a success names, in
 // stats.methods, the API method each table was read with.
 func TestEntityTablesOverMCP(t *testing.T) {
-	fake := fakegithub.ForTest(t)
-	c, _ := stdioClient(t, fake, nil)
+	fake, c := fakeClient(t)
 	ctx := context.Background()
 
 	fake.ResetRequests()

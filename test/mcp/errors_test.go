@@ -20,8 +20,7 @@ import (
 // provider.service.resource. A name that matches no provider, service or
 // table stays kind plan, as the same name in SQL is. No request is made.
 func TestArgumentErrorsAreUsage(t *testing.T) {
-	fake := fakegithub.ForTest(t)
-	c, _ := stdioClient(t, fake, nil)
+	fake, c := fakeClient(t)
 	ctx := context.Background()
 	fake.ResetRequests()
 	for _, tc := range []struct {
@@ -68,8 +67,7 @@ func TestLimitErrorsNameNoFlag(t *testing.T) {
 // The output schemas' kind enum is the engine's list of kinds (declared
 // once, derived for the schema), usage included.
 func TestOutputSchemaKindsAreTheEngines(t *testing.T) {
-	fake := fakegithub.ForTest(t)
-	c, _ := stdioClient(t, fake, nil)
+	_, c := fakeClient(t)
 	want := engine.Kinds()
 	n := 0
 	for _, tool := range c.ListTools(t).Tools {
@@ -104,8 +102,7 @@ func TestOutputSchemaKindsAreTheEngines(t *testing.T) {
 // by created: ranges; code search, which cannot be split, is an error
 // result of kind incomplete, never 1,000 rows.
 func TestSearchOverCap(t *testing.T) {
-	fake := fakegithub.ForTest(t)
-	c, _ := stdioClient(t, fake, nil)
+	_, c := fakeClient(t)
 	r := c.QueryBounded(t, "SELECT count(*) AS n, count(DISTINCT id) AS d FROM github.search.repos WHERE q = 'org:sprawl'")
 	if r.IsError || len(r.Rows) != 1 || r.Rows[0][0] != float64(fakegithub.SprawlRepos) || r.Rows[0][1] != float64(fakegithub.SprawlRepos) {
 		t.Fatalf("split search: error %+v rows %v", r.Error, r.Rows)
@@ -129,8 +126,7 @@ func TestSearchOverCap(t *testing.T) {
 // lists the names; list_resources of a mistyped service names the
 // closest service.
 func TestUnknownNamesSuggestNearest(t *testing.T) {
-	fake := fakegithub.ForTest(t)
-	c, _ := stdioClient(t, fake, nil)
+	_, c := fakeClient(t)
 	ctx := mcptest.Context(t)
 	r := c.Query(t, "SELECT * FROM github.repos.list_for_orgs")
 	if !r.IsError || r.Error.Kind != "plan" || !strings.Contains(r.Error.Message, "did you mean github.repos.repos (method list_for_org)?") {
@@ -165,8 +161,7 @@ func TestUnknownNamesSuggestNearest(t *testing.T) {
 // SQL reads (github.repos.repos, or with its method), and otherwise say
 // the exact arguments to pass.
 func TestDiscoveryTakesQualifiedNames(t *testing.T) {
-	fake := fakegithub.ForTest(t)
-	c, _ := stdioClient(t, fake, nil)
+	_, c := fakeClient(t)
 	ctx := mcptest.Context(t)
 	plain := c.Call(t, ctx, "list_resources", map[string]any{"provider": "github", "service": "repos"})
 	if plain.IsError || !strings.Contains(plain.Text, "github.repos.repos") {
@@ -214,8 +209,7 @@ func TestDiscoveryTakesQualifiedNames(t *testing.T) {
 // filter=repos within service repos is the tables named *repos*, not the
 // whole service; a filter with a dot matches the whole name.
 func TestListResourcesFilterIsTheResourceName(t *testing.T) {
-	fake := fakegithub.ForTest(t)
-	c, _ := stdioClient(t, fake, nil)
+	_, c := fakeClient(t)
 	ctx := mcptest.Context(t)
 	tables := func(args map[string]any) []string {
 		t.Helper()
@@ -270,8 +264,7 @@ func toolProperty(t *testing.T, schema any, name string) string {
 // Every tool argument that names a provider says the default the same
 // way, the catalog's one rule (catalog.DefaultProvider).
 func TestDefaultProviderWordedOnce(t *testing.T) {
-	fake := fakegithub.ForTest(t)
-	c, _ := stdioClient(t, fake, nil)
+	_, c := fakeClient(t)
 	const want = "provider name (default: github when the server has it, else the first by name)"
 	n := 0
 	for _, tool := range c.ListTools(t).Tools {
@@ -339,8 +332,7 @@ func TestLimitErrorsSayTheServerSetting(t *testing.T) {
 // permission (or a rate limit, when the provider says so), 401 the
 // credentials.
 func TestProviderRefusalsSayTheNextStep(t *testing.T) {
-	fake := fakegithub.ForTest(t)
-	c, _ := stdioClient(t, fake, nil)
+	fake, c := fakeClient(t)
 	fake.Inject(fakegithub.Fault{Path: "^/repos/acme/forbidden/contributors$", Kind: fakegithub.KindStatus, Status: 403, Message: "Resource not accessible by integration"})
 	fake.Inject(fakegithub.Fault{Path: "^/repos/acme/refused/contributors$", Kind: fakegithub.KindStatus, Status: 401})
 	for _, tc := range []struct {
@@ -373,8 +365,7 @@ func TestProviderRefusalsSayTheNextStep(t *testing.T) {
 // An agent's usual slips come back as plan errors that say what to
 // write, before any request, the same words the CLI prints.
 func TestHintsForAgentSlips(t *testing.T) {
-	fake := fakegithub.ForTest(t)
-	c, _ := stdioClient(t, fake, nil)
+	fake, c := fakeClient(t)
 	ctx := mcptest.Context(t)
 	for sql, want := range map[string]string{
 		"SELECT name FROM github.repos.branches WHERE owner = 'acme' AND repo = 'repo-001'":            "did you mean github.branches.branches",
@@ -401,8 +392,7 @@ func TestHintsForAgentSlips(t *testing.T) {
 // from the description (per method where they differ), and a value
 // outside them is a plan error naming them, before any request.
 func TestDescribeShowsKeyValues(t *testing.T) {
-	fake := fakegithub.ForTest(t)
-	c, _ := stdioClient(t, fake, nil)
+	fake, c := fakeClient(t)
 	d := toolText(t, c.S, "describe_resource", map[string]any{"resource": "github.orgs.members"})
 	testutil.Contains(t, "describe_resource github.orgs.members", d,
 		"\nkey\tvalues (an unbound key takes its default; a value outside the list is refused)\n",
@@ -434,8 +424,7 @@ func TestDescribeShowsKeyValues(t *testing.T) {
 // /user/repos): the result says so in notice and in the text's summary,
 // with the keys to bind; a named method or a bound key says nothing.
 func TestUnkeyedScopeNoticeOverMCP(t *testing.T) {
-	fake := fakegithub.ForTest(t)
-	c, _ := stdioClient(t, fake, nil)
+	_, c := fakeClient(t)
 	const why = "github.repos.repos read with list_for_authenticated_user (GET /user/repos), which needs no key: the rows are the credentials' user's; " +
 		"bind org (list_for_org) or username (list_for_user) for another owner's, or name the method (FROM github.repos.repos.list_for_authenticated_user) to mean it"
 	r := c.Query(t, "SELECT name FROM github.repos.repos WHERE license IS NULL")

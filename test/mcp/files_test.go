@@ -4,16 +4,13 @@ import (
 	"fmt"
 	"strings"
 	"testing"
-
-	"github.com/enginehq/engine/test/fakegithub"
 )
 
 // Issue 34: the file functions in the MCP surface: a workflow read,
 // decoded and parsed in one statement, and a bad pattern as an error
 // result of kind sql that names it.
 func TestFileFunctionsMCP(t *testing.T) {
-	fake := fakegithub.ForTest(t)
-	c, _ := stdioClient(t, fake, nil)
+	_, c := fakeClient(t)
 	res := c.Query(t, `SELECT json_extract(yaml_to_json(base64_decode(content)), '$.on') AS triggers,
 	  regexp_count(base64_decode(content), '@[0-9a-f]{40}') AS pinned
 	  FROM github.repos.contents WHERE owner = 'tiny' AND repo = 'beta' AND path = '.github/workflows/pr.yml'`)

@@ -33,6 +33,23 @@ func stdioClient(t *testing.T, fake *fakegithub.Server, extraEnv []string, args 
 	return c, stderr
 }
 
+// fakeEnv starts a fake GitHub server and returns it with the engine's
+// environment pointed at it.
+func fakeEnv(t *testing.T) (*fakegithub.Server, []string) {
+	t.Helper()
+	fake := fakegithub.ForTest(t)
+	return fake, testutil.FakeEnv(t, fake.URL())
+}
+
+// fakeClient starts a fake GitHub server and an MCP client of `engine
+// mcp` over stdio pointed at it: the setup of most tests.
+func fakeClient(t *testing.T) (*fakegithub.Server, *mcptest.Client) {
+	t.Helper()
+	fake := fakegithub.ForTest(t)
+	c, _ := stdioClient(t, fake, nil)
+	return fake, c
+}
+
 // httpServer starts `engine mcp --transport http` on a free loopback port
 // and returns its endpoint URL.
 func httpServer(t *testing.T, fake *fakegithub.Server, args ...string) string {

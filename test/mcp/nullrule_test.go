@@ -13,8 +13,7 @@ import (
 // summary line) names the column and the forms that decide what unknown
 // means; a statement that decides it has no such notice.
 func TestNullColumnNoticeOverMCP(t *testing.T) {
-	fake := fakegithub.ForTest(t)
-	c, _ := stdioClient(t, fake, nil)
+	_, c := fakeClient(t)
 	const why = "github.orgs.orgs.members_can_delete_issues is NULL in every row read (1 row), and WHERE reads it without saying what NULL means"
 	r := c.Query(t, "SELECT login FROM github.orgs.orgs WHERE org = '"+fakegithub.ComplianceMemberOrg+"' AND members_can_delete_issues")
 	if r.IsError || r.RowCount != 0 || !strings.Contains(r.Notice, why) || !strings.Contains(r.Notice, "coalesce(members_can_delete_issues, <failing value>)") || !strings.Contains(r.Text, why) {

@@ -139,8 +139,7 @@ func TestCancelledCallIsKindCancelled(t *testing.T) {
 // with an unknown ?format= is a JSON-RPC invalid-params error (-32602)
 // that names the formats served; before the fix it was code 0.
 func TestResourceBadFormatIsInvalidParams(t *testing.T) {
-	fake := fakegithub.ForTest(t)
-	c, _ := stdioClient(t, fake, nil)
+	_, c := fakeClient(t)
 	r := c.Query(t, "SELECT name FROM github.repos.repos WHERE org = 'tiny' ORDER BY name")
 	if r.IsError || r.ResultURI == "" {
 		t.Fatalf("%+v", r)
@@ -524,8 +523,7 @@ func TestSchemaViolationsAreUsage(t *testing.T) {
 // "github.repos" read as table "repos" of service "github" and the hint,
 // list_resources(service="github"), was another error.
 func TestDescribeHintLeadsSomewhere(t *testing.T) {
-	fake := fakegithub.ForTest(t)
-	c, _ := stdioClient(t, fake, nil)
+	_, c := fakeClient(t)
 	ctx := mcptest.Context(t)
 	r := c.Call(t, ctx, "describe_resource", map[string]any{"resource": "github.repos"})
 	if !r.IsError || r.Error.Kind != "usage" || !strings.Contains(r.Error.Message, "three parts") ||
@@ -581,8 +579,7 @@ func TestReadUnknownResultIsInvalidParams(t *testing.T) {
 // fetch_result_page had "items": true, and their columns and rows were
 // ["null", "array"].
 func TestSchemasArePortable(t *testing.T) {
-	fake := fakegithub.ForTest(t)
-	c, _ := stdioClient(t, fake, nil)
+	_, c := fakeClient(t)
 	for _, tool := range c.ListTools(t).Tools {
 		for which, s := range map[string]any{"input": tool.InputSchema, "output": tool.OutputSchema} {
 			if s == nil {
@@ -656,8 +653,7 @@ func unportable(v any, path string) string {
 // `engine --version` ("engine VERSION (revision ...) go... os/arch"), so
 // an agent's log and the CLI agree on what ran.
 func TestServerInfoVersion(t *testing.T) {
-	fake := fakegithub.ForTest(t)
-	c, _ := stdioClient(t, fake, nil)
+	_, c := fakeClient(t)
 	info := c.S.InitializeResult().ServerInfo
 	cli := testutil.Run(t, testutil.Env(t), "", "--version")
 	if info == nil || info.Name != "engine" || info.Version == "" || !strings.HasPrefix(cli.Stdout, "engine "+info.Version+" go") {

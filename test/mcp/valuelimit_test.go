@@ -124,8 +124,7 @@ func TestResultResourceBounded(t *testing.T) {
 // that the result stays near mcp_max_bytes, and the notice says at what
 // length. Before the fix only each cell was bounded.
 func TestEveryResultBounded(t *testing.T) {
-	fake := fakegithub.ForTest(t)
-	c, _ := stdioClient(t, fake, nil)
+	_, c := fakeClient(t)
 	cols := make([]string, 60)
 	for i := range cols {
 		cols[i] = "hex(zeroblob(50000)) AS c" + strings.Repeat("x", i%3) + string(rune('a'+i%26)) + string(rune('a'+i/26))

@@ -6,7 +6,6 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
-	"github.com/enginehq/engine/test/fakegithub"
 	"github.com/enginehq/engine/test/mcp/mcptest"
 	"github.com/enginehq/engine/test/testutil"
 )
@@ -16,8 +15,7 @@ import (
 // key binding through (tiny's list only); the server does not create or
 // drop views.
 func TestViewsOverMCP(t *testing.T) {
-	fake := fakegithub.ForTest(t)
-	env := testutil.FakeEnv(t, fake.URL())
+	fake, env := fakeEnv(t)
 	if r := testutil.Run(t, env, "", "exec", "CREATE VIEW repo_langs AS SELECT org, name, language FROM github.repos.repos"); r.Code != 0 {
 		t.Fatalf("CREATE VIEW: exit %d\n%s", r.Code, r.Stderr)
 	}

@@ -3,6 +3,8 @@ package openapidoc_test
 import (
 	"strings"
 	"testing"
+
+	"github.com/enginehq/engine/test/testutil"
 )
 
 // Identifier advice: the hint for an unbound parameter that is not a
@@ -22,13 +24,9 @@ func TestIdentifierAdvice(t *testing.T) {
 	  "/Accounts.json": `+get("listAccounts", "accounts", "", obj(`"accounts": `+arr(account), `"next_page_uri": {"type": "string", "nullable": true}`))+`,
 	  "/Accounts/{Sid}.json": `+get("fetchAccount", "accounts", pathParam("Sid"), account)+`}`)
 	r := runAcme(t, doc, "SELECT id FROM acme.servers.servers")
-	if r.Code != 1 || !strings.Contains(r.Stderr, "WHERE `api-version` = '...'") {
-		t.Fatalf("unbound api-version: exit %d\n%s", r.Code, r.Stderr)
-	}
+	testutil.WantRun(t, "unbound api-version", r, 1, "", "WHERE `api-version` = '...'")
 	r = runAcme(t, doc, "SELECT id FROM acme.servers.servers WHERE `api-version` = '2024-01-01'")
-	if r.Code != 0 || !strings.Contains(r.Stdout, "s1") {
-		t.Fatalf("the hint as written: exit %d\n%s%s", r.Code, r.Stdout, r.Stderr)
-	}
+	testutil.WantRun(t, "the hint as written", r, 0, "s1", "")
 	if reqs := a.Requests(); !strings.Contains(reqs[len(reqs)-1], "api-version=2024-01-01") {
 		t.Fatalf("requests %v", reqs)
 	}
@@ -39,15 +37,9 @@ func TestIdentifierAdvice(t *testing.T) {
 		}
 	}
 	r = runAcme(t, doc, "SELECT `ssl`, `key` FROM acme.servers.servers WHERE `api-version` = '1'")
-	if r.Code != 0 || !strings.Contains(r.Stdout, "k1") {
-		t.Fatalf("backticked: exit %d\n%s%s", r.Code, r.Stdout, r.Stderr)
-	}
+	testutil.WantRun(t, "backticked", r, 0, "k1", "")
 	r = runAcme(t, doc, "SELECT sid FROM acme.accounts.accounts")
-	if r.Code != 1 || !strings.Contains(r.Stderr, "the column sid_2") {
-		t.Fatalf("renamed column: exit %d\n%s", r.Code, r.Stderr)
-	}
+	testutil.WantRun(t, "renamed column", r, 1, "", "the column sid_2")
 	r = runAcme(t, doc, "SELECT sid_2, friendly_name FROM acme.accounts.accounts")
-	if r.Code != 0 || !strings.Contains(r.Stdout, "AC1") {
-		t.Fatalf("sid_2: exit %d\n%s%s", r.Code, r.Stdout, r.Stderr)
-	}
+	testutil.WantRun(t, "sid_2", r, 0, "AC1", "")
 }

@@ -65,9 +65,7 @@ components:
       $ref: 'models/volumes.yml'
 `)
 	r := testutil.Run(t, testutil.Env(t), "", "exec", "-o", "json", "--provider", "cloud="+doc, "SELECT id, name FROM cloud.droplets.droplets")
-	if r.Code != 0 || !strings.Contains(r.Stdout, `"web"`) {
-		t.Fatalf("exit %d\n%s%s", r.Code, r.Stdout, r.Stderr)
-	}
+	testutil.WantRun(t, "exec", r, 0, `"web"`, "")
 	r = testutil.Run(t, testutil.Env(t), "", "registry", "list", "--verbose", "-o", "json", "--provider", "cloud="+doc)
 	var out struct {
 		Skipped []struct{ Provider, Operation, Path, Reason string }

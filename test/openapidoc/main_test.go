@@ -50,10 +50,7 @@ func execJSON(t *testing.T, doc, q string) ([]map[string]any, testutil.Result) {
 	if r.Code != 0 {
 		return nil, r
 	}
-	var rows []map[string]any
-	if err := json.Unmarshal([]byte(r.Stdout), &rows); err != nil {
-		t.Fatalf("%s: stdout is not a JSON array: %v\n%s", q, err, r.Stdout)
-	}
+	rows := testutil.JSONRows(t, r)
 	return rows, r
 }
 

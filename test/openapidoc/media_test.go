@@ -84,9 +84,7 @@ func TestPlainStringAnswerIsAValueRow(t *testing.T) {
 		t.Fatalf("rows %v", rows)
 	}
 	r := testutil.Run(t, testutil.Env(t), "", "exec", "-o", "tsv", "--provider", "acme="+doc, "DESCRIBE acme.logs.logs")
-	if r.Code != 0 || !strings.Contains(r.Stdout, "\nvalue\tTEXT\tcolumn\tall\t") {
-		t.Fatalf("DESCRIBE: exit %d\n%s%s", r.Code, r.Stdout, r.Stderr)
-	}
+	testutil.WantRun(t, "DESCRIBE", r, 0, "\nvalue\tTEXT\tcolumn\tall\t", "")
 	if got := fmt.Sprint(a.Accepts()); got != "[text/plain application/json, text/plain */* application/json]" {
 		t.Fatalf("Accept headers sent: %s", got)
 	}

@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+
+	"github.com/enginehq/engine/test/testutil"
 )
 
 func intParam(name, extra string) string {
@@ -152,9 +154,7 @@ func TestQueryTwinAndHeaderParameters(t *testing.T) {
 		t.Fatalf("X-Api-Version header %v", h)
 	}
 	r := runAcme(t, doc, "DESCRIBE acme.tokens.tokens")
-	if r.Code != 0 || !strings.Contains(r.Stdout, "Sent as a request header.") {
-		t.Fatalf("DESCRIBE: exit %d\n%s%s", r.Code, r.Stdout, r.Stderr)
-	}
+	testutil.WantRun(t, "DESCRIBE", r, 0, "Sent as a request header.", "")
 	r = runAcme(t, doc, "SELECT id FROM acme.tokens.tokens WHERE token = 'T1'")
 	if r.Code != 1 || !strings.Contains(r.Stderr, "X-Api-Version") || len(a.Requests()) != 1 {
 		t.Fatalf("unbound required header: exit %d, %d requests\n%s", r.Code, len(a.Requests()), r.Stderr)

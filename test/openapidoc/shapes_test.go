@@ -134,7 +134,5 @@ func TestProfileDeclaresRows(t *testing.T) {
 	}
 	bad := testutil.TempFile(t, "bad-profile.json", `{"tables": {"rows": {"getBundle": {"shape": "wrapped", "key": "nope", "reason": "test"}}}}`)
 	r = testutil.Run(t, testutil.Env(t), "", "exec", "--provider", "acme="+doc+",profile="+bad, "SHOW RESOURCES IN acme")
-	if r.Code != 1 || !strings.Contains(r.Stderr, `no array at "nope"`) {
-		t.Fatalf("bad key: exit %d\n%s", r.Code, r.Stderr)
-	}
+	testutil.WantRun(t, "bad key", r, 1, "", `no array at "nope"`)
 }

@@ -107,6 +107,13 @@ func (s *server) hostPort() (string, string) {
 	return h, p
 }
 
+// connectAlice connects to s as alice, without a password, to the
+// database github: the connection of most tests.
+func (s *server) connectAlice(t testing.TB) *pgx.Conn {
+	t.Helper()
+	return connect(t, s.url("alice", "", "github"))
+}
+
 func connect(t testing.TB, url string) *pgx.Conn {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
@@ -136,10 +143,9 @@ func pgCode(err error) string { return pgError(err).Code }
 // after (exec), and the simple protocol; names as database.schema.table
 // and as schema.table in the database github.
 func TestPGXCount(t *testing.T) {
-	fake := fakegithub.New()
-	t.Cleanup(fake.Close)
+	fake := fakegithub.ForTest(t)
 	s := startPG(t, fake, nil)
-	c := connect(t, s.url("alice", "", "github"))
+	c := s.connectAlice(t)
 	ctx := context.Background()
 	for _, mode := range []pgx.QueryExecMode{pgx.QueryExecModeCacheStatement, pgx.QueryExecModeDescribeExec, pgx.QueryExecModeExec, pgx.QueryExecModeSimpleProtocol} {
 		for _, q := range []string{"SELECT count(*) FROM github.repos.repos WHERE org = $1", "SELECT count(*) FROM repos.repos WHERE org = $1"} {
@@ -205,11 +211,10 @@ func TestPGXCount(t *testing.T) {
 // engine's fields in its detail, never an empty result; SQL mistakes have
 // their Postgres SQLSTATEs; writes are refused as a read-only transaction.
 func TestPGXErrors(t *testing.T) {
-	fake := fakegithub.New()
-	t.Cleanup(fake.Close)
+	fake := fakegithub.ForTest(t)
 	fake.Inject(fakegithub.Fault{Path: "^/orgs/broken/repos$", Kind: fakegithub.KindStatus, Status: 500})
 	s := startPG(t, fake, nil)
-	c := connect(t, s.url("alice", "", "github"))
+	c := s.connectAlice(t)
 	ctx := context.Background()
 	var n int64
 	err := c.QueryRow(ctx, "SELECT count(*) FROM repos.repos WHERE org = $1", "broken").Scan(&n)
@@ -252,10 +257,9 @@ func TestPGXErrors(t *testing.T) {
 // TestPGXCatalog: the statements drivers send at connect and the
 // information_schema queries of schema browsers answer from the catalog.
 func TestPGXCatalog(t *testing.T) {
-	fake := fakegithub.New()
-	t.Cleanup(fake.Close)
+	fake := fakegithub.ForTest(t)
 	s := startPG(t, fake, nil)
-	c := connect(t, s.url("alice", "", "github"))
+	c := s.connectAlice(t)
 	ctx := context.Background()
 	var v, schema, db string
 	if err := c.QueryRow(ctx, "SELECT version(), current_schema(), current_database()").Scan(&v, &schema, &db); err != nil {
@@ -289,8 +293,7 @@ func TestPGXCatalog(t *testing.T) {
 // and a wrong one refused; without one, listening beyond loopback is
 // refused at start.
 func TestPGXPassword(t *testing.T) {
-	fake := fakegithub.New()
-	t.Cleanup(fake.Close)
+	fake := fakegithub.ForTest(t)
 	s := startPG(t, fake, []string{"ENGINE_PG_PASSWORD=correct horse"})
 	c := connect(t, s.url("alice", "correct%20horse", "github"))
 	var n int64
@@ -318,18 +321,17 @@ func TestPGXPassword(t *testing.T) {
 // TestPGXCancel: a CancelRequest stops a statement waiting on the
 // provider, with SQLSTATE 57014.
 func TestPGXCancel(t *testing.T) {
-	fake := fakegithub.New()
-	t.Cleanup(fake.Close)
+	fake := fakegithub.ForTest(t)
 	fake.Inject(fakegithub.Fault{Path: "^/orgs/slow/repos$", Kind: fakegithub.KindSlow, Delay: 10 * time.Minute})
 	s := startPG(t, fake, nil)
-	c := connect(t, s.url("alice", "", "github"))
+	c := s.connectAlice(t)
 	errc := make(chan error, 1)
 	go func() {
 		_, err := c.Exec(context.Background(), "SELECT count(*) FROM repos.repos WHERE org = 'slow'")
 		errc <- err
 	}()
 	fake.WaitStarted(1, 2*time.Minute)
-	cc := connect(t, s.url("alice", "", "github"))
+	cc := s.connectAlice(t)
 	_ = cc
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
@@ -349,10 +351,9 @@ func TestPGXCancel(t *testing.T) {
 // TestPGXMaxConnections: a connection past --max-connections is refused
 // with SQLSTATE 53300.
 func TestPGXMaxConnections(t *testing.T) {
-	fake := fakegithub.New()
-	t.Cleanup(fake.Close)
+	fake := fakegithub.ForTest(t)
 	s := startPG(t, fake, nil, "--max-connections", "1")
-	connect(t, s.url("alice", "", "github"))
+	s.connectAlice(t)
 	_, err := pgx.Connect(context.Background(), s.url("bob", "", "github"))
 	if pgCode(err) != "53300" {
 		t.Errorf("a second connection: %v, want SQLSTATE 53300", err)
@@ -398,8 +399,7 @@ func runPSQL(t *testing.T, s *server, password string, args ...string) (string, 
 // with a wrong password.
 func TestPSQL(t *testing.T) {
 	psql(t)
-	fake := fakegithub.New()
-	t.Cleanup(fake.Close)
+	fake := fakegithub.ForTest(t)
 	fake.Inject(fakegithub.Fault{Path: "^/orgs/broken/repos$", Kind: fakegithub.KindStatus, Status: 500})
 	s := startPG(t, fake, []string{"ENGINE_PG_PASSWORD=pw1"})
 	out, errs, code := runPSQL(t, s, "pw1", "-tA", "-c", "SELECT count(*) FROM github.repos.repos WHERE org = 'acme'")
@@ -440,8 +440,7 @@ func TestPsycopg2(t *testing.T) {
 	if err := exec.Command(py, "-c", "import psycopg2").Run(); err != nil {
 		t.Skip("python3-psycopg2 is not installed (scripts/testdeps.sh installs it)")
 	}
-	fake := fakegithub.New()
-	t.Cleanup(fake.Close)
+	fake := fakegithub.ForTest(t)
 	fake.Inject(fakegithub.Fault{Path: "^/orgs/broken/repos$", Kind: fakegithub.KindStatus, Status: 500})
 	s := startPG(t, fake, nil)
 	h, p := s.hostPort()
@@ -472,8 +471,7 @@ except psycopg2.Error as e:
 // (sslmode=require) gets it; without them it is told no, and
 // sslmode=require stops.
 func TestPGXTLS(t *testing.T) {
-	fake := fakegithub.New()
-	t.Cleanup(fake.Close)
+	fake := fakegithub.ForTest(t)
 	cert, key := selfSigned(t)
 	s := startPG(t, fake, nil, "--tls-cert", cert, "--tls-key", key)
 	url := strings.Replace(s.url("alice", "", "github"), "sslmode=disable", "sslmode=require", 1)
@@ -517,10 +515,9 @@ func selfSigned(t *testing.T) (string, string) {
 // TestIdleTimeout: a connection idle past --idle-timeout is closed with a
 // FATAL 57P05.
 func TestIdleTimeout(t *testing.T) {
-	fake := fakegithub.New()
-	t.Cleanup(fake.Close)
+	fake := fakegithub.ForTest(t)
 	s := startPG(t, fake, nil, "--idle-timeout", "1s")
-	c := connect(t, s.url("alice", "", "github"))
+	c := s.connectAlice(t)
 	nc := c.PgConn().Conn()
 	nc.SetReadDeadline(time.Now().Add(2 * time.Minute))
 	var got []byte
@@ -540,11 +537,10 @@ func TestIdleTimeout(t *testing.T) {
 // TestPGXQueryTimeout: a statement past --query-timeout ends with SQLSTATE
 // 57014, its detail naming the setting, and the connection goes on.
 func TestPGXQueryTimeout(t *testing.T) {
-	fake := fakegithub.New()
-	t.Cleanup(fake.Close)
+	fake := fakegithub.ForTest(t)
 	fake.Inject(fakegithub.Fault{Path: "^/orgs/slow/repos$", Kind: fakegithub.KindSlow, Delay: 10 * time.Minute})
 	s := startPG(t, fake, nil, "--query-timeout", "1s")
-	c := connect(t, s.url("alice", "", "github"))
+	c := s.connectAlice(t)
 	_, err := c.Exec(context.Background(), "SELECT count(*) FROM repos.repos WHERE org = 'slow'")
 	var pe *pgconn.PgError
 	if !errors.As(err, &pe) || pe.Code != "57014" || !strings.Contains(pe.Detail, "setting=query-timeout") || !strings.Contains(pe.Detail, "retryable=false") {
@@ -567,7 +563,7 @@ func detailOf(err error) string { return pgError(err).Detail }
 func TestPGStreamsResults(t *testing.T) {
 	const n = 20000
 	s := startPGAt(t, testutil.FakeGitHub(t), nil) // out of process: a large result
-	c := connect(t, s.url("alice", "", "github"))
+	c := s.connectAlice(t)
 	rows, err := c.Query(context.Background(), fmt.Sprintf("SELECT * FROM repos.repos WHERE org = 'scale-%d'", n))
 	if err != nil {
 		t.Fatal(err)

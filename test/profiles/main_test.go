@@ -7,6 +7,7 @@ package profiles_test
 
 import (
 	"encoding/json"
+	"reflect"
 	"strings"
 	"testing"
 
@@ -54,7 +55,7 @@ func table(t *testing.T, providerArg, service string, extra ...string) string {
 	t.Helper()
 	name, _, _ := strings.Cut(providerArg, "=")
 	r := run(t, env(t), append([]string{"-o", "json", "--provider", providerArg}, append(extra, "SHOW RESOURCES IN "+name+"."+service)...)...)
-	rows := jsonRows(t, r)
+	rows := testutil.JSONRows(t, r)
 	if len(rows) != 1 {
 		t.Fatalf("SHOW RESOURCES IN %s.%s: want one table, got %v\n%s", name, service, rows, r.Stderr)
 	}
@@ -65,13 +66,13 @@ func table(t *testing.T, providerArg, service string, extra ...string) string {
 	return full
 }
 
-func jsonRows(t *testing.T, r testutil.Result) []map[string]any {
+// wantColumn fails the test unless the run exited 0 with -o json rows
+// whose column name is want, in order; what starts the message.
+func wantColumn(t *testing.T, what string, r testutil.Result, name string, want ...string) {
 	t.Helper()
-	var rows []map[string]any
-	if err := json.Unmarshal([]byte(r.Stdout), &rows); err != nil {
-		t.Fatalf("exit %d: stdout is not a JSON array: %v\n%s\nstderr: %s", r.Code, err, r.Stdout, r.Stderr)
+	if got := column(testutil.JSONRows(t, r), name); r.Code != 0 || !reflect.DeepEqual(got, want) {
+		t.Fatalf("%sexit %d %s %v, want %v\n%s", what, r.Code, name, got, want, r.Stderr)
 	}
-	return rows
 }
 
 // column returns one column of the rows, as strings.
@@ -92,27 +93,4 @@ func toString(v any) string {
 	}
 	b, _ := json.Marshal(v)
 	return string(b)
-}
-
-// errorBody decodes `exec -o json`'s error object from stdout.
-type errorBody struct {
-	Message    string `json:"message"`
-	Kind       string `json:"kind"`
-	HTTPStatus int    `json:"http_status"`
-	Provider   string `json:"provider"`
-	Retryable  bool   `json:"retryable"`
-}
-
-func jsonError(t *testing.T, r testutil.Result) errorBody {
-	t.Helper()
-	var eb struct {
-		Error *errorBody `json:"error"`
-	}
-	for _, l := range strings.Split(r.Stdout+"\n"+r.Stderr, "\n") {
-		if strings.HasPrefix(strings.TrimSpace(l), `{"error"`) && json.Unmarshal([]byte(l), &eb) == nil && eb.Error != nil {
-			return *eb.Error
-		}
-	}
-	t.Fatalf("no JSON error object (exit %d)\nstdout: %s\nstderr: %s", r.Code, r.Stdout, r.Stderr)
-	return errorBody{}
 }

@@ -2,8 +2,6 @@ package profiles_test
 
 import (
 	"encoding/json"
-	"os"
-	"path/filepath"
 	"reflect"
 	"regexp"
 	"strings"
@@ -28,16 +26,21 @@ func requestsTo(prefix string, n int) []string {
 	return out
 }
 
+// pagedRequests runs sql with the provider (--provider arg) and fails
+// the test unless it exits 0 with the rows' column col equal to want, in
+// order; it returns the URIs of the requests under prefix the run sent.
+func pagedRequests(t *testing.T, arg, sql, prefix, col string, want ...string) []string {
+	t.Helper()
+	n := len(fake.Queries())
+	wantColumn(t, "", run(t, env(t), "-o", "json", "--provider", arg, sql), col, want...)
+	return requestsTo(prefix, n)
+}
+
 // Twilio v1 (every v1/v2 description): the next page's URL is
 // meta.next_page_url, inferred from the 200's schema; the 5 services in 3
 // requests, PageSize sent (before: the first 2 rows, exit 0).
 func TestTwilioMetaNextPageURL(t *testing.T) {
-	n := len(fake.Queries())
-	r := run(t, env(t), "-o", "json", "--provider", twilioArg, "SELECT sid, friendly_name FROM twilio.services.services")
-	if got, want := column(jsonRows(t, r), "sid"), []string{"IS001", "IS002", "IS003", "IS004", "IS005"}; r.Code != 0 || !reflect.DeepEqual(got, want) {
-		t.Fatalf("exit %d sids %v, want %v\n%s", r.Code, got, want, r.Stderr)
-	}
-	qs := requestsTo("/twilio/v1/Services", n)
+	qs := pagedRequests(t, twilioArg, "SELECT sid, friendly_name FROM twilio.services.services", "/twilio/v1/Services", "sid", "IS001", "IS002", "IS003", "IS004", "IS005")
 	if len(qs) != 3 || !strings.Contains(qs[0], "PageSize=100") || !strings.Contains(qs[2], "PageToken=PT4") {
 		t.Fatalf("requests %v, want 3: PageSize=100 (the client's page size), then the URLs of meta.next_page_url", qs)
 	}
@@ -49,13 +52,7 @@ func TestTwilioMetaNextPageURL(t *testing.T) {
 // by 1 per envelope: the 5 items once each, in order (before: no column
 // id, the envelope read as rows).
 func TestBoxOffsetEnvelope(t *testing.T) {
-	n := len(fake.Queries())
-	r := run(t, env(t), "-o", "json", "--provider", boxArg, "SELECT id, type, name FROM box.folders.items WHERE folder_id = '0'")
-	rows := jsonRows(t, r)
-	if got, want := column(rows, "id"), []string{"11", "12", "13", "14", "15"}; r.Code != 0 || !reflect.DeepEqual(got, want) {
-		t.Fatalf("exit %d ids %v, want %v\n%s", r.Code, got, want, r.Stderr)
-	}
-	qs := requestsTo("/box/2.0/folders/0/items", n)
+	qs := pagedRequests(t, boxArg, "SELECT id, type, name FROM box.folders.items WHERE folder_id = '0'", "/box/2.0/folders/0/items", "id", "11", "12", "13", "14", "15")
 	var offsets []string
 	for _, q := range qs {
 		if m := regexp.MustCompile(`offset=(\d+)`).FindStringSubmatch(q); m != nil {
@@ -73,12 +70,7 @@ func TestBoxOffsetEnvelope(t *testing.T) {
 // requests (before: exit 2, incomplete: "the engine does not know how
 // operation get_legal_hold_policies fetches its next page").
 func TestBoxIntegerMarker(t *testing.T) {
-	n := len(fake.Queries())
-	r := run(t, env(t), "-o", "json", "--provider", boxArg, "SELECT id FROM box.legal_hold_policies.legal_hold_policies")
-	if got, want := column(jsonRows(t, r), "id"), []string{"p1", "p2", "p3", "p4", "p5"}; r.Code != 0 || !reflect.DeepEqual(got, want) {
-		t.Fatalf("exit %d ids %v, want %v\n%s", r.Code, got, want, r.Stderr)
-	}
-	if qs := requestsTo("/box/2.0/legal_hold_policies", n); len(qs) != 3 || !strings.Contains(qs[1], "marker=2") || !strings.Contains(qs[2], "marker=4") {
+	if qs := pagedRequests(t, boxArg, "SELECT id FROM box.legal_hold_policies.legal_hold_policies", "/box/2.0/legal_hold_policies", "id", "p1", "p2", "p3", "p4", "p5"); len(qs) != 3 || !strings.Contains(qs[1], "marker=2") || !strings.Contains(qs[2], "marker=4") {
 		t.Fatalf("requests %v, want 3, with marker=2 then marker=4", qs)
 	}
 }
@@ -91,16 +83,11 @@ func TestBoxIntegerMarker(t *testing.T) {
 // description declares no paging parameter, answer 2 of 5: exit 2, kind
 // incomplete, naming total_items (before: the 2 rows, exit 0).
 func TestMailchimpTotalItems(t *testing.T) {
-	n := len(fake.Queries())
-	r := run(t, env(t), "-o", "json", "--provider", mcArg, "SELECT id, name FROM mailchimp.lists.lists")
-	if got, want := column(jsonRows(t, r), "id"), []string{"l1", "l2", "l3", "l4", "l5"}; r.Code != 0 || !reflect.DeepEqual(got, want) {
-		t.Fatalf("exit %d ids %v, want %v\n%s", r.Code, got, want, r.Stderr)
-	}
-	if qs := requestsTo("/mailchimp/lists", n); len(qs) != 3 || !strings.Contains(qs[0], "count=") || !strings.Contains(qs[2], "offset=4") {
+	if qs := pagedRequests(t, mcArg, "SELECT id, name FROM mailchimp.lists.lists", "/mailchimp/lists", "id", "l1", "l2", "l3", "l4", "l5"); len(qs) != 3 || !strings.Contains(qs[0], "count=") || !strings.Contains(qs[2], "offset=4") {
 		t.Fatalf("requests %v, want 3: count sent, offsets 2 and 4", qs)
 	}
-	r = run(t, env(t), "-o", "json", "--provider", mcArg, "SELECT id FROM mailchimp.automations.automations")
-	eb := jsonError(t, r)
+	r := run(t, env(t), "-o", "json", "--provider", mcArg, "SELECT id FROM mailchimp.automations.automations")
+	eb := testutil.JSONError(t, r)
 	if r.Code != 2 || eb.Kind != "incomplete" || !strings.Contains(eb.Message, `"total_items" 5`) || strings.Contains(r.Stdout, "l1") {
 		t.Fatalf("exit %d error %+v, want 2, kind incomplete naming total_items, no rows\nstdout: %s", r.Code, eb, r.Stdout)
 	}
@@ -112,9 +99,7 @@ func TestMailchimpTotalItems(t *testing.T) {
 // the envelope).
 func TestMailchimpListBesideLinks(t *testing.T) {
 	r := run(t, env(t), "-o", "json", "--provider", mcArg, "SELECT id FROM mailchimp.conversations.messages WHERE conversation_id = 'c1'")
-	if got, want := column(jsonRows(t, r), "id"), []string{"m1", "m2", "m3"}; r.Code != 0 || !reflect.DeepEqual(got, want) {
-		t.Fatalf("exit %d ids %v, want %v\n%s", r.Code, got, want, r.Stderr)
-	}
+	wantColumn(t, "", r, "id", "m1", "m2", "m3")
 }
 
 // A server that ignores the offset answers every page with the first:
@@ -123,7 +108,7 @@ func TestMailchimpListBesideLinks(t *testing.T) {
 // items 3 times over, exit 0).
 func TestIgnoredOffsetIsALoop(t *testing.T) {
 	r := run(t, env(t), "-o", "json", "--provider", boxArg, "SELECT id FROM box.folders.items WHERE folder_id = 'stuck'")
-	eb := jsonError(t, r)
+	eb := testutil.JSONError(t, r)
 	if r.Code != 2 || eb.Kind != "incomplete" || !strings.Contains(eb.Message, "pagination loop") || !strings.Contains(eb.Message, "same as the page before") {
 		t.Fatalf("exit %d error %+v, want 2, kind incomplete, a pagination loop\nstdout: %s", r.Code, eb, r.Stdout)
 	}
@@ -135,17 +120,12 @@ func TestIgnoredOffsetIsALoop(t *testing.T) {
 // Asana: {data, next_page: {offset, path, uri}}: next_page.offset is sent
 // back as offset (inferred); 5 projects in 3 requests (before: 2, exit 0).
 func TestAsanaNextPageOffset(t *testing.T) {
-	n := len(fake.Queries())
-	r := run(t, env(t), "-o", "json", "--provider", asanaArg, "SELECT gid, name FROM asana.projects.projects")
-	if got, want := column(jsonRows(t, r), "gid"), []string{"101", "102", "103", "104", "105"}; r.Code != 0 || !reflect.DeepEqual(got, want) {
-		t.Fatalf("exit %d gids %v, want %v\n%s", r.Code, got, want, r.Stderr)
-	}
-	if qs := requestsTo("/asana/projects", n); len(qs) != 3 || !strings.Contains(qs[2], "offset=eyJ4") {
+	if qs := pagedRequests(t, asanaArg, "SELECT gid, name FROM asana.projects.projects", "/asana/projects", "gid", "101", "102", "103", "104", "105"); len(qs) != 3 || !strings.Contains(qs[2], "offset=eyJ4") {
 		t.Fatalf("requests %v, want 3, the last with offset=eyJ4", qs)
 	}
 	// One tag is one row, not its followers.
-	r = run(t, env(t), "-o", "json", "--provider", asanaArg, "SELECT * FROM asana.tags.tags WHERE tag_gid = '7'")
-	if rows := jsonRows(t, r); r.Code != 0 || len(rows) != 1 {
+	r := run(t, env(t), "-o", "json", "--provider", asanaArg, "SELECT * FROM asana.tags.tags WHERE tag_gid = '7'")
+	if rows := testutil.JSONRows(t, r); r.Code != 0 || len(rows) != 1 {
 		t.Fatalf("exit %d rows %v, want one row (the tag)\n%s", r.Code, rows, r.Stderr)
 	}
 }
@@ -156,12 +136,12 @@ func TestAsanaNextPageOffset(t *testing.T) {
 // single column data) nor its nested list of followers.
 func TestAsanaWrappedEntityColumns(t *testing.T) {
 	r := run(t, env(t), "-o", "json", "--provider", asanaArg, "SELECT gid, name, color, json_array_length(followers) AS n FROM asana.tags.tags WHERE tag_gid = '7'")
-	rows := jsonRows(t, r)
+	rows := testutil.JSONRows(t, r)
 	if r.Code != 0 || len(rows) != 1 || rows[0]["gid"] != "7" || rows[0]["name"] != "urgent" || rows[0]["color"] != "dark-red" || rows[0]["n"] != float64(2) {
 		t.Fatalf("exit %d rows %v, want the one tag 7 (urgent, dark-red, 2 followers)\n%s", r.Code, rows, r.Stderr)
 	}
 	r = run(t, env(t), "-o", "json", "--provider", asanaArg, "DESCRIBE asana.tags.tags")
-	for _, row := range jsonRows(t, r) {
+	for _, row := range testutil.JSONRows(t, r) {
 		if row["name"] == "data" {
 			t.Fatalf("DESCRIBE lists a column data (the wrapper): %v", row)
 		}
@@ -176,7 +156,7 @@ func TestAsanaWrappedEntityColumns(t *testing.T) {
 // from the message, given as a profile, gets the 5 users.
 func TestUndeclaredMoreSignalIsIncomplete(t *testing.T) {
 	r := run(t, env(t), "-o", "json", "--provider", boxArg, "SELECT id FROM box.users.users")
-	eb := jsonError(t, r)
+	eb := testutil.JSONError(t, r)
 	if r.Code != 2 || eb.Kind != "incomplete" || eb.Provider != "box" || eb.Retryable || !strings.Contains(eb.Message, `"next_marker" is not empty`) {
 		t.Fatalf("exit %d error %+v, want 2, kind incomplete, not retryable, naming next_marker\nstdout: %s", r.Code, eb, r.Stdout)
 	}
@@ -194,14 +174,9 @@ func TestUndeclaredMoreSignalIsIncomplete(t *testing.T) {
 	if !strings.Contains(m[1], `"get_users": {"style": "cursor", "param": "marker", "next": "next_marker"}`) {
 		t.Fatalf("profile line %s, want the cursor style sending next_marker back as marker", m[1])
 	}
-	profile := filepath.Join(t.TempDir(), "box-profile.json")
-	if err := os.WriteFile(profile, []byte(m[1]), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	profile := testutil.TempFile(t, "box-profile.json", m[1])
 	r = run(t, env(t), "-o", "json", "--provider", boxArg+",profile="+profile, "SELECT id FROM box.users.users")
-	if got, want := column(jsonRows(t, r), "id"), []string{"u1", "u2", "u3", "u4", "u5"}; r.Code != 0 || !reflect.DeepEqual(got, want) {
-		t.Fatalf("with the profile of the message: exit %d ids %v, want %v\n%s", r.Code, got, want, r.Stderr)
-	}
+	wantColumn(t, "with the profile of the message: ", r, "id", "u1", "u2", "u3", "u4", "u5")
 
 	cl, _, stderr := mcptest.Stdio(t, env(t, testutil.FastRetry...), "mcp", "--provider", boxArg)
 	res := cl.Query(t, "SELECT id FROM box.users.users")

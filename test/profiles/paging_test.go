@@ -20,7 +20,7 @@ func TestStripeCursorPages(t *testing.T) {
 	tbl := table(t, stripeArg, "customers")
 	before := fake.Requests("/stripe/v1/customers")
 	r := run(t, env(t), "-o", "json", "--provider", stripeArg, "SELECT id, name FROM "+tbl)
-	rows := jsonRows(t, r)
+	rows := testutil.JSONRows(t, r)
 	if r.Code != 0 {
 		t.Fatalf("exit %d: %s", r.Code, r.Stderr)
 	}
@@ -55,9 +55,7 @@ func TestStripeLimitStopsEarly(t *testing.T) {
 	tbl := table(t, stripeArg, "customers")
 	before := fake.Requests("/stripe/v1/customers")
 	r := run(t, env(t), "-o", "json", "--provider", stripeArg, "SELECT id FROM "+tbl+" LIMIT 3")
-	if got, want := column(jsonRows(t, r), "id"), []string{"cus_6", "cus_5", "cus_4"}; r.Code != 0 || !reflect.DeepEqual(got, want) {
-		t.Fatalf("exit %d ids %v, want %v\n%s", r.Code, got, want, r.Stderr)
-	}
+	wantColumn(t, "", r, "id", "cus_6", "cus_5", "cus_4")
 	if n := fake.Requests("/stripe/v1/customers") - before; n != 2 {
 		t.Fatalf("%d requests for LIMIT 3, want 2", n)
 	}
@@ -71,16 +69,12 @@ func TestSlackNextCursor(t *testing.T) {
 	e := env(t, "SLACK_TOKEN="+fakeapis.GoodSlackToken)
 	before := fake.Requests("/slack/conversations.list")
 	r := run(t, e, "-o", "json", "--provider", slackArg, "--auth", slackAuth, "SELECT id, name FROM "+tbl)
-	if got, want := column(jsonRows(t, r), "name"), []string{"general", "random", "engineering", "old-project", "support"}; r.Code != 0 || !reflect.DeepEqual(got, want) {
-		t.Fatalf("exit %d names %v, want %v\n%s", r.Code, got, want, r.Stderr)
-	}
+	wantColumn(t, "", r, "name", "general", "random", "engineering", "old-project", "support")
 	if n := fake.Requests("/slack/conversations.list") - before; n != 3 {
 		t.Fatalf("%d requests, want 3", n)
 	}
 	r = run(t, e, "-o", "json", "--provider", slackArg, "--auth", slackAuth, "SELECT id FROM "+tbl+" WHERE exclude_archived = true")
-	if got, want := column(jsonRows(t, r), "id"), []string{"C001", "C002", "C003", "C005"}; r.Code != 0 || !reflect.DeepEqual(got, want) {
-		t.Fatalf("exclude_archived: exit %d ids %v, want %v\n%s", r.Code, got, want, r.Stderr)
-	}
+	wantColumn(t, "exclude_archived: ", r, "id", "C001", "C002", "C003", "C005")
 }
 
 // Jira-style offset pagination (startAt/maxResults with total and
@@ -89,7 +83,7 @@ func TestJiraStartAt(t *testing.T) {
 	tbl := table(t, jiraArg, "projects")
 	before := fake.Requests("/jira/rest/api/3/project/search")
 	r := run(t, env(t), "-o", "json", "--provider", jiraArg, "SELECT * FROM "+tbl)
-	rows := jsonRows(t, r)
+	rows := testutil.JSONRows(t, r)
 	if got, want := column(rows, "key"), []string{"ENG", "OPS", "SD", "WEB", "MOB"}; r.Code != 0 || !reflect.DeepEqual(got, want) {
 		t.Fatalf("exit %d keys %v, want %v\n%s", r.Code, got, want, r.Stderr)
 	}
@@ -110,9 +104,7 @@ func TestJiraStartAt(t *testing.T) {
 	// LIMIT: one page of 2 is enough for 2 rows.
 	before = fake.Requests("/jira/rest/api/3/project/search")
 	r = run(t, env(t), "-o", "json", "--provider", jiraArg, "SELECT name FROM "+tbl+" LIMIT 2")
-	if got := column(jsonRows(t, r), "name"); r.Code != 0 || !reflect.DeepEqual(got, []string{"Engineering", "Operations"}) {
-		t.Fatalf("LIMIT 2: exit %d keys %v", r.Code, got)
-	}
+	wantColumn(t, "LIMIT 2: ", r, "name", "Engineering", "Operations")
 	if n := fake.Requests("/jira/rest/api/3/project/search") - before; n != 1 {
 		t.Fatalf("LIMIT 2: %d requests, want 1", n)
 	}
@@ -134,19 +126,14 @@ func TestUnknownPaginationSaysMore(t *testing.T) {
 		t.Errorf("rows of the first page were printed:\n%s", r.Stdout)
 	}
 	r = run(t, env(t), "-o", "json", "--provider", stripeArg, "SELECT id FROM "+tbl)
-	if eb := jsonError(t, r); r.Code != 2 || eb.Kind != "incomplete" || eb.Provider != "stripe" || eb.Retryable {
+	if eb := testutil.JSONError(t, r); r.Code != 2 || eb.Kind != "incomplete" || eb.Provider != "stripe" || eb.Retryable {
 		t.Fatalf("exit %d error %+v", r.Code, eb)
 	}
 
-	profile := filepath.Join(t.TempDir(), "stripe-profile.json")
-	if err := os.WriteFile(profile, []byte(`{"pagination": {"operations": {"GetCharges":
-		{"style": "cursor", "param": "starting_after", "has_more": "has_more", "last_item": "id", "size": "limit", "size_max": 100}}}}`), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	profile := testutil.TempFile(t, "stripe-profile.json", `{"pagination": {"operations": {"GetCharges":
+		{"style": "cursor", "param": "starting_after", "has_more": "has_more", "last_item": "id", "size": "limit", "size_max": 100}}}}`)
 	r = run(t, env(t), "-o", "json", "--provider", stripeArg+",profile="+profile, "SELECT id FROM "+tbl)
-	if got, want := column(jsonRows(t, r), "id"), []string{"ch_3", "ch_2", "ch_1"}; r.Code != 0 || !reflect.DeepEqual(got, want) {
-		t.Fatalf("with the profile: exit %d ids %v, want %v\n%s", r.Code, got, want, r.Stderr)
-	}
+	wantColumn(t, "with the profile: ", r, "id", "ch_3", "ch_2", "ch_1")
 }
 
 // A profile is checked strictly: an unknown field or an incomplete paging
@@ -197,7 +184,7 @@ func TestSlackErrorIn200(t *testing.T) {
 				t.Fatal("the token appears in the output")
 			}
 			r = run(t, e, "-o", "json", "--provider", slackArg, "--auth", slackAuth, "SELECT id, name FROM "+tbl)
-			eb := jsonError(t, r)
+			eb := testutil.JSONError(t, r)
 			if r.Code != 2 || eb.Kind != "provider" || eb.Provider != "slack" || eb.Retryable != c.retryable || eb.HTTPStatus != 200 {
 				t.Fatalf("exit %d error %+v, want kind provider, provider slack, retryable %v, http_status 200", r.Code, eb, c.retryable)
 			}
@@ -212,9 +199,7 @@ func TestProfileReadsNoTokenVariables(t *testing.T) {
 	tbl := table(t, slackArg, "conversations")
 	e := env(t, "SLACK_TOKEN="+fakeapis.GoodSlackToken, "GITHUB_TOKEN="+fakeapis.GoodSlackToken)
 	r := run(t, e, "--provider", slackArg, "SELECT id FROM "+tbl)
-	if r.Code != 2 || !strings.Contains(r.Stderr, "not_authed") {
-		t.Fatalf("exit %d, want 2 with not_authed\n%s", r.Code, r.Stderr)
-	}
+	testutil.WantRun(t, "exec", r, 2, "", "not_authed")
 }
 
 // The error advice names the provider's own way to give credentials,
@@ -222,9 +207,7 @@ func TestProfileReadsNoTokenVariables(t *testing.T) {
 func TestAdviceIsTheProvidersOwn(t *testing.T) {
 	tbl := table(t, stripeArg, "customers")
 	r := run(t, env(t), "--provider", stripeArg, "SELECT id FROM "+tbl+" WHERE customer = 'cus_404'")
-	if r.Code != 2 || !strings.Contains(r.Stderr, "No such customer: 'cus_404'") {
-		t.Fatalf("exit %d, want 2 with Stripe's error.message\n%s", r.Code, r.Stderr)
-	}
+	testutil.WantRun(t, "exec", r, 2, "", "No such customer: 'cus_404'")
 	if strings.Contains(r.Stderr, "GITHUB_TOKEN") || !strings.Contains(r.Stderr, `--auth '{"stripe":`) {
 		t.Fatalf("advice is not Stripe's own:\n%s", r.Stderr)
 	}

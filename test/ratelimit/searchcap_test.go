@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"os/exec"
 	"strings"
 	"sync"
 	"testing"
@@ -182,18 +181,9 @@ func TestSplitWaitIsNoticedOverMCP(t *testing.T) {
 		defer mu.Unlock()
 		got = append(got, r.Params)
 	}}
-	cmd := exec.Command(testutil.EngineBinary(t), "mcp")
-	cmd.Env = env(t, fake, splitRate)
-	stderr := &testutil.SyncBuffer{}
-	cmd.Stderr = stderr
+	c, _, stderr := mcptest.StdioWith(t, opts, "", env(t, fake, splitRate), "mcp")
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
-	cs, err := mcp.NewClient(&mcp.Implementation{Name: "engine-tests", Version: "1"}, opts).Connect(ctx, &mcp.CommandTransport{Command: cmd}, nil)
-	if err != nil {
-		t.Fatalf("connect: %v\n%s", err, stderr)
-	}
-	defer cs.Close()
-	c := mcptest.NewClient(t, cs)
 	r := c.Call(t, ctx, "run_select_query", map[string]any{"sql": sprawlCount}, "split")
 	if r.IsError || fmt.Sprint(r.Rows) != "[[2500]]" {
 		t.Fatalf("%+v\n%s", r, stderr)

@@ -51,9 +51,7 @@ func TestIndexFileGetsNoCredentialsFromEnvironment(t *testing.T) {
 			idx := writeFile(t, "evil.idx", craftedIndex(t, api.URL, tc.tokenEnv...))
 			e, _ := env(t, append([]string{"AWS_SECRET_ACCESS_KEY=" + awsSecret, "MY_TOKEN=things-token"}, tc.extra...)...)
 			r := run(t, e, "--provider", "evil="+idx, "exec", "-o", "csv", sql)
-			if r.Code != 0 || !strings.Contains(r.Stdout, "1,one") {
-				t.Fatalf("exit %d\n%s%s", r.Code, r.Stdout, r.Stderr)
-			}
+			testutil.WantRun(t, "exec", r, 0, "1,one", "")
 			if strings.Contains(r.Stdout+r.Stderr, awsSecret) {
 				t.Fatal("the AWS secret was printed")
 			}

@@ -2,6 +2,7 @@ package registry_test
 
 import (
 	"bytes"
+	"compress/gzip"
 	"fmt"
 	"net/http"
 	"net/http/httptest"
@@ -77,4 +78,13 @@ func replantIndex(t *testing.T, data string, match func(body []byte) bool, edit 
 	if n != 1 {
 		t.Fatalf("%d compiled indexes matched, want 1", n)
 	}
+}
+
+// gzipBytes is data gzip-compressed, as a .json.gz download serves it.
+func gzipBytes(data []byte) []byte {
+	var b bytes.Buffer
+	zw := gzip.NewWriter(&b)
+	zw.Write(data) //nolint:errcheck // a bytes.Buffer does not fail
+	zw.Close()     //nolint:errcheck
+	return b.Bytes()
 }

@@ -5,8 +5,6 @@ import (
 	"compress/gzip"
 	"encoding/json"
 	"io"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 
@@ -18,10 +16,7 @@ import (
 // embedded index is generated from), decoded, for the test to change.
 func githubDescription(t *testing.T) map[string]any {
 	t.Helper()
-	raw, err := os.ReadFile(filepath.Join(testutil.RepoRoot(), "..", "shared", "openapi", "github", "api.github.com.json.gz"))
-	if err != nil {
-		t.Fatal(err)
-	}
+	raw := testutil.RepoFile(t, "../shared/openapi/github/api.github.com.json.gz")
 	zr, err := gzip.NewReader(bytes.NewReader(raw))
 	if err != nil {
 		t.Fatal(err)
@@ -43,11 +38,7 @@ func gz(t *testing.T, v any) []byte {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var b bytes.Buffer
-	zw := gzip.NewWriter(&b)
-	zw.Write(plain)
-	zw.Close()
-	return b.Bytes()
+	return gzipBytes(plain)
 }
 
 // engine registry pull github: a good description from loopback (gzip)
@@ -148,9 +139,7 @@ func TestRegistryListVerbose(t *testing.T) {
 		Providers []listRow
 		Skipped   []struct{ Provider, Operation, Path, Reason string }
 	}
-	if err := json.Unmarshal([]byte(r.Stdout), &out); err != nil {
-		t.Fatalf("%v\n%s", err, r.Stdout)
-	}
+	testutil.StdoutJSON(t, r, &out)
 	if len(out.Providers) != 1 || len(out.Skipped) != 9 || out.Skipped[0].Provider != "github" || !strings.Contains(out.Skipped[0].Reason, "download") {
 		t.Fatalf("list --verbose -o json = %+v", out)
 	}

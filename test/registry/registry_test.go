@@ -7,10 +7,8 @@ package registry_test
 
 import (
 	"bytes"
-	"compress/gzip"
 	"crypto/sha256"
 	"encoding/hex"
-	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -96,9 +94,7 @@ func list(t *testing.T, env []string) map[string]listRow {
 	t.Helper()
 	r := mustRun(t, env, "registry", "list", "-o", "json")
 	var rows []listRow
-	if err := json.Unmarshal([]byte(r.Stdout), &rows); err != nil {
-		t.Fatalf("registry list -o json: %v\n%s", err, r.Stdout)
-	}
+	testutil.StdoutJSON(t, r, &rows)
 	out := map[string]listRow{}
 	for _, row := range rows {
 		out[row.Provider] = row
@@ -142,30 +138,23 @@ func TestRegistryAddFileThenQuery(t *testing.T) {
 
 	mustRun(t, e, "registry", "remove", "things")
 	r = run(t, e, "exec", "SELECT name FROM things.things.things")
-	if r.Code != 1 || !strings.Contains(r.Stderr, "things") {
-		t.Fatalf("after remove: exit %d %s", r.Code, r.Stderr)
-	}
+	testutil.WantRun(t, "after remove", r, 1, "", "things")
 	if _, ok := list(t, e)["things"]; ok {
 		t.Fatal("registry list still shows things after remove")
 	}
 	r = run(t, e, "registry", "remove", "things")
-	if r.Code != 1 || !strings.Contains(r.Stderr, "no provider things") {
-		t.Fatalf("second remove: exit %d %s", r.Code, r.Stderr)
-	}
+	testutil.WantRun(t, "second remove", r, 1, "", "no provider things")
 }
 
 // registry add from a loopback URL (gzip-served), and the documents that
 // must be refused before anything is stored.
 func TestRegistryAddURL(t *testing.T) {
 	api := newThingsAPI(t)
-	var gz bytes.Buffer
-	zw := gzip.NewWriter(&gz)
-	zw.Write(thingsDoc(api.URL, "things"))
-	zw.Close()
+	gz := gzipBytes(thingsDoc(api.URL, "things"))
 	noTables := []byte(`{"openapi": "3.0.3", "info": {"title": "x", "version": "1"}, "paths": {"/x": {"post": {"responses": {"200": {"description": "ok"}}}}}}`)
 	docs := docServer(t, map[string]served{
-		"/things.json.gz": {gz.Bytes(), map[string]string{"Content-Type": "application/gzip"}},
-		"/plain.json.gz":  {gz.Bytes(), map[string]string{"Content-Encoding": "gzip"}}, // answered decompressed in transit
+		"/things.json.gz": {gz, map[string]string{"Content-Type": "application/gzip"}},
+		"/plain.json.gz":  {gz, map[string]string{"Content-Encoding": "gzip"}}, // answered decompressed in transit
 		"/notes.txt":      {body: []byte("this is not an OpenAPI document")},
 		"/posts.json":     {body: noTables},
 	})
@@ -181,7 +170,7 @@ func TestRegistryAddURL(t *testing.T) {
 		t.Fatalf("rows: %s%s", r.Stdout, r.Stderr)
 	}
 	row := list(t, e)["things"]
-	if row.Source != docs+"/things.json.gz?…" || row.Via != "registry add" || row.SHA256 != sha(gz.Bytes())[:12] {
+	if row.Source != docs+"/things.json.gz?…" || row.Via != "registry add" || row.SHA256 != sha(gz)[:12] {
 		t.Fatalf("registry list row = %+v", row)
 	}
 

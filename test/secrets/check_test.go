@@ -11,11 +11,7 @@ import (
 
 // controls: one pass, one fail (rows printed), one provider error whose
 // body echoes the token.
-const controls = `controls:
-  - id: no-ghost
-    title: No repository named ghost
-    sql: SELECT name FROM github.repos.repos WHERE org = 'acme' AND name = 'ghost'
-  - id: no-public
+const controls = testutil.GhostControl + `  - id: no-public
     title: No public repositories
     sql: SELECT name, visibility FROM github.repos.repos WHERE org = 'acme' AND NOT private
   - id: members-visible

@@ -6,7 +6,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/enginehq/engine/test/fakegithub"
 	"github.com/enginehq/engine/test/testutil"
 )
 
@@ -56,8 +55,7 @@ func TestReadmeShellTranscript(t *testing.T) {
 		t.Fatalf("README transcript: want statements ending with .quit, got %q", statements)
 	}
 
-	gh := fakegithub.ForTest(t)
-	env := testutil.FakeEnv(t, gh.URL(), "ENGINE_GOVERNOR=on", "ENGINE_NO_CACHE=")
+	gh, env := fake(t, "ENGINE_GOVERNOR=on", "ENGINE_NO_CACHE=")
 	sh := startShell(t, append(env, "ENGINE_CACHE_DIR="+t.TempDir()), "--auth", `{"github":{"type":"null_auth"}}`)
 	var got strings.Builder
 	got.WriteString(strings.TrimSuffix(sh.expect(ready, wait), ready) + "\n")
@@ -113,8 +111,7 @@ var sqlBlock = regexp.MustCompile("(?s)```sql\n(.*?)```")
 // credentials: test/ratelimit runs them against its App fake.
 func TestDocSQLExamplesRun(t *testing.T) {
 	files := testutil.RepoDocs(t)
-	gh := fakegithub.ForTest(t)
-	env := testutil.FakeEnv(t, gh.URL())
+	_, env := fake(t)
 	n := 0
 	for _, f := range files {
 		if f == "docs/orgscale.md" {

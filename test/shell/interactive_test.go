@@ -337,9 +337,7 @@ func TestDemoPrintsHowToReuseTheFake(t *testing.T) {
 	}
 	// Another terminal: the printed variable and command.
 	r := testutil.Run(t, testutil.Env(t, "ENGINE_BASE_URL_GITHUB=http://"+addr), "", "exec", "--auth", m[2], "-o", "csv", m[3])
-	if r.Code != 0 || !strings.Contains(r.Stdout, "alpha") {
-		t.Fatalf("the printed command against the demo's fake: exit %d\n%s%s", r.Code, r.Stdout, r.Stderr)
-	}
+	testutil.WantRun(t, "the printed command against the demo's fake", r, 0, "alpha", "")
 	sh.send(ctrlD)
 	if code := sh.waitExit(wait); code != 0 {
 		t.Fatalf("demo exit %d", code)

@@ -98,12 +98,8 @@ func TestScriptPlanErrorNamesMissingKeys(t *testing.T) {
 
 func TestScriptReadAndOutput(t *testing.T) {
 	_, env := fake(t)
-	dir := t.TempDir()
-	inner := filepath.Join(dir, "inner.sql")
-	out := filepath.Join(dir, "out.json")
-	if err := os.WriteFile(inner, []byte(".mode json\nSELECT name FROM github.repos.repos WHERE org = 'tiny' AND name = 'beta';\n"), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	inner := testutil.TempFile(t, "inner.sql", ".mode json\nSELECT name FROM github.repos.repos WHERE org = 'tiny' AND name = 'beta';\n")
+	out := filepath.Join(t.TempDir(), "out.json")
 	script := ".output " + out + "\n.read " + inner + "\n.output\n.mode tsv\nSELECT 'x\ty' AS v;\n"
 	r := testutil.Run(t, env, script, "shell")
 	if r.Code != 0 {

@@ -4,7 +4,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/enginehq/engine/test/fakegithub"
 	"github.com/enginehq/engine/test/testutil"
 )
 
@@ -13,8 +12,7 @@ import (
 // nothing; its failing third statement is named by number, and the
 // view is there for the next session.
 func TestShellViewsAndReadStatementNumber(t *testing.T) {
-	gh := fakegithub.ForTest(t)
-	env := testutil.FakeEnv(t, gh.URL())
+	gh, env := fake(t)
 	file := testutil.TempFile(t, "views.sql", "CREATE OR REPLACE VIEW repo_langs AS SELECT org, name, language FROM github.repos.repos;\n"+
 		"SELECT name, 'a;b' AS x FROM repo_langs WHERE org = 'tiny' ORDER BY name;\nSELECT nope FROM repo_langs WHERE org = 'tiny';\nSELECT 42;\n")
 	r := testutil.Run(t, env, ".read "+file+"\n", "shell", "-o", "csv")

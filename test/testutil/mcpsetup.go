@@ -6,6 +6,7 @@ import (
 	"errors"
 	"os"
 	"os/exec"
+	"syscall"
 	"testing"
 	"time"
 )
@@ -57,4 +58,26 @@ func (s *Started) Signal(sig os.Signal) {
 	if err := s.cmd.Process.Signal(sig); err != nil {
 		s.t.Fatalf("signal engine: %v", err)
 	}
+}
+
+// StopSignals are the signals that must stop a run as Ctrl-C does:
+// SIGTERM (what CI runners and container stops send) and SIGINT.
+var StopSignals = []os.Signal{syscall.SIGTERM, os.Interrupt}
+
+// SignalInFlight starts the engine with args and env, waits until
+// inFlight reports its request in flight (a fake's Arrived), sends sig
+// and returns what the run printed and its exit code; it fails the test
+// when the run has not stopped 50 s later.
+func SignalInFlight(t testing.TB, sig os.Signal, env []string, inFlight func() bool, args ...string) Result {
+	t.Helper()
+	p := Start(t, 50*time.Second, env, args...)
+	for !inFlight() {
+		time.Sleep(10 * time.Millisecond)
+	}
+	p.Signal(sig)
+	r, hung := p.Wait()
+	if hung {
+		t.Fatalf("%s: the run did not stop\nstdout %q\nstderr %q", sig, r.Stdout, r.Stderr)
+	}
+	return r
 }

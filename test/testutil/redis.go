@@ -2,7 +2,9 @@ package testutil
 
 import (
 	"bufio"
+	"errors"
 	"fmt"
+	"io"
 	"net"
 	"os"
 	"os/exec"
@@ -13,67 +15,97 @@ import (
 	"time"
 )
 
-// Redis is a redis-server the test started on a loopback port, in a
-// temporary directory, without persistence; the test's cleanup stops it.
+// Redis is a redis-server started on a loopback port (StartRedis,
+// LaunchRedis), in a temporary directory, without persistence.
 type Redis struct {
 	Addr string // 127.0.0.1:PORT
 	cmd  *exec.Cmd
 	done chan struct{}
 	// password is --requirepass's, sent by Do.
 	password string
+	dir      string // its --dir, removed by Close
 }
 
 // URL is the --state value of the server (database 0).
 func (r *Redis) URL() string { return "redis://" + r.Addr + "/0" }
 
-// StartRedis starts a redis-server for the test, with the further
-// arguments extra (e.g. "--requirepass", "PW"). A machine without
-// redis-server fails the test, saying how to install it (never a skip).
+// StartRedis starts a redis-server for the test (LaunchRedis), with the
+// further arguments extra (e.g. "--requirepass", "PW"); the test's
+// cleanup stops it. A machine without redis-server fails the test,
+// saying how to install it (never a skip).
 func StartRedis(t testing.TB, extra ...string) *Redis {
 	t.Helper()
+	var stderr io.Writer // redis-server's own complaints, with -v
+	if testing.Verbose() {
+		stderr = os.Stderr
+	}
+	r, err := launchRedis(stderr, extra...)
+	if err != nil {
+		t.Fatalf("%v, then run the tests again", err)
+	}
+	t.Cleanup(r.Close)
+	return r
+}
+
+// LaunchRedis starts a redis-server on a free loopback port, in a
+// temporary directory, with the further arguments extra, and waits until
+// it answers PING; Close stops it and removes the directory. It is
+// StartRedis for a program without a test (test/bench).
+func LaunchRedis(extra ...string) (*Redis, error) { return launchRedis(nil, extra...) }
+
+// launchRedis is LaunchRedis with the server's stderr sent to stderr
+// (nil: discarded); its log (--logfile "") goes to its discarded stdout.
+func launchRedis(stderr io.Writer, extra ...string) (*Redis, error) {
 	bin, err := exec.LookPath("redis-server")
 	if err != nil {
-		t.Fatalf("redis-server is not on PATH: install it as .ci/run does (apt-get update && apt-get install -y redis-server), then run the tests again")
+		return nil, errors.New("redis-server is not on PATH: install it as .ci/run does (apt-get update && apt-get install -y redis-server)")
 	}
 	l, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
-		t.Fatal(err)
+		return nil, err
 	}
 	port := l.Addr().(*net.TCPAddr).Port
 	l.Close()
-	dir := t.TempDir()
+	dir, err := os.MkdirTemp("", "engine-redis-")
+	if err != nil {
+		return nil, err
+	}
 	cmd := exec.Command(bin, append([]string{"--port", strconv.Itoa(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no", "--dir", dir, "--logfile", ""}, extra...)...)
-	cmd.Stdout, cmd.Stderr = os.Stderr, os.Stderr
-	if testing.Verbose() {
-		cmd.Stdout = nil
-	} else {
-		cmd.Stdout, cmd.Stderr = nil, nil
+	if stderr != nil {
+		cmd.Stderr = stderr
 	}
 	if err := cmd.Start(); err != nil {
-		t.Fatalf("starting redis-server: %v", err)
+		os.RemoveAll(dir)
+		return nil, fmt.Errorf("starting redis-server: %v", err)
 	}
-	r := &Redis{Addr: net.JoinHostPort("127.0.0.1", strconv.Itoa(port)), cmd: cmd, done: make(chan struct{})}
+	r := &Redis{Addr: net.JoinHostPort("127.0.0.1", strconv.Itoa(port)), cmd: cmd, done: make(chan struct{}), dir: dir}
 	for i := 0; i+1 < len(extra); i++ {
 		if extra[i] == "--requirepass" {
 			r.password = extra[i+1]
 		}
 	}
 	go func() { cmd.Wait(); close(r.done) }() //nolint:errcheck // the exit is expected
-	t.Cleanup(r.Kill)
 	deadline := time.Now().Add(10 * time.Second)
 	for {
 		if err := r.Ping(); err == nil {
-			return r
+			return r, nil
 		} else if time.Now().After(deadline) {
-			r.Kill()
-			t.Fatalf("redis-server on %s did not answer within 10s: %v", r.Addr, err)
+			r.Close()
+			return nil, fmt.Errorf("redis-server on %s did not answer within 10s: %v", r.Addr, err)
 		}
 		select {
 		case <-r.done:
-			t.Fatalf("redis-server exited at start (port %d taken?)", port)
+			r.Close()
+			return nil, fmt.Errorf("redis-server exited at start (port %d taken?)", port)
 		case <-time.After(20 * time.Millisecond):
 		}
 	}
+}
+
+// Close kills the server (Kill) and removes its directory.
+func (r *Redis) Close() {
+	r.Kill()
+	os.RemoveAll(r.dir)
 }
 
 // Ping sends PING and expects PONG.

@@ -28,11 +28,39 @@ import (
 	"github.com/enginehq/engine/registry"
 )
 
-var (
-	buildOnce sync.Once
-	binPath   string
-	buildErr  error
-)
+// binary is a program of the repository built once per test process
+// (build): the engine, the fake GitHub server.
+type binary struct {
+	once sync.Once
+	path string
+	err  error
+}
+
+// build builds the package pkg (e.g. "./cmd/engine") into a temp
+// dir as name the first time it is called and returns its path, or fails
+// the test with go build's output.
+func (b *binary) build(t testing.TB, pkg, name string) string {
+	t.Helper()
+	b.once.Do(func() {
+		dir, err := os.MkdirTemp("", name+"-bin-")
+		if err != nil {
+			b.err = err
+			return
+		}
+		b.path = filepath.Join(dir, name)
+		cmd := exec.Command("go", "build", "-o", b.path, pkg)
+		cmd.Dir = RepoRoot()
+		if out, err := cmd.CombinedOutput(); err != nil {
+			b.err = errors.New("go build " + pkg + ": " + err.Error() + "\n" + string(out))
+		}
+	})
+	if b.err != nil {
+		t.Fatal(b.err)
+	}
+	return b.path
+}
+
+var engineBin, fakeBin binary
 
 // RepoRoot returns the module root (the directory holding go.mod).
 func RepoRoot() string {
@@ -47,24 +75,7 @@ func EngineBinary(t testing.TB) string {
 	if p := os.Getenv("ENGINE_BIN"); p != "" {
 		return p
 	}
-	buildOnce.Do(func() {
-		dir, err := os.MkdirTemp("", "engine-bin-")
-		if err != nil {
-			buildErr = err
-			return
-		}
-		binPath = filepath.Join(dir, "engine")
-		cmd := exec.Command("go", "build", "-o", binPath, "./cmd/engine")
-		cmd.Dir = RepoRoot()
-		out, err := cmd.CombinedOutput()
-		if err != nil {
-			buildErr = errors.New("go build ./cmd/engine: " + err.Error() + "\n" + string(out))
-		}
-	})
-	if buildErr != nil {
-		t.Fatal(buildErr)
-	}
-	return binPath
+	return engineBin.build(t, "./cmd/engine", "engine")
 }
 
 // Result is what a run of the binary produced.
@@ -145,12 +156,6 @@ func (s *SyncBuffer) String() string {
 	return s.b.String()
 }
 
-var (
-	fakeOnce sync.Once
-	fakePath string
-	fakeErr  error
-)
-
 // FakeGitHub starts the fake GitHub server as its own process (built
 // once, without the race detector) on a free loopback port and returns
 // its URL; it is stopped when the test ends. Suites that move hundreds of
@@ -159,22 +164,7 @@ var (
 // JSON takes minutes. Use fakegithub.New for faults and the request log.
 func FakeGitHub(t testing.TB, args ...string) string {
 	t.Helper()
-	fakeOnce.Do(func() {
-		dir, err := os.MkdirTemp("", "fakegithub-bin-")
-		if err != nil {
-			fakeErr = err
-			return
-		}
-		fakePath = filepath.Join(dir, "fakegithub")
-		cmd := exec.Command("go", "build", "-o", fakePath, "./test/fakegithub/cmd/fakegithub")
-		cmd.Dir = RepoRoot()
-		if out, err := cmd.CombinedOutput(); err != nil {
-			fakeErr = errors.New("go build ./test/fakegithub/cmd/fakegithub: " + err.Error() + "\n" + string(out))
-		}
-	})
-	if fakeErr != nil {
-		t.Fatal(fakeErr)
-	}
+	fakePath := fakeBin.build(t, "./test/fakegithub/cmd/fakegithub", "fakegithub")
 	cmd := exec.Command(fakePath, append([]string{"-addr", "127.0.0.1:0"}, args...)...)
 	stderr, err := cmd.StderrPipe()
 	if err != nil {
