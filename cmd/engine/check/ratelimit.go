@@ -3,6 +3,8 @@ package check
 import (
 	"strconv"
 
+	"github.com/jstemmer/go-junit-report/v2/junit"
+
 	"github.com/enginehq/engine/engine/result"
 )
 
@@ -33,15 +35,15 @@ func rateLimitTotals(r *Report) []result.RateLimit {
 
 // rateLimitProps are the JUnit suite properties of the run's rate-limit
 // use: rate_limit.<provider>.<bucket>.used / .remaining / .limit / .reset.
-func rateLimitProps(r *Report) []JUnitProperty {
-	var ps []JUnitProperty
+func rateLimitProps(r *Report) []junit.Property {
+	var ps []junit.Property
 	for _, rl := range rateLimitTotals(r) {
 		p := "rate_limit." + rl.Provider + "." + rl.Bucket + "."
-		ps = append(ps, JUnitProperty{Name: p + "used", Value: strconv.Itoa(rl.Used)})
+		ps = append(ps, junit.Property{Name: p + "used", Value: strconv.Itoa(rl.Used)})
 		if rl.Remaining != nil {
-			ps = append(ps, JUnitProperty{Name: p + "remaining", Value: strconv.Itoa(*rl.Remaining)},
-				JUnitProperty{Name: p + "limit", Value: strconv.Itoa(rl.Limit)},
-				JUnitProperty{Name: p + "reset", Value: rl.Reset})
+			ps = append(ps, junit.Property{Name: p + "remaining", Value: strconv.Itoa(*rl.Remaining)},
+				junit.Property{Name: p + "limit", Value: strconv.Itoa(rl.Limit)},
+				junit.Property{Name: p + "reset", Value: rl.Reset})
 		}
 	}
 	return ps

@@ -8,60 +8,15 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/jstemmer/go-junit-report/v2/junit"
+
 	"github.com/enginehq/engine/engine/result"
 )
 
-// JUnit XML as CI tools read it (Jenkins, GitLab, GitHub test reporters):
-// a failed control is a <failure>, a control that could not be evaluated
-// an <error>, so dashboards keep them apart.
-
-// JUnitSuites is the <testsuites> root.
-type JUnitSuites struct {
-	XMLName  xml.Name     `xml:"testsuites"`
-	Name     string       `xml:"name,attr"`
-	Tests    int          `xml:"tests,attr"`
-	Failures int          `xml:"failures,attr"`
-	Errors   int          `xml:"errors,attr"`
-	Time     string       `xml:"time,attr"`
-	Suites   []JUnitSuite `xml:"testsuite"`
-}
-
-// JUnitSuite is one <testsuite>: one control file.
-type JUnitSuite struct {
-	Name      string          `xml:"name,attr"`
-	Tests     int             `xml:"tests,attr"`
-	Failures  int             `xml:"failures,attr"`
-	Errors    int             `xml:"errors,attr"`
-	Skipped   int             `xml:"skipped,attr"`
-	Time      string          `xml:"time,attr"`
-	Timestamp string          `xml:"timestamp,attr,omitempty"`
-	Props     []JUnitProperty `xml:"properties>property,omitempty"`
-	Cases     []JUnitCase     `xml:"testcase"`
-}
-
-// JUnitProperty is a <property name value>.
-type JUnitProperty struct {
-	Name  string `xml:"name,attr"`
-	Value string `xml:"value,attr"`
-}
-
-// JUnitCase is one <testcase>: one control.
-type JUnitCase struct {
-	Name      string        `xml:"name,attr"`
-	Classname string        `xml:"classname,attr"`
-	Time      string        `xml:"time,attr"`
-	Failure   *JUnitMessage `xml:"failure,omitempty"`
-	Error     *JUnitMessage `xml:"error,omitempty"`
-	Skipped   *JUnitMessage `xml:"skipped,omitempty"`
-	SystemOut string        `xml:"system-out,omitempty"`
-}
-
-// JUnitMessage is a <failure> or <error>.
-type JUnitMessage struct {
-	Message string `xml:"message,attr"`
-	Type    string `xml:"type,attr"`
-	Text    string `xml:",chardata"`
-}
+// JUnit XML as CI tools read it (Jenkins, GitLab, GitHub test reporters),
+// written with go-junit-report's junit types: a failed control is a
+// <failure>, a control that could not be evaluated an <error>, so
+// dashboards keep them apart, and a waived one is <skipped>.
 
 func seconds(ms int64) string { return fmt.Sprintf("%.3f", float64(ms)/1000) }
 
@@ -75,13 +30,14 @@ func suiteName(file string) string {
 
 // WriteJUnit writes the report as JUnit XML.
 func WriteJUnit(w io.Writer, r *Report) error {
-	t := r.Totals()
-	s := JUnitSuite{Name: suiteName(r.File), Tests: t.Controls, Failures: t.Fail, Errors: t.Error,
-		Time: seconds(r.Duration.Milliseconds()), Timestamp: r.Started.UTC().Format("2006-01-02T15:04:05"),
-		Props: append(append([]JUnitProperty{{Name: "file", Value: r.File}}, statsProperties(r.Stats())...), rateLimitProps(r)...)}
+	s := junit.Testsuite{Name: suiteName(r.File), Time: seconds(r.Duration.Milliseconds()), Timestamp: r.Started.UTC().Format("2006-01-02T15:04:05")}
+	s.AddProperty("file", r.File)
+	for _, p := range append(statsProperties(r.Stats()), rateLimitProps(r)...) {
+		s.AddProperty(p.Name, p.Value)
+	}
 	for _, o := range r.Outcomes {
 		c := o.Control
-		tc := JUnitCase{Name: c.ID + ": " + c.Title, Classname: "engine.check." + suiteName(r.File), Time: seconds(o.Duration.Milliseconds())}
+		tc := junit.Testcase{Name: c.ID + ": " + c.Title, Classname: "engine.check." + suiteName(r.File), Time: seconds(o.Duration.Milliseconds())}
 		switch o.Status {
 		case Fail:
 			var b bytes.Buffer
@@ -95,19 +51,24 @@ func WriteJUnit(w io.Writer, r *Report) error {
 			if c.Remediation != "" {
 				b.WriteString("remediation: " + c.Remediation + "\n")
 			}
-			tc.Failure = &JUnitMessage{Message: fmt.Sprintf("%s; expected %s", failSummary(o), c.Expect), Type: severityOr(c, "fail"), Text: b.String()}
+			tc.Failure = &junit.Result{Message: fmt.Sprintf("%s; expected %s", failSummary(o), c.Expect), Type: severityOr(c, "fail"), Data: cdata(b.String())}
 		case Waived:
-			tc.Skipped = &JUnitMessage{Message: fmt.Sprintf("%s waived: %s", result.Plural(len(o.Waived), "row"), strings.Join(uniq(o.WaivedReasons), "; "))}
+			tc.Skipped = &junit.Result{Message: fmt.Sprintf("%s waived: %s", result.Plural(len(o.Waived), "row"), strings.Join(uniq(o.WaivedReasons), "; "))}
 		case Error:
-			tc.Error = &JUnitMessage{Message: errorSummary(o), Type: string(o.Err.Kind), Text: o.Err.Message}
+			tc.Error = &junit.Result{Message: errorSummary(o), Type: string(o.Err.Kind), Data: cdata(o.Err.Message)}
 		}
 		if c.Description != "" {
-			tc.SystemOut = c.Description
+			tc.SystemOut = &junit.Output{Data: cdata(c.Description)}
 		}
-		s.Cases = append(s.Cases, tc)
+		s.AddTestcase(tc)
 	}
-	return writeSuites(w, JUnitSuites{Name: "engine check", Tests: s.Tests, Failures: s.Failures, Errors: s.Errors, Time: s.Time, Suites: []JUnitSuite{s}})
+	return writeSuites(w, s)
 }
+
+// cdata is text for a CDATA section, which XML cannot escape: its
+// control characters shown as escapes (an API value's ESC or NUL would
+// make the report XML no reader takes), its lines and tabs kept.
+func cdata(s string) string { return result.SanitizeText(s) }
 
 func severityOr(c *Control, def string) string {
 	if c.Severity != "" {
@@ -116,31 +77,29 @@ func severityOr(c *Control, def string) string {
 	return def
 }
 
-func writeSuites(w io.Writer, s JUnitSuites) error {
+// writeSuites writes the one suite of a run under <testsuites name="engine
+// check">, after the XML header.
+func writeSuites(w io.Writer, s junit.Testsuite) error {
+	all := junit.Testsuites{Name: "engine check", Time: s.Time}
+	all.AddSuite(s)
 	if _, err := io.WriteString(w, xml.Header); err != nil {
 		return err
 	}
-	enc := xml.NewEncoder(w)
-	enc.Indent("", "  ")
-	if err := enc.Encode(s); err != nil {
-		return err
-	}
-	_, err := io.WriteString(w, "\n")
-	return err
+	return all.WriteXML(w)
 }
 
 // WriteProblemsJUnit reports the problems that stopped a run as one
 // errored testcase each, so a CI dashboard shows why nothing ran.
 func WriteProblemsJUnit(w io.Writer, file string, ps []Problem) error {
-	s := JUnitSuite{Name: suiteName(file), Tests: len(ps), Errors: len(ps), Time: "0.000",
-		Props: []JUnitProperty{{Name: "file", Value: file}}}
+	s := junit.Testsuite{Name: suiteName(file), Time: "0.000"}
+	s.AddProperty("file", file)
 	for _, p := range ps {
 		name := "control file"
 		if p.Line > 0 {
 			name = fmt.Sprintf("control file line %d", p.Line)
 		}
-		s.Cases = append(s.Cases, JUnitCase{Name: name, Classname: "engine.check." + suiteName(file), Time: "0.000",
-			Error: &JUnitMessage{Message: p.String(), Type: "control_file", Text: p.String()}})
+		s.AddTestcase(junit.Testcase{Name: name, Classname: "engine.check." + suiteName(file), Time: "0.000",
+			Error: &junit.Result{Message: p.String(), Type: "control_file", Data: cdata(p.String())}})
 	}
-	return writeSuites(w, JUnitSuites{Name: "engine check", Tests: s.Tests, Errors: s.Errors, Time: "0.000", Suites: []JUnitSuite{s}})
+	return writeSuites(w, s)
 }

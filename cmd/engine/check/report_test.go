@@ -22,6 +22,23 @@ func TestJUnitParsesBack(t *testing.T) {
 	}
 }
 
+// A row, a description or an error holding control characters (an API
+// value's ESC sequence, a NUL) still makes a JUnit report XML can read:
+// they are shown as escapes.
+func TestJUnitControlCharacters(t *testing.T) {
+	r := stubReport()
+	r.Outcomes[1].Rows[0] = []any{"evil\x1b[2J\x00name"}
+	r.Outcomes[1].Control.Description = "desc \x07 bell"
+	r.Outcomes[4].Err.Message += " \x1b]0;TITLE\x07"
+	suite := testutil.JUnitSuiteOf(t, render(t, WriteJUnit, r), "ctl", testutil.JUnitCounts{Tests: 6, Failures: 2, Errors: 2})
+	if f := suite.Cases[1].Failure; f == nil || !strings.Contains(f.Text, `evil\x1b[2J\x00name`) {
+		t.Errorf("failure text: %+v", f)
+	}
+	if e := suite.Cases[4].Error; e == nil || !strings.Contains(e.Text, `\x1b]0;TITLE\x07`) {
+		t.Errorf("error text: %+v", e)
+	}
+}
+
 func TestJSONReport(t *testing.T) {
 	out := render(t, WriteJSON, stubReport())
 	var got struct {

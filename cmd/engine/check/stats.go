@@ -3,6 +3,8 @@ package check
 import (
 	"strconv"
 
+	"github.com/jstemmer/go-junit-report/v2/junit"
+
 	"github.com/enginehq/engine/engine/result"
 )
 
@@ -19,8 +21,8 @@ func (r *Report) Stats() result.Stats {
 }
 
 // statsProperties are the JUnit suite properties of Stats.
-func statsProperties(s result.Stats) []JUnitProperty {
-	return []JUnitProperty{
+func statsProperties(s result.Stats) []junit.Property {
+	return []junit.Property{
 		{Name: "http_requests", Value: strconv.Itoa(s.HTTPRequests)},
 		{Name: "pages", Value: strconv.Itoa(s.Pages)},
 		{Name: "fetched", Value: strconv.Itoa(s.Fetched)},
