@@ -221,6 +221,7 @@ func comparison(term string) (l, op, r string, ok bool) {
 var (
 	bareNameRE = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`)
 	nameRE     = regexp.MustCompile("^[A-Za-z_`][A-Za-z0-9_.`-]*$")
+	wordRE     = regexp.MustCompile("[A-Za-z0-9_.`-]+")
 )
 
 // bareName reports whether w is an unqualified identifier (not NULL,
@@ -242,16 +243,23 @@ func isName(w, name string) bool {
 	return strings.EqualFold(strings.Trim(w, "`"), name)
 }
 
-// mentions reports whether a rendered term reads the column name: a
-// name token of it (by the front end's tokenizer, so never a string
-// literal or a comment) that is the column, bare or qualified.
+// mentions reports whether a rendered term reads the column name
+// outside its string literals.
 func mentions(term, name string) bool {
-	toks, err := sqlfront.Tokens(term)
-	if err != nil {
-		return false
+	var b strings.Builder
+	in := false
+	for _, r := range term {
+		switch {
+		case r == '\'':
+			in = !in
+			b.WriteRune(' ')
+		case in:
+		default:
+			b.WriteRune(r)
+		}
 	}
-	for _, t := range toks {
-		if !t.String && !t.Comment && isName(t.Text, name) {
+	for _, w := range wordRE.FindAllString(b.String(), -1) {
+		if isName(w, name) {
 			return true
 		}
 	}
