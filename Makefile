@@ -27,8 +27,10 @@ build:
 # they spend most of their time waiting on their servers.
 NORACE_PKGS := ./cmd/indexgen ./providers/openapi
 SUITES_P    ?= 4
-test: lint
-	@$(MAKE) --no-print-directory -j2 test-units test-suites
+# lint runs beside them: it is mostly type-checking, and the suites leave
+# the cores idle while they wait.
+test:
+	@$(MAKE) --no-print-directory -j3 lint test-units test-suites
 
 .PHONY: test-units test-suites
 test-units:
