@@ -250,10 +250,17 @@ func describeResult(r *providers.Resource, target []string) *result.Result {
 	return res
 }
 
+// explainResult is the plan one line a row, and the SQLite statement,
+// the last, one row however many lines it has (a view's expansion, the
+// user's own line breaks).
 func explainResult(p *plan.Plan) *result.Result {
 	res := &result.Result{Columns: textCols("plan")}
-	for _, line := range strings.Split(strings.TrimRight(p.String(), "\n"), "\n") {
+	head, sql, found := strings.Cut(strings.TrimRight(p.String(), "\n"), "\nsqlite: ")
+	for _, line := range strings.Split(head, "\n") {
 		res.Rows = append(res.Rows, []any{line})
+	}
+	if found {
+		res.Rows = append(res.Rows, []any{"sqlite: " + sql})
 	}
 	return res
 }

@@ -201,6 +201,14 @@ func TestViewNamedWithAReservedWord(t *testing.T) {
 			t.Errorf("%s: exit %d\n%s%s", q, r.Code, r.Stdout, r.Stderr)
 		}
 	}
+	// EXPLAIN shows the expanded statement as one row, its line breaks
+	// inside it (before: the lines after the first were rows of their own)
+	r := runEnv(t, env, "-o", "json", "EXPLAIN SELECT name FROM `order` WHERE org = 'tiny'")
+	rows := testutil.JSONRows(t, r)
+	last, _ := rows[len(rows)-1]["plan"].(string)
+	if r.Code != 0 || !strings.HasPrefix(last, "sqlite: SELECT name FROM (SELECT") || !strings.Contains(last, ") AS `order`") {
+		t.Errorf("EXPLAIN: exit %d, last row %q\n%s", r.Code, last, r.Stdout)
+	}
 }
 
 // TestScriptStopsAtTheFailingStatement: exec -f runs a script's
