@@ -395,7 +395,7 @@ func runPSQL(t *testing.T, s *server, password string, args ...string) (string, 
 
 // TestPSQL: psql (the simple protocol) answers count(*), exits non-zero
 // naming the provider when it answers 500, lists tables with \dt,
-// describes one with \d, lists the databases with -l, and is refused
+// describes one with \d and \d+, lists the databases with -l, and is refused
 // with a wrong password.
 func TestPSQL(t *testing.T) {
 	psql(t)
@@ -417,6 +417,11 @@ func TestPSQL(t *testing.T) {
 	out, errs, code = runPSQL(t, s, "pw1", "-c", `\d repos.repos`)
 	if code != 0 || !strings.Contains(out, `Table "repos.repos"`) || !strings.Contains(out, "stargazers_count") || !strings.Contains(out, "bigint") {
 		t.Errorf(`\d repos.repos: exit %d, stderr %q, out:\n%.2000s`, code, errs, out)
+	}
+	// \d+ too (before: an empty table, then an error on psql's ARRAY(SELECT ...))
+	out, errs, code = runPSQL(t, s, "pw1", "-c", `\d+ repos.repos`)
+	if code != 0 || !strings.Contains(out, "stargazers_count") || !strings.Contains(out, "Storage") {
+		t.Errorf(`\d+ repos.repos: exit %d, stderr %q, out:\n%.2000s`, code, errs, out)
 	}
 	// psql -l connects to the database postgres, which lists the
 	// providers (before: refused, "database postgres does not exist")

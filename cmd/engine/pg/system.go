@@ -162,13 +162,8 @@ var noParenFuncs = map[string]bool{"current_user": true, "session_user": true, "
 func rewriteSystem(text string) string {
 	toks := lex(text)
 	var b strings.Builder
-	sig := func(i int) int { // next significant token at or after i
-		for i < len(toks) && (toks[i].kind == tokSpace || toks[i].kind == tokComment) {
-			i++
-		}
-		return i
-	}
-	name := func(j int) int { // past a dotted name word(.word)* at j
+	sig := func(i int) int { return firstCode(toks, i) } // next significant token at or after i
+	name := func(j int) int {                            // past a dotted name word(.word)* at j
 		for j < len(toks) && (toks[j].kind == tokWord || toks[j].kind == tokQuoted) {
 			j++
 			if k := sig(j); k < len(toks) && toks[k].text == "." {
@@ -207,6 +202,11 @@ func rewriteSystem(text string) string {
 				break
 			}
 			i = j - 1
+		case t.kind == tokWord && w == "array" && arraySubquery(toks, sig(i+1)) > 0:
+			// ARRAY(SELECT ...): the catalog holds no arrays (psql's \d+
+			// appends a table's toast options to its reloptions so)
+			b.WriteString("NULL")
+			i = arraySubquery(toks, sig(i+1))
 		case t.kind == tokWord && w == "collate":
 			j := name(sig(i + 1))
 			b.WriteString(" ")
@@ -272,6 +272,38 @@ func rewriteSystem(text string) string {
 		}
 	}
 	return b.String()
+}
+
+// arraySubquery returns the index of the ")" that closes an ARRAY(SELECT
+// ...) whose "(" is toks[open], or 0 when toks[open] opens no subquery.
+func arraySubquery(toks []token, open int) int {
+	if open >= len(toks) || toks[open].text != "(" {
+		return 0
+	}
+	if k := firstCode(toks, open+1); k >= len(toks) || !strings.EqualFold(toks[k].text, "select") {
+		return 0
+	}
+	depth := 0
+	for i := open; i < len(toks); i++ {
+		switch toks[i].text {
+		case "(":
+			depth++
+		case ")":
+			if depth--; depth == 0 {
+				return i
+			}
+		}
+	}
+	return 0
+}
+
+// firstCode is the index of the first token at or after i that is no
+// space or comment.
+func firstCode(toks []token, i int) int {
+	for i < len(toks) && (toks[i].kind == tokSpace || toks[i].kind == tokComment) {
+		i++
+	}
+	return i
 }
 
 func regexOp(op string) string {
@@ -453,7 +485,8 @@ func newSystemDB(ctx context.Context, cat *catalog.Catalog, database string) (*s
 			relforcerowsecurity BOOLEAN, relispartition BOOLEAN, reloptions TEXT, reltablespace INTEGER, reloftype INTEGER,
 			relpersistence TEXT, relreplident TEXT, reltoastrelid INTEGER, relpartbound TEXT, relnatts INTEGER, relacl TEXT, reltype INTEGER)`,
 		`CREATE TABLE pg_catalog.pg_attribute (attrelid INTEGER, attname TEXT, atttypid INTEGER, attnum INTEGER, attlen INTEGER, atttypmod INTEGER,
-			attnotnull BOOLEAN, attisdropped BOOLEAN, atthasdef BOOLEAN, attidentity TEXT, attgenerated TEXT, attcollation INTEGER, attstattarget INTEGER)`,
+			attnotnull BOOLEAN, attisdropped BOOLEAN, atthasdef BOOLEAN, attidentity TEXT, attgenerated TEXT, attcollation INTEGER, attstattarget INTEGER,
+			attstorage TEXT, attcompression TEXT)`,
 		`CREATE TABLE pg_catalog.pg_type (oid INTEGER, typname TEXT, typnamespace INTEGER, typlen INTEGER, typtype TEXT, typbasetype INTEGER,
 			typcategory TEXT, typelem INTEGER, typarray INTEGER, typrelid INTEGER, typnotnull BOOLEAN, typdelim TEXT, typtypmod INTEGER, typcollation INTEGER)`,
 		`CREATE TABLE pg_catalog.pg_am (oid INTEGER, amname TEXT, amtype TEXT)`,
@@ -574,7 +607,11 @@ func newSystemDB(ctx context.Context, cat *catalog.Catalog, database string) (*s
 		exec(`INSERT INTO information_schema.tables VALUES (?, ?, ?, 'BASE TABLE', 'NO')`, database, t.Service, t.Name)
 		for j, c := range cols {
 			pt := typeOf(c.Type)
-			exec(`INSERT INTO pg_catalog.pg_attribute VALUES (?, ?, ?, ?, ?, -1, 0, 0, 0, '', '', 0, -1)`, oid, c.Name, pt.oid, j+1, pt.size)
+			storage := "p" // plain: a fixed-size type
+			if pt.size < 0 {
+				storage = "x" // extended: text, json
+			}
+			exec(`INSERT INTO pg_catalog.pg_attribute VALUES (?, ?, ?, ?, ?, -1, 0, 0, 0, '', '', 0, -1, ?, '')`, oid, c.Name, pt.oid, j+1, pt.size, storage)
 			exec(`INSERT INTO information_schema.columns VALUES (?, ?, ?, ?, ?, NULL, 'YES', ?, ?, NULL, NULL, NULL, 'NO')`,
 				database, t.Service, t.Name, c.Name, j+1, pt.sqlName, pt.name)
 		}
