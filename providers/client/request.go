@@ -1,12 +1,14 @@
 package client
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
 	"net/http"
 	"net/url"
 	"reflect"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -188,7 +190,7 @@ func (c *Client) fetch(ctx context.Context, call Call, rawURL string, stats *cal
 			c.cacheHits.Add(1)
 			c.logf("GET %s -> served from cache", c.sanitize(rawURL))
 			u, _ := url.Parse(rawURL)
-			return &response{status: http.StatusOK, header: e.Header, body: e.Body, url: u}, nil
+			return &response{status: http.StatusOK, header: e.Header, body: c.scrub(e.Body), url: u}, nil
 		}
 		if hasValidator(e.Header) {
 			cached = e
@@ -209,7 +211,7 @@ func (c *Client) fetch(ctx context.Context, call Call, rawURL string, stats *cal
 		} else {
 			c.store(key, header, cached.Body)
 		}
-		return &response{status: http.StatusOK, header: header, body: cached.Body, url: resp.url, attempts: resp.attempts}, nil
+		return &response{status: http.StatusOK, header: header, body: c.scrub(cached.Body), url: resp.url, attempts: resp.attempts}, nil
 	case resp.status == http.StatusOK && !markedPartial(call.Method, resp.body) && !failed200(c.prof, resp.body):
 		// A partial answer is an error (kind incomplete), and so is an
 		// error in a 200 (errin200.go): neither is stored, so the retry
@@ -322,7 +324,30 @@ func (c *Client) send(ctx context.Context, call Call, rawURL string, stats *call
 		pe.Attempts = st.attempts
 		return nil, pe
 	}
-	return &response{status: resp.StatusCode, header: resp.Header, body: st.body, url: final, attempts: st.attempts, redirected: st.redirected}, nil
+	return &response{status: resp.StatusCode, header: resp.Header, body: c.scrub(st.body), url: final, attempts: st.attempts, redirected: st.redirected}, nil
+}
+
+// minScrubbed is the shortest secret form scrubbed from an answer's body
+// (scrub): a token, a key, base64 of user:password. A shorter one (a
+// short password) could stand for a number or a key of the JSON, which
+// replacing would break; the output's own redaction covers it.
+const minScrubbed = 8
+
+// scrub replaces the credentials' secrets that an answer echoes in its
+// body with [REDACTED] before anything reads it: the rows SQLite holds,
+// the response cache on disk. So no SQL function (hex, upper, replace)
+// can bring a secret back out of the data, which redacting the output
+// alone allowed. A body without one, almost every body, is returned as
+// it is after one search per secret form.
+func (c *Client) scrub(body []byte) []byte {
+	secrets := c.Secrets()
+	slices.SortFunc(secrets, func(a, b string) int { return len(b) - len(a) }) // user:password before password
+	for _, sec := range secrets {
+		if len(sec) >= minScrubbed && bytes.Contains(body, []byte(sec)) {
+			body = bytes.ReplaceAll(body, []byte(sec), []byte("[REDACTED]"))
+		}
+	}
+	return body
 }
 
 // newError starts a ProviderError for a call; URL and message are scrubbed.

@@ -1,6 +1,8 @@
 package secrets
 
 import (
+	"encoding/base64"
+	"encoding/hex"
 	"os"
 	"path/filepath"
 	"strings"
@@ -165,6 +167,16 @@ func TestRowsNeverPrintToken(t *testing.T) {
 	}
 	r := out.run("shell", testutil.Run(t, e, leakySQL+";\n.mode json\n"+leakySQL+";\n", "shell"))
 	testutil.Contains(t, "shell", r.Stdout, "leaky-repo", "[REDACTED]")
+	// SQL cannot bring it back: the rows hold [REDACTED] itself, so no
+	// function of the value (hex, upper, base64) shows the token in
+	// another form (before: only the output was redacted)
+	transformed := "SELECT hex(description) AS h, upper(description) AS u, base64_encode(description) AS b, replace(description, 'SECRETS', 'S') AS r FROM github.repos.repos WHERE org = 'leaky'"
+	r = out.run("exec transformed", testutil.Run(t, e, "", "exec", "-o", "json", transformed))
+	for _, form := range []string{strings.ToUpper(hex.EncodeToString([]byte(token))), strings.ToUpper(token), base64.StdEncoding.EncodeToString([]byte("deploy with " + token)), strings.Replace(token, "SECRETS", "S", 1)} {
+		if r.Code != 0 || strings.Contains(r.Stdout, form[4:len(form)-4]) {
+			t.Errorf("the token comes back through SQL (%.12s...): exit %d\n%s", form, r.Code, r.Stdout)
+		}
+	}
 
 	c, cs, stderr := mcptest.Stdio(t, e, "mcp")
 	res := out.callTool(t, cs, "mcp", "run_select_query", map[string]any{"sql": leakySQL})
