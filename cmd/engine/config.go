@@ -5,8 +5,10 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"maps"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -31,13 +33,18 @@ import (
 // command-line flag, then environment variable (envTable), then config
 // file, then default.
 
-// configAliases maps the setting names of docs/mcp.md to flag names.
-var configAliases = map[string]string{
-	"mcp_max_rows":           "max-rows",
-	"mcp_max_bytes":          "max-bytes",
-	"mcp_max_cell_bytes":     "max-cell-bytes",
-	"mcp_max_resource_bytes": "max-resource-bytes",
+// configAliases maps the setting names of docs/mcp.md to the flag of
+// engine mcp they set; other commands leave them alone (check's own
+// --max-rows means something else).
+var configAliases = map[string]configAlias{
+	"mcp_max_rows":           {"mcp", "max-rows"},
+	"mcp_max_bytes":          {"mcp", "max-bytes"},
+	"mcp_max_cell_bytes":     {"mcp", "max-cell-bytes"},
+	"mcp_max_resource_bytes": {"mcp", "max-resource-bytes"},
 }
+
+// configAlias is a config key that sets one command's flag.
+type configAlias struct{ cmd, flag string }
 
 // defaultConfigPath is the config file in the user config dir, or "" when
 // there is none.
@@ -80,11 +87,20 @@ func applyConfig(cmd *cobra.Command, path string, explicit bool, envGiven map[st
 	}
 	flags := cmd.Flags()
 	var unknown []string
-	for key, v := range values {
+	keyOf := map[string]string{} // flag name -> the key that names it
+	for _, key := range slices.Sorted(maps.Keys(values)) {
+		v := values[key]
 		name := strings.ReplaceAll(key, "_", "-")
 		if alias, ok := configAliases[key]; ok {
-			name = alias
+			if cmd.Name() != alias.cmd {
+				continue // another command's setting
+			}
+			name = alias.flag
 		}
+		if other, dup := keyOf[name]; dup {
+			return nil, fmt.Errorf("config %s: %s and %s both set --%s of engine %s; keep one", path, other, key, name, cmd.Name())
+		}
+		keyOf[name] = key
 		f := flags.Lookup(name)
 		if f == nil {
 			if cmd.Root().PersistentFlags().Lookup(name) == nil && !anySubcommandHas(cmd.Root(), name) {
@@ -191,7 +207,7 @@ func nearestKey(key string, names []string) string {
 			}
 		}
 	}
-	if best != "" && strings.Contains(key, "_") && configAliases[best] == "" {
+	if _, alias := configAliases[best]; best != "" && strings.Contains(key, "_") && !alias {
 		best = strings.ReplaceAll(best, "-", "_")
 	}
 	return best

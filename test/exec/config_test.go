@@ -36,6 +36,27 @@ func TestConfigFile(t *testing.T) {
 	if r.Code != 1 || !strings.Contains(r.Stderr, "missing.yaml") {
 		t.Fatalf("a named config file that is missing must be an error: %d %s", r.Code, r.Stderr)
 	}
+	// an MCP cap's name sets engine mcp's cap only: check's --max-rows
+	// (rows shown per failed control) keeps its own (before: -1 stopped
+	// every check run, 3 cut its report)
+	ctl := testutil.TempFile(t, "c.yaml", "controls:\n  - id: many\n    sql: SELECT name FROM github.repos.repos WHERE org = 'acme'\n")
+	for _, cap := range []string{"-1", "3"} {
+		mcpCfg := testutil.TempFile(t, "mcp.yaml", "mcp_max_rows: "+cap+"\n")
+		r = testutil.Run(t, execEnv(t), "", "--config", mcpCfg, "check", ctl, "-o", "json")
+		var rep struct {
+			Controls []struct{ Rows []any } `json:"controls"`
+		}
+		testutil.StdoutJSON(t, r, &rep)
+		if r.Code != 1 || len(rep.Controls) != 1 || len(rep.Controls[0].Rows) != 20 {
+			t.Errorf("check with mcp_max_rows: %s: exit %d, want 1 and the default 20 rows shown\n%.500s%s", cap, r.Code, r.Stdout, r.Stderr)
+		}
+	}
+	// two keys for one flag of the command: an error, not a coin toss
+	both := testutil.TempFile(t, "both.yaml", "mcp_max_rows: 2\nmax-rows: 3\n")
+	r = testutil.Run(t, execEnv(t), "", "--config", both, "mcp")
+	if r.Code != 1 || !strings.Contains(r.Stderr, "max-rows and mcp_max_rows both set --max-rows of engine mcp") {
+		t.Errorf("mcp with two keys for --max-rows: exit %d\n%s", r.Code, r.Stderr)
+	}
 }
 
 // TestConfigAuthMapping: in the config file, auth may be a YAML mapping
