@@ -170,6 +170,7 @@ func loadSources(paths, packs []string) (*check.File, []check.Problem) {
 }
 
 func runCheck(cmd *cobra.Command, g *globalFlags, cf *checkFlags, paths []string) error {
+	start := time.Now() // --run-timeout bounds the whole run, from here
 	out, errOut := cmd.OutOrStdout(), cmd.ErrOrStderr()
 	if !slices.Contains(check.Formats, cf.output) {
 		return checkExit(check.ExitError, "-o %q: use one of %s", cf.output, strings.Join(check.Formats, ", "))
@@ -244,15 +245,24 @@ func runCheck(cmd *cobra.Command, g *globalFlags, cf *checkFlags, paths []string
 		fmt.Fprintln(errOut, result.SanitizeText(n))
 	}
 	controls, _ := check.Select(file, cf.only)
-	for _, n := range needsNotices(ctx, eng, controls) {
+	// The free probes before the controls (the token's scopes, the rate
+	// limit) are part of the run: a --run-timeout bounds them too.
+	probeCtx := ctx
+	if cf.runTimeout > 0 {
+		var cancel context.CancelFunc
+		probeCtx, cancel = context.WithDeadline(ctx, start.Add(cf.runTimeout))
+		defer cancel()
+	}
+	for _, n := range needsNotices(probeCtx, eng, controls) {
 		fmt.Fprintln(errOut, result.SanitizeText(n))
 	}
 
 	// The whole file's budget, before anything is sent (budget.go).
-	budget, prob := check.PlanBudget(ctx, eng, path, controls, cf.runTimeout, check.RunFloor(len(controls), cf.parallel, g.queryTimeout))
+	budget, prob := check.PlanBudget(probeCtx, eng, path, controls, cf.runTimeout, check.RunFloor(len(controls), cf.parallel, g.queryTimeout))
 	if prob != nil {
 		return reportProblems(g.io, out, errOut, cf.output, path, []check.Problem{*prob})
 	}
+	budget.Started = start
 	if budget.Notice != "" {
 		fmt.Fprintln(errOut, result.SanitizeText(budget.Notice))
 	}

@@ -207,3 +207,24 @@ func TestCheckRunTimeout(t *testing.T) {
 		t.Errorf("exit %d, want a refusal naming the limit:\n%s", r.Code, r.Stderr)
 	}
 }
+
+// The run's time limit counts from the command's start: a rate-limit
+// probe that hangs is cut by it, and the control is an error of kind
+// timeout (before: the probe waited out its own request timeout, then
+// the controls ran in full, and the report said they took milliseconds).
+func TestCheckRunTimeoutBoundsTheProbe(t *testing.T) {
+	gh := fakegithub.ForTest(t)
+	gh.Inject(fakegithub.Fault{Path: "^/rate_limit$", Kind: fakegithub.KindSlow, Delay: time.Minute})
+	env := append(testutil.FakeEnv(t, gh.URL()), "ENGINE_GOVERNOR=on")
+	r := runCheck(t, env, "-o", "json", "--run-timeout", "2s", testutil.TempFile(t, "c.yaml", testutil.GhostControl))
+	rep := parseJSON(t, r)
+	if r.Code != 2 || len(rep.Controls) != 1 || rep.Controls[0].Error == nil || rep.Controls[0].Error.Kind != "timeout" ||
+		!strings.Contains(rep.Controls[0].Error.Message, "--run-timeout 2 s") {
+		t.Fatalf("exit %d, controls %+v; want the control in error (timeout, naming --run-timeout)\n%s", r.Code, rep.Controls, r.Stderr)
+	}
+	for _, q := range gh.Requests() {
+		if q.Path == "/orgs/acme/repos" {
+			t.Errorf("the control ran after its run's time limit: %s", q.Path)
+		}
+	}
+}

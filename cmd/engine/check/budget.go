@@ -210,6 +210,10 @@ type BudgetPlan struct {
 	Explicit bool
 	// Notice says how long the run will take ("" when short).
 	Notice string
+	// Started is when the run began (the command's own start: the rate
+	// limit probes before the controls count against the limit too); zero:
+	// when the controls start.
+	Started time.Time
 	// Notify, when set, receives the notice of a run found long only once
 	// its fan-outs' requests are known (at most one notice a run).
 	Notify  func(string)

@@ -136,6 +136,9 @@ func Run(ctx context.Context, q Querier, file string, controls []*Control, o Run
 		o.MaxRows = DefaultMaxRows
 	}
 	r := &Report{File: file, Outcomes: make([]*Outcome, len(controls)), Started: time.Now()}
+	if o.Budget != nil && !o.Budget.Started.IsZero() {
+		r.Started = o.Budget.Started // the probes before the controls are part of the run
+	}
 	sem := make(chan struct{}, o.Parallel)
 	var wg sync.WaitGroup
 	for i, c := range controls {

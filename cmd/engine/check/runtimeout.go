@@ -42,8 +42,12 @@ func (bp *BudgetPlan) bound(ctx context.Context) (context.Context, func()) {
 		return ctx, func() {}
 	}
 	ctx, cancel := context.WithCancelCause(ctx)
-	rd := &runDeadline{bp: bp, start: time.Now(), cancel: cancel, limit: bp.RunTimeout}
-	rd.timer = time.AfterFunc(rd.limit, rd.fire)
+	start := bp.Started
+	if start.IsZero() {
+		start = time.Now()
+	}
+	rd := &runDeadline{bp: bp, start: start, cancel: cancel, limit: bp.RunTimeout}
+	rd.timer = time.AfterFunc(time.Until(start.Add(rd.limit)), rd.fire)
 	bp.deadline = rd
 	return ctx, func() {
 		rd.timer.Stop()
