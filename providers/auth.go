@@ -105,7 +105,7 @@ func (h *Header) Credentials(cfg *AuthConfig, getenv func(string) string) (Crede
 	case AuthBearer, AuthBasic:
 		s := strings.TrimSpace(getenv(cfg.CredentialsEnvVar))
 		if s == "" {
-			return Credentials{}, fmt.Errorf("auth: environment variable %s is empty or unset; export it or choose null_auth", cfg.CredentialsEnvVar)
+			return Credentials{}, unsetVariable(cfg.CredentialsEnvVar)
 		}
 		if cfg.Type == AuthBasic && !strings.Contains(s, ":") {
 			return Credentials{}, fmt.Errorf("auth: basic credentials in %s must be user:password", cfg.CredentialsEnvVar)
@@ -123,7 +123,7 @@ func (h *Header) Credentials(cfg *AuthConfig, getenv func(string) string) (Crede
 		}
 		sec := strings.TrimSpace(getenv(cfg.CredentialsEnvVar))
 		if sec == "" {
-			return Credentials{}, fmt.Errorf("auth: environment variable %s is empty or unset; export it or choose null_auth", cfg.CredentialsEnvVar)
+			return Credentials{}, unsetVariable(cfg.CredentialsEnvVar)
 		}
 		return h.schemeCredentials(getenv, map[string]string{s.Name: sec}, "env "+cfg.CredentialsEnvVar), nil
 	}
@@ -209,6 +209,23 @@ func SecretForms(secrets []string) []string {
 	}
 	sort.Strings(out)
 	return slices.Compact(out)
+}
+
+// tokenPrefixes begin the tokens and keys of well-known providers
+// (GitHub's classic, OAuth, user, server and fine-grained tokens,
+// GitLab's, Slack's, Stripe's and OpenAI's).
+var tokenPrefixes = []string{"ghp_", "gho_", "ghu_", "ghs_", "ghr_", "github_pat_", "glpat-", "xoxb-", "xoxp-", "sk_live_", "sk_test_", "sk-"}
+
+// unsetVariable is the error of credentialsenvvar naming an unset or
+// empty variable. A name that is a token itself (a slip from a config
+// that takes the token) is not repeated: it would land in CI logs.
+func unsetVariable(name string) error {
+	for _, p := range tokenPrefixes {
+		if strings.HasPrefix(name, p) {
+			return fmt.Errorf("auth: credentialsenvvar holds what looks like a token (it begins with %s), not the name of a variable; put the token in a variable (export GITHUB_TOKEN=...) and give that name; the value is not shown", p)
+		}
+	}
+	return fmt.Errorf("auth: environment variable %s is empty or unset; export it or choose null_auth", name)
 }
 
 // AuthType is the kind of credentials of an --auth entry.

@@ -266,3 +266,15 @@ func TestTokenCutByTruncationNeverLeaks(t *testing.T) {
 	assertSent(t, fake)
 	out.assertNoPrefix(t, 5_000)
 }
+
+// A token given where the name of its variable belongs (credentialsenvvar)
+// is refused without being repeated: the error would land in CI logs
+// (before: "environment variable ghp_... is empty or unset").
+func TestTokenAsVariableNameNeverPrinted(t *testing.T) {
+	t.Parallel()
+	auth := `{"github":{"type":"bearer","credentialsenvvar":"` + token + `"}}`
+	r := testutil.Run(t, env(t, newFake(t)), "", "exec", "--auth", auth, "SELECT name FROM github.repos.repos WHERE org = 'tiny'")
+	if r.Code != 1 || !strings.Contains(r.Stderr, "looks like a token") || strings.Contains(r.Stdout+r.Stderr, token[4:]) {
+		t.Errorf("exit %d, want 1 and a refusal that does not repeat the token\n%s%s", r.Code, r.Stdout, r.Stderr)
+	}
+}
