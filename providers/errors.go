@@ -39,8 +39,10 @@ type ProviderError struct {
 	// credential waits out a secondary rate limit); "auth" when GitHub App
 	// credentials could not be exchanged for a token; "pagination" when an
 	// answer says there is more and the method's paging cannot get it (or
-	// a cursor loops). A 2xx that the profile's "error in a 200" rule marks
-	// as failed is "http" with that 2xx status.
+	// a cursor loops); "link" when an answer's Link rel="next" points
+	// where the engine will not go (another host or path, a page already
+	// read). A 2xx that the profile's "error in a 200" rule marks as
+	// failed is "http" with that 2xx status.
 	Kind string
 	// Attempts is how many times the request was tried.
 	Attempts int

@@ -575,6 +575,15 @@ func withParam(u *url.URL, name, value string) *url.URL {
 // pagingError is a pagination failure of kind "pagination" (not
 // retryable: the same answer would come again). It carries no status: the
 // answers were 2xx, the failure is the engine's inability to go on.
+// linkError is the error of a Link rel="next" the engine will not follow
+// (unparseable, to another host or path, or to a page already read):
+// kind "link" (no status: the answer itself was not refused).
+func (p *pager) linkError(cur *response, msg string) error {
+	pe := p.c.newError(p.call, cur.url.String(), "link", msg)
+	pe.Attempts = cur.attempts
+	return pe
+}
+
 func (p *pager) pagingError(cur *response, msg string) error {
 	pe := p.c.newError(p.call, cur.url.String(), "pagination", msg)
 	pe.Attempts = cur.attempts

@@ -289,18 +289,18 @@ func (p *pager) getPage(ctx context.Context, u string, first bool) (items []json
 func (p *pager) resolve(cur *response, raw string) (*url.URL, error) {
 	next, err := cur.url.Parse(raw)
 	if err != nil {
-		return nil, p.c.newError(p.call, cur.url.String(), "decode", "response has an unparseable Link rel=\"next\" URL")
+		return nil, p.linkError(cur, "response has an unparseable Link rel=\"next\" URL")
 	}
 	if !sameOrigin(next, p.c.base) {
-		return nil, p.c.newError(p.call, cur.url.String(), "decode",
+		return nil, p.linkError(cur,
 			fmt.Sprintf("refusing to follow Link rel=\"next\" to %s: it leaves %s", p.c.sanitize(next.Scheme+"://"+next.Host), p.c.sanitize(p.c.base.Scheme+"://"+p.c.base.Host)))
 	}
 	if !samePagePath(cur.url, next) {
-		return nil, p.c.newError(p.call, cur.url.String(), "decode",
+		return nil, p.linkError(cur,
 			fmt.Sprintf("refusing to follow Link rel=\"next\" to %s: it leaves the request's path %s, so its rows would not be this query's rows", p.c.sanitize(next.EscapedPath()), p.c.sanitize(cur.url.EscapedPath())))
 	}
 	if p.visited[urlKey(next)] {
-		return nil, p.c.newError(p.call, cur.url.String(), "decode",
+		return nil, p.linkError(cur,
 			fmt.Sprintf("pagination loop: Link rel=\"next\" points to %s, which was already fetched", p.c.sanitize(next.String())))
 	}
 	return next, nil

@@ -77,6 +77,24 @@ func TestFaultMatrix(t *testing.T) {
 			})
 		}
 	}
+	// The advice names the cause and its setting: the provider's Link
+	// header (before: "network error", "fix the query's WHERE values"),
+	// the request timeout (before: unnamed).
+	for _, c := range []struct {
+		fault fakegithub.Fault
+		want  string
+	}{
+		{fakegithub.Fault{Kind: fakegithub.KindLinkLoop}, "the provider's Link header points where its next page cannot be"},
+		{fakegithub.Fault{Kind: fakegithub.KindSlow, Delay: 5 * time.Second}, "--request-timeout (30 s by default) gives each attempt longer"},
+	} {
+		fake.ClearFaults()
+		c.fault.Path, c.fault.Page = "^/orgs/acme/repos$", 1
+		fake.Inject(c.fault)
+		r := testutil.Run(t, execEnv(t, "ENGINE_REQUEST_TIMEOUT=700ms"), "", "exec", q)
+		if r.Code != 2 || !strings.Contains(r.Stderr, c.want) || strings.Contains(r.Stderr, "WHERE values") {
+			t.Errorf("%s: exit %d, want advice %q\n%s", c.fault.Kind, r.Code, c.want, r.Stderr)
+		}
+	}
 	// The process is healthy for the next query once faults are gone.
 	fake.ClearFaults()
 	r := run(t, "-o", "csv", q)

@@ -61,7 +61,8 @@ func Explain(e *engine.Error, cred Credentials, now time.Time) string {
 			advice("DESCRIBE %s lists its columns and the WHERE keys each method needs.", e.Table)
 		}
 	case engine.KindTimeout:
-		if e.Setting != engine.SettingQueryTimeout {
+		if e.Setting == "" {
+			// a request's own timeout or the provider's: no limit of ours ran out
 			advice("a retry may help; narrow the query (WHERE keys, LIMIT) or raise --query-timeout.")
 		}
 	case engine.KindInternal:
@@ -122,8 +123,13 @@ func explainProvider(e *engine.Error, cred Credentials, now time.Time, advice fu
 		return
 	}
 	what := "network error"
-	if p.Kind == "pagination" {
+	switch p.Kind {
+	case "pagination":
 		what = "pages the engine cannot follow"
+	case "link":
+		what = "a next page the engine will not follow"
+	case "timeout":
+		what = "each attempt timed out"
 	}
 	if p.Status > 0 {
 		what = fmt.Sprintf("HTTP %d", p.Status)
@@ -175,12 +181,16 @@ func explainProvider(e *engine.Error, cred Credentials, now time.Time, advice fu
 	case p.Retryable && p.RetryAfterSeconds() > 0:
 		at := now.Add(time.Duration(p.RetryAfterSeconds()) * time.Second).UTC()
 		advice("retryable: a temporary failure; retry after %s UTC (in %s).", at.Format("15:04"), humanWait(p.RetryAfterSeconds()))
-	case p.Retryable && p.Status == 0 && (p.Kind == "transport" || p.Kind == "timeout"):
+	case p.Retryable && p.Status == 0 && p.Kind == "timeout":
+		advice("retryable: the provider was too slow; running the statement again may work, and --request-timeout (30 s by default) gives each attempt longer where it is always slow.")
+	case p.Retryable && p.Status == 0 && p.Kind == "transport":
 		advice("retryable: the connection failed or timed out; running the statement again may work; if this machine is offline, %s.", offlineHint(p.Provider))
 	case p.Retryable:
 		advice("retryable: a temporary failure; running the statement again may work.")
 	case p.Kind == "pagination":
 		advice("not retryable: the rows would be incomplete; declare the method's pagination in the provider's profile as the message says (docs/providers.md).")
+	case p.Kind == "link":
+		advice("not retryable: the provider's Link header points where its next page cannot be (the message says where), so the rows would be wrong or endless and none are shown; the fault is the provider's: report it to them, or narrow the query to one page (LIMIT).")
 	case p.Kind == "decode" && p.Status >= 200 && p.Status <= 299:
 		advice("not retryable: the provider answered, but not in the shape its description declares for this method, so its rows cannot be read; the description is wrong here: declare what the rows are in the provider's profile (tables.rows, docs/providers.md).")
 	case p.Status >= 200 && p.Status <= 299:

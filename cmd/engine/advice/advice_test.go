@@ -105,7 +105,9 @@ func TestExplainAgreesWithTheFailure(t *testing.T) {
 		{tokenNet, app, []string{"gave no answer to the GitHub App's token request", "retryable"}, []string{"answered", "WHERE"}},
 		{anon401, Credentials{Anonymous: true, TokenEnv: "GITHUB_TOKEN"}, []string{"no credentials were sent", "set GITHUB_TOKEN (or --auth)"}, []string{"refused"}},
 		{gone, Credentials{}, []string{"api.github.com could not be reached", "not retryable", "--base-url github=URL points it", "make demo"}, []string{"answered", "temporary"}},
-		{slow, Credentials{}, []string{"gave no answer (network error after 3 attempts)", "retryable"}, []string{"answered"}},
+		{slow, Credentials{}, []string{"gave no answer (each attempt timed out after 3 attempts)", "retryable", "--request-timeout (30 s by default)"}, []string{"answered"}},
+		{&providers.ProviderError{Provider: "github", URL: "u", Kind: "link", Message: "pagination loop: Link rel=\"next\" points to u, which was already fetched"},
+			Credentials{}, []string{"answered a next page the engine will not follow", "the provider's Link header points where its next page cannot be"}, []string{"network error", "WHERE"}},
 	} {
 		got := Explain(&engine.Error{Kind: engine.KindProvider, Err: c.pe, Provider: c.pe}, c.cred, time.Now())
 		for _, w := range c.want {
