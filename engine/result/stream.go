@@ -8,7 +8,6 @@ import (
 	"io"
 	"strconv"
 	"strings"
-	"unicode/utf8"
 )
 
 // TableBufferRows and TableBufferBytes bound the rows the table format
@@ -265,7 +264,7 @@ func (e *lineEncoder) Begin(b *bytes.Buffer, cols []Column) error {
 	e.cols = cols
 	e.names = sanitizedNames(cols)
 	for _, n := range e.names {
-		e.wide = max(e.wide, utf8.RuneCountInString(n))
+		e.wide = max(e.wide, displayWidth(n))
 	}
 	return nil
 }
@@ -276,7 +275,7 @@ func (e *lineEncoder) Row(b *bytes.Buffer, row []any) error {
 		b.WriteByte('\n')
 	}
 	for j, name := range e.names {
-		b.WriteString(strings.Repeat(" ", e.wide-utf8.RuneCountInString(name)))
+		b.WriteString(strings.Repeat(" ", e.wide-displayWidth(name)))
 		b.WriteString(name)
 		b.WriteString(" = ")
 		if row[j] == nil {

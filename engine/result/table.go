@@ -5,6 +5,8 @@ import (
 	"io"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/mattn/go-runewidth"
 )
 
 // WriteTable writes an aligned table. When width > 0 the table is fitted
@@ -103,12 +105,12 @@ func (e *tableEncoder) start(b *bytes.Buffer) {
 	e.widths = make([]int, n)
 	e.numeric = make([]bool, n)
 	for i, c := range e.cols {
-		e.widths[i] = utf8.RuneCountInString(e.names[i])
+		e.widths[i] = displayWidth(e.names[i])
 		e.numeric[i] = c.Type == TypeInteger || c.Type == TypeReal
 	}
 	for _, cells := range e.held {
 		for j, c := range cells {
-			e.widths[j] = max(e.widths[j], utf8.RuneCountInString(c))
+			e.widths[j] = max(e.widths[j], displayWidth(c))
 		}
 	}
 	if total := fit(e.widths, e.width); e.width > 0 && total > e.width {
@@ -136,7 +138,7 @@ func (e *tableEncoder) row(b *bytes.Buffer, vals []string, header bool) {
 	b.WriteByte('|')
 	for j, v := range vals {
 		v = cut(v, e.widths[j])
-		pad := strings.Repeat(" ", e.widths[j]-utf8.RuneCountInString(v))
+		pad := strings.Repeat(" ", e.widths[j]-displayWidth(v))
 		b.WriteByte(' ')
 		if e.numeric[j] && !header {
 			b.WriteString(pad)
@@ -178,13 +180,25 @@ func fit(widths []int, width int) int {
 	return total()
 }
 
+// cut shortens s to w terminal columns, ending it with "…" when cut.
 func cut(s string, w int) string {
-	if utf8.RuneCountInString(s) <= w {
+	if displayWidth(s) <= w {
 		return s
 	}
-	rs := []rune(s)
 	if w <= 1 {
-		return string(rs[:w])
+		return runewidth.Truncate(s, w, "")
 	}
-	return string(rs[:w-1]) + "…"
+	return runewidth.Truncate(s, w, "…")
+}
+
+// displayWidth is the columns s takes on a terminal (go-runewidth): 2 for
+// a wide character (日本語), 0 for a combining mark (e + U+0301), as a
+// terminal draws them; ASCII at one a byte.
+func displayWidth(s string) int {
+	for i := 0; i < len(s); i++ {
+		if s[i] >= utf8.RuneSelf {
+			return runewidth.StringWidth(s)
+		}
+	}
+	return len(s)
 }
