@@ -4,7 +4,9 @@ import (
 	"os/exec"
 	"strings"
 	"testing"
+	"time"
 
+	"github.com/enginehq/engine/test/fakegithub"
 	"github.com/enginehq/engine/test/testutil"
 )
 
@@ -176,5 +178,27 @@ func TestExecWideTableSuggestsLineFormat(t *testing.T) {
 		if got := strings.Contains(out, "characters wide, the terminal 120: -o line prints one \"column = value\" line per cell, or name fewer columns"); got != c.note || !strings.Contains(out, "alpha") {
 			t.Errorf("%s: note %v, want %v:\n%s", c.sql, got, c.note, out)
 		}
+	}
+}
+
+// TestScriptStopSignals: a script read by the shell stops on SIGTERM (a
+// cancelled CI job) as on SIGINT: the statement running is cancelled and
+// says so, and the statements after it do not run (before: SIGTERM
+// killed the shell with no word, exit 143).
+func TestScriptStopSignals(t *testing.T) {
+	for _, sig := range testutil.StopSignals {
+		t.Run(sig.String(), func(t *testing.T) {
+			s, env := fake(t)
+			s.Inject(fakegithub.Fault{Path: "/orgs/tiny/repos", Kind: fakegithub.KindSlow, Delay: time.Minute})
+			p := testutil.StartWithInput(t, 50*time.Second, env, "SELECT name FROM github.repos.repos WHERE org = 'tiny';\nSELECT 'after' AS next;\n", "shell", "-o", "csv")
+			for s.Arrived() == 0 {
+				time.Sleep(10 * time.Millisecond) // until the request is in flight
+			}
+			p.Signal(sig)
+			r, hung := p.Wait()
+			if hung || r.Code != 1 || !strings.Contains(r.Stderr, "query cancelled") || strings.Contains(r.Stdout, "after") {
+				t.Fatalf("%s: exit %d hung %t\nstdout %q\nstderr %q", sig, r.Code, hung, r.Stdout, r.Stderr)
+			}
+		})
 	}
 }

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"os"
 	"os/exec"
+	"strings"
 	"syscall"
 	"testing"
 	"time"
@@ -24,10 +25,19 @@ type Started struct {
 // test ends. Wait collects it.
 func Start(t testing.TB, within time.Duration, env []string, args ...string) *Started {
 	t.Helper()
+	return StartWithInput(t, within, env, "", args...)
+}
+
+// StartWithInput is Start with stdin: a script for the shell, say.
+func StartWithInput(t testing.TB, within time.Duration, env []string, stdin string, args ...string) *Started {
+	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), within)
 	t.Cleanup(cancel)
 	s := &Started{t: t, ctx: ctx, cmd: exec.CommandContext(ctx, EngineBinary(t), args...)}
 	s.cmd.Env = env
+	if stdin != "" {
+		s.cmd.Stdin = strings.NewReader(stdin)
+	}
 	s.cmd.Stdout, s.cmd.Stderr = &s.stdout, &s.stderr
 	if err := s.cmd.Start(); err != nil {
 		t.Fatalf("start engine %v: %v", args, err)

@@ -1,15 +1,17 @@
 package shell
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
-	"github.com/enginehq/engine/cmd/engine/advice"
 	"io"
 	"os"
 	"os/signal"
+	"syscall"
 	"time"
 
+	"github.com/enginehq/engine/cmd/engine/advice"
 	"github.com/enginehq/engine/engine"
 	"github.com/enginehq/engine/engine/result"
 )
@@ -59,7 +61,10 @@ type Shell struct {
 	timer    bool
 	split    splitter
 	sigint   chan os.Signal
-	depth    int // nesting of .read
+	// stopped is done once a script is told to stop (SIGTERM): the
+	// statement running is cancelled, and none after it runs.
+	stopped context.Context
+	depth   int // nesting of .read
 }
 
 // New makes a shell.
@@ -99,6 +104,12 @@ func (s *Shell) catchInterrupts() func() {
 // succeeded. Footers and notices go to stderr so stdout holds only data.
 func (s *Shell) RunScript(r io.Reader, name string) bool {
 	defer s.catchInterrupts()()
+	// SIGTERM (a CI job cancelled) stops a script as exec -f stops: the
+	// statement running is cancelled and says so. (The interactive shell
+	// leaves SIGTERM to end the process.)
+	var stop context.CancelFunc
+	s.stopped, stop = signal.NotifyContext(context.Background(), syscall.SIGTERM)
+	defer stop()
 	s.console = s.opts.Stderr
 	err := s.runReader(r, name)
 	return err == nil || errors.Is(err, errQuit)
@@ -106,7 +117,7 @@ func (s *Shell) RunScript(r io.Reader, name string) bool {
 
 // execute runs one statement and prints its result or its error.
 func (s *Shell) execute(sql string) error {
-	ctx, cancel := context.WithCancel(context.Background())
+	ctx, cancel := context.WithCancel(cmp.Or(s.stopped, context.Background()))
 	defer cancel()
 	select { // drop an interrupt that arrived before this statement
 	case <-s.sigint:
@@ -145,7 +156,7 @@ func (s *Shell) execute(sql string) error {
 		return errFailed
 	}
 	if err != nil {
-		if cancelled {
+		if cancelled || (s.stopped != nil && s.stopped.Err() != nil) {
 			fmt.Fprintln(s.opts.Stderr, "query cancelled")
 			return errFailed
 		}
