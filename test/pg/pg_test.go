@@ -283,6 +283,23 @@ func TestPGXCatalog(t *testing.T) {
 	if err := c.QueryRow(ctx, "SELECT data_type FROM information_schema.columns WHERE table_schema = 'repos' AND table_name = 'repos' AND column_name = 'stargazers_count'").Scan(&typ); err != nil || typ != "bigint" {
 		t.Errorf("information_schema.columns stargazers_count: %q, %v", typ, err)
 	}
+	// The engine's discovery statements take the database's two-part names
+	// as SELECT does (before: "unknown provider repos")
+	for q, want := range map[string]string{"DESCRIBE repos.repos": "github.repos.repos", "SHOW TABLES IN repos": "github.repos.repos", "SHOW METHODS IN repos.repos": "list_for_org"} {
+		rows, err := c.Query(ctx, q, pgx.QueryExecModeSimpleProtocol)
+		if err != nil {
+			t.Errorf("%s: %v", q, err)
+			continue
+		}
+		found := false
+		for rows.Next() {
+			vals, _ := rows.Values()
+			found = found || strings.Contains(fmt.Sprint(vals), want)
+		}
+		if rows.Close(); rows.Err() != nil || !found {
+			t.Errorf("%s: %v, no row with %s", q, rows.Err(), want)
+		}
+	}
 	// A write to the catalog is refused like any other.
 	if _, err := c.Exec(ctx, "DELETE FROM information_schema.tables"); pgCode(err) == "" {
 		t.Errorf("DELETE FROM information_schema.tables: %v, want an error", err)

@@ -277,7 +277,7 @@ func qualify(text, database string, isTable func(service, table string) bool) st
 	type frame struct{ inFrom bool }
 	stack := []frame{{}}
 	var out strings.Builder
-	prevSig := ""
+	prevSig, first := "", ""
 	for i := 0; i < len(toks); i++ {
 		t := toks[i]
 		top := &stack[len(stack)-1]
@@ -296,7 +296,11 @@ func qualify(text, database string, isTable func(service, table string) bool) st
 				top.inFrom = false
 			}
 		}
-		afterFromWord := prevSig == "from" || prevSig == "join" || (prevSig == "," && top.inFrom)
+		// where a table name stands: FROM and JOIN lists, DESCRIBE, and
+		// SHOW ... IN (a service or a table)
+		showIn := first == "show" && prevSig == "in"
+		afterFromWord := prevSig == "from" || prevSig == "join" || (prevSig == "," && top.inFrom) ||
+			((first == "describe" || first == "desc") && (prevSig == "describe" || prevSig == "desc")) || showIn
 		if afterFromWord && (t.kind == tokWord || t.kind == tokQuoted) {
 			// a.b, and not a.b.c
 			if i+2 < len(toks) && toks[i+1].text == "." && (toks[i+2].kind == tokWord || toks[i+2].kind == tokQuoted) &&
@@ -304,11 +308,16 @@ func qualify(text, database string, isTable func(service, table string) bool) st
 				if isTable(t.word(), toks[i+2].word()) {
 					out.WriteString(database + ".")
 				}
+			} else if showIn && (i+1 >= len(toks) || toks[i+1].text != ".") && isTable(t.word(), "") {
+				out.WriteString(database + ".") // SHOW TABLES IN repos: the service
 			}
 		}
 		out.WriteString(t.text)
 		if t.kind != tokSpace && t.kind != tokComment {
 			prevSig = strings.ToLower(t.text)
+			if first == "" {
+				first = prevSig
+			}
 		}
 	}
 	return out.String()
