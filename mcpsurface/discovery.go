@@ -35,7 +35,7 @@ type resourcesInput struct {
 }
 
 type describeInput struct {
-	Resource string `json:"resource" jsonschema:"provider.service.resource, e.g. github.repos.repos"`
+	Resource string `json:"resource" jsonschema:"provider.service.resource, e.g. github.repos.repos, or a view's name"`
 	Compact  bool   `json:"compact,omitempty" jsonschema:"column names only, no types"`
 }
 
@@ -260,6 +260,29 @@ func filterMatches(t catalog.TableInfo, filter string) bool {
 	return strings.Contains(strings.ToLower(t.Name), filter)
 }
 
+// describeView describes a view (list_resources lists them) as DESCRIBE
+// does: its query, then its columns and the keys that bind through it.
+func (s *Server) describeView(ctx context.Context, name string) (string, error) {
+	views, _ := s.eng.Views()
+	for _, v := range views {
+		if !strings.EqualFold(v.Name, name) {
+			continue
+		}
+		res, err := s.eng.Query(ctx, "DESCRIBE `"+strings.ReplaceAll(v.Name, "`", "``")+"`", engine.QueryOptions{})
+		if err != nil {
+			return "", err
+		}
+		var b strings.Builder
+		fmt.Fprintf(&b, "# view %s: %s\n", v.Name, tsvCell(strings.Join(strings.Fields(v.Query), " ")))
+		b.WriteString(result.TSVHeader(res.Columns) + "\n")
+		for _, row := range res.Rows {
+			b.WriteString(result.TSVRow(res.Columns, row) + "\n")
+		}
+		return b.String(), nil
+	}
+	return "", usageErrorf("resource %q: expected provider.service.resource (e.g. github.repos.repos), or the name of a view (list_resources lists both)", name)
+}
+
 func (s *Server) describe(ctx context.Context, in describeInput) (string, error) {
 	cat, err := s.catalog(ctx)
 	if err != nil {
@@ -276,6 +299,9 @@ func (s *Server) describe(ctx context.Context, in describeInput) (string, error)
 			next = fmt.Sprintf("%s has no service %q: list_services(provider=%q) lists them", parts[0], parts[1], parts[0])
 		}
 		return "", usageErrorf("resource %q names a service, not a table: a table name has three parts, provider.service.resource (e.g. github.repos.repos); %s", in.Resource, next)
+	}
+	if len(parts) == 1 {
+		return s.describeView(ctx, in.Resource)
 	}
 	if len(parts) == 2 {
 		parts = append([]string{""}, parts...)

@@ -32,6 +32,19 @@ func TestViewsOverMCP(t *testing.T) {
 		t.Fatalf("list_resources does not list the view:\n%s", text)
 	}
 
+	// describe_resource describes a view by its name, as DESCRIBE does
+	// (before: "expected provider.service.resource")
+	d := c.CallRaw(t, "describe_resource", map[string]any{"resource": "repo_langs"})
+	dtext := ""
+	for _, ct := range d.Content {
+		if tc, ok := ct.(*mcp.TextContent); ok {
+			dtext = tc.Text
+		}
+	}
+	if d.IsError || !strings.Contains(dtext, "# view repo_langs: SELECT org, name, language") || !strings.Contains(dtext, "language") || !strings.Contains(dtext, "org") {
+		t.Fatalf("describe_resource of a view:\n%s", dtext)
+	}
+
 	fake.ResetRequests()
 	q := c.Query(t, "SELECT name FROM repo_langs WHERE org = 'tiny' ORDER BY name")
 	if q.IsError || q.RowCount != 3 || q.Rows[0][0] != "alpha" {
