@@ -37,8 +37,12 @@ test-units:
 	$(GO) test -count=1 -race -timeout 15m $$($(GO) list $(PKGS) | grep -v -e '/test/' -e '/cmd/indexgen$$' -e '/providers/openapi$$')
 	$(GO) test -count=1 -timeout 15m $(NORACE_PKGS)
 
+# The longest suites are named first so that they start first: go test
+# runs packages in the order given, and a long one started last is the
+# run's tail.
+SLOW_SUITES := ./test/exec ./test/mcp ./test/orgscale ./test/hostile
 test-suites: build testdeps
-	ENGINE_BIN=$(abspath $(BIN)) $(GO) test -count=1 -p $(SUITES_P) -timeout 15m ./test/...
+	ENGINE_BIN=$(abspath $(BIN)) $(GO) test -count=1 -p $(SUITES_P) -timeout 15m $(SLOW_SUITES) ./test/...
 
 # What the tests need besides Go (redis-server, for the shared-state
 # tests), installed with apt-get when missing.
