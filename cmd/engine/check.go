@@ -76,7 +76,7 @@ your own. See docs/check.md.`,
 		},
 	}
 	cmd.SetFlagErrorFunc(func(_ *cobra.Command, err error) error {
-		return checkExit(check.ExitError, "%v (engine check --help lists the flags)", err)
+		return &checkFlagError{checkExit(check.ExitError, "%v (engine check --help lists the flags)", err).(*exitError)}
 	})
 	f := cmd.Flags()
 	f.StringArrayVar(&cf.packs, "pack", nil, "run an embedded pack of controls (repeatable; --list-packs lists them)")
@@ -97,6 +97,27 @@ your own. See docs/check.md.`,
 
 // checkExit ends check with code after printing msg; usage mistakes are
 // exit 2 too, because nothing was evaluated.
+// checkFlagError is a command line of check that did not parse: run
+// writes it as the problems report of the format asked for, so a job that
+// reads -o json or uploads -o sarif gets one (flagProblemReport).
+type checkFlagError struct{ *exitError }
+
+// flagProblemReport writes a check command line's flag error as the
+// problems report of the output format its arguments ask for (none for
+// text), and returns the error to exit with.
+func flagProblemReport(x *IO, cmd *cobra.Command, args []string, err error) error {
+	var fe *checkFlagError
+	if !errors.As(err, &fe) {
+		return err
+	}
+	format := outputArg(cmd, args)
+	if format == "" || format == "text" || !slices.Contains(check.Formats, format) {
+		return fe.exitError
+	}
+	msg := strings.TrimPrefix(fe.msg, "error: ")
+	return reportProblems(x, x.Out, x.Err, format, "command line", []check.Problem{{Message: msg}})
+}
+
 func checkExit(code int, format string, args ...any) error {
 	return &exitError{code: code, msg: "error: " + fmt.Sprintf(format, args...)}
 }

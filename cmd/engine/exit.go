@@ -97,27 +97,35 @@ func exitStatus(w io.Writer, err error) int {
 // CLI's advice lines.
 func boundText(s string) string { return providers.ElideMiddle(s, 2*engine.MaxMessageBytes) }
 
-// jsonOutput reports whether exec was asked for -o json: by its parsed
-// flag, or, when the command line did not parse, by the arguments
-// themselves (-o json, -ojson, -o=json, --output json, --output=json).
-func jsonOutput(cmd *cobra.Command, args []string) bool {
+// jsonOutput reports whether exec was asked for -o json (outputArg).
+func jsonOutput(cmd *cobra.Command, args []string) bool { return outputArg(cmd, args) == "json" }
+
+// outputArg is the output format a command was asked for: its parsed -o
+// flag, or, when the command line did not parse, what the arguments
+// themselves say (-o F, -oF, -o=F, --output F, --output=F); "" when none.
+func outputArg(cmd *cobra.Command, args []string) string {
 	if f := cmd.Flags().Lookup("output"); f != nil && f.Changed {
-		return f.Value.String() == "json"
+		return f.Value.String()
 	}
 	for i, a := range args {
 		if a == "--" {
 			break
 		}
-		switch a {
-		case "-ojson", "-o=json", "--output=json":
-			return true
-		case "-o", "--output":
-			if i+1 < len(args) && args[i+1] == "json" {
-				return true
+		for _, p := range []string{"--output=", "-o="} {
+			if v, ok := strings.CutPrefix(a, p); ok {
+				return v
 			}
 		}
+		switch {
+		case a == "-o" || a == "--output":
+			if i+1 < len(args) {
+				return args[i+1]
+			}
+		case strings.HasPrefix(a, "-o") && len(a) > 2:
+			return a[2:]
+		}
 	}
-	return false
+	return ""
 }
 
 // asJSONError turns an error exec prints in words (a usage mistake, a bad

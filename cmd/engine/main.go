@@ -34,5 +34,8 @@ func run(x *IO, args []string) int {
 	if err != nil && cmd != nil && cmd.Name() == "exec" && jsonOutput(cmd, args) {
 		err = asJSONError(err)
 	}
+	if err != nil && cmd != nil && cmd.Name() == "check" {
+		err = flagProblemReport(x, cmd, args, err)
+	}
 	return exitStatus(x.Err, err)
 }

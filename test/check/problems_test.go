@@ -111,6 +111,20 @@ func TestUsageMistakesExit2(t *testing.T) {
 			t.Errorf("%v: exit %d, want 2\n%s", args, r.Code, r.Stderr)
 		}
 	}
+	// A command line that does not parse still gives the report a job reads
+	// (before: plain text on stderr, nothing on stdout for -o json or sarif)
+	r := runCheck(t, env, "-o", "json", "--bogus", file)
+	var rep struct {
+		ExitCode int `json:"exit_code"`
+		Problems []struct{ Message string }
+	}
+	testutil.StdoutJSON(t, r, &rep)
+	if r.Code != 2 || rep.ExitCode != 2 || len(rep.Problems) != 1 || !strings.Contains(rep.Problems[0].Message, "unknown flag: --bogus") {
+		t.Errorf("-o json --bogus: exit %d, report %+v", r.Code, rep)
+	}
+	if l := parseSARIF(t, runCheck(t, env, "--output=sarif", "--bogus", file)); len(l.Runs[0].Invocations) != 1 || l.Runs[0].Invocations[0].ExecutionSuccessful {
+		t.Errorf("-o sarif --bogus: invocations %+v, want executionSuccessful false", l.Runs[0].Invocations)
+	}
 }
 
 // The JUnit suite is named after the control file's base name without its

@@ -32,6 +32,9 @@ func (p Problem) String() string {
 	if p.Control != "" {
 		return fmt.Sprintf("%s: control %s: %s", loc, result.Sanitize(p.Control), result.Sanitize(p.Message))
 	}
+	if loc == "" {
+		return result.Sanitize(p.Message) // no file: the command line's
+	}
 	return fmt.Sprintf("%s: %s", loc, result.Sanitize(p.Message))
 }
 
