@@ -558,5 +558,8 @@ func (c *Client) appSecrets() []string {
 // scrubbing text that leaves the process: the configured secret, or every
 // GitHub App JWT signed and installation token received so far.
 func (c *Client) Secrets() []string {
-	return providers.SecretForms(append(c.opts.Credentials.Secrets(), c.appSecrets()...))
+	// the configured secrets in every form they may come back in; the
+	// app's tokens (one per installation, maybe hundreds) as they are, as
+	// they are sent
+	return append(providers.SecretForms(c.opts.Credentials.Secrets()), c.appSecrets()...)
 }

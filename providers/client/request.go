@@ -324,7 +324,11 @@ func (c *Client) send(ctx context.Context, call Call, rawURL string, stats *call
 		pe.Attempts = st.attempts
 		return nil, pe
 	}
-	return &response{status: resp.StatusCode, header: resp.Header, body: c.scrub(st.body), url: final, attempts: st.attempts, redirected: st.redirected}, nil
+	own := "" // the token this request carried (a GitHub App installation's)
+	if auth, ok := strings.CutPrefix(req.Header.Get("Authorization"), "Bearer "); ok {
+		own = auth
+	}
+	return &response{status: resp.StatusCode, header: resp.Header, body: c.scrub(st.body, own), url: final, attempts: st.attempts, redirected: st.redirected}, nil
 }
 
 // minScrubbed is the shortest secret form scrubbed from an answer's body
@@ -337,10 +341,12 @@ const minScrubbed = 8
 // body with [REDACTED] before anything reads it: the rows SQLite holds,
 // the response cache on disk. So no SQL function (hex, upper, replace)
 // can bring a secret back out of the data, which redacting the output
-// alone allowed. A body without one, almost every body, is returned as
-// it is after one search per secret form.
-func (c *Client) scrub(body []byte) []byte {
-	secrets := c.Secrets()
+// alone allowed. The secrets are the configured ones, in every form, and
+// own, the token the request carried (an app has one per installation:
+// an answer echoes its own). A body without one, almost every body, is
+// returned as it is after one search per secret form.
+func (c *Client) scrub(body []byte, own ...string) []byte {
+	secrets := append(providers.SecretForms(c.opts.Credentials.Secrets()), own...)
 	slices.SortFunc(secrets, func(a, b string) int { return len(b) - len(a) }) // user:password before password
 	for _, sec := range secrets {
 		if len(sec) >= minScrubbed && bytes.Contains(body, []byte(sec)) {
