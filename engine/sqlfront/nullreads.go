@@ -242,17 +242,20 @@ func aliasedReaders(s *Scope, c *sqlparser.ColName) ([]*TableRef, string, string
 }
 
 // readers are the provider tables a column reference of scope s may
-// read, with the column's name: the one resolveColumn finds, else, for
-// an unqualified name in a FROM of provider tables only (no derived
-// table, no outer scope it could mean), each of them: only the one that
-// has the column keeps the read (the planner's NullChecks), and were
-// two to have it SQLite would refuse the name as ambiguous.
+// read, with the column's name (and the JSON path of a pass-through):
+// the one resolveColumn finds, else, for an unqualified name in a FROM
+// of provider tables only, each of them (below).
 func readers(s *Scope, c *sqlparser.ColName) ([]*TableRef, string, string) {
 	if t, name, path := resolveColumn(s, c); t != nil {
 		return []*TableRef{t}, name, path
 	}
 	name := colOf(c)
-	if qualOf(c) != "" || !c.Qualifier.DbQualifier.IsEmpty() || s.aliases[name] || len(s.Tables) < 2 || len(s.Names) != len(s.Tables) || correlatable(s) {
+	// An unqualified name of a scope whose FROM items are all provider
+	// tables is, in SQL, the column of the one of them that has it (two
+	// would make SQLite refuse it as ambiguous), before any outer scope's
+	// (a subquery in WHERE sees its own FROM first): each may own it, and
+	// the planner keeps the read of the one whose method has the column.
+	if qualOf(c) != "" || !c.Qualifier.DbQualifier.IsEmpty() || s.aliases[name] || len(s.Tables) == 0 || len(s.Names) != len(s.Tables) {
 		return nil, name, ""
 	}
 	switch name {

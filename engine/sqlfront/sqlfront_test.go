@@ -380,7 +380,9 @@ func TestQueryFacts(t *testing.T) {
 		"SELECT upper(login) AS m FROM github.orgs.orgs WHERE org = 'a' AND m = 'X'":                                                                      "org WHERE",
 		"SELECT r.name, r.security_and_analysis ->> '$.s' AS ss FROM github.repos.repos r WHERE r.org = 'a' AND ss <> 'enabled'":                          "org WHERE,security_and_analysis->>$.s WHERE",
 		"WITH t AS (SELECT name, security_and_analysis ->> '$.s' AS ss FROM github.repos.repos WHERE org = 'a') SELECT name FROM t WHERE ss <> 'enabled'": "security_and_analysis->>$.s WHERE,org WHERE",
-		"SELECT o.login FROM github.orgs.orgs o, (SELECT 1 AS one) d WHERE o.org = 'a' AND members_can_delete_issues":                                     "org WHERE",
+		// unqualified in a subquery in WHERE: its own FROM comes first
+		"SELECT login FROM github.orgs.orgs WHERE org = 'a' AND login IN (SELECT login FROM github.orgs.orgs WHERE org = 'a' AND members_can_delete_issues)": "org WHERE,login WHERE;org WHERE,members_can_delete_issues WHERE",
+		"SELECT o.login FROM github.orgs.orgs o, (SELECT 1 AS one) d WHERE o.org = 'a' AND members_can_delete_issues":                                        "org WHERE",
 	})
 	eachQuery(t, "SingleRow", func(q *Query) bool { return q.SingleRow }, map[string]bool{
 		"SELECT count(*) FROM github.orgs.members WHERE org = 'a'":                                                                  true,

@@ -38,6 +38,9 @@ func TestNullColumnNotice(t *testing.T) {
 	for _, sql := range []string{joined,
 		`SELECT login, members_can_delete_issues AS m FROM github.orgs.orgs WHERE org = 'comply-member' AND m`,
 		`WITH o AS (SELECT login, members_can_delete_issues AS m FROM github.orgs.orgs WHERE org = 'comply-member') SELECT login FROM o WHERE m`,
+		// unqualified in a subquery in WHERE: its own FROM's column
+		// (before: not checked, as the name might have meant the outer table's)
+		`SELECT login FROM github.orgs.orgs WHERE org = 'comply-member' AND login IN (SELECT login FROM github.orgs.orgs WHERE org = 'comply-member' AND members_can_delete_issues)`,
 	} {
 		r = run(t, "-o", "csv", sql)
 		if r.Code != 0 || strings.Count(r.Stdout, "\n") != 1 || !strings.Contains(r.Stderr, want) {
