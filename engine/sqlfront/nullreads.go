@@ -161,14 +161,15 @@ func jsonPathRead(n sqlparser.SQLNode) (*sqlparser.ColName, string, bool) {
 
 // decidesNull reports whether an expression says what a NULL inside it
 // means: its value is never NULL because of one (coalesce and ifnull
-// give another value; IS [NOT] NULL, IS [NOT] TRUE / FALSE and <=> are
-// true or false). nullif and CASE without an IS do not decide.
+// give another value; IS [NOT] NULL and IS NOT TRUE / FALSE are true or
+// false; MySQL's <=> is refused, checkDialect). IS TRUE and IS FALSE do not decide: they are a
+// boolean's test, false on NULL, so the row whose value is unknown drops
+// out as under = (WHERE x IS FALSE passes on what the token cannot see).
+// nullif and CASE without an IS do not decide either.
 func decidesNull(n sqlparser.SQLNode) bool {
 	switch v := n.(type) {
 	case *sqlparser.IsExpr:
-		return true
-	case *sqlparser.ComparisonExpr:
-		return v.Operator == sqlparser.NullSafeEqualStr
+		return v.Operator != sqlparser.IsTrueStr && v.Operator != sqlparser.IsFalseStr
 	case *sqlparser.FuncExpr:
 		if !v.Qualifier.IsEmpty() {
 			return false

@@ -163,6 +163,8 @@ func checkDialect(text string, toks []token) error {
 			return &Error{Pos: t.start, Msg: "'#' comments are not supported; use -- or /* */"}
 		case t.typ == sqlparser.COMMENT && strings.HasPrefix(raw, "/*!"):
 			return &Error{Pos: t.start, Msg: "'/*!' version comments are not supported"}
+		case t.typ == sqlparser.NULL_SAFE_EQUAL:
+			return &Error{Pos: t.start, Msg: "'<=>' is MySQL's null-safe equality, which SQLite does not read; write coalesce(x, v) = w, or x IS NULL OR x = w"}
 		case t.escape:
 			return &Error{Pos: t.start, Msg: "backslash escapes in strings are not supported (SQLite reads them literally); write a quote inside a string as ''"}
 		}

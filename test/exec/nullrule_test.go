@@ -41,6 +41,9 @@ func TestNullColumnNotice(t *testing.T) {
 		// unqualified in a subquery in WHERE: its own FROM's column
 		// (before: not checked, as the name might have meant the outer table's)
 		`SELECT login FROM github.orgs.orgs WHERE org = 'comply-member' AND login IN (SELECT login FROM github.orgs.orgs WHERE org = 'comply-member' AND members_can_delete_issues)`,
+		// IS TRUE is a boolean's test, false on NULL (before: taken as
+		// saying what NULL means)
+		`SELECT login FROM github.orgs.orgs WHERE org = 'comply-member' AND members_can_delete_issues IS TRUE`,
 	} {
 		r = run(t, "-o", "csv", sql)
 		if r.Code != 0 || strings.Count(r.Stdout, "\n") != 1 || !strings.Contains(r.Stderr, want) {

@@ -190,6 +190,8 @@ func TestUsageSQLAndPlanErrorsExitOne(t *testing.T) {
 		{`SELECT nope FROM github.repos.repos WHERE org = 'tiny'`, "no such column: nope"},
 		{`SELEC 1`, "did you mean SELECT?"},
 		{`SELECT name FROM github.repos.repos WHERE`, "syntax error"},
+		// MySQL's <=> passed the front end, then SQLite said "near '>'"
+		{`SELECT name FROM github.repos.repos WHERE org = 'tiny' AND fork <=> 0`, "'<=>' is MySQL's null-safe equality, which SQLite does not read; write coalesce"},
 	}
 	for _, c := range cases {
 		r := run(t, c.sql)
