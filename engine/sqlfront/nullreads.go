@@ -1,6 +1,7 @@
 package sqlfront
 
 import (
+	"cmp"
 	"slices"
 	"strings"
 
@@ -128,6 +129,82 @@ func termColumns(node sqlparser.SQLNode, decided bool, plain *[]colRead, dec *[]
 	}, node)
 }
 
+// nullPropagating are SQLite's functions whose value is NULL when their
+// argument is (lower(NULL) is NULL; hex(NULL) is ”, so it is not one).
+var nullPropagating = map[string]bool{"lower": true, "upper": true, "trim": true, "ltrim": true, "rtrim": true,
+	"length": true, "abs": true, "round": true, "substr": true, "substring": true, "replace": true, "instr": true}
+
+// nullComparisons are the comparisons that are NULL when a side is.
+var nullComparisons = map[string]bool{"=": true, "<>": true, "!=": true, "<": true, ">": true, "<=": true, ">=": true, "like": true, "not like": true}
+
+// propagatesNull returns the one column (and JSON path) an expression
+// reads when the expression is NULL whenever that read is: it is made of
+// that read, literals, arithmetic, comparisons, NOT, CAST and functions
+// that return NULL on NULL (lower(x), x + 0, x = 0, NOT x). A column of
+// a view or WITH table computed so is NULL in every row where the
+// provider's column is, so the NULL rule follows it through.
+func propagatesNull(e sqlparser.Expr) (*sqlparser.ColName, string, bool) {
+	var col *sqlparser.ColName
+	path, ok := "", true
+	var walk func(e sqlparser.Expr)
+	walk = func(e sqlparser.Expr) {
+		if !ok {
+			return
+		}
+		e = unparen(e)
+		if c, p, isPath := jsonPathRead(e); isPath {
+			if col != nil {
+				ok = false
+				return
+			}
+			col, path = c, p
+			return
+		}
+		switch v := e.(type) {
+		case *sqlparser.ColName:
+			if col != nil {
+				ok = false
+				return
+			}
+			col = v
+		case *sqlparser.SQLVal, sqlparser.BoolVal:
+		case *sqlparser.BinaryExpr:
+			walk(v.Left)
+			walk(v.Right)
+		case *sqlparser.ComparisonExpr:
+			if !nullComparisons[strings.ToLower(v.Operator)] {
+				ok = false
+				return
+			}
+			walk(v.Left)
+			walk(v.Right)
+		case *sqlparser.NotExpr:
+			walk(v.Expr)
+		case *sqlparser.UnaryExpr:
+			walk(v.Expr)
+		case *sqlparser.ConvertExpr:
+			walk(v.Expr)
+		case *sqlparser.FuncExpr:
+			if !v.Qualifier.IsEmpty() || !nullPropagating[v.Name.Lowered()] {
+				ok = false
+				return
+			}
+			for _, a := range v.Exprs {
+				ae, isExpr := a.(*sqlparser.AliasedExpr)
+				if !isExpr {
+					ok = false
+					return
+				}
+				walk(ae.Expr)
+			}
+		default:
+			ok = false
+		}
+	}
+	walk(e)
+	return col, path, ok && col != nil
+}
+
 // jsonPathRead recognises a read of one literal path of a column: col ->
 // 'path', col ->> 'path', json_extract(col, 'path').
 func jsonPathRead(n sqlparser.SQLNode) (*sqlparser.ColName, string, bool) {
@@ -232,9 +309,9 @@ func aliasedReaders(s *Scope, c *sqlparser.ColName) ([]*TableRef, string, string
 		if inner, ok := e.(*sqlparser.ColName); ok {
 			return readers(s, inner)
 		}
-		if inner, path, ok := jsonPathRead(e); ok {
-			if ts, name, innerPath := readers(s, inner); innerPath == "" {
-				return ts, name, path
+		if inner, path, ok := propagatesNull(e); ok {
+			if ts, name, innerPath := readers(s, inner); innerPath == "" || path == "" {
+				return ts, name, cmp.Or(path, innerPath)
 			}
 		}
 		break // an expression decides its own NULLs
@@ -310,9 +387,9 @@ func passThrough(s *Scope, c *sqlparser.ColName, depth int) (*TableRef, string, 
 			if ok {
 				return resolveInner(body, inner, depth)
 			}
-			if inner, path, ok := jsonPathRead(unparen(e.Expr)); ok {
-				if t, col, innerPath := resolveInner(body, inner, depth); t != nil && innerPath == "" {
-					return t, col, path
+			if inner, path, ok := propagatesNull(unparen(e.Expr)); ok {
+				if t, col, innerPath := resolveInner(body, inner, depth); t != nil && (innerPath == "" || path == "") {
+					return t, col, cmp.Or(path, innerPath)
 				}
 			}
 			return nil, "", ""

@@ -44,6 +44,10 @@ func TestNullColumnNotice(t *testing.T) {
 		// IS TRUE is a boolean's test, false on NULL (before: taken as
 		// saying what NULL means)
 		`SELECT login FROM github.orgs.orgs WHERE org = 'comply-member' AND members_can_delete_issues IS TRUE`,
+		// a computed column that is NULL when its column is (NOT x, lower(x),
+		// x = 0) follows it (before: taken as deciding its own NULLs)
+		`WITH o AS (SELECT login, NOT members_can_delete_issues AS m FROM github.orgs.orgs WHERE org = 'comply-member') SELECT login FROM o WHERE NOT m`,
+		`SELECT login, members_can_delete_issues = 1 AS m FROM github.orgs.orgs WHERE org = 'comply-member' AND m`,
 	} {
 		r = run(t, "-o", "csv", sql)
 		if r.Code != 0 || strings.Count(r.Stdout, "\n") != 1 || !strings.Contains(r.Stderr, want) {
