@@ -111,9 +111,15 @@ func TestUsageMistakesExit2(t *testing.T) {
 			t.Errorf("%v: exit %d, want 2\n%s", args, r.Code, r.Stderr)
 		}
 	}
+	// An empty --var (a CI variable unset) is one problem, not one per
+	// control that reads it
+	r := runCheck(t, env, "--pack", "github", "--var", "org=")
+	if r.Code != 2 || strings.Count(strings.TrimSpace(r.Stderr), "\n") != 0 || !strings.Contains(r.Stderr, "--var org= is empty") {
+		t.Errorf("--var org=: exit %d, want 2 and one line\n%s", r.Code, r.Stderr)
+	}
 	// A command line that does not parse still gives the report a job reads
 	// (before: plain text on stderr, nothing on stdout for -o json or sarif)
-	r := runCheck(t, env, "-o", "json", "--bogus", file)
+	r = runCheck(t, env, "-o", "json", "--bogus", file)
 	var rep struct {
 		ExitCode int `json:"exit_code"`
 		Problems []struct{ Message string }

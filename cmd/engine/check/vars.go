@@ -21,6 +21,10 @@ func ParseVarFlags(flags []string) (map[string]string, error) {
 		if !ok || !varName.MatchString(name) {
 			return nil, fmt.Errorf("--var %q: expected NAME=VALUE, e.g. --var org=myorg", f)
 		}
+		if strings.TrimSpace(value) == "" {
+			// said once, not once per control that reads it
+			return nil, fmt.Errorf("--var %s= is empty: give it a value (in CI, the variable that sets it may be unset)", name)
+		}
 		out[name] = value
 	}
 	return out, nil
