@@ -79,6 +79,12 @@ func TestGitHubFormatAndStepSummary(t *testing.T) {
 	if !strings.Contains(string(b), "**1 problem in the control file; no control was run.**") {
 		t.Errorf("problem summary missing:\n%s", b)
 	}
+	// A pack's control is no file of the repository: its annotation names
+	// no file (before: file=pack%3Agithub, which matches nothing)
+	r = runCheck(t, env, "--pack", "github", "--var", "org="+fakegithub.ComplianceFailOrg, "--only", "org-2fa-required", "-o", "github")
+	if r.Code != 1 || !strings.Contains(r.Stdout, "::error title=FAIL org-2fa-required") || strings.Contains(r.Stdout, "file=pack") {
+		t.Errorf("pack annotation: exit %d\n%s", r.Code, r.Stdout)
+	}
 }
 
 // File defaults sit under the environment and flags: a base URL in the

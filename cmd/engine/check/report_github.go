@@ -111,10 +111,7 @@ func WriteGitHub(w io.Writer, r *Report) error {
 // title it "FAIL <id>: <title>", or "FAIL <id>" for a control without a
 // title of its own (its title is its id).
 func annotationProps(file string, c *Control, status string) [][2]string {
-	props := [][2]string{{"file", file}}
-	if c.Line > 0 {
-		props = append(props, [2]string{"line", fmt.Sprint(c.Line)})
-	}
+	props := fileProps(file, c.Line)
 	title := status + " " + c.ID
 	if c.Title != c.ID {
 		title += ": " + oneLine(c.Title)
@@ -122,15 +119,26 @@ func annotationProps(file string, c *Control, status string) [][2]string {
 	return append(props, [2]string{"title", title})
 }
 
+// fileProps place an annotation at a file of the repository and its line;
+// none for a pack's control (pack:NAME is no file of the repository: the
+// annotation then stands on the run, its title naming the control) or a
+// problem of the command line.
+func fileProps(file string, line int) [][2]string {
+	if file == "" || strings.HasPrefix(file, "pack:") {
+		return nil
+	}
+	props := [][2]string{{"file", file}}
+	if line > 0 {
+		props = append(props, [2]string{"line", fmt.Sprint(line)})
+	}
+	return props
+}
+
 // WriteProblemsGitHub annotates each problem at its file and line.
 func WriteProblemsGitHub(w io.Writer, ps []Problem) error {
 	var b bytes.Buffer
 	for _, p := range ps {
-		props := [][2]string{{"file", p.File}}
-		if p.Line > 0 {
-			props = append(props, [2]string{"line", fmt.Sprint(p.Line)})
-		}
-		props = append(props, [2]string{"title", "engine check: control file"})
+		props := append(fileProps(p.File, p.Line), [2]string{"title", "engine check: control file"})
 		msg := p.Message
 		if p.Control != "" {
 			msg = "control " + p.Control + ": " + msg
