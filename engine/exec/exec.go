@@ -115,7 +115,7 @@ func Run(ctx context.Context, p *plan.Plan, fetchers Fetchers, opts Options) (_ 
 	// retries), not only for the estimate checked at planning.
 	ctx = providers.WithRequestLimit(ctx, p.MaxRequests)
 	var use budgetUse
-	for _, s := range p.Scans {
+	for i, s := range p.Scans {
 		if s.NoRequest != "" {
 			// The plan knows the table is empty: create it, send nothing.
 			if _, err := runScan(ctx, st, s, nil, nil, opts, &pages); err != nil {
@@ -131,7 +131,13 @@ func Run(ctx context.Context, p *plan.Plan, fetchers Fetchers, opts Options) (_ 
 		if err != nil {
 			return nil, err
 		}
-		if err := requests.Admit(s, need); err != nil {
+		ahead := 0
+		if s.Dependent() && p.MaxRequests > 0 {
+			if ahead, err = aheadNeeds(ctx, st, p.Scans, i); err != nil {
+				return nil, err
+			}
+		}
+		if err := requests.Admit(s, need, ahead); err != nil {
 			return nil, err
 		}
 		if s.Dependent() && opts.Planned != nil && len(calls) > 0 {
@@ -335,6 +341,44 @@ func runScan(ctx context.Context, st *store.Store, s *plan.Scan, calls []map[str
 // lower bound of the requests the scan would make; otherwise need is
 // len(calls). A source without tuples makes no request whatever the
 // budget.
+// aheadNeeds is the first-page requests (at least) of the dependent scans
+// after scans[i] whose every source is loaded already (before scans[i]):
+// known now, they count against the request limit with scans[i]'s own
+// (plan.Requests.Admit).
+func aheadNeeds(ctx context.Context, st *store.Store, scans []*plan.Scan, i int) (int, error) {
+	loaded := map[*plan.Scan]bool{}
+	for _, s := range scans[:i] {
+		loaded[s] = true
+	}
+	ready := func(t *plan.Scan) bool {
+		for _, d := range t.Deps {
+			if !loaded[d.Source] {
+				return false
+			}
+		}
+		for _, sub := range t.Subs {
+			for _, src := range sub.Sources {
+				if !loaded[src] {
+					return false
+				}
+			}
+		}
+		return true
+	}
+	total := 0
+	for _, t := range scans[i+1:] {
+		if !t.Dependent() || t.NoRequest != "" || !ready(t) {
+			continue
+		}
+		_, need, err := scanCalls(ctx, st, t, 0) // counted, not listed
+		if err != nil {
+			return 0, err
+		}
+		total = plan.AddSat(total, need)
+	}
+	return total, nil
+}
+
 func scanCalls(ctx context.Context, st *store.Store, s *plan.Scan, budget int) (calls []map[string]string, need int, err error) {
 	tqs := s.TupleQueries()
 	texts := make([]string, len(tqs))

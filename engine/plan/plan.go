@@ -398,13 +398,21 @@ func (r *Requests) Left() int {
 }
 
 // Admit counts need more requests for s and refuses a dependent scan
-// whose requests would pass the limit; nothing has been sent for it.
-func (r *Requests) Admit(s *Scan, need int) error {
+// whose requests, with ahead, those of the later dependent scans whose
+// sources are already loaded (known now, run next), would pass the
+// limit; nothing has been sent for it. So a statement of two fan-outs
+// over one table is refused before its first spends requests the second
+// would then exceed.
+func (r *Requests) Admit(s *Scan, need, ahead int) error {
 	r.planned = AddSat(r.planned, need)
-	if s.Dependent() && r.max > 0 && r.planned > r.max {
+	if s.Dependent() && r.max > 0 && AddSat(r.planned, ahead) > r.max {
+		also := ""
+		if ahead > 0 {
+			also = fmt.Sprintf(", and %d for the other tables bound from the same rows", ahead)
+		}
 		return RequestLimitError(s.Ref.Name(),
-			"the query needs at least %d requests (%d for %s, one per distinct binding from other tables), more than the limit of %d; nothing was sent for %s. Narrow the source tables in WHERE (or with an IN list)",
-			r.planned, need, s.Ref, r.max, s.Ref.Name())
+			"the query needs at least %d requests (%d for %s, one per distinct binding from other tables%s), more than the limit of %d; nothing was sent for %s. Narrow the source tables in WHERE (or with an IN list)",
+			AddSat(r.planned, ahead), need, s.Ref, also, r.max, s.Ref.Name())
 	}
 	return nil
 }

@@ -151,6 +151,20 @@ func TestDependentFanOutAboveLimitIsRefusedBeforeRequests(t *testing.T) {
 			t.Fatalf("a pulls request was made before the refusal: %s", req.Path)
 		}
 	}
+	// Two fan-outs from the same rows: the second's requests are known
+	// with the first's, so the statement is refused before either sends
+	// one (before: the first sent its 250, then the second was refused)
+	fake.ResetRequests()
+	two := `SELECT count(*) FROM github.repos.repos r JOIN github.pulls.pulls p ON p.owner = 'acme' AND p.repo = r.name JOIN github.issues.issues i ON i.owner = 'acme' AND i.repo = r.name WHERE r.org = 'acme'`
+	r = testutil.Run(t, execEnv(t), "", "exec", "--max-requests", "300", two)
+	if r.Code != 1 || !strings.Contains(r.Stderr, "at least 501 requests") || !strings.Contains(r.Stderr, "250 for the other tables bound from the same rows") {
+		t.Fatalf("two fan-outs: exit %d: %s", r.Code, r.Stderr)
+	}
+	for _, req := range fake.Requests() {
+		if strings.HasSuffix(req.Path, "/pulls") || strings.HasSuffix(req.Path, "/issues") {
+			t.Fatalf("a fan-out request was made before the refusal: %s", req.Path)
+		}
+	}
 }
 
 func TestExplainShowsBindingOrderAndCost(t *testing.T) {
