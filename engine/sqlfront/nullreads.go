@@ -130,7 +130,8 @@ func termColumns(node sqlparser.SQLNode, decided bool, plain *[]colRead, dec *[]
 }
 
 // nullPropagating are SQLite's functions whose value is NULL when their
-// argument is (lower(NULL) is NULL; hex(NULL) is ”, so it is not one).
+// argument is (lower(NULL) is NULL; hex(NULL) is the empty string, so it
+// is not one).
 var nullPropagating = map[string]bool{"lower": true, "upper": true, "trim": true, "ltrim": true, "rtrim": true,
 	"length": true, "abs": true, "round": true, "substr": true, "substring": true, "replace": true, "instr": true}
 

@@ -30,7 +30,7 @@ func ParseVarFlags(flags []string) (map[string]string, error) {
 	return out, nil
 }
 
-// SQLString quotes s as a SQL string literal (” doubles a quote).
+// SQLString quotes s as a SQL string literal (a quote inside is doubled).
 func SQLString(s string) string { return "'" + strings.ReplaceAll(s, "'", "''") + "'" }
 
 // Resolve applies command-line variables over the file's and substitutes
