@@ -202,7 +202,7 @@ func (e *Engine) Client(name string) (*client.Client, error) {
 	if err != nil {
 		return nil, Errorf(KindUsage, "provider %s: %w", name, err)
 	}
-	e.secrets = append(e.secrets, providers.SecretForms(creds.Secrets())...)
+	e.secrets = append(e.secrets, creds.Secrets()...) // their other forms: the client's Secrets
 	if w := creds.Warning(); w != "" && e.opts.Warnf != nil {
 		if _, dup := warned.LoadOrStore(w, true); !dup {
 			e.opts.Warnf("%s", w)

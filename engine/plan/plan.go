@@ -405,14 +405,14 @@ func (r *Requests) Left() int {
 // would then exceed.
 func (r *Requests) Admit(s *Scan, need, ahead int) error {
 	r.planned = AddSat(r.planned, need)
-	if s.Dependent() && r.max > 0 && AddSat(r.planned, ahead) > r.max {
+	if total := AddSat(r.planned, ahead); s.Dependent() && r.max > 0 && total > r.max {
 		also := ""
 		if ahead > 0 {
 			also = fmt.Sprintf(", and %d for the other tables bound from the same rows", ahead)
 		}
 		return RequestLimitError(s.Ref.Name(),
 			"the query needs at least %d requests (%d for %s, one per distinct binding from other tables%s), more than the limit of %d; nothing was sent for %s. Narrow the source tables in WHERE (or with an IN list)",
-			AddSat(r.planned, ahead), need, s.Ref, also, r.max, s.Ref.Name())
+			total, need, s.Ref, also, r.max, s.Ref.Name())
 	}
 	return nil
 }

@@ -267,8 +267,7 @@ func columnOwner(s *Scope, c *sqlparser.ColName) *TableRef {
 		return nil
 	}
 	name := colOf(c)
-	switch name {
-	case "rowid", "oid", "_rowid_":
+	if rowidName(name) {
 		return nil
 	}
 	if ql := qualOf(c); ql != "" {
@@ -334,11 +333,7 @@ func readers(s *Scope, c *sqlparser.ColName) ([]*TableRef, string, string) {
 	// would make SQLite refuse it as ambiguous), before any outer scope's
 	// (a subquery in WHERE sees its own FROM first): each may own it, and
 	// the planner keeps the read of the one whose method has the column.
-	if qualOf(c) != "" || !c.Qualifier.DbQualifier.IsEmpty() || s.aliases[name] || len(s.Tables) == 0 || len(s.Names) != len(s.Tables) {
-		return nil, name, ""
-	}
-	switch name {
-	case "rowid", "oid", "_rowid_":
+	if qualOf(c) != "" || !c.Qualifier.DbQualifier.IsEmpty() || s.aliases[name] || rowidName(name) || len(s.Tables) == 0 || len(s.Names) != len(s.Tables) {
 		return nil, name, ""
 	}
 	return s.Tables, name, ""

@@ -37,8 +37,7 @@ func (q *Query) attributeColumns(scopes []*Scope) {
 				continue
 			}
 			name := colOf(c)
-			switch name {
-			case "rowid", "oid", "_rowid_":
+			if rowidName(name) {
 				continue
 			}
 			written := c.Name.String()
@@ -383,3 +382,7 @@ func qualCol(c *sqlparser.ColName) (string, string) { return qualOf(c), colOf(c)
 func qualOf(c *sqlparser.ColName) string { return qualName(c.Qualifier.Name.String()) }
 
 func colOf(c *sqlparser.ColName) string { return strings.ToLower(c.Name.String()) }
+
+// rowidName reports whether name is one of SQLite's names of a row's id
+// (rowid, oid, _rowid_), which no table of a provider has.
+func rowidName(name string) bool { return name == "rowid" || name == "oid" || name == "_rowid_" }

@@ -7,6 +7,7 @@ import (
 	"io"
 	"net/http"
 	"net/url"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -561,5 +562,5 @@ func (c *Client) Secrets() []string {
 	// the configured secrets in every form they may come back in; the
 	// app's tokens (one per installation, maybe hundreds) as they are, as
 	// they are sent
-	return append(providers.SecretForms(c.opts.Credentials.Secrets()), c.appSecrets()...)
+	return append(slices.Clone(c.secretForms), c.appSecrets()...)
 }

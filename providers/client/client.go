@@ -82,6 +82,7 @@ import (
 	"fmt"
 	"net/http"
 	"net/url"
+	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -182,6 +183,11 @@ type Client struct {
 	flightMu sync.Mutex
 	flights  map[string]*flight // identical GETs in flight (share.go)
 	waiting  atomic.Int64       // askers waiting for one of them
+
+	// secretForms are the configured credentials' secrets in every form
+	// an answer may echo them in (providers.SecretForms), longest first:
+	// fixed for the client's life, derived once.
+	secretForms []string
 }
 
 // New builds the client of provider p.
@@ -249,6 +255,8 @@ func New(p *providers.Provider, opts Options) (*Client, error) {
 		c.app = sharedAppTokens(governorKey(base, opts.Credentials.Identity()), app)
 		c.rc.PrepareRetry = c.prepareRetry
 	}
+	c.secretForms = providers.SecretForms(opts.Credentials.Secrets())
+	slices.SortStableFunc(c.secretForms, func(a, b string) int { return len(b) - len(a) }) // user:password before password
 	return c, nil
 }
 

@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"net/http"
-	"strings"
 	"sync"
 	"time"
 
@@ -57,7 +56,7 @@ func (c *Client) afterAttempt(ctx context.Context, resp *http.Response, err erro
 		// The installation token was refused (expired early or revoked):
 		// drop it, and retry a first attempt once with a new one
 		// (PrepareRetry re-signs; concurrent requests share the new one).
-		c.dropAppToken(strings.TrimPrefix(resp.Request.Header.Get("Authorization"), "Bearer "))
+		c.dropAppToken(bearerOf(resp.Request))
 		if !retry && cerr == nil && st != nil && st.attempts == 1 && c.opts.RetryMax > 0 {
 			retry, st.nextWait = true, 0
 			c.logf("auth: the GitHub App installation token was refused; retrying with a new one")

@@ -8,7 +8,6 @@ import (
 	"net/http"
 	"net/url"
 	"reflect"
-	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -324,11 +323,7 @@ func (c *Client) send(ctx context.Context, call Call, rawURL string, stats *call
 		pe.Attempts = st.attempts
 		return nil, pe
 	}
-	own := "" // the token this request carried (a GitHub App installation's)
-	if auth, ok := strings.CutPrefix(req.Header.Get("Authorization"), "Bearer "); ok {
-		own = auth
-	}
-	return &response{status: resp.StatusCode, header: resp.Header, body: c.scrub(st.body, own), url: final, attempts: st.attempts, redirected: st.redirected}, nil
+	return &response{status: resp.StatusCode, header: resp.Header, body: c.scrub(st.body, bearerOf(req.Request)), url: final, attempts: st.attempts, redirected: st.redirected}, nil
 }
 
 // minScrubbed is the shortest secret form scrubbed from an answer's body
@@ -346,14 +341,21 @@ const minScrubbed = 8
 // an answer echoes its own). A body without one, almost every body, is
 // returned as it is after one search per secret form.
 func (c *Client) scrub(body []byte, own ...string) []byte {
-	secrets := append(providers.SecretForms(c.opts.Credentials.Secrets()), own...)
-	slices.SortFunc(secrets, func(a, b string) int { return len(b) - len(a) }) // user:password before password
-	for _, sec := range secrets {
+	for _, sec := range append(c.secretForms[:len(c.secretForms):len(c.secretForms)], own...) {
 		if len(sec) >= minScrubbed && bytes.Contains(body, []byte(sec)) {
 			body = bytes.ReplaceAll(body, []byte(sec), []byte("[REDACTED]"))
 		}
 	}
 	return body
+}
+
+// bearerOf is the token a request carries as "Authorization: Bearer", or
+// "" (a GitHub App installation's, in the app's case).
+func bearerOf(req *http.Request) string {
+	if tok, ok := strings.CutPrefix(req.Header.Get("Authorization"), "Bearer "); ok {
+		return tok
+	}
+	return ""
 }
 
 // newError starts a ProviderError for a call; URL and message are scrubbed.
